@@ -1,0 +1,23 @@
+package io.spiderling.core.batch;
+
+import java.time.Instant;
+import java.util.List;
+
+/**
+ * A batch as accepted.
+ *
+ * @param total the number of distinct accepted URLs; the batch is done when that many items are terminal
+ * @param rejected the first rejections, kept for the status API (the full list went back to the client)
+ * @param rejectedCount how many URLs were rejected in all
+ * @param source where it came from: "http" or "sqs"
+ */
+public record BatchHeader(String batchId, int total, int duplicates, List<Rejection> rejected, int rejectedCount,
+        String source, Instant createdAt) {
+
+    /** Keeps a header far below DynamoDB's 400 KB item limit whatever the client sent. */
+    public static final int MAX_STORED_REJECTIONS = 100;
+
+    public BatchHeader {
+        rejected = List.copyOf(rejected.subList(0, Math.min(rejected.size(), MAX_STORED_REJECTIONS)));
+    }
+}

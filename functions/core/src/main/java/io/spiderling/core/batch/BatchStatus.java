@@ -1,0 +1,39 @@
+package io.spiderling.core.batch;
+
+import java.time.Instant;
+import java.util.EnumMap;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * What a batch's header says now.
+ *
+ * @param terminalCounts how many items reached each terminal state; states never reached are absent
+ */
+public record BatchStatus(BatchHeader header, Map<ItemState, Integer> terminalCounts, Optional<Instant> completedAt) {
+
+    public BatchStatus {
+        terminalCounts = Map.copyOf(terminalCounts);
+    }
+
+    public int terminal() {
+        return terminalCounts.values().stream().mapToInt(Integer::intValue).sum();
+    }
+
+    public int queued() {
+        return Math.max(0, header.total() - terminal());
+    }
+
+    public boolean done() {
+        return terminal() >= header.total();
+    }
+
+    /** Every state with its count, queued included, zeros included, in lifecycle order. */
+    public Map<ItemState, Integer> countsByState() {
+        Map<ItemState, Integer> counts = new EnumMap<>(ItemState.class);
+        for (ItemState s : ItemState.values()) {
+            counts.put(s, s == ItemState.QUEUED ? queued() : terminalCounts.getOrDefault(s, 0));
+        }
+        return counts;
+    }
+}

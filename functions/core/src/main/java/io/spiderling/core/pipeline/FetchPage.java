@@ -1,0 +1,85 @@
+package io.spiderling.core.pipeline;
+
+import io.spiderling.core.batch.ItemState;
+import io.spiderling.core.content.ContentKey;
+import io.spiderling.core.content.Hashing;
+import io.spiderling.core.fetch.FetchJob;
+import io.spiderling.core.fetch.FetchRecord;
+import io.spiderling.core.fetch.FetchResult;
+import io.spiderling.core.port.BlobStore;
+import io.spiderling.core.port.PageFetcher;
+import io.spiderling.core.port.UrlStore;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Fetches one job's URL and stores what came back: the body under its deterministic content key first, then the
+ * metadata row, then the batch item's terminal state (Secor's order: data before metadata, so a crash in between
+ * leaves a retry that overwrites rather than a row pointing at nothing).
+ *
+ * <p>Every answer from the site, an HTTP error or a refused connection included, is a handled outcome. Only the
+ * stores throwing is an infrastructure failure, and that propagates so the message is retried.
+ */
+public final class FetchPage {
+
+    /** S3 user metadata on stored bodies; the extract stage reads them back. */
+    public static final String META_URL = "url";
+    public static final String META_URL_HASH = "url-hash";
+    public static final String META_FETCHED_AT = "fetched-at";
+    public static final String META_CONTENT_SHA256 = "content-sha256";
+    public static final String META_HTTP_STATUS = "http-status";
+
+    private static final String DEFAULT_CONTENT_TYPE = "application/octet-stream";
+
+    private final PageFetcher fetcher;
+    private final BlobStore blobs;
+    private final UrlStore urls;
+    private final BatchTracker tracker;
+    private final Clock clock;
+
+    public FetchPage(PageFetcher fetcher, BlobStore blobs, UrlStore urls, BatchTracker tracker, Clock clock) {
+        this.fetcher = fetcher;
+        this.blobs = blobs;
+        this.urls = urls;
+        this.tracker = tracker;
+        this.clock = clock;
+    }
+
+    public FetchRecord process(FetchJob job) {
+        FetchResult result = fetcher.fetch(job.url().value());
+        Instant fetchedAt = clock.instant();
+        FetchRecord record = switch (result) {
+            case FetchResult.Response r when r.success() -> store(job, r, fetchedAt);
+            case FetchResult.Response r -> new FetchRecord(job.urlHash(), job.url().value(), ItemState.FAILED,
+                    Optional.of(r.status()), Optional.ofNullable(r.contentType()), r.body().length, r.truncated(),
+                    Optional.empty(), Optional.empty(), Optional.of(r.finalUrl()), fetchedAt,
+                    r.timeToFirstByte().toMillis(), r.total().toMillis(), Optional.of("http " + r.status()));
+            case FetchResult.Failure f -> new FetchRecord(job.urlHash(), job.url().value(), ItemState.FAILED,
+                    Optional.empty(), Optional.empty(), 0, false, Optional.empty(), Optional.empty(), Optional.empty(),
+                    fetchedAt, 0, f.total().toMillis(), Optional.of(f.kind() + ": " + f.message()));
+        };
+        urls.recordFetch(record);
+        tracker.finish(job.batchId(), job.urlHash(), record.state(), record.error().orElse(null), fetchedAt);
+        return record;
+    }
+
+    private FetchRecord store(FetchJob job, FetchResult.Response r, Instant fetchedAt) {
+        String key = ContentKey.forUrlHash(job.urlHash());
+        String sha = Hashing.sha256Hex(r.body());
+        Map<String, String> meta = new HashMap<>();
+        meta.put(META_URL, job.url().value());
+        meta.put(META_URL_HASH, job.urlHash());
+        meta.put(META_FETCHED_AT, fetchedAt.toString());
+        meta.put(META_CONTENT_SHA256, sha);
+        meta.put(META_HTTP_STATUS, Integer.toString(r.status()));
+        String contentType = Optional.ofNullable(r.contentType()).orElse(DEFAULT_CONTENT_TYPE);
+        blobs.put(key, r.body(), contentType, meta);
+        return new FetchRecord(job.urlHash(), job.url().value(), ItemState.FETCHED, Optional.of(r.status()),
+                Optional.of(contentType), r.body().length, r.truncated(), Optional.of(key), Optional.of(sha),
+                Optional.of(r.finalUrl()), fetchedAt, r.timeToFirstByte().toMillis(), r.total().toMillis(),
+                Optional.empty());
+    }
+}

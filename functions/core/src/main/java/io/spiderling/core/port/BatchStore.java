@@ -1,0 +1,33 @@
+package io.spiderling.core.port;
+
+import io.spiderling.core.batch.BatchHeader;
+import io.spiderling.core.batch.BatchStatus;
+import io.spiderling.core.batch.ItemState;
+import io.spiderling.core.url.NormalizedUrl;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+
+/** Batch headers, one item per accepted URL, and exact counts by state. */
+public interface BatchStore {
+
+    /** Creates the header. Creating the same batch again changes nothing and is not an error. */
+    void createBatch(BatchHeader header);
+
+    /**
+     * Creates one {@code queued} item per URL. Returns the URLs that still need a fetch job: those created now, and
+     * those found still {@code queued} from an earlier, interrupted attempt. Items already terminal are left alone.
+     */
+    List<NormalizedUrl> addItems(String batchId, List<NormalizedUrl> urls, Instant now);
+
+    /**
+     * Moves an item from {@code queued} to a terminal state and counts it, atomically. Returns false, and counts
+     * nothing, when the item was already terminal (a duplicate delivery).
+     */
+    boolean finishItem(String batchId, String urlHash, ItemState terminal, String detail, Instant at);
+
+    Optional<BatchStatus> status(String batchId);
+
+    /** Records completion once. Returns true only for the call that recorded it. */
+    boolean markCompleted(String batchId, Instant at);
+}

@@ -1,0 +1,16 @@
+package io.spiderling.core.url;
+
+/** What {@link UrlNormalizer#normalize(String)} decided about one input. */
+public sealed interface NormalizationResult {
+
+    /** The input is a fetchable URL; {@code url} is its normal form. */
+    record Accepted(NormalizedUrl url) implements NormalizationResult {}
+
+    /**
+     * The input cannot be fetched.
+     *
+     * @param input the input exactly as given, possibly {@code null}
+     * @param reason a short, stable, human-readable reason, such as {@code "unsupported scheme: ftp"}
+     */
+    record Rejected(String input, String reason) implements NormalizationResult {}
+}

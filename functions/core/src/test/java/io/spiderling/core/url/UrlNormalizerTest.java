@@ -1,0 +1,99 @@
+package io.spiderling.core.url;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.spiderling.core.url.NormalizationResult.Accepted;
+import io.spiderling.core.url.NormalizationResult.Rejected;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvFileSource;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
+
+class UrlNormalizerTest {
+
+    private static final String REJECT = "REJECT:";
+
+    private final UrlNormalizer normalizer = UrlNormalizer.create();
+
+    @ParameterizedTest(name = "{0}: [{1}]")
+    @CsvFileSource(resources = "/url/normalization-cases.csv", numLinesToSkip = 1)
+    void normalize_whenTableCase_givesExpectedResult(String rule, String input, String expected) {
+        NormalizationResult result = normalizer.normalize(input);
+
+        if (expected.startsWith(REJECT)) {
+            Rejected rejected = assertInstanceOf(Rejected.class, result, rule);
+            assertTrue(rejected.reason().contains(expected.substring(REJECT.length())),
+                    rule + ": reason was '" + rejected.reason() + "'");
+            assertEquals(input, rejected.input(), rule);
+        } else {
+            NormalizedUrl url = assertInstanceOf(Accepted.class, result, rule).url();
+            assertEquals(expected, url.value(), rule);
+            assertEquals(result, normalizer.normalize(url.value()), rule + ": normal form is stable");
+            assertEquals(url, NormalizedUrl.parse(url.value()), rule + ": value re-hydrates");
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource({
+            "http://example.com/a,         http,  example.com, 80",
+            "https://example.com/a,        https, example.com, 443",
+            "https://Example.com:8443/,    https, example.com, 8443",
+            "http://[2001:db8::1]:8080/x,  http,  [2001:db8::1], 8080",
+    })
+    void normalize_whenAccepted_exposesSchemeHostAndEffectivePort(String input, String scheme, String host, int port) {
+        NormalizedUrl url = assertInstanceOf(Accepted.class, normalizer.normalize(input)).url();
+
+        assertEquals(scheme, url.scheme());
+        assertEquals(host, url.host());
+        assertEquals(port, url.port());
+    }
+
+    @Test
+    void normalize_whenInputIsExactlyMaxLength_accepts() {
+        String url = urlOfLength(UrlNormalizer.MAX_LENGTH);
+
+        assertEquals(url, assertInstanceOf(Accepted.class, normalizer.normalize(url)).url().value());
+    }
+
+    @Test
+    void normalize_whenInputIsLongerThanMaxLength_rejects() {
+        String url = urlOfLength(UrlNormalizer.MAX_LENGTH + 1);
+
+        Rejected rejected = assertInstanceOf(Rejected.class, normalizer.normalize(url));
+
+        assertEquals("longer than 2048 characters", rejected.reason());
+    }
+
+    @Test
+    void normalize_whenEscapingGrowsResultPastMaxLength_rejects() {
+        String url = "http://example.com/" + " x".repeat(1000); // 2,019 characters; each space becomes %20
+
+        Rejected rejected = assertInstanceOf(Rejected.class, normalizer.normalize(url));
+
+        assertEquals("longer than 2048 characters", rejected.reason());
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"http://example.com/\ud83d", "http://example.com/\ude00x", "http://\ud83d.example/"})
+    void normalize_whenUnpairedSurrogate_rejectsAsMalformed(String input) {
+        Rejected rejected = assertInstanceOf(Rejected.class, normalizer.normalize(input));
+
+        assertEquals("malformed URL", rejected.reason());
+    }
+
+    @Test
+    void normalize_whenSurrogatePair_escapesItsUtf8Bytes() {
+        NormalizedUrl url = assertInstanceOf(Accepted.class, normalizer.normalize("http://example.com/\ud83d\ude00"))
+                .url();
+
+        assertEquals("http://example.com/%F0%9F%98%80", url.value());
+    }
+
+    private static String urlOfLength(int length) {
+        String prefix = "https://example.com/";
+        return prefix + "a".repeat(length - prefix.length());
+    }
+}
