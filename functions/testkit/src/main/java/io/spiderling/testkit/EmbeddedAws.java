@@ -1,0 +1,227 @@
+package io.spiderling.testkit;
+
+import com.amazonaws.services.dynamodbv2.local.server.LocalDynamoDBRequestHandler;
+import com.amazonaws.services.dynamodbv2.local.server.LocalDynamoDBServerHandler;
+import io.spiderling.testkit.internal.QuietLogging;
+import java.net.URI;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.FutureTask;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.server.handler.ContextHandler;
+import org.elasticmq.rest.sqs.SQSRestServer;
+import org.elasticmq.rest.sqs.SQSRestServerBuilder;
+import org.gaul.s3proxy.S3Proxy;
+import org.gaul.s3proxy.auth.AuthenticationType;
+import org.gaul.s3proxy.nio2blob.TransientNio2BlobStore;
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.awscore.client.builder.AwsClientBuilder;
+import software.amazon.awssdk.awscore.client.builder.AwsSyncClientBuilder;
+import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.sqs.SqsClient;
+
+/**
+ * ElasticMQ (SQS), DynamoDB Local and s3proxy (S3), running in this JVM on free ports of 127.0.0.1.
+ *
+ * <p>Each emulator is a real HTTP endpoint, so code under test can be handed {@link #sqsEndpoint()} and friends through
+ * its ordinary configuration. Everything is in memory and lost on {@link #close()}.
+ *
+ * <p>Starting also sets logback's root level to WARN when no logback configuration file is present, because the
+ * emulators log heavily at logback's DEBUG default and that made the test suite four times slower. Supply a
+ * {@code logback-test.xml} to choose other levels.
+ */
+public final class EmbeddedAws implements AutoCloseable {
+
+    public static final String REGION = "us-east-1";
+    public static final String ACCESS_KEY = "local";
+    public static final String SECRET_KEY = "local-secret";
+
+    private static final String LOOPBACK = "127.0.0.1";
+
+    private static EmbeddedAws shared;
+
+    private final Emulator sqsServer;
+    private final Emulator dynamoDbServer;
+    private final Emulator s3Server;
+    private final SqsClient sqs;
+    private final DynamoDbClient dynamoDb;
+    private final S3Client s3;
+    private final AtomicBoolean closed = new AtomicBoolean();
+
+    private EmbeddedAws(Emulator sqsServer, Emulator dynamoDbServer, Emulator s3Server) {
+        this.sqsServer = sqsServer;
+        this.dynamoDbServer = dynamoDbServer;
+        this.s3Server = s3Server;
+        this.sqs = configure(SqsClient.builder(), sqsServer.endpoint()).build();
+        this.dynamoDb = configure(DynamoDbClient.builder(), dynamoDbServer.endpoint()).build();
+        this.s3 = configure(S3Client.builder(), s3Server.endpoint()).forcePathStyle(true).build();
+    }
+
+    /** Starts a new stack; the caller closes it. */
+    public static EmbeddedAws start() {
+        QuietLogging.apply();
+        // One after the other: on two cores, starting them in parallel measured no faster, as class loading and the JIT
+        // already keep both cores busy.
+        List<Callable<Emulator>> starters =
+                List.of(EmbeddedAws::startElasticMq, EmbeddedAws::startDynamoDbLocal, EmbeddedAws::startS3Proxy);
+        List<Emulator> started = new ArrayList<>();
+        try {
+            for (Callable<Emulator> starter : starters) {
+                started.add(starter.call());
+            }
+        } catch (Exception e) {
+            IllegalStateException failure = new IllegalStateException("An embedded AWS emulator failed to start", e);
+            started.forEach(emulator -> closeQuietly(emulator.server(), failure));
+            throw failure;
+        }
+        return new EmbeddedAws(started.get(0), started.get(1), started.get(2));
+    }
+
+    /**
+     * The stack shared by everything in this JVM: started on first use and closed by a shutdown hook when the JVM
+     * exits. Do not close it yourself; isolate tests with {@link #provision(String)} instead.
+     */
+    public static synchronized EmbeddedAws shared() {
+        if (shared == null) {
+            EmbeddedAws stack = start();
+            Runtime.getRuntime().addShutdownHook(new Thread(stack::close, "embedded-aws-shutdown"));
+            shared = stack;
+        }
+        return shared;
+    }
+
+    public URI sqsEndpoint() {
+        return sqsServer.endpoint();
+    }
+
+    public URI dynamoDbEndpoint() {
+        return dynamoDbServer.endpoint();
+    }
+
+    public URI s3Endpoint() {
+        return s3Server.endpoint();
+    }
+
+    public SqsClient sqs() {
+        return sqs;
+    }
+
+    public DynamoDbClient dynamoDb() {
+        return dynamoDb;
+    }
+
+    public S3Client s3() {
+        return s3;
+    }
+
+    /** Creates one isolated set of Spiderling resources named after {@code prefix}: {@link SpiderlingProvisioner}. */
+    public StackResources provision(String prefix) {
+        return SpiderlingProvisioner.provision(sqs, dynamoDb, s3, prefix);
+    }
+
+    @Override
+    public void close() {
+        if (!closed.compareAndSet(false, true)) {
+            return;
+        }
+        sqs.close();
+        dynamoDb.close();
+        s3.close();
+        IllegalStateException failure = new IllegalStateException("An embedded AWS emulator failed to stop");
+        List.of(s3Server, dynamoDbServer, sqsServer).forEach(emulator -> closeQuietly(emulator.server(), failure));
+        if (failure.getSuppressed().length > 0) {
+            throw failure;
+        }
+    }
+
+    private static <B extends AwsClientBuilder<B, ?> & AwsSyncClientBuilder<B, ?>> B configure(
+            B builder, URI endpoint) {
+        return builder.endpointOverride(endpoint)
+                .region(Region.of(REGION))
+                .credentialsProvider(
+                        StaticCredentialsProvider.create(AwsBasicCredentials.create(ACCESS_KEY, SECRET_KEY)))
+                .httpClientBuilder(UrlConnectionHttpClient.builder());
+    }
+
+    private static Emulator startElasticMq() {
+        SQSRestServer server = SQSRestServerBuilder.withInterface(LOOPBACK).withDynamicPort().start();
+        int port = server.waitUntilStarted().localAddress().getPort();
+        return new Emulator(endpoint(port), server::stopAndWait);
+    }
+
+    /**
+     * DynamoDB Local's stream scheduler checks its stop flag only every 7.5 minutes, on a non-daemon thread, so it
+     * would keep the JVM alive that long after close. Threads join their creator's group, so starting the server from
+     * a group of our own lets close interrupt every thread it left behind.
+     */
+    private static Emulator startDynamoDbLocal() throws Exception {
+        ThreadGroup threads = new ThreadGroup("dynamodb-local");
+        FutureTask<Emulator> start = new FutureTask<>(() -> startDynamoDbLocal(threads));
+        new Thread(threads, start, "dynamodb-local-start").start();
+        return start.get();
+    }
+
+    /**
+     * Mounts DynamoDB Local's handler on a Jetty server of our own instead of using {@code ServerRunner}: its server
+     * listens on every interface and needs a port chosen in advance, so two JVMs could race for it. Skipping
+     * {@code ServerRunner} also skips its telemetry, which would otherwise try to reach AWS on every start.
+     */
+    private static Emulator startDynamoDbLocal(ThreadGroup threads) throws Exception {
+        // In memory, and one database for every access key and region, as "-inMemory -sharedDb" would give.
+        LocalDynamoDBServerHandler handler =
+                new LocalDynamoDBServerHandler(new LocalDynamoDBRequestHandler(0, true, null, true, false), null);
+        Server server = new Server();
+        ServerConnector connector = new ServerConnector(server);
+        connector.setHost(LOOPBACK);
+        connector.setPort(0);
+        server.addConnector(connector);
+        server.setHandler(new ContextHandler(handler));
+        AutoCloseable stop = () -> {
+            server.stop();
+            handler.close();
+            Thread[] leftovers = new Thread[threads.activeCount() + 1];
+            for (int i = 0, count = threads.enumerate(leftovers); i < count; i++) {
+                leftovers[i].interrupt();
+            }
+        };
+        try {
+            server.start();
+        } catch (Exception e) {
+            closeQuietly(stop, e);
+            throw e;
+        }
+        return new Emulator(endpoint(connector.getLocalPort()), stop);
+    }
+
+    private static Emulator startS3Proxy() throws Exception {
+        S3Proxy proxy = S3Proxy.builder()
+                .blobStore(new TransientNio2BlobStore())
+                .endpoint(URI.create("http://" + LOOPBACK + ":0"))
+                .awsAuthentication(AuthenticationType.AWS_V2_OR_V4, ACCESS_KEY, SECRET_KEY)
+                .build();
+        // Synchronous: S3Proxy.start() is Jetty's Server.start(), which returns STARTED or throws.
+        proxy.start();
+        return new Emulator(endpoint(proxy.getPort()), proxy::stop);
+    }
+
+    private static URI endpoint(int port) {
+        return URI.create("http://" + LOOPBACK + ":" + port);
+    }
+
+    private static void closeQuietly(AutoCloseable server, Exception failure) {
+        try {
+            server.close();
+        } catch (Exception e) {
+            failure.addSuppressed(e);
+        }
+    }
+
+    private record Emulator(URI endpoint, AutoCloseable server) {}
+}

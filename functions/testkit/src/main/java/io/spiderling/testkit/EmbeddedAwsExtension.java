@@ -1,0 +1,68 @@
+package io.spiderling.testkit;
+
+import java.util.Locale;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.extension.ExtensionContext;
+import org.junit.jupiter.api.extension.ParameterContext;
+import org.junit.jupiter.api.extension.ParameterResolver;
+
+/**
+ * Injects the JVM-wide {@link EmbeddedAws#shared()} stack and, per top-level test class, one freshly provisioned
+ * {@link StackResources}, so test classes never see each other's tables, queues or objects.
+ *
+ * <pre>{@code
+ * @ExtendWith(EmbeddedAwsExtension.class)
+ * class FooTest {
+ *     @Test
+ *     void x(EmbeddedAws aws, StackResources resources) { ... }
+ * }
+ * }</pre>
+ */
+public final class EmbeddedAwsExtension implements ParameterResolver {
+
+    private static final ExtensionContext.Namespace NAMESPACE =
+            ExtensionContext.Namespace.create(EmbeddedAwsExtension.class);
+    // Leaves room for "-<counter>" within the provisioner's 55-character limit.
+    private static final int MAX_NAME_LENGTH = 40;
+    private static final AtomicInteger COUNTER = new AtomicInteger();
+
+    @Override
+    public boolean supportsParameter(ParameterContext parameter, ExtensionContext context) {
+        Class<?> type = parameter.getParameter().getType();
+        return type == EmbeddedAws.class || type == StackResources.class;
+    }
+
+    @Override
+    public Object resolveParameter(ParameterContext parameter, ExtensionContext context) {
+        if (parameter.getParameter().getType() == EmbeddedAws.class) {
+            return EmbeddedAws.shared();
+        }
+        ExtensionContext classContext = classContext(context);
+        return classContext.getStore(NAMESPACE).computeIfAbsent(
+                StackResources.class,
+                key -> EmbeddedAws.shared().provision(prefixFor(classContext.getRequiredTestClass())),
+                StackResources.class);
+    }
+
+    /**
+     * The context of the top-level test class, whether parameters are resolved for a method or a constructor. Nested
+     * classes group the tests of their enclosing class, so they share its resources.
+     */
+    private static ExtensionContext classContext(ExtensionContext context) {
+        ExtensionContext current = context;
+        while (current.getParent().flatMap(ExtensionContext::getTestClass).isPresent()) {
+            current = current.getParent().orElseThrow();
+        }
+        return current;
+    }
+
+    /** "FetchHandlerTest" becomes "fetch-handler-test-7"; the counter keeps same-named classes apart. */
+    static String prefixFor(Class<?> testClass) {
+        String name = testClass.getSimpleName()
+                .replaceAll("([a-z0-9])([A-Z])", "$1-$2")
+                .toLowerCase(Locale.ROOT)
+                .replaceAll("[^a-z0-9]+", "-");
+        name = name.substring(0, Math.min(name.length(), MAX_NAME_LENGTH)).replaceAll("^-+|-+$", "");
+        return (name.isEmpty() ? "test" : name) + "-" + COUNTER.incrementAndGet();
+    }
+}

@@ -1,0 +1,108 @@
+package io.spiderling.testkit;
+
+import com.sun.net.httpserver.Headers;
+import com.sun.net.httpserver.HttpServer;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+
+/**
+ * Several local web sites, each on its own host, for testing per-host politeness without DNS or a network.
+ *
+ * <p>Site {@code i} listens on {@code 127.0.0.(i + 2)}: Linux routes all of 127.0.0.0/8 to the loopback interface,
+ * so each site is a distinct host to a crawler, with no setup. {@code 127.0.0.1} is left to the emulators. Every
+ * request is recorded, including those answered 404 because no response was set for the path.
+ */
+public final class LocalSites implements AutoCloseable {
+
+    private static final int FIRST_HOST = 2;
+    private static final int MAX_SITES = 254 - FIRST_HOST + 1;
+
+    private final Clock clock;
+    // Handlers block briefly and only on the socket, which is what virtual threads are for.
+    private final ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor();
+    private final List<LocalSite> sites = new ArrayList<>();
+    private final List<RecordedRequest> requests = new ArrayList<>();
+
+    private LocalSites(Clock clock) {
+        this.clock = clock;
+    }
+
+    /** Starts {@code count} empty sites on 127.0.0.2, 127.0.0.3, …, recording times by the system clock in UTC. */
+    public static LocalSites start(int count) {
+        return start(count, Clock.systemUTC());
+    }
+
+    /** Starts {@code count} empty sites, recording request times by {@code clock}. */
+    public static LocalSites start(int count, Clock clock) {
+        if (count < 1 || count > MAX_SITES) {
+            throw new IllegalArgumentException("count must be between 1 and " + MAX_SITES + ", was " + count);
+        }
+        LocalSites localSites = new LocalSites(clock);
+        try {
+            for (int i = 0; i < count; i++) {
+                HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0." + (FIRST_HOST + i), 0), 0);
+                server.setExecutor(localSites.executor);
+                localSites.sites.add(new LocalSite(server, localSites));
+                server.start();
+            }
+        } catch (IOException e) {
+            localSites.close();
+            throw new UncheckedIOException("Could not start local site " + (localSites.sites.size() + 1), e);
+        }
+        return localSites;
+    }
+
+    /**
+     * Starts {@code count} sites, each serving {@code pagesPerSite} HTML pages at {@code /page/1} … with a distinct
+     * title and meta description, such as "Site 2, page 3".
+     */
+    public static LocalSites demoSites(int count, int pagesPerSite) {
+        LocalSites localSites = start(count);
+        for (int s = 1; s <= count; s++) {
+            LocalSite site = localSites.site(s - 1);
+            for (int p = 1; p <= pagesPerSite; p++) {
+                String title = "Site " + s + ", page " + p;
+                site.page("/page/" + p, """
+                        <!DOCTYPE html>
+                        <html><head><title>%1$s</title><meta name="description" content="About %1$s."></head>
+                        <body><h1>%1$s</h1></body></html>
+                        """.formatted(title));
+            }
+        }
+        return localSites;
+    }
+
+    public LocalSite site(int index) {
+        return sites.get(index);
+    }
+
+    public List<LocalSite> sites() {
+        return List.copyOf(sites);
+    }
+
+    /** What all sites received, in arrival order. */
+    public List<RecordedRequest> allRequests() {
+        synchronized (requests) {
+            return List.copyOf(requests);
+        }
+    }
+
+    void record(String host, String method, String path, Headers headers) {
+        // Time and append under one lock, so arrival order and timestamp order agree.
+        synchronized (requests) {
+            requests.add(new RecordedRequest(host, method, path, headers, clock.instant()));
+        }
+    }
+
+    @Override
+    public void close() {
+        sites.forEach(LocalSite::stop);
+        executor.close();
+    }
+}

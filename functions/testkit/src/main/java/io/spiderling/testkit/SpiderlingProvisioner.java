@@ -1,0 +1,128 @@
+package io.spiderling.testkit;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Pattern;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeDefinition;
+import software.amazon.awssdk.services.dynamodb.model.BillingMode;
+import software.amazon.awssdk.services.dynamodb.model.KeySchemaElement;
+import software.amazon.awssdk.services.dynamodb.model.KeyType;
+import software.amazon.awssdk.services.dynamodb.model.ResourceInUseException;
+import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
+import software.amazon.awssdk.services.dynamodb.waiters.DynamoDbWaiter;
+import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.model.BucketAlreadyOwnedByYouException;
+import software.amazon.awssdk.services.sqs.SqsClient;
+import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
+
+/**
+ * Creates the S3 bucket, DynamoDB tables and SQS queues of one Spiderling deployment, against any endpoint the clients
+ * point at: the embedded stack, or another emulator the local runner uses.
+ *
+ * <p>Provisioning is idempotent, so a local runner can restart on a persistent stack. An existing bucket or table is
+ * kept as it is. SQS's CreateQueue already returns the existing queue when the attributes match; when they differ it
+ * fails, rather than letting the run continue on a queue with other settings.
+ */
+public final class SpiderlingProvisioner {
+
+    /** Receives before a message is dead-lettered: a poison message is retried a few times, not forever. */
+    public static final int MAX_RECEIVE_COUNT = 5;
+    /** Seconds a received message stays hidden; a Lambda SQS trigger needs more than the function's timeout. */
+    public static final int VISIBILITY_TIMEOUT_SECONDS = 60;
+
+    // "<prefix>-content" must fit S3's 63 characters; the longest queue name, "<prefix>-fetch-dlq.fifo", fits SQS's 80.
+    private static final int MAX_PREFIX_LENGTH = 63 - "-content".length();
+    private static final Pattern PREFIX = Pattern.compile("[a-z0-9](?:[a-z0-9-]*[a-z0-9])?");
+
+    private SpiderlingProvisioner() {}
+
+    /**
+     * Creates (or finds) every resource named after {@code prefix}.
+     *
+     * @throws IllegalArgumentException if {@code prefix} is not 1 to 55 lower-case letters, digits and hyphens that
+     *     starts and ends with a letter or digit, as S3 bucket names require
+     */
+    public static StackResources provision(SqsClient sqs, DynamoDbClient dynamoDb, S3Client s3, String prefix) {
+        validate(prefix);
+        String bucket = createBucket(s3, prefix + "-content");
+        String urlsTable = prefix + "-urls";
+        String batchesTable = prefix + "-batches";
+        createTable(dynamoDb, urlsTable, "urlHash", null);
+        createTable(dynamoDb, batchesTable, "pk", "sk");
+        try (DynamoDbWaiter waiter = dynamoDb.waiter()) {
+            // DynamoDB Local creates tables ACTIVE; real DynamoDB takes a few seconds.
+            waiter.waitUntilTableExists(b -> b.tableName(urlsTable));
+            waiter.waitUntilTableExists(b -> b.tableName(batchesTable));
+        }
+
+        String ingestDlq = createQueue(sqs, prefix + "-ingest-dlq", Map.of());
+        String ingest = createQueue(sqs, prefix + "-ingest", Map.of(
+                QueueAttributeName.VISIBILITY_TIMEOUT, String.valueOf(VISIBILITY_TIMEOUT_SECONDS),
+                QueueAttributeName.REDRIVE_POLICY, redrivePolicy(sqs, ingestDlq)));
+        // A FIFO queue can only dead-letter into a FIFO queue.
+        String fetchDlq = createQueue(sqs, prefix + "-fetch-dlq.fifo", Map.of(QueueAttributeName.FIFO_QUEUE, "true"));
+        String fetch = createQueue(sqs, prefix + "-fetch.fifo", Map.of(
+                QueueAttributeName.FIFO_QUEUE, "true",
+                // Senders give each message a deduplication id: with ids taken from the body, a URL queued again
+                // within SQS's five-minute deduplication window would be dropped.
+                QueueAttributeName.CONTENT_BASED_DEDUPLICATION, "false",
+                QueueAttributeName.VISIBILITY_TIMEOUT, String.valueOf(VISIBILITY_TIMEOUT_SECONDS),
+                QueueAttributeName.REDRIVE_POLICY, redrivePolicy(sqs, fetchDlq)));
+
+        return new StackResources(prefix, bucket, urlsTable, batchesTable, ingest, ingestDlq, fetch, fetchDlq);
+    }
+
+    private static void validate(String prefix) {
+        if (prefix == null || prefix.length() > MAX_PREFIX_LENGTH || !PREFIX.matcher(prefix).matches()) {
+            throw new IllegalArgumentException("Invalid resource prefix '" + prefix + "': use 1 to " + MAX_PREFIX_LENGTH
+                    + " lower-case letters, digits and hyphens, starting and ending with a letter or digit,"
+                    + " because it names an S3 bucket");
+        }
+    }
+
+    private static String createBucket(S3Client s3, String bucket) {
+        try {
+            s3.createBucket(b -> b.bucket(bucket));
+        } catch (BucketAlreadyOwnedByYouException alreadyThere) {
+            // Idempotent: keep the bucket and its content.
+        }
+        return bucket;
+    }
+
+    private static void createTable(DynamoDbClient dynamoDb, String table, String partitionKey, String sortKey) {
+        List<AttributeDefinition> attributes = new ArrayList<>();
+        List<KeySchemaElement> keys = new ArrayList<>();
+        attributes.add(stringAttribute(partitionKey));
+        keys.add(KeySchemaElement.builder().attributeName(partitionKey).keyType(KeyType.HASH).build());
+        if (sortKey != null) {
+            attributes.add(stringAttribute(sortKey));
+            keys.add(KeySchemaElement.builder().attributeName(sortKey).keyType(KeyType.RANGE).build());
+        }
+        try {
+            dynamoDb.createTable(b -> b.tableName(table)
+                    .attributeDefinitions(attributes)
+                    .keySchema(keys)
+                    .billingMode(BillingMode.PAY_PER_REQUEST));
+        } catch (ResourceInUseException alreadyThere) {
+            // Idempotent: keep the table and its items.
+        }
+    }
+
+    private static AttributeDefinition stringAttribute(String name) {
+        return AttributeDefinition.builder().attributeName(name).attributeType(ScalarAttributeType.S).build();
+    }
+
+    private static String createQueue(SqsClient sqs, String name, Map<QueueAttributeName, String> attributes) {
+        return sqs.createQueue(b -> b.queueName(name).attributes(attributes)).queueUrl();
+    }
+
+    private static String redrivePolicy(SqsClient sqs, String deadLetterQueueUrl) {
+        String arn = sqs.getQueueAttributes(
+                        b -> b.queueUrl(deadLetterQueueUrl).attributeNames(QueueAttributeName.QUEUE_ARN))
+                .attributes()
+                .get(QueueAttributeName.QUEUE_ARN);
+        return "{\"deadLetterTargetArn\":\"" + arn + "\",\"maxReceiveCount\":\"" + MAX_RECEIVE_COUNT + "\"}";
+    }
+}

@@ -1,0 +1,23 @@
+package io.spiderling.testkit;
+
+/**
+ * The names and URLs of one provisioned set of Spiderling resources, all derived from {@code prefix}.
+ *
+ * @param prefix the prefix every name starts with
+ * @param bucket the S3 bucket for fetched content, {@code <prefix>-content}
+ * @param urlsTable the DynamoDB table of URL state, {@code <prefix>-urls}, keyed by {@code urlHash}
+ * @param batchesTable the DynamoDB table of batches, {@code <prefix>-batches}, keyed by {@code pk} and {@code sk}
+ * @param ingestQueueUrl the standard queue {@code <prefix>-ingest}
+ * @param ingestDlqUrl its dead-letter queue {@code <prefix>-ingest-dlq}
+ * @param fetchQueueUrl the FIFO queue {@code <prefix>-fetch.fifo}
+ * @param fetchDlqUrl its FIFO dead-letter queue {@code <prefix>-fetch-dlq.fifo}
+ */
+public record StackResources(
+        String prefix,
+        String bucket,
+        String urlsTable,
+        String batchesTable,
+        String ingestQueueUrl,
+        String ingestDlqUrl,
+        String fetchQueueUrl,
+        String fetchDlqUrl) {}

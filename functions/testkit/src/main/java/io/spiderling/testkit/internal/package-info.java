@@ -1,0 +1,2 @@
+/** Not part of the testkit's API. */
+package io.spiderling.testkit.internal;
