@@ -1,0 +1,182 @@
+package io.spiderling.aws;
+
+import static io.spiderling.aws.Attrs.instant;
+import static io.spiderling.aws.Attrs.n;
+import static io.spiderling.aws.Attrs.number;
+import static io.spiderling.aws.Attrs.s;
+import static io.spiderling.aws.Attrs.string;
+
+import io.spiderling.core.batch.BatchHeader;
+import io.spiderling.core.batch.BatchStatus;
+import io.spiderling.core.batch.ItemState;
+import io.spiderling.core.batch.Rejection;
+import io.spiderling.core.port.BatchStore;
+import io.spiderling.core.url.NormalizedUrl;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.CancellationReason;
+import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException;
+import software.amazon.awssdk.services.dynamodb.model.PutItemRequest;
+import software.amazon.awssdk.services.dynamodb.model.ReturnValuesOnConditionCheckFailure;
+import software.amazon.awssdk.services.dynamodb.model.TransactWriteItem;
+import software.amazon.awssdk.services.dynamodb.model.TransactionCanceledException;
+
+/**
+ * {@link BatchStore} on the {@code batches} table (keys {@code pk}, {@code sk}).
+ *
+ * <ul>
+ *   <li>Header: {@code pk = B#<batchId>}, {@code sk = H}; holds the total and one counter per terminal state.</li>
+ *   <li>Items: {@code pk = B#<batchId>#<shard>}, {@code sk = U#<urlHash>}, where the shard is the first hex digit of
+ *       the URL hash, so a 10,000-URL batch spreads over 16 partitions instead of one.</li>
+ * </ul>
+ *
+ * Ending an item is one transaction: the item's conditional move out of {@code queued} and the header's counter
+ * increment succeed or fail together, so counts stay exact under duplicate deliveries and crashes.
+ */
+public final class DynamoDbBatchStore implements BatchStore {
+
+    static final String HEADER_SK = "H";
+    static final String ITEM_TRANSITION_CONDITION = "#state = :queued";
+    static final String COMPLETION_CONDITION = "attribute_exists(pk) AND attribute_not_exists(completedAt)";
+    private static final String COUNTER_PREFIX = "n_";
+
+    private final DynamoDbClient dynamo;
+    private final String table;
+
+    public DynamoDbBatchStore(DynamoDbClient dynamo, String table) {
+        this.dynamo = dynamo;
+        this.table = table;
+    }
+
+    static Map<String, AttributeValue> headerKey(String batchId) {
+        return Map.of("pk", s("B#" + batchId), "sk", s(HEADER_SK));
+    }
+
+    static Map<String, AttributeValue> itemKey(String batchId, String urlHash) {
+        return Map.of("pk", s("B#" + batchId + "#" + urlHash.charAt(0)), "sk", s("U#" + urlHash));
+    }
+
+    @Override
+    public void createBatch(BatchHeader h) {
+        Map<String, AttributeValue> item = new HashMap<>(headerKey(h.batchId()));
+        item.put("batchId", s(h.batchId()));
+        item.put("total", n(h.total()));
+        item.put("duplicates", n(h.duplicates()));
+        item.put("rejectedCount", n(h.rejectedCount()));
+        item.put("rejected", AttributeValue.fromL(h.rejected().stream()
+                .map(r -> AttributeValue.fromM(Map.of("url", s(r.url()), "reason", s(r.reason()))))
+                .toList()));
+        item.put("source", s(h.source()));
+        item.put("createdAt", n(h.createdAt().toEpochMilli()));
+        try {
+            dynamo.putItem(b -> b.tableName(table).item(item).conditionExpression("attribute_not_exists(pk)"));
+        } catch (ConditionalCheckFailedException alreadyThere) {
+            // A redelivered submission: the first write stands.
+        }
+    }
+
+    @Override
+    public List<NormalizedUrl> addItems(String batchId, List<NormalizedUrl> urls, Instant now) {
+        List<NormalizedUrl> pending = new ArrayList<>();
+        for (NormalizedUrl url : urls) {
+            Map<String, AttributeValue> item = new HashMap<>(itemKey(batchId, url.urlHash()));
+            item.put("batchId", s(batchId));
+            item.put("url", s(url.value()));
+            item.put("urlHash", s(url.urlHash()));
+            item.put("state", s(ItemState.QUEUED.wireName()));
+            item.put("createdAt", n(now.toEpochMilli()));
+            PutItemRequest put = PutItemRequest.builder().tableName(table).item(item)
+                    .conditionExpression("attribute_not_exists(pk)")
+                    .returnValuesOnConditionCheckFailure(ReturnValuesOnConditionCheckFailure.ALL_OLD)
+                    .build();
+            try {
+                dynamo.putItem(put);
+                pending.add(url);
+            } catch (ConditionalCheckFailedException e) {
+                if (e.hasItem() && string(e.item(), "state").filter(ItemState.QUEUED.wireName()::equals).isPresent()) {
+                    pending.add(url);
+                }
+            }
+        }
+        return pending;
+    }
+
+    @Override
+    public boolean finishItem(String batchId, String urlHash, ItemState terminal, String detail, Instant at) {
+        Map<String, AttributeValue> itemValues = new HashMap<>();
+        itemValues.put(":queued", s(ItemState.QUEUED.wireName()));
+        itemValues.put(":state", s(terminal.wireName()));
+        itemValues.put(":at", n(at.toEpochMilli()));
+        String itemUpdate = "SET #state = :state, endedAt = :at";
+        if (detail != null) {
+            itemValues.put(":detail", s(detail));
+            itemUpdate += ", detail = :detail";
+        }
+        String finalUpdate = itemUpdate;
+        TransactWriteItem item = TransactWriteItem.builder().update(u -> u.tableName(table)
+                .key(itemKey(batchId, urlHash))
+                .updateExpression(finalUpdate)
+                .conditionExpression(ITEM_TRANSITION_CONDITION)
+                .expressionAttributeNames(Map.of("#state", "state"))
+                .expressionAttributeValues(itemValues)).build();
+        TransactWriteItem counter = TransactWriteItem.builder().update(u -> u.tableName(table)
+                .key(headerKey(batchId))
+                .updateExpression("ADD #counter :one")
+                .conditionExpression("attribute_exists(pk)")
+                .expressionAttributeNames(Map.of("#counter", COUNTER_PREFIX + terminal.wireName()))
+                .expressionAttributeValues(Map.of(":one", n(1)))).build();
+        try {
+            dynamo.transactWriteItems(b -> b.transactItems(item, counter));
+            return true;
+        } catch (TransactionCanceledException e) {
+            List<CancellationReason> reasons = e.cancellationReasons();
+            if (!reasons.isEmpty() && "ConditionalCheckFailed".equals(reasons.get(0).code())) {
+                return false;
+            }
+            if (reasons.size() == 2 && "ConditionalCheckFailed".equals(reasons.get(1).code())) {
+                throw new IllegalStateException("batch " + batchId + " has no header", e);
+            }
+            throw e;
+        }
+    }
+
+    @Override
+    public Optional<BatchStatus> status(String batchId) {
+        Map<String, AttributeValue> item = dynamo.getItem(b -> b.tableName(table).key(headerKey(batchId))
+                .consistentRead(true)).item();
+        if (item == null || item.isEmpty()) {
+            return Optional.empty();
+        }
+        List<Rejection> rejected = item.getOrDefault("rejected", AttributeValue.fromL(List.of())).l().stream()
+                .map(v -> new Rejection(v.m().get("url").s(), v.m().get("reason").s()))
+                .toList();
+        BatchHeader header = new BatchHeader(batchId, (int) number(item, "total", 0),
+                (int) number(item, "duplicates", 0), rejected, (int) number(item, "rejectedCount", 0),
+                string(item, "source").orElse(""), instant(item, "createdAt").orElse(Instant.EPOCH));
+        Map<ItemState, Integer> counts = new EnumMap<>(ItemState.class);
+        for (ItemState state : ItemState.values()) {
+            number(item, COUNTER_PREFIX + state.wireName()).ifPresent(c -> counts.put(state, c.intValue()));
+        }
+        return Optional.of(new BatchStatus(header, counts, instant(item, "completedAt")));
+    }
+
+    @Override
+    public boolean markCompleted(String batchId, Instant at) {
+        try {
+            dynamo.updateItem(b -> b.tableName(table).key(headerKey(batchId))
+                    .updateExpression("SET completedAt = :at")
+                    .conditionExpression(COMPLETION_CONDITION)
+                    .expressionAttributeValues(Map.of(":at", n(at.toEpochMilli()))));
+            return true;
+        } catch (ConditionalCheckFailedException e) {
+            return false;
+        }
+    }
+}
