@@ -1,0 +1,97 @@
+package io.spiderling.lambda;
+
+import io.spiderling.aws.AwsClients;
+import io.spiderling.aws.DynamoDbBatchStore;
+import io.spiderling.aws.DynamoDbUrlStore;
+import io.spiderling.aws.S3BlobStore;
+import io.spiderling.aws.SqsFetchQueue;
+import io.spiderling.core.batch.BatchPlanner;
+import io.spiderling.core.extract.HtmlExtractor;
+import io.spiderling.core.pipeline.BatchTracker;
+import io.spiderling.core.pipeline.Canonicalize;
+import io.spiderling.core.pipeline.ExtractContent;
+import io.spiderling.core.pipeline.FetchPage;
+import io.spiderling.core.pipeline.Ingest;
+import io.spiderling.core.pipeline.Queries;
+import io.spiderling.core.port.BlobStore;
+import io.spiderling.core.url.UrlNormalizer;
+import io.spiderling.lambda.fetch.VertxPageFetcher;
+import io.vertx.core.Vertx;
+import java.time.Clock;
+import java.util.function.UnaryOperator;
+
+/**
+ * The composition root: adapters and use cases built from {@link PipelineSettings}. One place assembles them, for the
+ * Lambda functions (through CDI) and for the local runner alike, so both run the same objects.
+ */
+public final class Pipeline implements AutoCloseable {
+
+    private final AwsClients clients;
+    private final VertxPageFetcher fetcher;
+    private final Ingest ingest;
+    private final Canonicalize canonicalize;
+    private final FetchPage fetchPage;
+    private final ExtractContent extract;
+    private final Queries queries;
+
+    private Pipeline(PipelineSettings settings, AwsClients clients, VertxPageFetcher fetcher,
+            UnaryOperator<BlobStore> blobDecorator, Clock clock) {
+        this.clients = clients;
+        this.fetcher = fetcher;
+        var r = settings.resources();
+        UrlNormalizer normalizer = UrlNormalizer.create();
+        BlobStore blobs = blobDecorator.apply(new S3BlobStore(clients.s3(), r.bucket()));
+        var batches = new DynamoDbBatchStore(clients.dynamoDb(), r.batchesTable());
+        var urls = new DynamoDbUrlStore(clients.dynamoDb(), r.urlsTable());
+        var queue = new SqsFetchQueue(clients.sqs(), r.fetchQueueUrl());
+        this.ingest = new Ingest(BatchPlanner.create(normalizer), batches, blobs, clock);
+        this.canonicalize = new Canonicalize(blobs, batches, queue, clock);
+        this.fetchPage = new FetchPage(fetcher, blobs, urls, new BatchTracker(batches), clock);
+        this.extract = new ExtractContent(blobs, urls, HtmlExtractor.create(), clock);
+        this.queries = new Queries(normalizer, batches, urls);
+    }
+
+    public static Pipeline create(PipelineSettings settings, Vertx vertx, Clock clock) {
+        return create(settings, vertx, UnaryOperator.identity(), clock);
+    }
+
+    /**
+     * @param blobDecorator wraps the blob store; the local runner uses it to raise the object-created events that
+     *     S3 raises on AWS
+     */
+    public static Pipeline create(PipelineSettings settings, Vertx vertx, UnaryOperator<BlobStore> blobDecorator,
+            Clock clock) {
+        return new Pipeline(settings, AwsClients.create(settings.aws()), new VertxPageFetcher(vertx, settings.fetch()),
+                blobDecorator, clock);
+    }
+
+    public Ingest ingest() {
+        return ingest;
+    }
+
+    public Canonicalize canonicalize() {
+        return canonicalize;
+    }
+
+    public FetchPage fetchPage() {
+        return fetchPage;
+    }
+
+    public ExtractContent extract() {
+        return extract;
+    }
+
+    public Queries queries() {
+        return queries;
+    }
+
+    public AwsClients clients() {
+        return clients;
+    }
+
+    @Override
+    public void close() {
+        fetcher.close();
+        clients.close();
+    }
+}

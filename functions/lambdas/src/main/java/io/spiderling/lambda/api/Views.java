@@ -1,0 +1,87 @@
+package io.spiderling.lambda.api;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.spiderling.core.batch.BatchStatus;
+import io.spiderling.core.batch.ItemState;
+import io.spiderling.core.batch.Rejection;
+import io.spiderling.core.pipeline.Ingest;
+import io.spiderling.core.pipeline.Queries;
+import io.spiderling.lambda.internal.HttpJson;
+import java.util.List;
+
+/** The API's JSON shapes, in one place. */
+public final class Views {
+
+    private Views() {}
+
+    public static ObjectNode accepted(Ingest.Result.Accepted accepted) {
+        var header = accepted.header();
+        ObjectNode node = HttpJson.JSON.createObjectNode()
+                .put("batchId", header.batchId())
+                .put("accepted", header.total())
+                .put("duplicates", header.duplicates());
+        node.set("rejected", rejections(accepted.plan().rejected()));
+        node.put("status", "/batches/" + header.batchId());
+        return node;
+    }
+
+    public static ObjectNode refused(Ingest.Result.Refused refused) {
+        ObjectNode node = HttpJson.JSON.createObjectNode().put("error", refused.reason());
+        node.set("rejected", rejections(refused.rejected()));
+        return node;
+    }
+
+    public static ObjectNode batch(BatchStatus status) {
+        var header = status.header();
+        ObjectNode node = HttpJson.JSON.createObjectNode()
+                .put("batchId", header.batchId())
+                .put("source", header.source())
+                .put("total", header.total())
+                .put("done", status.done())
+                .put("createdAt", header.createdAt().toString());
+        status.completedAt().ifPresent(at -> node.put("completedAt", at.toString()));
+        ObjectNode counts = node.putObject("counts");
+        status.countsByState().forEach((state, count) -> counts.put(state.wireName(), count));
+        node.put("duplicates", header.duplicates());
+        node.put("rejectedCount", header.rejectedCount());
+        node.set("rejected", rejections(header.rejected()));
+        return node;
+    }
+
+    public static ObjectNode url(Queries.UrlLookup.Found found) {
+        var record = found.record();
+        ObjectNode node = HttpJson.JSON.createObjectNode()
+                .put("url", found.url().value())
+                .put("urlHash", record.urlHash());
+        record.fetch().ifPresentOrElse(f -> {
+            node.put("state", f.state().wireName());
+            f.httpStatus().ifPresent(s -> node.put("httpStatus", s));
+            f.contentType().ifPresent(ct -> node.put("contentType", ct));
+            node.put("size", f.size()).put("truncated", f.truncated());
+            f.contentKey().ifPresent(k -> node.put("contentKey", k));
+            f.contentSha256().ifPresent(s -> node.put("contentSha256", s));
+            f.finalUrl().ifPresent(u -> node.put("finalUrl", u));
+            node.put("fetchedAt", f.fetchedAt().toString());
+            node.putObject("timings").put("timeToFirstByteMs", f.timeToFirstByteMs()).put("totalMs", f.totalMs());
+            f.error().ifPresent(e -> node.put("error", e));
+        }, () -> node.put("state", ItemState.QUEUED.wireName()));
+        record.extraction().ifPresent(x -> {
+            ObjectNode meta = node.putObject("metadata");
+            if (x.page().title() != null) {
+                meta.put("title", x.page().title());
+            }
+            if (x.page().description() != null) {
+                meta.put("description", x.page().description());
+            }
+            meta.put("extractedAt", x.extractedAt().toString());
+        });
+        return node;
+    }
+
+    private static ArrayNode rejections(List<Rejection> rejected) {
+        ArrayNode array = HttpJson.JSON.createArrayNode();
+        rejected.forEach(r -> array.addObject().put("url", r.url()).put("reason", r.reason()));
+        return array;
+    }
+}

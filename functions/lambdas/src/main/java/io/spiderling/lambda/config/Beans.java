@@ -1,0 +1,73 @@
+package io.spiderling.lambda.config;
+
+import io.spiderling.aws.AwsSettings;
+import io.spiderling.core.pipeline.Canonicalize;
+import io.spiderling.core.pipeline.ExtractContent;
+import io.spiderling.core.pipeline.FetchPage;
+import io.spiderling.core.pipeline.Ingest;
+import io.spiderling.core.pipeline.Queries;
+import io.spiderling.lambda.Pipeline;
+import io.spiderling.lambda.PipelineSettings;
+import io.vertx.core.Vertx;
+import jakarta.enterprise.inject.Disposes;
+import jakarta.enterprise.inject.Produces;
+import jakarta.inject.Singleton;
+import java.time.Clock;
+
+/** CDI producers: configuration in, the {@link Pipeline}'s use cases out. */
+public class Beans {
+
+    @Produces
+    @Singleton
+    Clock clock() {
+        return Clock.systemUTC();
+    }
+
+    @Produces
+    @Singleton
+    Pipeline pipeline(SpiderlingConfig config, Vertx vertx, Clock clock) {
+        return Pipeline.create(settings(config), vertx, clock);
+    }
+
+    void close(@Disposes Pipeline pipeline) {
+        pipeline.close();
+    }
+
+    @Produces
+    Ingest ingest(Pipeline p) {
+        return p.ingest();
+    }
+
+    @Produces
+    Canonicalize canonicalize(Pipeline p) {
+        return p.canonicalize();
+    }
+
+    @Produces
+    FetchPage fetchPage(Pipeline p) {
+        return p.fetchPage();
+    }
+
+    @Produces
+    ExtractContent extract(Pipeline p) {
+        return p.extract();
+    }
+
+    @Produces
+    Queries queries(Pipeline p) {
+        return p.queries();
+    }
+
+    /** Also used by the local runner, which reads the same configuration without Quarkus. */
+    public static PipelineSettings settings(SpiderlingConfig c) {
+        var aws = c.aws();
+        var credentials = aws.accessKeyId().flatMap(id -> aws.secretAccessKey()
+                .map(secret -> new AwsSettings.StaticCredentials(id, secret)));
+        return new PipelineSettings(
+                new AwsSettings(aws.region(), aws.endpoint().sqs(), aws.endpoint().dynamodb(), aws.endpoint().s3(),
+                        credentials),
+                new PipelineSettings.Resources(c.bucket(), c.tables().urls(), c.tables().batches(), c.queues().fetch()),
+                new PipelineSettings.Fetch(c.fetch().userAgent(), c.fetch().connectTimeout(),
+                        c.fetch().totalTimeout(), c.fetch().maxBodyBytes(), c.fetch().maxRedirects()));
+    }
+}

@@ -1,0 +1,72 @@
+package io.spiderling.lambda.config;
+
+import io.smallrye.config.ConfigMapping;
+import io.smallrye.config.WithName;
+import java.net.URI;
+import java.time.Duration;
+import java.util.Optional;
+
+/**
+ * Typed configuration. Every key is documented in {@code application.properties}, the one reference for them; on
+ * Lambda they are set as environment variables ({@code SPIDERLING_TABLES_URLS}, …) by the CDK stack.
+ */
+@ConfigMapping(prefix = "spiderling")
+public interface SpiderlingConfig {
+
+    Aws aws();
+
+    String bucket();
+
+    Tables tables();
+
+    Queues queues();
+
+    Fetch fetch();
+
+    interface Aws {
+        String region();
+
+        Endpoint endpoint();
+
+        @WithName("access-key-id")
+        Optional<String> accessKeyId();
+
+        @WithName("secret-access-key")
+        Optional<String> secretAccessKey();
+    }
+
+    interface Endpoint {
+        Optional<URI> sqs();
+
+        Optional<URI> dynamodb();
+
+        Optional<URI> s3();
+    }
+
+    interface Tables {
+        String urls();
+
+        String batches();
+    }
+
+    interface Queues {
+        String fetch();
+    }
+
+    interface Fetch {
+        @WithName("user-agent")
+        String userAgent();
+
+        @WithName("connect-timeout")
+        Duration connectTimeout();
+
+        @WithName("total-timeout")
+        Duration totalTimeout();
+
+        @WithName("max-body-bytes")
+        long maxBodyBytes();
+
+        @WithName("max-redirects")
+        int maxRedirects();
+    }
+}

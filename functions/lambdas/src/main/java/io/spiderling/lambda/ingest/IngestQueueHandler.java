@@ -1,0 +1,61 @@
+package io.spiderling.lambda.ingest;
+
+import com.amazonaws.services.lambda.runtime.Context;
+import com.amazonaws.services.lambda.runtime.RequestHandler;
+import com.amazonaws.services.lambda.runtime.events.SQSBatchResponse;
+import com.amazonaws.services.lambda.runtime.events.SQSEvent;
+import io.spiderling.core.batch.Rejection;
+import io.spiderling.core.content.Hashing;
+import io.spiderling.core.pipeline.Ingest;
+import io.spiderling.lambda.internal.SqsBatches;
+import jakarta.inject.Inject;
+import jakarta.inject.Named;
+import jakarta.inject.Singleton;
+import java.util.List;
+
+/**
+ * The SQS ingest queue: each message (one URL, a list, or {@code {"urls":[…]}}) becomes a batch whose id derives from
+ * the message id, so a redelivered message lands on the same batch. A message that cannot be accepted is recorded as
+ * a refused batch and acknowledged: it is never retried forever.
+ */
+@Named("ingest-queue")
+@Singleton
+public class IngestQueueHandler implements RequestHandler<SQSEvent, SQSBatchResponse> {
+
+    private static final int MAX_ECHOED_BODY = 200;
+
+    private final Ingest ingest;
+
+    @Inject
+    public IngestQueueHandler(Ingest ingest) {
+        this.ingest = ingest;
+    }
+
+    @Override
+    public SQSBatchResponse handleRequest(SQSEvent event, Context context) {
+        return SqsBatches.process(event, message -> {
+            String batchId = batchIdFor(message.getMessageId());
+            switch (SubmissionParser.parseMessage(message.getBody())) {
+                case SubmissionParser.Parsed.Invalid invalid -> ingest.recordRefused(batchId, "sqs",
+                        List.of(new Rejection(abbreviate(message.getBody()), invalid.problem())));
+                case SubmissionParser.Parsed.Urls urls -> {
+                    if (ingest.submit(batchId, urls.urls(), "sqs") instanceof Ingest.Result.Refused refused) {
+                        ingest.recordRefused(batchId, "sqs", refused.rejected().isEmpty()
+                                ? List.of(new Rejection(abbreviate(message.getBody()), refused.reason()))
+                                : refused.rejected());
+                    }
+                }
+            }
+        });
+    }
+
+    /** The batch a queue message becomes: stable for the message, so a sender can look its batch up later. */
+    public static String batchIdFor(String messageId) {
+        return "q-" + Hashing.sha256Hex(messageId).substring(0, 32);
+    }
+
+    private static String abbreviate(String body) {
+        String b = body == null ? "" : body;
+        return b.length() <= MAX_ECHOED_BODY ? b : b.substring(0, MAX_ECHOED_BODY) + "…";
+    }
+}

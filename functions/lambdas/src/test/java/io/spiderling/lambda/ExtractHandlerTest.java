@@ -1,0 +1,62 @@
+package io.spiderling.lambda;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.TestProfile;
+import io.spiderling.aws.DynamoDbUrlStore;
+import io.spiderling.aws.S3BlobStore;
+import io.spiderling.core.content.ContentKey;
+import io.spiderling.core.content.Hashing;
+import io.spiderling.core.pipeline.FetchPage;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+@QuarkusTest
+@TestProfile(HandlerProfiles.Extract.class)
+@QuarkusTestResource(TestStack.class)
+class ExtractHandlerTest {
+
+    private final S3BlobStore blobs = new S3BlobStore(TestStack.aws().s3(), TestStack.resources().bucket());
+    private final DynamoDbUrlStore urls =
+            new DynamoDbUrlStore(TestStack.aws().dynamoDb(), TestStack.resources().urlsTable());
+
+    @Test
+    void handleRequest_whenEventArrivesBeforeMetadataRowAndTwice_expectTitleStoredOnce() {
+        // The sample event's key is the content key of https://example.com/.
+        ObjectNode event = Events.load("s3-content-created.json");
+        String key = event.at("/Records/0/s3/object/key").asText();
+        String urlHash = ContentKey.urlHashOf(key).orElseThrow();
+        store(key, "https://example.com/", "<html><head><title>Example Domain</title>"
+                + "<meta name=description content=\"An example.\"></head></html>", Instant.parse("2026-11-22T05:00:00Z"));
+
+        assertEquals("1", Events.invoke(event).statusCode(200).extract().asString());
+        assertEquals("1", Events.invoke(event).statusCode(200).extract().asString(), "a duplicate event rewrites the same");
+
+        var extraction = urls.find(urlHash).orElseThrow().extraction().orElseThrow();
+        assertEquals("Example Domain", extraction.page().title());
+        assertEquals("An example.", extraction.page().description());
+        assertEquals("https://example.com/", extraction.url());
+    }
+
+    @Test
+    void handleRequest_whenKeyIsNotContent_expectNothingWritten() {
+        ObjectNode event = Events.load("s3-content-created.json");
+        ((ObjectNode) event.at("/Records/0/s3/object")).put("key", "elsewhere/file.html");
+
+        assertEquals("0", Events.invoke(event).statusCode(200).extract().asString());
+    }
+
+    private void store(String key, String url, String html, Instant fetchedAt) {
+        byte[] body = html.getBytes(StandardCharsets.UTF_8);
+        blobs.put(key, body, "text/html; charset=utf-8", Map.of(
+                FetchPage.META_URL, url,
+                FetchPage.META_URL_HASH, Hashing.sha256Hex(url),
+                FetchPage.META_FETCHED_AT, fetchedAt.toString(),
+                FetchPage.META_CONTENT_SHA256, Hashing.sha256Hex(body)));
+    }
+}

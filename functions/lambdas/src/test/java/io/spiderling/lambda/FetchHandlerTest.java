@@ -1,0 +1,127 @@
+package io.spiderling.lambda;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.TestProfile;
+import io.spiderling.aws.DynamoDbBatchStore;
+import io.spiderling.aws.DynamoDbUrlStore;
+import io.spiderling.aws.FetchJobCodec;
+import io.spiderling.core.batch.BatchHeader;
+import io.spiderling.core.batch.ItemState;
+import io.spiderling.core.content.ContentKey;
+import io.spiderling.core.fetch.FetchJob;
+import io.spiderling.core.url.NormalizedUrl;
+import io.spiderling.testkit.LocalSite;
+import jakarta.inject.Inject;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+@QuarkusTest
+@TestProfile(HandlerProfiles.Fetch.class)
+@QuarkusTestResource(TestStack.class)
+class FetchHandlerTest {
+
+    @Inject
+    Pipeline pipeline;
+
+    private final LocalSite site = TestStack.sites().site(0);
+    private final DynamoDbBatchStore batches =
+            new DynamoDbBatchStore(TestStack.aws().dynamoDb(), TestStack.resources().batchesTable());
+    private final DynamoDbUrlStore urls =
+            new DynamoDbUrlStore(TestStack.aws().dynamoDb(), TestStack.resources().urlsTable());
+
+    @Test
+    void handleRequest_whenSampleJobForLocalPage_expectBodyStoredMetadataWrittenAndBatchDone() throws Exception {
+        String html = "<html><head><title>Fetched</title></head><body>hi</body></html>";
+        site.page("/fetch/ok", html);
+        NormalizedUrl url = NormalizedUrl.parse(site.url("/fetch/ok"));
+        batch("fetch-ok", url);
+
+        JsonNode response = invoke(record(0, "fetch-ok", url, url.siteKey().messageGroupId()));
+
+        assertEquals(0, response.get("batchItemFailures").size(), response.toString());
+        assertEquals(1, site.requestCount("/fetch/ok"));
+        assertTrue(site.requests().getLast().header("user-agent").orElse("").startsWith("spiderling/"));
+        byte[] stored = TestStack.aws().s3().getObjectAsBytes(b -> b.bucket(TestStack.resources().bucket())
+                .key(ContentKey.forUrlHash(url.urlHash()))).asByteArray();
+        assertArrayEquals(html.getBytes(StandardCharsets.UTF_8), stored);
+        var fetch = urls.find(url.urlHash()).orElseThrow().fetch().orElseThrow();
+        assertEquals(ItemState.FETCHED, fetch.state());
+        assertEquals(200, fetch.httpStatus().orElseThrow());
+        assertEquals(html.length(), fetch.size());
+        var status = pipeline.queries().batch("fetch-ok").orElseThrow();
+        assertTrue(status.done());
+        assertEquals(1, status.terminalCounts().get(ItemState.FETCHED));
+    }
+
+    @Test
+    void handleRequest_whenSiteAnswers404_expectHandledAsFailedNotRetried() throws Exception {
+        NormalizedUrl url = NormalizedUrl.parse(site.url("/fetch/missing"));
+        batch("fetch-404", url);
+
+        JsonNode response = invoke(record(0, "fetch-404", url, url.siteKey().messageGroupId()));
+
+        assertEquals(0, response.get("batchItemFailures").size());
+        var status = pipeline.queries().batch("fetch-404").orElseThrow();
+        assertEquals(1, status.terminalCounts().get(ItemState.FAILED));
+    }
+
+    @Test
+    void handleRequest_whenAMessageOfOneGroupFails_expectRestOfThatGroupFailedAndOtherGroupsDone() throws Exception {
+        site.page("/fetch/g1-second", "<title>never</title>");
+        site.page("/fetch/g2", "<title>other group</title>");
+        NormalizedUrl blocked = NormalizedUrl.parse(site.url("/fetch/g1-second"));
+        NormalizedUrl other = NormalizedUrl.parse(site.url("/fetch/g2"));
+        batch("fetch-groups", blocked, other);
+        // The handler cannot process the first message of group g1: it throws, as it would on a storage outage.
+        ObjectNode poison = record(0, "fetch-groups", blocked, "g1").put("body", "{\"not\":\"a job\"}");
+        ArrayNode records = Events.JSON.createArrayNode()
+                .add(poison)
+                .add(record(1, "fetch-groups", blocked, "g1"))
+                .add(record(2, "fetch-groups", other, "g2"));
+
+        JsonNode response = invoke(records);
+
+        List<String> failed = response.get("batchItemFailures").findValuesAsText("itemIdentifier");
+        assertEquals(List.of(records.get(0).get("messageId").asText(), records.get(1).get("messageId").asText()),
+                failed);
+        assertEquals(0, site.requestCount("/fetch/g1-second"), "a failed group stops: later messages are not run");
+        assertEquals(1, site.requestCount("/fetch/g2"));
+        var status = pipeline.queries().batch("fetch-groups").orElseThrow();
+        assertEquals(1, status.queued());
+        assertEquals(1, status.terminalCounts().get(ItemState.FETCHED));
+    }
+
+    private void batch(String batchId, NormalizedUrl... urls) {
+        batches.createBatch(new BatchHeader(batchId, urls.length, 0, List.of(), 0, "http", Instant.now()));
+        batches.addItems(batchId, List.of(urls), Instant.now());
+    }
+
+    /** The sample record with this test's job, id and group in it. */
+    private static ObjectNode record(int n, String batchId, NormalizedUrl url, String group) {
+        ObjectNode record = (ObjectNode) Events.load("sqs-fetch.json").get("Records").get(0);
+        record.put("messageId", "msg-" + batchId + "-" + n);
+        record.put("body", FetchJobCodec.encode(new FetchJob(batchId, url, 1)));
+        ((ObjectNode) record.get("attributes")).put("MessageGroupId", group);
+        return record;
+    }
+
+    private static JsonNode invoke(ObjectNode record) throws Exception {
+        return invoke(Events.JSON.createArrayNode().add(record));
+    }
+
+    private static JsonNode invoke(ArrayNode records) throws Exception {
+        ObjectNode event = Events.load("sqs-fetch.json");
+        event.set("Records", records);
+        return Events.JSON.readTree(Events.invoke(event).statusCode(200).extract().asString());
+    }
+}
