@@ -1,0 +1,244 @@
+package io.spiderling.local;
+
+import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPEvent;
+import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPResponse;
+import com.amazonaws.services.lambda.runtime.events.S3Event;
+import io.spiderling.core.content.ContentKey;
+import io.spiderling.core.pipeline.Ingest;
+import io.spiderling.lambda.Pipeline;
+import io.spiderling.lambda.PipelineSettings;
+import io.spiderling.lambda.api.ApiHandler;
+import io.spiderling.lambda.canonicalize.CanonicalizeHandler;
+import io.spiderling.lambda.config.Beans;
+import io.spiderling.lambda.config.SpiderlingConfig;
+import io.spiderling.lambda.extract.ExtractHandler;
+import io.spiderling.lambda.fetch.FetchHandler;
+import io.spiderling.lambda.ingest.IngestHttpHandler;
+import io.spiderling.lambda.ingest.IngestQueueHandler;
+import io.spiderling.lambda.internal.HttpJson;
+import io.spiderling.testkit.EmbeddedAws;
+import io.spiderling.testkit.StackResources;
+import io.quarkus.runtime.configuration.DurationConverter;
+import io.smallrye.config.PropertiesConfigSource;
+import io.smallrye.config.SmallRyeConfig;
+import io.smallrye.config.SmallRyeConfigBuilder;
+import io.vertx.core.Vertx;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.URL;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
+
+/**
+ * The whole pipeline in one JVM on the embedded AWS stack. The same handler classes that run on Lambda are wired to
+ * a local event-source loop:
+ *
+ * <ul>
+ *   <li>SQS → handler with Lambda's batch semantics (ingest queue, FIFO fetch queue);</li>
+ *   <li>S3 ObjectCreated → canonicalize ({@code manifests/}) or extract ({@code content/}), retried like an
+ *       asynchronous invocation;</li>
+ *   <li>HTTP on 127.0.0.1 → ingest ({@code POST /batches}) or the read API.</li>
+ * </ul>
+ */
+public final class LocalSpiderling implements AutoCloseable {
+
+    private static final System.Logger LOG = System.getLogger(LocalSpiderling.class.getName());
+    private static final int S3_EVENT_ATTEMPTS = 3;
+
+    /**
+     * @param apiPort the local HTTP API's port; 0 picks a free one
+     * @param fetchPollers concurrent fetch "invocations"; FIFO groups still keep one site's messages in order
+     */
+    public record Options(int apiPort, int fetchPollers, Clock clock) {
+        public static Options defaults() {
+            return new Options(0, 2, Clock.systemUTC());
+        }
+    }
+
+    private final StackResources resources;
+    private final PipelineSettings settings;
+    private final Vertx vertx = Vertx.vertx();
+    private final Pipeline pipeline;
+    private final IngestHttpHandler ingest;
+    private final ApiHandler api;
+    private final CanonicalizeHandler canonicalize;
+    private final ExtractHandler extract;
+    private final AtomicBoolean running = new AtomicBoolean(true);
+    private final List<Thread> pollers = new ArrayList<>();
+    private final ExecutorService s3Events = Executors.newFixedThreadPool(2, Thread.ofPlatform().name("s3-events-", 0)
+            .daemon().factory());
+    private final Object s3Lock = new Object();
+    private int s3InFlight;
+    private final LocalApiServer apiServer;
+
+    private LocalSpiderling(EmbeddedAws aws, StackResources resources, Options options) {
+        this.resources = resources;
+        this.settings = settings(aws, resources);
+        this.pipeline = Pipeline.create(settings, vertx,
+                blobs -> new NotifyingBlobStore(blobs, this::objectCreated), options.clock());
+        this.ingest = new IngestHttpHandler(pipeline.ingest());
+        this.api = new ApiHandler(pipeline.queries());
+        this.canonicalize = new CanonicalizeHandler(pipeline.canonicalize());
+        this.extract = new ExtractHandler(pipeline.extract());
+        FetchHandler fetch = new FetchHandler(pipeline.fetchPage());
+        IngestQueueHandler ingestQueue = new IngestQueueHandler(pipeline.ingest());
+        var sqs = pipeline.clients().sqs();
+        startPoller("ingest-queue", new SqsPoller(sqs, resources.ingestQueueUrl(),
+                e -> ingestQueue.handleRequest(e, null), running));
+        for (int i = 0; i < options.fetchPollers(); i++) {
+            startPoller("fetch-" + i, new SqsPoller(sqs, resources.fetchQueueUrl(),
+                    e -> fetch.handleRequest(e, null), running));
+        }
+        this.apiServer = new LocalApiServer(options.apiPort(), this::http);
+    }
+
+    public static LocalSpiderling start(EmbeddedAws aws, StackResources resources, Options options) {
+        return new LocalSpiderling(aws, resources, options);
+    }
+
+    /**
+     * The functions' own configuration (application.properties, then environment and system properties), with the
+     * embedded stack's endpoints and resource names on top.
+     */
+    static PipelineSettings settings(EmbeddedAws aws, StackResources r) {
+        Map<String, String> local = Map.of(
+                "spiderling.aws.region", EmbeddedAws.REGION,
+                "spiderling.aws.endpoint.sqs", aws.sqsEndpoint().toString(),
+                "spiderling.aws.endpoint.dynamodb", aws.dynamoDbEndpoint().toString(),
+                "spiderling.aws.endpoint.s3", aws.s3Endpoint().toString(),
+                "spiderling.aws.access-key-id", EmbeddedAws.ACCESS_KEY,
+                "spiderling.aws.secret-access-key", EmbeddedAws.SECRET_KEY,
+                "spiderling.bucket", r.bucket(),
+                "spiderling.tables.urls", r.urlsTable(),
+                "spiderling.tables.batches", r.batchesTable(),
+                "spiderling.queues.fetch", r.fetchQueueUrl());
+        URL properties = Beans.class.getClassLoader().getResource("application.properties");
+        try {
+            SmallRyeConfig config = new SmallRyeConfigBuilder()
+                    .addDefaultSources()
+                    .addDefaultInterceptors()
+                    .withSources(new PropertiesConfigSource(properties, 250))
+                    .withSources(new PropertiesConfigSource(local, "embedded-stack", 500))
+                    // Quarkus's own duration syntax ("5s"), so the properties file reads the same in both places.
+                    .withConverter(Duration.class, 200, new DurationConverter())
+                    .withMapping(SpiderlingConfig.class)
+                    .build();
+            return Beans.settings(config.getConfigMapping(SpiderlingConfig.class));
+        } catch (IOException e) {
+            throw new UncheckedIOException("could not read " + properties, e);
+        }
+    }
+
+    private void startPoller(String name, Runnable poller) {
+        Thread thread = Thread.ofPlatform().name("poll-" + name).daemon().start(poller);
+        pollers.add(thread);
+    }
+
+    /** API Gateway's routing: POST /batches goes to the ingest function, everything else to the api function. */
+    public APIGatewayV2HTTPResponse http(APIGatewayV2HTTPEvent event) {
+        if ("/batches".equals(HttpJson.path(event)) && "POST".equals(HttpJson.method(event))) {
+            return ingest.handleRequest(event, null);
+        }
+        return api.handleRequest(event, null);
+    }
+
+    private void objectCreated(String key, long size) {
+        Consumer<S3Event> target;
+        if (key.startsWith(Ingest.MANIFEST_PREFIX)) {
+            target = e -> canonicalize.handleRequest(e, null);
+        } else if (key.startsWith(ContentKey.PREFIX)) {
+            target = e -> extract.handleRequest(e, null);
+        } else {
+            return;
+        }
+        S3Event event = LocalEvents.objectCreated(resources.bucket(), key, size, java.time.Instant.now());
+        synchronized (s3Lock) {
+            s3InFlight++;
+        }
+        s3Events.execute(() -> {
+            try {
+                deliver(key, event, target);
+            } finally {
+                synchronized (s3Lock) {
+                    s3InFlight--;
+                    s3Lock.notifyAll();
+                }
+            }
+        });
+    }
+
+    /** Asynchronous invocations are retried twice on error; Lambda waits minutes, locally it is a second. */
+    private static void deliver(String key, S3Event event, Consumer<S3Event> target) {
+        for (int attempt = 1; attempt <= S3_EVENT_ATTEMPTS; attempt++) {
+            try {
+                target.accept(event);
+                return;
+            } catch (RuntimeException e) {
+                LOG.log(System.Logger.Level.WARNING, "S3 event for " + key + " failed (attempt " + attempt + ")", e);
+                try {
+                    Thread.sleep(Duration.ofMillis(250L * attempt));
+                } catch (InterruptedException interrupted) {
+                    Thread.currentThread().interrupt();
+                    return;
+                }
+            }
+        }
+        LOG.log(System.Logger.Level.ERROR, "S3 event for " + key + " dropped after " + S3_EVENT_ATTEMPTS + " attempts");
+    }
+
+    /** Waits until every S3 notification raised so far has been handled. Returns false on timeout. */
+    public boolean awaitS3Events(Duration timeout) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        synchronized (s3Lock) {
+            while (s3InFlight > 0) {
+                long left = deadline - System.nanoTime();
+                if (left <= 0) {
+                    return false;
+                }
+                TimeUnit.NANOSECONDS.timedWait(s3Lock, left);
+            }
+        }
+        return true;
+    }
+
+    public URI apiUri() {
+        return apiServer.uri();
+    }
+
+    public Pipeline pipeline() {
+        return pipeline;
+    }
+
+    public PipelineSettings settings() {
+        return settings;
+    }
+
+    public StackResources resources() {
+        return resources;
+    }
+
+    @Override
+    public void close() {
+        running.set(false);
+        apiServer.close();
+        for (Thread poller : pollers) {
+            try {
+                poller.join(Duration.ofSeconds(3));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        s3Events.shutdown();
+        pipeline.close();
+        vertx.close();
+    }
+}

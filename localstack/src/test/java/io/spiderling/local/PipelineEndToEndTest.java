@@ -1,0 +1,156 @@
+package io.spiderling.local;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPEvent;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.spiderling.aws.DynamoDbUrlStore;
+import io.spiderling.core.content.ContentKey;
+import io.spiderling.core.url.NormalizedUrl;
+import io.spiderling.testkit.EmbeddedAws;
+import io.spiderling.testkit.EmbeddedAwsExtension;
+import io.spiderling.testkit.LocalSite;
+import io.spiderling.testkit.LocalSites;
+import io.spiderling.testkit.RecordedRequest;
+import io.spiderling.testkit.StackResources;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * The whole pipeline on the embedded stack against three local sites: a batch goes in through the sample
+ * {@code POST /batches} event, and the test checks what the sites saw, what S3 and DynamoDB hold, and what
+ * {@code GET /batches/{id}} reports.
+ */
+@ExtendWith(EmbeddedAwsExtension.class)
+class PipelineEndToEndTest {
+
+    /** Read events the way the Lambda runtime does: unknown fields ignored, property case ignored. */
+    private static final ObjectMapper JSON = new ObjectMapper()
+            .configure(com.fasterxml.jackson.databind.DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false)
+            .configure(com.fasterxml.jackson.databind.MapperFeature.ACCEPT_CASE_INSENSITIVE_PROPERTIES, true);
+    private static final int SITES = 3;
+    private static final int PAGES = 21;
+
+    @Test
+    void postBatches_whenSixtyPagesOnThreeHostsWithRespelledDuplicates_expectEachFetchedOnceStoredAndBatchDone(
+            EmbeddedAws aws, StackResources resources) throws Exception {
+        try (LocalSites sites = LocalSites.start(SITES);
+                LocalSpiderling local = LocalSpiderling.start(aws, resources, LocalSpiderling.Options.defaults())) {
+            Map<String, String> pages = new LinkedHashMap<>(); // normalized URL -> html
+            List<String> submitted = new ArrayList<>();
+            for (int s = 0; s < SITES; s++) {
+                LocalSite site = sites.site(s);
+                for (int p = 1; p <= PAGES; p++) {
+                    String html = "<html><head><title>Host " + s + " page " + p + "</title></head><body>"
+                            + "x".repeat(p * 100) + "</body></html>";
+                    site.page("/p/" + p, html);
+                    pages.put(site.url("/p/" + p), html);
+                    submitted.add(site.url("/p/" + p));
+                }
+                // The same pages again, spelled differently: upper-case scheme, dot segments, a fragment.
+                submitted.add("HTTP://" + site.host() + ":" + site.port() + "/p/1");
+                submitted.add(site.url("/q/../p/2"));
+                submitted.add(site.url("/p/3#section"));
+            }
+            LocalSite first = sites.site(0);
+            submitted.add(first.url("/gone"));
+            submitted.add("ftp://" + first.host() + "/p/1");
+
+            JsonNode accepted = body(local.http(postBatches(submitted)), 202);
+            assertEquals(SITES * PAGES + 1, accepted.get("accepted").asInt());
+            assertEquals(SITES * 3, accepted.get("duplicates").asInt());
+            assertEquals(1, accepted.get("rejected").size());
+            String batchId = accepted.get("batchId").asText();
+
+            JsonNode status = awaitDone(local, batchId, Duration.ofSeconds(120));
+            assertTrue(local.awaitS3Events(Duration.ofSeconds(30)), "extraction did not finish");
+
+            // GET /batches/{id}: every URL terminal, the batch done.
+            assertTrue(status.get("done").asBoolean(), status.toString());
+            assertEquals(0, status.at("/counts/queued").asInt());
+            assertEquals(SITES * PAGES, status.at("/counts/fetched").asInt());
+            assertEquals(1, status.at("/counts/failed").asInt());
+            assertTrue(status.has("completedAt"));
+
+            // What the sites saw: each distinct page exactly once, and nothing else but the missing page.
+            Map<String, Long> perPath = sites.allRequests().stream()
+                    .collect(Collectors.groupingBy(r -> "http://" + r.host() + ":" + port(sites, r) + r.path(),
+                            Collectors.counting()));
+            pages.keySet().forEach(url -> assertEquals(1L, perPath.get(url), url));
+            assertEquals(1L, perPath.get(first.url("/gone")));
+            assertEquals(pages.size() + 1, perPath.size(), perPath.keySet().toString());
+
+            // Bytes in S3 at the URL's hash key, and the title in DynamoDB.
+            var urls = new DynamoDbUrlStore(aws.dynamoDb(), resources.urlsTable());
+            for (var page : pages.entrySet()) {
+                String urlHash = NormalizedUrl.parse(page.getKey()).urlHash();
+                byte[] stored = aws.s3().getObjectAsBytes(b -> b.bucket(resources.bucket())
+                        .key(ContentKey.forUrlHash(urlHash))).asByteArray();
+                assertArrayEquals(page.getValue().getBytes(StandardCharsets.UTF_8), stored, page.getKey());
+                var record = urls.find(urlHash).orElseThrow();
+                String title = page.getValue().substring(page.getValue().indexOf("<title>") + 7,
+                        page.getValue().indexOf("</title>"));
+                assertEquals(title, record.extraction().orElseThrow().page().title(), page.getKey());
+                assertEquals(200, record.fetch().orElseThrow().httpStatus().orElseThrow());
+            }
+        }
+    }
+
+    private static int port(LocalSites sites, RecordedRequest request) {
+        return sites.sites().stream().filter(s -> s.host().equals(request.host())).findFirst().orElseThrow().port();
+    }
+
+    private static APIGatewayV2HTTPEvent postBatches(List<String> urls) throws Exception {
+        ObjectNode event = sample("api-post-batches.json");
+        ArrayNode array = JSON.createArrayNode();
+        urls.forEach(array::add);
+        event.put("body", JSON.createObjectNode().set("urls", array).toString());
+        return JSON.treeToValue(event, APIGatewayV2HTTPEvent.class);
+    }
+
+    private static JsonNode awaitDone(LocalSpiderling local, String batchId, Duration timeout) throws Exception {
+        ObjectNode event = sample("api-get-batch.json");
+        event.put("rawPath", "/batches/" + batchId);
+        ((ObjectNode) event.at("/requestContext/http")).put("path", "/batches/" + batchId);
+        APIGatewayV2HTTPEvent get = JSON.treeToValue(event, APIGatewayV2HTTPEvent.class);
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (true) {
+            JsonNode status = body(local.http(get), 200);
+            if (status.get("done").asBoolean() || System.nanoTime() > deadline) {
+                return status;
+            }
+            Thread.sleep(200);
+        }
+    }
+
+    private static JsonNode body(com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPResponse response,
+            int expectedStatus) throws Exception {
+        assertEquals(expectedStatus, response.getStatusCode(), response.getBody());
+        return JSON.readTree(response.getBody());
+    }
+
+    /** The one copy of each sample event lives in the repository's events/ folder. */
+    static ObjectNode sample(String name) throws Exception {
+        for (Path dir = Path.of("").toAbsolutePath(); dir != null; dir = dir.getParent()) {
+            Path file = dir.resolve("events").resolve(name);
+            if (Files.exists(file)) {
+                return (ObjectNode) JSON.readTree(Files.readString(file));
+            }
+        }
+        throw new IllegalStateException("events/" + name + " not found");
+    }
+}
