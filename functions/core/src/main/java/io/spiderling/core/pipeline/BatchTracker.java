@@ -1,6 +1,5 @@
 package io.spiderling.core.pipeline;
 
-import io.spiderling.core.batch.BatchStatus;
 import io.spiderling.core.batch.ItemState;
 import io.spiderling.core.port.BatchStore;
 import java.time.Instant;
@@ -15,22 +14,20 @@ public final class BatchTracker {
     }
 
     /**
-     * Ends one item. Returns false when it had already ended (a duplicate delivery), in which case nothing changes.
-     * When this ends the batch's last item, completion is recorded; a concurrent finisher that also sees the batch
-     * done loses the conditional write, so completion is recorded once.
+     * Ends one item. Returns false when it had already ended (a duplicate delivery), in which case no count changes.
+     *
+     * <p>Whenever the batch is then complete by its counts but has no completion recorded, completion is recorded.
+     * That covers the call that ends the last item, and also a redelivery after a crash between ending the last item
+     * and recording completion. Concurrent callers race on a conditional write, so completion is recorded once.
      */
     public boolean finish(String batchId, String urlHash, ItemState state, String detail, Instant at) {
         if (!state.terminal()) {
             throw new IllegalArgumentException("not a terminal state: " + state);
         }
-        if (!batches.finishItem(batchId, urlHash, state, detail, at)) {
-            return false;
-        }
-        BatchStatus status = batches.status(batchId)
-                .orElseThrow(() -> new IllegalStateException("batch header missing for " + batchId));
-        if (status.done() && status.completedAt().isEmpty()) {
-            batches.markCompleted(batchId, at);
-        }
-        return true;
+        boolean moved = batches.finishItem(batchId, urlHash, state, detail, at);
+        batches.status(batchId)
+                .filter(status -> status.done() && status.completedAt().isEmpty())
+                .ifPresent(status -> batches.markCompleted(batchId, at));
+        return moved;
     }
 }
