@@ -19,6 +19,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ThreadLocalRandom;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.CancellationReason;
@@ -46,6 +47,7 @@ public final class DynamoDbBatchStore implements BatchStore {
     static final String ITEM_TRANSITION_CONDITION = "#state = :queued";
     static final String COMPLETION_CONDITION = "attribute_exists(pk) AND attribute_not_exists(completedAt)";
     private static final String COUNTER_PREFIX = "n_";
+    private static final int CONFLICT_ATTEMPTS = 8;
 
     private final DynamoDbClient dynamo;
     private final String table;
@@ -70,9 +72,7 @@ public final class DynamoDbBatchStore implements BatchStore {
         item.put("total", n(h.total()));
         item.put("duplicates", n(h.duplicates()));
         item.put("rejectedCount", n(h.rejectedCount()));
-        item.put("rejected", AttributeValue.fromL(h.rejected().stream()
-                .map(r -> AttributeValue.fromM(Map.of("url", s(r.url()), "reason", s(r.reason()))))
-                .toList()));
+        item.put("rejected", AttributeValue.fromL(h.rejected().stream().map(DynamoDbBatchStore::rejection).toList()));
         item.put("source", s(h.source()));
         item.put("createdAt", n(h.createdAt().toEpochMilli()));
         try {
@@ -80,6 +80,16 @@ public final class DynamoDbBatchStore implements BatchStore {
         } catch (ConditionalCheckFailedException alreadyThere) {
             // A redelivered submission: the first write stands.
         }
+    }
+
+    /** A rejected entry may have no URL at all (a JSON null); DynamoDB cannot store an empty string, so it is left out. */
+    private static AttributeValue rejection(Rejection r) {
+        Map<String, AttributeValue> m = new HashMap<>();
+        m.put("reason", s(r.reason()));
+        if (r.url() != null && !r.url().isEmpty()) {
+            m.put("url", s(r.url()));
+        }
+        return AttributeValue.fromM(m);
     }
 
     @Override
@@ -132,18 +142,37 @@ public final class DynamoDbBatchStore implements BatchStore {
                 .conditionExpression("attribute_exists(pk)")
                 .expressionAttributeNames(Map.of("#counter", COUNTER_PREFIX + terminal.wireName()))
                 .expressionAttributeValues(Map.of(":one", n(1)))).build();
+        for (int attempt = 1; ; attempt++) {
+            try {
+                dynamo.transactWriteItems(b -> b.transactItems(item, counter));
+                return true;
+            } catch (TransactionCanceledException e) {
+                List<CancellationReason> reasons = e.cancellationReasons();
+                if (!reasons.isEmpty() && "ConditionalCheckFailed".equals(reasons.get(0).code())) {
+                    return false;
+                }
+                if (reasons.size() == 2 && "ConditionalCheckFailed".equals(reasons.get(1).code())) {
+                    throw new IllegalStateException("batch " + batchId + " has no header", e);
+                }
+                // Every item of a batch counts on the one header, so concurrent finishes conflict on real DynamoDB
+                // (DynamoDB Local serializes them). The SDK does not retry a conflict; re-running is safe because
+                // the item's condition makes the transaction all-or-nothing.
+                boolean conflict = reasons.stream().anyMatch(r -> "TransactionConflict".equals(r.code()));
+                if (!conflict || attempt >= CONFLICT_ATTEMPTS) {
+                    throw e;
+                }
+                backOff(attempt);
+            }
+        }
+    }
+
+    private static void backOff(int attempt) {
+        long ceiling = Math.min(1_000, 10L << attempt);
         try {
-            dynamo.transactWriteItems(b -> b.transactItems(item, counter));
-            return true;
-        } catch (TransactionCanceledException e) {
-            List<CancellationReason> reasons = e.cancellationReasons();
-            if (!reasons.isEmpty() && "ConditionalCheckFailed".equals(reasons.get(0).code())) {
-                return false;
-            }
-            if (reasons.size() == 2 && "ConditionalCheckFailed".equals(reasons.get(1).code())) {
-                throw new IllegalStateException("batch " + batchId + " has no header", e);
-            }
-            throw e;
+            Thread.sleep(ThreadLocalRandom.current().nextLong(ceiling / 2, ceiling + 1));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while retrying a conflicting transaction", e);
         }
     }
 
@@ -155,7 +184,7 @@ public final class DynamoDbBatchStore implements BatchStore {
             return Optional.empty();
         }
         List<Rejection> rejected = item.getOrDefault("rejected", AttributeValue.fromL(List.of())).l().stream()
-                .map(v -> new Rejection(v.m().get("url").s(), v.m().get("reason").s()))
+                .map(v -> new Rejection(string(v.m(), "url").orElse(null), string(v.m(), "reason").orElse("")))
                 .toList();
         BatchHeader header = new BatchHeader(batchId, (int) number(item, "total", 0),
                 (int) number(item, "duplicates", 0), rejected, (int) number(item, "rejectedCount", 0),

@@ -1,5 +1,6 @@
 package io.spiderling.aws;
 
+import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -9,7 +10,8 @@ import io.spiderling.core.url.NormalizedUrl;
 /** The fetch queue's message body: {@code {"batchId":…,"url":…,"attempt":…}}. */
 public final class FetchJobCodec {
 
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = new ObjectMapper()
+            .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
 
     private FetchJobCodec() {}
 
@@ -35,7 +37,7 @@ public final class FetchJobCodec {
         String batchId = text(node, "batchId");
         String url = text(node, "url");
         JsonNode attempt = node.get("attempt");
-        if (attempt == null || !attempt.canConvertToInt()) {
+        if (attempt == null || !attempt.isIntegralNumber() || !attempt.canConvertToInt()) {
             throw new IllegalArgumentException("fetch job needs an integer \"attempt\"");
         }
         return new FetchJob(batchId, NormalizedUrl.parse(url), attempt.intValue());

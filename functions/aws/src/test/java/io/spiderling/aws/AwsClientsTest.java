@@ -1,0 +1,49 @@
+package io.spiderling.aws;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import io.spiderling.core.batch.BatchHeader;
+import io.spiderling.core.fetch.FetchJob;
+import io.spiderling.core.url.NormalizedUrl;
+import io.spiderling.testkit.EmbeddedAws;
+import io.spiderling.testkit.EmbeddedAwsExtension;
+import io.spiderling.testkit.StackResources;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import software.amazon.awssdk.services.sqs.model.Message;
+
+/** The adapters' own client construction, as the Lambdas use it locally, against the embedded endpoints. */
+@ExtendWith(EmbeddedAwsExtension.class)
+class AwsClientsTest {
+
+    @Test
+    void create_whenLocalSettings_buildsClientsTheAdaptersCanUse(EmbeddedAws aws, StackResources res) {
+        AwsSettings settings = AwsSettings.local(EmbeddedAws.REGION, aws.sqsEndpoint(), aws.dynamoDbEndpoint(),
+                aws.s3Endpoint(), EmbeddedAws.ACCESS_KEY, EmbeddedAws.SECRET_KEY);
+
+        try (AwsClients clients = AwsClients.create(settings)) {
+            // S3, path-style against the emulator.
+            new S3BlobStore(clients.s3(), res.bucket()).put("clients/check", new byte[] {1, 2, 3}, "application/octet-stream",
+                    Map.of("k", "v"));
+            assertArrayEquals(new byte[] {1, 2, 3}, aws.s3().getObjectAsBytes(b -> b.bucket(res.bucket())
+                    .key("clients/check")).asByteArray());
+
+            // DynamoDB.
+            BatchHeader header = new BatchHeader("clients-check", 1, 0, List.of(), 0, "http",
+                    Instant.parse("2025-03-01T10:00:00Z"));
+            new DynamoDbBatchStore(clients.dynamoDb(), res.batchesTable()).createBatch(header);
+            assertEquals(header, new DynamoDbBatchStore(aws.dynamoDb(), res.batchesTable())
+                    .status("clients-check").orElseThrow().header());
+
+            // SQS.
+            FetchJob job = new FetchJob("clients-check", NormalizedUrl.parse("https://example.com/"), 1);
+            new SqsFetchQueue(clients.sqs(), res.fetchQueueUrl()).enqueue(List.of(job));
+            List<Message> received = aws.sqs().receiveMessage(b -> b.queueUrl(res.fetchQueueUrl())).messages();
+            assertEquals(List.of(job), received.stream().map(m -> FetchJobCodec.decode(m.body())).toList());
+        }
+    }
+}

@@ -1,0 +1,63 @@
+package io.spiderling.aws;
+
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.CancellationReason;
+import software.amazon.awssdk.services.dynamodb.model.GetItemRequest;
+import software.amazon.awssdk.services.dynamodb.model.GetItemResponse;
+import software.amazon.awssdk.services.dynamodb.model.PutItemRequest;
+import software.amazon.awssdk.services.dynamodb.model.PutItemResponse;
+import software.amazon.awssdk.services.dynamodb.model.TransactWriteItemsRequest;
+import software.amazon.awssdk.services.dynamodb.model.TransactWriteItemsResponse;
+import software.amazon.awssdk.services.dynamodb.model.TransactionCanceledException;
+
+/**
+ * DynamoDB Local runs transactions one at a time, so it never reports the TransactionConflict that real DynamoDB
+ * gives two transactions touching one item at once. This client cancels the first {@code conflicts} transactions the
+ * way DynamoDB does and passes everything else to the emulator.
+ */
+final class ConflictingDynamoDb implements DynamoDbClient {
+
+    private final DynamoDbClient delegate;
+    private final AtomicInteger conflictsLeft;
+    final AtomicInteger transactions = new AtomicInteger();
+
+    ConflictingDynamoDb(DynamoDbClient delegate, int conflicts) {
+        this.delegate = delegate;
+        this.conflictsLeft = new AtomicInteger(conflicts);
+    }
+
+    @Override
+    public TransactWriteItemsResponse transactWriteItems(TransactWriteItemsRequest request) {
+        transactions.incrementAndGet();
+        if (conflictsLeft.getAndDecrement() > 0) {
+            throw TransactionCanceledException.builder()
+                    .message("Transaction cancelled, please refer cancellation reasons for specific reasons "
+                            + "[None, TransactionConflict]")
+                    .cancellationReasons(List.of(CancellationReason.builder().code("None").build(),
+                            CancellationReason.builder().code("TransactionConflict")
+                                    .message("Transaction is ongoing for the item").build()))
+                    .build();
+        }
+        return delegate.transactWriteItems(request);
+    }
+
+    @Override
+    public PutItemResponse putItem(PutItemRequest request) {
+        return delegate.putItem(request);
+    }
+
+    @Override
+    public GetItemResponse getItem(GetItemRequest request) {
+        return delegate.getItem(request);
+    }
+
+    @Override
+    public String serviceName() {
+        return delegate.serviceName();
+    }
+
+    @Override
+    public void close() {}
+}

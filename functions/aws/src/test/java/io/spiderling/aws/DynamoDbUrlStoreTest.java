@@ -1,0 +1,216 @@
+package io.spiderling.aws;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.spiderling.core.batch.ItemState;
+import io.spiderling.core.extract.ExtractionRecord;
+import io.spiderling.core.extract.PageMetadata;
+import io.spiderling.core.fetch.FetchRecord;
+import io.spiderling.core.port.UrlStore.UrlRecord;
+import io.spiderling.core.url.NormalizedUrl;
+import io.spiderling.testkit.EmbeddedAws;
+import io.spiderling.testkit.EmbeddedAwsExtension;
+import io.spiderling.testkit.StackResources;
+import java.time.Instant;
+import java.util.Optional;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInfo;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/** Tests share one table per class, so each test works on its own URL (named after the test). */
+@ExtendWith(EmbeddedAwsExtension.class)
+class DynamoDbUrlStoreTest {
+
+    // Millisecond precision: the store keeps instants as epoch milliseconds.
+    private static final Instant T1 = Instant.parse("2025-03-01T10:00:00.001Z");
+    private static final Instant T2 = T1.plusSeconds(3600);
+    private static final Instant T3 = T2.plusSeconds(3600);
+
+    private final DynamoDbUrlStore store;
+    private String url;
+    private String urlHash;
+
+    DynamoDbUrlStoreTest(EmbeddedAws aws, StackResources res) {
+        this.store = new DynamoDbUrlStore(aws.dynamoDb(), res.urlsTable());
+    }
+
+    @BeforeEach
+    void urlNamedAfterTest(TestInfo test) {
+        NormalizedUrl normalized = NormalizedUrl.parse(
+                "https://example.com/" + test.getTestMethod().orElseThrow().getName() + "?q=1");
+        url = normalized.value();
+        urlHash = normalized.urlHash();
+    }
+
+    @Test
+    void find_whenUnknown_returnsEmpty() {
+        assertEquals(Optional.empty(), store.find(urlHash));
+    }
+
+    @Test
+    void find_whenFetchRecordedWithEveryField_returnsItAll() {
+        FetchRecord fetch = fullFetch(T1, "sha-1");
+
+        store.recordFetch(fetch);
+
+        assertEquals(new UrlRecord(urlHash, Optional.of(fetch), Optional.empty()), store.find(urlHash).orElseThrow());
+    }
+
+    @Test
+    void find_whenFetchRecordedWithoutOptionalFields_returnsThemAbsent() {
+        FetchRecord fetch = failedFetch(T1);
+
+        store.recordFetch(fetch);
+
+        assertEquals(new UrlRecord(urlHash, Optional.of(fetch), Optional.empty()), store.find(urlHash).orElseThrow());
+    }
+
+    @Test
+    void recordFetch_whenNewerFetchLacksOptionalFields_removesTheOldValues() {
+        store.recordFetch(fullFetch(T1, "sha-1"));
+        FetchRecord failed = failedFetch(T2);
+
+        store.recordFetch(failed);
+
+        assertEquals(Optional.of(failed), store.find(urlHash).orElseThrow().fetch());
+    }
+
+    @Test
+    void recordFetch_whenOlderThanStored_doesNotOverwrite() {
+        assertEquals("attribute_not_exists(fetchedAt) OR fetchedAt <= :fetchedAt", DynamoDbUrlStore.FETCH_CONDITION);
+        FetchRecord newer = fullFetch(T2, "sha-2");
+        store.recordFetch(newer);
+
+        store.recordFetch(failedFetch(T1));
+
+        assertEquals(Optional.of(newer), store.find(urlHash).orElseThrow().fetch());
+    }
+
+    @Test
+    void recordFetch_whenSameFetchRedelivered_keepsIt() {
+        FetchRecord fetch = fullFetch(T1, "sha-1");
+        store.recordFetch(fetch);
+
+        store.recordFetch(fetch);
+
+        assertEquals(Optional.of(fetch), store.find(urlHash).orElseThrow().fetch());
+    }
+
+    @Test
+    void recordExtraction_whenNoRowYet_createsRowWithExtractionOnly() {
+        ExtractionRecord extraction = extraction(T1, "sha-1", new PageMetadata("Title", "Description"));
+
+        assertTrue(store.recordExtraction(extraction));
+
+        assertEquals(new UrlRecord(urlHash, Optional.empty(), Optional.of(extraction)), store.find(urlHash).orElseThrow());
+    }
+
+    @Test
+    void recordFetch_whenExtractionOfSameContentCameFirst_keepsTheExtraction() {
+        ExtractionRecord extraction = extraction(T1, "sha-1", new PageMetadata("Title", "Description"));
+        store.recordExtraction(extraction);
+        FetchRecord fetch = fullFetch(T1, "sha-1");
+
+        store.recordFetch(fetch);
+
+        assertEquals(new UrlRecord(urlHash, Optional.of(fetch), Optional.of(extraction)), store.find(urlHash).orElseThrow());
+    }
+
+    @Test
+    void recordExtraction_whenFetchAlreadyStored_addsExtractionAndKeepsFetch() {
+        FetchRecord fetch = fullFetch(T1, "sha-1");
+        store.recordFetch(fetch);
+        ExtractionRecord extraction = extraction(T1, "sha-1", new PageMetadata(null, "Only a description"));
+
+        assertTrue(store.recordExtraction(extraction));
+
+        assertEquals(new UrlRecord(urlHash, Optional.of(fetch), Optional.of(extraction)), store.find(urlHash).orElseThrow());
+    }
+
+    @Test
+    void recordExtraction_whenContentOlderThanStoredFetch_returnsFalseAndKeepsNewerData() {
+        assertEquals("(attribute_not_exists(extractedFrom) OR extractedFrom <= :from)"
+                + " AND (attribute_not_exists(fetchedAt) OR fetchedAt <= :from)", DynamoDbUrlStore.EXTRACTION_CONDITION);
+        FetchRecord fetch = fullFetch(T2, "sha-2");
+        store.recordFetch(fetch);
+        ExtractionRecord current = extraction(T2, "sha-2", new PageMetadata("New", "new"));
+        store.recordExtraction(current);
+
+        assertFalse(store.recordExtraction(extraction(T1, "sha-1", new PageMetadata("Old", "old"))));
+
+        assertEquals(new UrlRecord(urlHash, Optional.of(fetch), Optional.of(current)), store.find(urlHash).orElseThrow());
+    }
+
+    @Test
+    void recordExtraction_whenContentOlderThanStoredFetchAndNoExtractionYet_returnsFalse() {
+        FetchRecord fetch = fullFetch(T2, "sha-2");
+        store.recordFetch(fetch);
+
+        assertFalse(store.recordExtraction(extraction(T1, "sha-1", new PageMetadata("Old", "old"))));
+
+        assertEquals(new UrlRecord(urlHash, Optional.of(fetch), Optional.empty()), store.find(urlHash).orElseThrow());
+    }
+
+    @Test
+    void recordExtraction_whenContentOlderThanStoredExtraction_returnsFalseAndKeepsNewerData() {
+        // No fetch row: only the stored extraction's content time can refuse the write.
+        ExtractionRecord newer = extraction(T2, "sha-2", new PageMetadata("New", "new"));
+        store.recordExtraction(newer);
+
+        assertFalse(store.recordExtraction(extraction(T1, "sha-1", new PageMetadata("Old", null))));
+
+        assertEquals(new UrlRecord(urlHash, Optional.empty(), Optional.of(newer)), store.find(urlHash).orElseThrow());
+    }
+
+    @Test
+    void recordExtraction_whenSameContentAgain_returnsTrueWithSameData() {
+        ExtractionRecord extraction = extraction(T1, "sha-1", new PageMetadata("Title", null));
+        store.recordExtraction(extraction);
+
+        assertTrue(store.recordExtraction(extraction));
+
+        assertEquals(new UrlRecord(urlHash, Optional.empty(), Optional.of(extraction)), store.find(urlHash).orElseThrow());
+    }
+
+    @Test
+    void recordExtraction_whenContentNewerThanStoredFetch_isAccepted() {
+        // The S3 event of a newer fetch can beat that fetch's metadata write. The stored fetch failed, so any fetch
+        // field the extraction touched would show.
+        FetchRecord fetch = failedFetch(T1);
+        store.recordFetch(fetch);
+        ExtractionRecord newer = extraction(T2, "sha-2", new PageMetadata("Newer", null));
+
+        assertTrue(store.recordExtraction(newer));
+
+        assertEquals(new UrlRecord(urlHash, Optional.of(fetch), Optional.of(newer)), store.find(urlHash).orElseThrow());
+    }
+
+    @Test
+    void recordExtraction_whenNewerContentDropsAField_removesTheOldValue() {
+        store.recordExtraction(extraction(T1, "sha-1", new PageMetadata("Title", "Description")));
+        ExtractionRecord newer = extraction(T2, "sha-2", PageMetadata.empty());
+
+        assertTrue(store.recordExtraction(newer));
+
+        assertEquals(Optional.of(newer), store.find(urlHash).orElseThrow().extraction());
+    }
+
+    private FetchRecord fullFetch(Instant fetchedAt, String sha) {
+        return new FetchRecord(urlHash, url, ItemState.FETCHED, Optional.of(200),
+                Optional.of("text/html; charset=utf-8"), 12_345, true, Optional.of("content/" + urlHash),
+                Optional.of(sha), Optional.of("https://example.com/final"), fetchedAt, 120, 480, Optional.empty());
+    }
+
+    private FetchRecord failedFetch(Instant fetchedAt) {
+        return new FetchRecord(urlHash, url, ItemState.FAILED, Optional.empty(), Optional.empty(), 0, false,
+                Optional.empty(), Optional.empty(), Optional.empty(), fetchedAt, 0, 10_000,
+                Optional.of("connect timed out"));
+    }
+
+    private ExtractionRecord extraction(Instant contentFetchedAt, String sha, PageMetadata page) {
+        return new ExtractionRecord(urlHash, url, page, sha, contentFetchedAt, contentFetchedAt.plusSeconds(2));
+    }
+}

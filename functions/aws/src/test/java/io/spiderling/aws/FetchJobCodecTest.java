@@ -1,0 +1,74 @@
+package io.spiderling.aws;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.spiderling.core.fetch.FetchJob;
+import io.spiderling.core.url.NormalizedUrl;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/** The fetch queue's message body. Pure: no emulator needed. */
+class FetchJobCodecTest {
+
+    @Test
+    void decode_whenEncodedJob_returnsEqualJob() {
+        FetchJob job = new FetchJob("batch-1", NormalizedUrl.parse("https://example.com:8443/a?b=1&c=%C3%A9"), 3);
+
+        String body = FetchJobCodec.encode(job);
+
+        assertEquals(job, FetchJobCodec.decode(body));
+    }
+
+    @Test
+    void encode_whenCalled_writesTheDocumentedFields() {
+        FetchJob job = new FetchJob("b\"1", NormalizedUrl.parse("https://example.com/"), 1);
+
+        assertEquals("{\"batchId\":\"b\\\"1\",\"url\":\"https://example.com/\",\"attempt\":1}", FetchJobCodec.encode(job));
+    }
+
+    /**
+     * Jackson's {@code canConvertToInt()} is true for any number in int range, fractions included, so 1.5 is read as
+     * attempt 1: the job then shares the first attempt's deduplication id, and SQS would drop it as a duplicate.
+     */
+    @Test
+    void decode_whenAttemptIsFractional_throwsIllegalArgumentNamingAttempt() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> FetchJobCodec.decode(
+                "{\"batchId\":\"b\",\"url\":\"https://example.com/\",\"attempt\":1.5}"));
+
+        assertTrue(e.getMessage().contains("\"attempt\""), e.getMessage());
+    }
+
+    /** Each case: the body, and a fragment the exception message must contain to name what is wrong. */
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', quoteCharacter = '\'', value = {
+        "not json at all                                                 | not JSON",
+        "'{\"batchId\":\"b\",'                                           | not JSON",
+        "'[]'                                                            | JSON object",
+        "'\"just a string\"'                                             | JSON object",
+        "'null'                                                          | JSON object",
+        "''                                                              | JSON object",
+        "'{\"url\":\"https://example.com/\",\"attempt\":1}'              | \"batchId\"",
+        "'{\"batchId\":\"\",\"url\":\"https://example.com/\",\"attempt\":1}' | \"batchId\"",
+        "'{\"batchId\":7,\"url\":\"https://example.com/\",\"attempt\":1}' | \"batchId\"",
+        "'{\"batchId\":\"b\",\"attempt\":1}'                             | \"url\"",
+        "'{\"batchId\":\"b\",\"url\":[\"https://example.com/\"],\"attempt\":1}' | \"url\"",
+        "'{\"batchId\":\"b\",\"url\":\"https://example.com/\"}'          | \"attempt\"",
+        "'{\"batchId\":\"b\",\"url\":\"https://example.com/\",\"attempt\":\"1\"}' | \"attempt\"",
+        "'{\"batchId\":\"b\",\"url\":\"https://example.com/\",\"attempt\":true}' | \"attempt\"",
+        "'{\"batchId\":\"b\",\"url\":\"https://example.com/\",\"attempt\":null}' | \"attempt\"",
+        "'{\"batchId\":\"b\",\"url\":\"https://example.com/\",\"attempt\":4294967296}' | \"attempt\"",
+        "'{\"batchId\":\"b\",\"url\":\"https://example.com/\",\"attempt\":0}' | attempt must be >= 1",
+        "'{\"batchId\":\"b\",\"url\":\"https://example.com/\",\"attempt\":-1}' | attempt must be >= 1",
+        "'{\"batchId\":\"b\",\"url\":\"ftp://example.com/\",\"attempt\":1}' | ftp://example.com/",
+        "'{\"batchId\":\"b\",\"url\":\"/relative\",\"attempt\":1}'       | /relative",
+    })
+    void decode_whenMalformed_throwsIllegalArgumentNamingTheProblem(String body, String expectedInMessage) {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> FetchJobCodec.decode(body));
+
+        assertTrue(e.getMessage().contains(expectedInMessage.strip()),
+                () -> "message should name the problem (" + expectedInMessage.strip() + "): " + e.getMessage());
+    }
+}
