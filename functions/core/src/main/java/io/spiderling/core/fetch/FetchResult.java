@@ -2,6 +2,7 @@ package io.spiderling.core.fetch;
 
 import java.time.Duration;
 import java.util.Map;
+import java.util.Objects;
 
 /** What one GET produced: a response of any status, or a failure to get one. */
 public sealed interface FetchResult {
@@ -18,6 +19,8 @@ public sealed interface FetchResult {
 
         public Response {
             headers = Map.copyOf(headers);
+            Objects.requireNonNull(body, "body");
+            Objects.requireNonNull(finalUrl, "finalUrl");
         }
 
         public boolean success() {

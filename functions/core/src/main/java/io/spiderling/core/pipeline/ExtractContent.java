@@ -8,6 +8,7 @@ import io.spiderling.core.port.BlobStore;
 import io.spiderling.core.port.UrlStore;
 import java.time.Clock;
 import java.time.Instant;
+import java.time.format.DateTimeParseException;
 import java.util.Map;
 import java.util.Optional;
 
@@ -33,7 +34,10 @@ public final class ExtractContent {
     /** @param written false when a newer extraction was already stored */
     public record Outcome(ExtractionRecord record, boolean written) {}
 
-    /** Empty when the key is not a content key, or the object is gone or lacks the fetch stage's metadata. */
+    /**
+     * Empty when the key is not a content key, or the object is gone or lacks (readable) fetch-stage metadata; none of
+     * those would improve on a retry.
+     */
     public Optional<Outcome> onContent(String key) {
         Optional<String> urlHash = ContentKey.urlHashOf(key);
         if (urlHash.isEmpty()) {
@@ -47,8 +51,14 @@ public final class ExtractContent {
             if (url == null || fetchedAt == null || sha == null) {
                 return Optional.empty();
             }
+            Instant contentFetchedAt;
+            try {
+                contentFetchedAt = Instant.parse(fetchedAt);
+            } catch (DateTimeParseException e) {
+                return Optional.empty(); // not written by the fetch stage: nothing to order the extraction by
+            }
             PageMetadata page = extractor.extract(blob.bytes(), blob.contentType(), url);
-            ExtractionRecord record = new ExtractionRecord(urlHash.get(), url, page, sha, Instant.parse(fetchedAt),
+            ExtractionRecord record = new ExtractionRecord(urlHash.get(), url, page, sha, contentFetchedAt,
                     clock.instant());
             return Optional.of(new Outcome(record, urls.recordExtraction(record)));
         });

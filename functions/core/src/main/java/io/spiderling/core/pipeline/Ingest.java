@@ -13,6 +13,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
 /**
@@ -23,6 +24,7 @@ public final class Ingest {
 
     public static final String MANIFEST_PREFIX = "manifests/";
     private static final String MANIFEST_SUFFIX = ".txt";
+    private static final Pattern BATCH_ID = Pattern.compile("[A-Za-z0-9._-]{1,128}");
 
     private final BatchPlanner planner;
     private final BatchStore batches;
@@ -43,7 +45,9 @@ public final class Ingest {
         record Refused(String reason, List<Rejection> rejected) implements Result {}
     }
 
+    /** @throws IllegalArgumentException for a batch id that cannot name a manifest (see {@link #manifestKey}) */
     public Result submit(String batchId, List<String> rawUrls, String source) {
+        checkBatchId(batchId);
         if (rawUrls.isEmpty()) {
             return new Result.Refused("urls must not be empty", List.of());
         }
@@ -70,11 +74,19 @@ public final class Ingest {
      * batch that is complete at once, so the refusal is visible and the message is never retried.
      */
     public BatchHeader recordRefused(String batchId, String source, List<Rejection> rejected) {
+        checkBatchId(batchId);
         Instant now = clock.instant();
         BatchHeader header = new BatchHeader(batchId, 0, 0, rejected, rejected.size(), source, now);
         batches.createBatch(header);
         batches.markCompleted(batchId, now);
         return header;
+    }
+
+    /** Batch ids are 1 to 128 letters, digits, '-', '_' or '.', so they fit in an S3 key and a DynamoDB key. */
+    static void checkBatchId(String batchId) {
+        if (batchId == null || !BATCH_ID.matcher(batchId).matches()) {
+            throw new IllegalArgumentException("invalid batch id: " + batchId);
+        }
     }
 
     public static String manifestKey(String batchId) {

@@ -22,12 +22,14 @@ public interface BatchStore {
 
     /**
      * Moves an item from {@code queued} to a terminal state and counts it, atomically. Returns false, and counts
-     * nothing, when the item was already terminal (a duplicate delivery).
+     * nothing, when the item was already terminal (a duplicate delivery) or does not exist.
+     *
+     * @throws IllegalStateException when the item is queued but its batch has no header
      */
     boolean finishItem(String batchId, String urlHash, ItemState terminal, String detail, Instant at);
 
     Optional<BatchStatus> status(String batchId);
 
-    /** Records completion once. Returns true only for the call that recorded it. */
+    /** Records completion once. Returns true only for the call that recorded it; false for an unknown batch. */
     boolean markCompleted(String batchId, Instant at);
 }

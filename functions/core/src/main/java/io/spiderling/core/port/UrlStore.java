@@ -9,7 +9,8 @@ public interface UrlStore {
 
     /**
      * Writes the fetch fields of the URL's row. Fields written by the extractor are left alone, because the
-     * extractor may have run first (S3 events can beat the metadata write).
+     * extractor may have run first (S3 events can beat the metadata write). A fetch older than the one stored (a
+     * late retry) is ignored.
      */
     void recordFetch(FetchRecord record);
 

@@ -1,0 +1,58 @@
+package io.spiderling.core.fetch;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.spiderling.core.url.NormalizedUrl;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * {@link FetchJob#deduplicationId()} is what the canonicalize stage's re-runs rely on, so it is tested with the
+ * pipeline. It belongs in {@code io.spiderling.core.fetch} once that package has tests.
+ */
+class FetchJobTest {
+
+    /** SQS MessageDeduplicationId: 1 to 128 alphanumerics and ASCII punctuation. */
+    private static final Pattern SQS_DEDUPLICATION_ID =
+            Pattern.compile("[A-Za-z0-9!\"#$%&'()*+,\\-./:;<=>?@\\[\\\\\\]^_`{|}~]{1,128}");
+
+    private static final FetchJob BASE = job("b1", "https://example.com/a", 1);
+
+    @Test
+    void deduplicationId_whenSameBatchUrlAndAttempt_isTheSame() {
+        assertEquals(BASE.deduplicationId(), job("b1", "https://example.com/a", 1).deduplicationId());
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(textBlock = """
+            # what differs from (b1, https://example.com/a, 1), batch id, url, attempt
+            batch id,                      b2,     https://example.com/a,   1
+            batch id prefix,               b,      https://example.com/a,   1
+            url,                           b1,     https://example.com/b,   1
+            url scheme,                    b1,     http://example.com/a,    1
+            attempt,                       b1,     https://example.com/a,   2
+            attempt with the same prefix,  b1,     https://example.com/a,   11
+            """)
+    void deduplicationId_whenAnyPartDiffers_differs(String difference, String batchId, String url, int attempt) {
+        assertNotEquals(BASE.deduplicationId(), job(batchId, url, attempt).deduplicationId(), difference);
+    }
+
+    @Test
+    void deduplicationId_whenPartsAreLongOrUnusual_isAtMost128CharactersSqsAllows() {
+        FetchJob extreme = job("批次 / ü\n" + "x".repeat(1000), "https://example.com/" + "a".repeat(2000),
+                Integer.MAX_VALUE);
+
+        for (FetchJob job : new FetchJob[] {BASE, extreme}) {
+            String id = job.deduplicationId();
+            assertTrue(SQS_DEDUPLICATION_ID.matcher(id).matches(), id);
+        }
+    }
+
+    private static FetchJob job(String batchId, String url, int attempt) {
+        return new FetchJob(batchId, NormalizedUrl.parse(url), attempt);
+    }
+}

@@ -1,0 +1,105 @@
+package io.spiderling.core.pipeline;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import io.spiderling.core.batch.BatchHeader;
+import io.spiderling.core.batch.ItemState;
+import io.spiderling.core.fetch.FetchJob;
+import io.spiderling.core.testing.CallLog;
+import io.spiderling.core.testing.InMemoryBatchStore;
+import io.spiderling.core.testing.InMemoryBlobStore;
+import io.spiderling.core.testing.RecordingFetchQueue;
+import io.spiderling.core.url.NormalizedUrl;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+class CanonicalizeTest {
+
+    private static final Instant NOW = Instant.parse("2025-03-01T10:00:00Z");
+    private static final String BATCH = "b1";
+    private static final NormalizedUrl A1 = NormalizedUrl.parse("https://a.example/1");
+    private static final NormalizedUrl B1 = NormalizedUrl.parse("https://b.example/1");
+    private static final NormalizedUrl A2 = NormalizedUrl.parse("https://a.example/2");
+    private static final String MANIFEST = "https://a.example/1\nhttps://b.example/1\nhttps://a.example/2\n";
+
+    private final CallLog log = new CallLog();
+    private final InMemoryBlobStore blobs = new InMemoryBlobStore(log);
+    private final InMemoryBatchStore batches = new InMemoryBatchStore(log);
+    private final RecordingFetchQueue queue = new RecordingFetchQueue(log);
+    private final Canonicalize canonicalize = new Canonicalize(blobs, batches, queue, Clock.fixed(NOW, ZoneOffset.UTC));
+
+    @Test
+    void onManifest_whenNew_createsQueuedItemsAndEnqueuesAttemptOneJobInManifestOrder() {
+        storeManifest(Ingest.manifestKey(BATCH));
+
+        Optional<Canonicalize.Outcome> outcome = canonicalize.onManifest(Ingest.manifestKey(BATCH));
+
+        assertEquals(Optional.of(new Canonicalize.Outcome(BATCH, 3, 3)), outcome);
+        assertEquals(List.of(List.of(job(A1), job(B1), job(A2))), queue.sends());
+        for (NormalizedUrl url : List.of(A1, B1, A2)) {
+            assertEquals(ItemState.QUEUED, batches.item(BATCH, url.urlHash()).orElseThrow().state(), url.value());
+        }
+    }
+
+    @Test
+    void onManifest_whenRunAgain_reenqueuesStillQueuedItemsWithTheSameDeduplicationIds() {
+        storeManifest(Ingest.manifestKey(BATCH));
+        canonicalize.onManifest(Ingest.manifestKey(BATCH));
+
+        Optional<Canonicalize.Outcome> again = canonicalize.onManifest(Ingest.manifestKey(BATCH));
+
+        assertEquals(Optional.of(new Canonicalize.Outcome(BATCH, 3, 3)), again);
+        List<List<FetchJob>> sends = queue.sends();
+        assertEquals(2, sends.size());
+        assertEquals(deduplicationIds(sends.get(0)), deduplicationIds(sends.get(1)));
+    }
+
+    @Test
+    void onManifest_whenItemAlreadyTerminal_doesNotEnqueueItAgain() {
+        storeManifest(Ingest.manifestKey(BATCH));
+        batches.createBatch(new BatchHeader(BATCH, 3, 0, List.of(), 0, "http", NOW));
+        canonicalize.onManifest(Ingest.manifestKey(BATCH));
+        batches.finishItem(BATCH, B1.urlHash(), ItemState.FETCHED, null, NOW);
+
+        Optional<Canonicalize.Outcome> again = canonicalize.onManifest(Ingest.manifestKey(BATCH));
+
+        assertEquals(Optional.of(new Canonicalize.Outcome(BATCH, 3, 2)), again);
+        assertEquals(List.of(job(A1), job(A2)), queue.sends().get(1));
+        assertEquals(ItemState.FETCHED, batches.item(BATCH, B1.urlHash()).orElseThrow().state());
+    }
+
+    @Test
+    void onManifest_whenKeyIsNotAManifestKey_returnsEmptyAndTouchesNothing() {
+        storeManifest("uploads/b1.txt");
+        log.clear();
+
+        assertEquals(Optional.empty(), canonicalize.onManifest("uploads/b1.txt"));
+
+        assertEquals(List.of(), log.entries());
+    }
+
+    @Test
+    void onManifest_whenManifestIsGone_returnsEmptyAndTouchesNothing() {
+        assertEquals(Optional.empty(), canonicalize.onManifest(Ingest.manifestKey(BATCH)));
+
+        assertEquals(List.of(), log.entries());
+    }
+
+    private void storeManifest(String key) {
+        blobs.put(key, MANIFEST.getBytes(StandardCharsets.UTF_8), "text/plain; charset=utf-8", Map.of());
+    }
+
+    private static FetchJob job(NormalizedUrl url) {
+        return new FetchJob(BATCH, url, 1);
+    }
+
+    private static List<String> deduplicationIds(List<FetchJob> jobs) {
+        return jobs.stream().map(FetchJob::deduplicationId).toList();
+    }
+}

@@ -1,0 +1,129 @@
+package io.spiderling.core.pipeline;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.spiderling.core.batch.BatchHeader;
+import io.spiderling.core.batch.BatchPlanner;
+import io.spiderling.core.batch.BatchStatus;
+import io.spiderling.core.batch.Rejection;
+import io.spiderling.core.testing.CallLog;
+import io.spiderling.core.testing.InMemoryBatchStore;
+import io.spiderling.core.testing.InMemoryBlobStore;
+import io.spiderling.core.url.UrlNormalizer;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+class IngestTest {
+
+    private static final Instant NOW = Instant.parse("2025-03-01T10:00:00Z");
+
+    private final CallLog log = new CallLog();
+    private final InMemoryBatchStore batches = new InMemoryBatchStore(log);
+    private final InMemoryBlobStore blobs = new InMemoryBlobStore(log);
+    private final Ingest ingest = new Ingest(BatchPlanner.create(UrlNormalizer.create()), batches, blobs,
+            Clock.fixed(NOW, ZoneOffset.UTC));
+
+    @Test
+    void submit_whenNoUrls_refusesAndStoresNothing() {
+        Ingest.Result result = ingest.submit("b1", List.of(), "http");
+
+        assertEquals(new Ingest.Result.Refused("urls must not be empty", List.of()), result);
+        assertEquals(List.of(), log.entries());
+    }
+
+    @Test
+    void submit_whenMoreThanMaxUrls_refusesAndStoresNothing() {
+        List<String> urls = Collections.nCopies(BatchPlanner.MAX_URLS + 1, "https://example.com/");
+
+        Ingest.Result result = ingest.submit("b1", urls, "http");
+
+        assertEquals(new Ingest.Result.Refused("too many urls: 10001 (at most 10000 per batch)", List.of()), result);
+        assertEquals(List.of(), log.entries());
+    }
+
+    @Test
+    void submit_whenExactlyMaxUrls_accepts() {
+        List<String> urls = Collections.nCopies(BatchPlanner.MAX_URLS, "https://example.com/");
+
+        assertInstanceOf(Ingest.Result.Accepted.class, ingest.submit("b1", urls, "http"));
+    }
+
+    @Test
+    void submit_whenNoUrlIsAcceptable_refusesWithEachRejectionAndStoresNothing() {
+        Ingest.Result result = ingest.submit("b1", List.of("ftp://example.com/f", "example.com/a"), "http");
+
+        assertEquals(new Ingest.Result.Refused("no acceptable URL in the batch", List.of(
+                new Rejection("ftp://example.com/f", "unsupported scheme: ftp"),
+                new Rejection("example.com/a", "missing scheme"))), result);
+        assertEquals(List.of(), log.entries());
+    }
+
+    @Test
+    void submit_whenAccepted_writesHeaderBeforeManifest() {
+        ingest.submit("b1", List.of("https://example.com/"), "http");
+
+        assertEquals(List.of("BatchStore.createBatch b1", "BlobStore.put manifests/b1.txt"), log.entries());
+    }
+
+    @Test
+    void submit_whenAccepted_storesHeaderAndManifestOfNormalizedUrlsOnePerLine() {
+        Ingest.Result result = ingest.submit("b1", List.of(
+                "HTTP://Example.com:80/a/../b#top", "https://b.example/x", "ftp://example.com/f",
+                "http://example.com/b", "  https://B.example/x  "), "sqs");
+
+        BatchHeader expected = new BatchHeader("b1", 2, 2,
+                List.of(new Rejection("ftp://example.com/f", "unsupported scheme: ftp")), 1, "sqs", NOW);
+        assertEquals(expected, assertInstanceOf(Ingest.Result.Accepted.class, result).header());
+        assertEquals(expected, batches.status("b1").orElseThrow().header());
+        assertEquals("http://example.com/b\nhttps://b.example/x\n", new String(
+                blobs.get("manifests/b1.txt").orElseThrow().bytes(), StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void recordRefused_whenCalled_storesAnEmptyBatchThatIsAlreadyComplete() {
+        List<Rejection> rejected = List.of(new Rejection("{not json", "unreadable message"));
+
+        BatchHeader header = ingest.recordRefused("q-1", "sqs", rejected);
+
+        BatchStatus status = batches.status("q-1").orElseThrow();
+        assertEquals(new BatchHeader("q-1", 0, 0, rejected, 1, "sqs", NOW), header);
+        assertEquals(header, status.header());
+        assertEquals(Optional.of(NOW), status.completedAt());
+        assertTrue(status.done());
+        assertTrue(blobs.isEmpty(), "a refused batch has no manifest");
+    }
+
+    @ParameterizedTest(name = "[{0}]")
+    @ValueSource(strings = {"", "a/b", "a b", "ü"})
+    void submit_whenBatchIdCannotNameAManifest_throwsAndStoresNothing(String batchId) {
+        assertThrows(IllegalArgumentException.class,
+                () -> ingest.submit(batchId, List.of("https://example.com/"), "http"));
+        assertTrue(blobs.isEmpty());
+        assertEquals(Optional.empty(), batches.status(batchId));
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"b1", "5f6fa9c4-aca7-43f4-bafa-2d6b4977e3a5", "q-0123abcd", "v1.txt"})
+    void batchIdOfManifest_whenKeyFromManifestKey_returnsTheBatchId(String batchId) {
+        assertEquals(Optional.of(batchId), Ingest.batchIdOfManifest(Ingest.manifestKey(batchId)));
+    }
+
+    @ParameterizedTest(name = "[{0}]")
+    @ValueSource(strings = {"", "manifests/.txt", "manifests/a/b.txt", "manifests/b1", "manifests/b1.txt.gz",
+            "Manifests/b1.txt", "b1.txt", "/manifests/b1.txt", "content/2a/b1.txt"})
+    void batchIdOfManifest_whenNotAManifestKey_isEmpty(String key) {
+        assertEquals(Optional.empty(), Ingest.batchIdOfManifest(key));
+    }
+}
