@@ -7,13 +7,19 @@ import static io.spiderling.aws.Attrs.s;
 import static io.spiderling.aws.Attrs.string;
 
 import io.spiderling.core.batch.BatchHeader;
+import io.spiderling.core.batch.BatchItem;
+import io.spiderling.core.batch.BatchOptions;
 import io.spiderling.core.batch.BatchStatus;
+import io.spiderling.core.batch.ItemPage;
 import io.spiderling.core.batch.ItemState;
 import io.spiderling.core.batch.Rejection;
 import io.spiderling.core.port.BatchStore;
 import io.spiderling.core.url.NormalizedUrl;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.List;
@@ -25,6 +31,8 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.CancellationReason;
 import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException;
 import software.amazon.awssdk.services.dynamodb.model.PutItemRequest;
+import software.amazon.awssdk.services.dynamodb.model.QueryRequest;
+import software.amazon.awssdk.services.dynamodb.model.QueryResponse;
 import software.amazon.awssdk.services.dynamodb.model.ReturnValuesOnConditionCheckFailure;
 import software.amazon.awssdk.services.dynamodb.model.TransactWriteItem;
 import software.amazon.awssdk.services.dynamodb.model.TransactionCanceledException;
@@ -44,8 +52,11 @@ import software.amazon.awssdk.services.dynamodb.model.TransactionCanceledExcepti
 public final class DynamoDbBatchStore implements BatchStore {
 
     static final String HEADER_SK = "H";
+    /** Item shards, named by the first hex digit of the URL hash. */
+    private static final String SHARDS = "0123456789abcdef";
     static final String ITEM_TRANSITION_CONDITION = "#state = :queued";
-    static final String COMPLETION_CONDITION = "attribute_exists(pk) AND attribute_not_exists(completedAt)";
+    /** Completion and cancellation are each recorded once, on an existing header; {@code #at} names which. */
+    static final String SET_ONCE_CONDITION = "attribute_exists(pk) AND attribute_not_exists(#at)";
     private static final String COUNTER_PREFIX = "n_";
     private static final int CONFLICT_ATTEMPTS = 8;
 
@@ -66,7 +77,7 @@ public final class DynamoDbBatchStore implements BatchStore {
     }
 
     @Override
-    public void createBatch(BatchHeader h) {
+    public boolean createBatch(BatchHeader h) {
         Map<String, AttributeValue> item = new HashMap<>(headerKey(h.batchId()));
         item.put("batchId", s(h.batchId()));
         item.put("total", n(h.total()));
@@ -75,10 +86,16 @@ public final class DynamoDbBatchStore implements BatchStore {
         item.put("rejected", AttributeValue.fromL(h.rejected().stream().map(DynamoDbBatchStore::rejection).toList()));
         item.put("source", s(h.source()));
         item.put("createdAt", n(h.createdAt().toEpochMilli()));
+        h.options().callbackUrl().ifPresent(url -> item.put("callbackUrl", s(url)));
+        h.options().recrawlAfter().ifPresent(d -> item.put("recrawlAfter", s(d.toString())));
+        if (!h.fingerprint().isEmpty()) {
+            item.put("fingerprint", s(h.fingerprint()));
+        }
         try {
             dynamo.putItem(b -> b.tableName(table).item(item).conditionExpression("attribute_not_exists(pk)"));
+            return true;
         } catch (ConditionalCheckFailedException alreadyThere) {
-            // A redelivered submission: the first write stands.
+            return false; // a redelivered or replayed submission: the first write stands
         }
     }
 
@@ -186,26 +203,108 @@ public final class DynamoDbBatchStore implements BatchStore {
         List<Rejection> rejected = item.getOrDefault("rejected", AttributeValue.fromL(List.of())).l().stream()
                 .map(v -> new Rejection(string(v.m(), "url").orElse(null), string(v.m(), "reason").orElse("")))
                 .toList();
+        BatchOptions options = new BatchOptions(string(item, "callbackUrl"),
+                string(item, "recrawlAfter").map(Duration::parse));
         BatchHeader header = new BatchHeader(batchId, (int) number(item, "total", 0),
                 (int) number(item, "duplicates", 0), rejected, (int) number(item, "rejectedCount", 0),
-                string(item, "source").orElse(""), instant(item, "createdAt").orElse(Instant.EPOCH));
+                string(item, "source").orElse(""), instant(item, "createdAt").orElse(Instant.EPOCH), options,
+                string(item, "fingerprint").orElse(""));
         Map<ItemState, Integer> counts = new EnumMap<>(ItemState.class);
         for (ItemState state : ItemState.values()) {
             number(item, COUNTER_PREFIX + state.wireName()).ifPresent(c -> counts.put(state, c.intValue()));
         }
-        return Optional.of(new BatchStatus(header, counts, instant(item, "completedAt")));
+        return Optional.of(new BatchStatus(header, counts, instant(item, "completedAt"), instant(item, "cancelledAt")));
     }
 
     @Override
     public boolean markCompleted(String batchId, Instant at) {
+        return setOnce(batchId, "completedAt", at);
+    }
+
+    @Override
+    public boolean markCancelled(String batchId, Instant at) {
+        return setOnce(batchId, "cancelledAt", at);
+    }
+
+    /** Sets a time attribute of an existing header unless it is already set. */
+    private boolean setOnce(String batchId, String attribute, Instant at) {
         try {
             dynamo.updateItem(b -> b.tableName(table).key(headerKey(batchId))
-                    .updateExpression("SET completedAt = :at")
-                    .conditionExpression(COMPLETION_CONDITION)
+                    .updateExpression("SET #at = :at")
+                    .conditionExpression(SET_ONCE_CONDITION)
+                    .expressionAttributeNames(Map.of("#at", attribute))
                     .expressionAttributeValues(Map.of(":at", n(at.toEpochMilli()))));
             return true;
         } catch (ConditionalCheckFailedException e) {
             return false;
+        }
+    }
+
+    /**
+     * Walks the 16 item shards in order, querying each from where the cursor left off. The cursor names the shard and
+     * the last sort key returned; it is opaque to clients.
+     */
+    @Override
+    public ItemPage items(String batchId, Optional<ItemState> state, Optional<String> cursor, int limit) {
+        ItemCursor at = cursor.map(ItemCursor::decode).orElse(ItemCursor.START);
+        List<BatchItem> page = new ArrayList<>();
+        int shard = at.shard();
+        Optional<String> after = at.afterSk();
+        while (shard < SHARDS.length() && page.size() < limit) {
+            Map<String, AttributeValue> values = new HashMap<>();
+            values.put(":pk", s("B#" + batchId + "#" + SHARDS.charAt(shard)));
+            StringBuilder keyCondition = new StringBuilder("pk = :pk");
+            after.ifPresent(sk -> {
+                values.put(":after", s(sk));
+                keyCondition.append(" AND sk > :after");
+            });
+            QueryRequest.Builder query = QueryRequest.builder().tableName(table)
+                    .keyConditionExpression(keyCondition.toString())
+                    .consistentRead(true)
+                    .limit(limit - page.size());
+            state.ifPresent(st -> {
+                values.put(":state", s(st.wireName()));
+                query.filterExpression("#state = :state").expressionAttributeNames(Map.of("#state", "state"));
+            });
+            QueryResponse response = dynamo.query(query.expressionAttributeValues(values).build());
+            response.items().forEach(item -> page.add(new BatchItem(string(item, "url").orElse(""),
+                    string(item, "urlHash").orElse(""), ItemState.fromWireName(string(item, "state").orElseThrow()),
+                    string(item, "detail"), instant(item, "endedAt"))));
+            if (response.hasLastEvaluatedKey() && !response.lastEvaluatedKey().isEmpty()) {
+                after = Optional.of(response.lastEvaluatedKey().get("sk").s());
+            } else {
+                shard++;
+                after = Optional.empty();
+            }
+        }
+        Optional<String> next = shard < SHARDS.length()
+                ? Optional.of(new ItemCursor(shard, after).encode()) : Optional.empty();
+        return new ItemPage(page, next);
+    }
+
+    /** Where a listing stopped: a shard index and the last sort key read in it. */
+    record ItemCursor(int shard, Optional<String> afterSk) {
+        static final ItemCursor START = new ItemCursor(0, Optional.empty());
+        private static final String VERSION = "v1";
+
+        String encode() {
+            String raw = VERSION + ":" + shard + ":" + afterSk.orElse("");
+            return Base64.getUrlEncoder().withoutPadding().encodeToString(raw.getBytes(StandardCharsets.UTF_8));
+        }
+
+        static ItemCursor decode(String cursor) {
+            try {
+                String[] parts = new String(Base64.getUrlDecoder().decode(cursor), StandardCharsets.UTF_8)
+                        .split(":", 3);
+                int shard = Integer.parseInt(parts[1]);
+                if (parts.length != 3 || !VERSION.equals(parts[0]) || shard < 0 || shard >= SHARDS.length()
+                        || !(parts[2].isEmpty() || parts[2].startsWith("U#"))) {
+                    throw new IllegalArgumentException();
+                }
+                return new ItemCursor(shard, parts[2].isEmpty() ? Optional.empty() : Optional.of(parts[2]));
+            } catch (RuntimeException e) {
+                throw new IllegalArgumentException("invalid cursor: " + cursor);
+            }
         }
     }
 }

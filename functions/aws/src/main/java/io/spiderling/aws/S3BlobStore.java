@@ -27,6 +27,16 @@ public final class S3BlobStore implements BlobStore {
     }
 
     @Override
+    public boolean exists(String key) {
+        try {
+            s3.headObject(b -> b.bucket(bucket).key(key));
+            return true;
+        } catch (NoSuchKeyException e) {
+            return false;
+        }
+    }
+
+    @Override
     public Optional<StoredBlob> get(String key) {
         try {
             ResponseBytes<GetObjectResponse> object = s3.getObjectAsBytes(b -> b.bucket(bucket).key(key));

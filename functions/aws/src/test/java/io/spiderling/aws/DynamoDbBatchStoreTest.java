@@ -6,13 +6,17 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.spiderling.core.batch.BatchHeader;
+import io.spiderling.core.batch.BatchItem;
+import io.spiderling.core.batch.BatchOptions;
 import io.spiderling.core.batch.BatchStatus;
+import io.spiderling.core.batch.ItemPage;
 import io.spiderling.core.batch.ItemState;
 import io.spiderling.core.batch.Rejection;
 import io.spiderling.core.url.NormalizedUrl;
 import io.spiderling.testkit.EmbeddedAws;
 import io.spiderling.testkit.EmbeddedAwsExtension;
 import io.spiderling.testkit.StackResources;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -60,9 +64,9 @@ class DynamoDbBatchStoreTest {
     @Test
     void createBatch_whenCalledTwiceWithSameId_keepsTheFirstHeader() {
         BatchHeader first = header(3, List.of(new Rejection("ftp://x/", "unsupported scheme: ftp")), 1, "http");
-        store.createBatch(first);
+        assertTrue(store.createBatch(first));
 
-        store.createBatch(new BatchHeader(batchId, 99, 5, List.of(), 0, "sqs", LATER));
+        assertFalse(store.createBatch(new BatchHeader(batchId, 99, 5, List.of(), 0, "sqs", LATER)));
 
         assertEquals(first, store.status(batchId).orElseThrow().header());
     }
@@ -94,6 +98,74 @@ class DynamoDbBatchStoreTest {
 
         assertEquals(Map.of(), store.status(batchId).orElseThrow().terminalCounts());
         assertEquals(1, store.status(batchId).orElseThrow().queued());
+    }
+
+    @Test
+    void createBatch_whenOptionsAndFingerprintGiven_readsThemBack() {
+        BatchHeader header = new BatchHeader(batchId, 1, 0, List.of(), 0, "http", CREATED,
+                new BatchOptions(Optional.of("https://hooks.example.com/done"), Optional.of(Duration.ofMinutes(90))),
+                "f".repeat(64));
+        store.createBatch(header);
+
+        assertEquals(header, store.status(batchId).orElseThrow().header());
+    }
+
+    @Test
+    void markCancelled_whenCalledTwice_recordsTheFirstTimeOnly() {
+        store.createBatch(header(1));
+
+        assertTrue(store.markCancelled(batchId, LATER));
+        assertFalse(store.markCancelled(batchId, LATER.plusSeconds(5)));
+        assertFalse(store.markCancelled("no-such-batch", LATER));
+
+        BatchStatus status = store.status(batchId).orElseThrow();
+        assertEquals(Optional.of(LATER), status.cancelledAt());
+        assertEquals(Optional.empty(), status.completedAt());
+    }
+
+    @Test
+    void items_whenPagedWithSmallLimit_returnsEveryItemOnceAcrossShardsAndFiltersByState() {
+        List<NormalizedUrl> urls = IntStream.range(0, 40)
+                .mapToObj(i -> NormalizedUrl.parse("https://example.com/page/" + i)).toList();
+        store.createBatch(header(urls.size()));
+        store.addItems(batchId, urls, CREATED);
+        for (int i = 0; i < 10; i++) {
+            store.finishItem(batchId, urls.get(i).urlHash(), ItemState.FAILED, "http 500", LATER);
+        }
+
+        List<BatchItem> all = drain(Optional.empty(), 7);
+        List<BatchItem> failed = drain(Optional.of(ItemState.FAILED), 3);
+
+        assertEquals(urls.stream().map(NormalizedUrl::value).collect(Collectors.toSet()),
+                all.stream().map(BatchItem::url).collect(Collectors.toSet()));
+        assertEquals(40, all.size(), "no item twice");
+        assertEquals(10, failed.size());
+        assertTrue(failed.stream().allMatch(i -> i.state() == ItemState.FAILED
+                && i.detail().equals(Optional.of("http 500")) && i.endedAt().equals(Optional.of(LATER))));
+    }
+
+    @Test
+    void items_whenCursorIsForged_throwsIllegalArgument() {
+        store.createBatch(header(1));
+
+        var e = assertThrows(IllegalArgumentException.class,
+                () -> store.items(batchId, Optional.empty(), Optional.of("bm90IGEgY3Vyc29y"), 10));
+        assertEquals("invalid cursor: bm90IGEgY3Vyc29y", e.getMessage());
+    }
+
+    private List<BatchItem> drain(Optional<ItemState> state, int limit) {
+        List<BatchItem> all = new ArrayList<>();
+        Optional<String> cursor = Optional.empty();
+        for (int pages = 0; pages < 100; pages++) {
+            ItemPage page = store.items(batchId, state, cursor, limit);
+            assertTrue(page.items().size() <= limit);
+            all.addAll(page.items());
+            cursor = page.cursor();
+            if (cursor.isEmpty()) {
+                return all;
+            }
+        }
+        throw new AssertionError("paging did not end");
     }
 
     @Test
@@ -250,8 +322,7 @@ class DynamoDbBatchStoreTest {
 
     @Test
     void markCompleted_whenCalledTwice_returnsTrueOnceAndKeepsTheFirstTime() {
-        assertEquals("attribute_exists(pk) AND attribute_not_exists(completedAt)",
-                DynamoDbBatchStore.COMPLETION_CONDITION);
+        assertEquals("attribute_exists(pk) AND attribute_not_exists(#at)", DynamoDbBatchStore.SET_ONCE_CONDITION);
         store.createBatch(header(0));
 
         boolean first = store.markCompleted(batchId, LATER);

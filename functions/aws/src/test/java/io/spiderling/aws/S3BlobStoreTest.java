@@ -2,6 +2,8 @@ package io.spiderling.aws;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import io.spiderling.core.port.BlobStore.StoredBlob;
@@ -56,6 +58,14 @@ class S3BlobStoreTest {
     @Test
     void get_whenKeyMissing_returnsEmpty() {
         assertEquals(Optional.empty(), store.get("content/never/written"));
+    }
+
+    @Test
+    void exists_whenPutOrNot_tellsWhichWithoutDownloading() {
+        store.put("manifests/exists.txt", new byte[] {1, 2}, "text/plain", Map.of());
+
+        assertTrue(store.exists("manifests/exists.txt"));
+        assertFalse(store.exists("manifests/absent.txt"));
     }
 
     @Test

@@ -17,6 +17,7 @@ public final class LocalSite {
     private final HttpServer server;
     private final LocalSites sites;
     private final Map<String, Response> responses = new ConcurrentHashMap<>();
+    private final Map<String, Runnable> beforeResponding = new ConcurrentHashMap<>();
 
     LocalSite(HttpServer server, LocalSites sites) {
         this.server = server;
@@ -63,6 +64,15 @@ public final class LocalSite {
         return this;
     }
 
+    /**
+     * Runs {@code action} on each request for {@code path} after recording it and before answering, so a test can
+     * make something happen while a fetch is in flight (or hold the response until it has).
+     */
+    public LocalSite beforeResponding(String path, Runnable action) {
+        beforeResponding.put(path, action);
+        return this;
+    }
+
     /** What this site received, in arrival order. */
     public List<RecordedRequest> requests() {
         String host = host();
@@ -85,6 +95,10 @@ public final class LocalSite {
             String pathAndQuery = query == null ? path : path + "?" + query;
             sites.record(host(), exchange.getRequestMethod(), pathAndQuery, exchange.getRequestHeaders());
 
+            Runnable action = beforeResponding.getOrDefault(pathAndQuery, beforeResponding.get(path));
+            if (action != null) {
+                action.run();
+            }
             Response response = responses.getOrDefault(pathAndQuery, responses.getOrDefault(path, NOT_FOUND));
             exchange.getResponseHeaders().set("Content-Type", response.contentType());
             response.headers().forEach(exchange.getResponseHeaders()::set);

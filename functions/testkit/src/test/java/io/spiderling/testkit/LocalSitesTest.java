@@ -116,6 +116,21 @@ class LocalSitesTest {
     }
 
     @Test
+    void beforeResponding_whenSet_runsAfterRecordingAndBeforeTheAnswer() throws Exception {
+        try (LocalSites sites = LocalSites.start(1)) {
+            LocalSite site = sites.site(0);
+            site.page("/slow", "<p>done</p>");
+            List<Long> seenBeforeAnswer = new java.util.concurrent.CopyOnWriteArrayList<>();
+            site.beforeResponding("/slow", () -> seenBeforeAnswer.add(site.requestCount("/slow")));
+
+            HttpResponse<String> response = get(site.url("/slow"));
+
+            assertEquals("<p>done</p>", response.body());
+            assertEquals(List.of(1L), seenBeforeAnswer);
+        }
+    }
+
+    @Test
     void demoSites_whenStarted_servesPagesWithDistinctTitlesAndDescriptions() throws Exception {
         try (LocalSites sites = LocalSites.demoSites(2, 3)) {
             String page = get(sites.site(1).url("/page/3")).body();

@@ -2,6 +2,7 @@ package io.spiderling.core.batch;
 
 import java.time.Instant;
 import java.util.List;
+import java.util.Objects;
 
 /**
  * A batch as accepted.
@@ -10,14 +11,24 @@ import java.util.List;
  * @param rejected the first rejections, kept for the status API (the full list went back to the client)
  * @param rejectedCount how many URLs were rejected in all
  * @param source where it came from: "http" or "sqs"
+ * @param fingerprint identifies the request that created the batch, so a replay with the same idempotency key can be
+ *     told from a different request reusing it; empty when not needed
  */
 public record BatchHeader(String batchId, int total, int duplicates, List<Rejection> rejected, int rejectedCount,
-        String source, Instant createdAt) {
+        String source, Instant createdAt, BatchOptions options, String fingerprint) {
 
     /** Keeps a header far below DynamoDB's 400 KB item limit whatever the client sent. */
     public static final int MAX_STORED_REJECTIONS = 100;
 
     public BatchHeader {
         rejected = List.copyOf(rejected.subList(0, Math.min(rejected.size(), MAX_STORED_REJECTIONS)));
+        Objects.requireNonNull(options, "options");
+        Objects.requireNonNull(fingerprint, "fingerprint");
+    }
+
+    /** A header with no options and no fingerprint. */
+    public BatchHeader(String batchId, int total, int duplicates, List<Rejection> rejected, int rejectedCount,
+            String source, Instant createdAt) {
+        this(batchId, total, duplicates, rejected, rejectedCount, source, createdAt, BatchOptions.NONE, "");
     }
 }

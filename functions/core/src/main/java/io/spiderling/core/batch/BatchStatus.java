@@ -9,11 +9,17 @@ import java.util.Optional;
  * What a batch's header says now.
  *
  * @param terminalCounts how many items reached each terminal state; states never reached are absent
+ * @param cancelledAt when the client cancelled the batch; its unstarted URLs then end as {@code cancelled}
  */
-public record BatchStatus(BatchHeader header, Map<ItemState, Integer> terminalCounts, Optional<Instant> completedAt) {
+public record BatchStatus(BatchHeader header, Map<ItemState, Integer> terminalCounts, Optional<Instant> completedAt,
+        Optional<Instant> cancelledAt) {
 
     public BatchStatus {
         terminalCounts = Map.copyOf(terminalCounts);
+    }
+
+    public BatchStatus(BatchHeader header, Map<ItemState, Integer> terminalCounts, Optional<Instant> completedAt) {
+        this(header, terminalCounts, completedAt, Optional.empty());
     }
 
     public int terminal() {

@@ -1,5 +1,6 @@
 package io.spiderling.core.pipeline;
 
+import io.spiderling.core.batch.BatchStatus;
 import io.spiderling.core.batch.ItemState;
 import io.spiderling.core.port.BatchStore;
 import java.time.Instant;
@@ -29,5 +30,10 @@ public final class BatchTracker {
                 .filter(status -> status.done() && status.completedAt().isEmpty())
                 .ifPresent(status -> batches.markCompleted(batchId, at));
         return moved;
+    }
+
+    /** Whether the client cancelled the batch; an unknown batch is not cancelled. */
+    public boolean cancelled(String batchId) {
+        return batches.status(batchId).flatMap(BatchStatus::cancelledAt).isPresent();
     }
 }

@@ -48,7 +48,15 @@ public final class FetchPage {
         this.clock = clock;
     }
 
-    public FetchRecord process(FetchJob job) {
+    /**
+     * Fetches the job's URL and records the outcome. Returns empty, without contacting the site, when the job's batch
+     * was cancelled: the item then ends as {@code cancelled}.
+     */
+    public Optional<FetchRecord> process(FetchJob job) {
+        if (tracker.cancelled(job.batchId())) {
+            tracker.finish(job.batchId(), job.urlHash(), ItemState.CANCELLED, "batch cancelled", clock.instant());
+            return Optional.empty();
+        }
         FetchResult result = fetcher.fetch(job.url().value());
         Instant fetchedAt = clock.instant();
         FetchRecord record = switch (result) {
@@ -63,7 +71,7 @@ public final class FetchPage {
         };
         urls.recordFetch(record);
         tracker.finish(job.batchId(), job.urlHash(), record.state(), record.error().orElse(null), fetchedAt);
-        return record;
+        return Optional.of(record);
     }
 
     private FetchRecord store(FetchJob job, FetchResult.Response r, Instant fetchedAt) {

@@ -1,14 +1,19 @@
 package io.spiderling.core.pipeline;
 
 import io.spiderling.core.batch.BatchHeader;
+import io.spiderling.core.batch.BatchOptions;
 import io.spiderling.core.batch.BatchPlan;
 import io.spiderling.core.batch.BatchPlanner;
 import io.spiderling.core.batch.Rejection;
 import io.spiderling.core.port.BlobStore;
 import io.spiderling.core.port.BatchStore;
+import io.spiderling.core.content.Hashing;
+import io.spiderling.core.url.NormalizationResult;
 import io.spiderling.core.url.NormalizedUrl;
+import io.spiderling.core.url.UrlNormalizer;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -26,13 +31,15 @@ public final class Ingest {
     private static final String MANIFEST_SUFFIX = ".txt";
     private static final Pattern BATCH_ID = Pattern.compile("[A-Za-z0-9._-]{1,128}");
 
+    private final UrlNormalizer normalizer;
     private final BatchPlanner planner;
     private final BatchStore batches;
     private final BlobStore blobs;
     private final Clock clock;
 
-    public Ingest(BatchPlanner planner, BatchStore batches, BlobStore blobs, Clock clock) {
-        this.planner = planner;
+    public Ingest(UrlNormalizer normalizer, BatchStore batches, BlobStore blobs, Clock clock) {
+        this.normalizer = normalizer;
+        this.planner = BatchPlanner.create(normalizer);
         this.batches = batches;
         this.blobs = blobs;
         this.clock = clock;
@@ -43,10 +50,23 @@ public final class Ingest {
 
         /** Nothing was stored. */
         record Refused(String reason, List<Rejection> rejected) implements Result {}
+
+        /** The batch id is taken by a different request (an idempotency key reused); nothing was changed. */
+        record Conflict(String reason) implements Result {}
     }
 
-    /** @throws IllegalArgumentException for a batch id that cannot name a manifest (see {@link #manifestKey}) */
     public Result submit(String batchId, List<String> rawUrls, String source) {
+        return submit(batchId, rawUrls, source, BatchOptions.NONE);
+    }
+
+    /**
+     * Accepts a batch under {@code batchId}. Submitting the same request again under the same id (a client retrying
+     * with its idempotency key) returns the stored batch and changes nothing; a different request under a taken id
+     * is a {@link Result.Conflict}.
+     *
+     * @throws IllegalArgumentException for a batch id that cannot name a manifest (see {@link #manifestKey})
+     */
+    public Result submit(String batchId, List<String> rawUrls, String source, BatchOptions options) {
         checkBatchId(batchId);
         if (rawUrls.isEmpty()) {
             return new Result.Refused("urls must not be empty", List.of());
@@ -55,18 +75,54 @@ public final class Ingest {
             return new Result.Refused(
                     "too many urls: " + rawUrls.size() + " (at most " + BatchPlanner.MAX_URLS + " per batch)", List.of());
         }
+        BatchOptions checked;
+        try {
+            checked = checkOptions(options);
+        } catch (IllegalArgumentException e) {
+            return new Result.Refused(e.getMessage(), List.of());
+        }
         BatchPlan plan = planner.plan(rawUrls);
         if (plan.accepted().isEmpty()) {
             return new Result.Refused("no acceptable URL in the batch", plan.rejected());
         }
         BatchHeader header = new BatchHeader(batchId, plan.accepted().size(), plan.duplicates(), plan.rejected(),
-                plan.rejected().size(), source, clock.instant());
+                plan.rejected().size(), source, clock.instant(), checked, fingerprint(rawUrls, checked));
         // The header goes first: canonicalize and fetch count against it, and the manifest's event may arrive at once.
-        batches.createBatch(header);
-        String manifest = plan.accepted().stream().map(NormalizedUrl::value).collect(Collectors.joining("\n", "", "\n"));
-        blobs.put(manifestKey(batchId), manifest.getBytes(StandardCharsets.UTF_8), "text/plain; charset=utf-8",
-                Map.of("batch-id", batchId));
-        return new Result.Accepted(header, plan);
+        boolean replay = !batches.createBatch(header);
+        BatchHeader standing = replay ? batches.status(batchId).orElseThrow().header() : header;
+        if (replay && !standing.fingerprint().equals(header.fingerprint())) {
+            return new Result.Conflict("batch " + batchId + " already exists for a different request");
+        }
+        String key = manifestKey(batchId);
+        // A replay rewrites the manifest only if the first attempt died before writing it: rewriting it would raise
+        // another object-created event and re-plan a batch that is under way.
+        if (!replay || !blobs.exists(key)) {
+            String manifest = plan.accepted().stream().map(NormalizedUrl::value)
+                    .collect(Collectors.joining("\n", "", "\n"));
+            blobs.put(key, manifest.getBytes(StandardCharsets.UTF_8), "text/plain; charset=utf-8",
+                    Map.of("batch-id", batchId));
+        }
+        return new Result.Accepted(standing, plan);
+    }
+
+    private BatchOptions checkOptions(BatchOptions options) {
+        Optional<String> callback = options.callbackUrl().map(raw -> switch (normalizer.normalize(raw)) {
+            case NormalizationResult.Accepted a -> a.url().value();
+            case NormalizationResult.Rejected r -> throw new IllegalArgumentException("callbackUrl: " + r.reason());
+        });
+        options.recrawlAfter().ifPresent(d -> {
+            if (d.isNegative() || d.compareTo(BatchOptions.MAX_RECRAWL_AFTER) > 0) {
+                throw new IllegalArgumentException("recrawlAfter must be between PT0S and "
+                        + BatchOptions.MAX_RECRAWL_AFTER + ", was " + d);
+            }
+        });
+        return new BatchOptions(callback, options.recrawlAfter());
+    }
+
+    /** Identifies a request by what it asked for, so a retry matches and a different request does not. */
+    static String fingerprint(List<String> rawUrls, BatchOptions options) {
+        return Hashing.sha256Hex(String.join("\n", rawUrls) + "\n\u0000" + options.callbackUrl().orElse("")
+                + "\u0000" + options.recrawlAfter().map(Duration::toString).orElse(""));
     }
 
     /**

@@ -1,6 +1,8 @@
 package io.spiderling.core.pipeline;
 
 import io.spiderling.core.batch.BatchStatus;
+import io.spiderling.core.batch.ItemPage;
+import io.spiderling.core.batch.ItemState;
 import io.spiderling.core.port.BatchStore;
 import io.spiderling.core.port.UrlStore;
 import io.spiderling.core.url.NormalizationResult;
@@ -23,6 +25,24 @@ public final class Queries {
 
     public Optional<BatchStatus> batch(String batchId) {
         return batches.status(batchId);
+    }
+
+    /** Largest page {@link #items} returns. */
+    public static final int MAX_PAGE = 1000;
+
+    /**
+     * A page of the batch's items, optionally in one state; empty for an unknown batch.
+     *
+     * @throws IllegalArgumentException for a cursor that was not returned by this API, or a limit outside 1..1000
+     */
+    public Optional<ItemPage> items(String batchId, Optional<ItemState> state, Optional<String> cursor, int limit) {
+        if (limit < 1 || limit > MAX_PAGE) {
+            throw new IllegalArgumentException("limit must be between 1 and " + MAX_PAGE + ", was " + limit);
+        }
+        if (batches.status(batchId).isEmpty()) {
+            return Optional.empty();
+        }
+        return Optional.of(batches.items(batchId, state, cursor, limit));
     }
 
     public sealed interface UrlLookup {

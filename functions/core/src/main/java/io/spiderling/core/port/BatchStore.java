@@ -2,6 +2,7 @@ package io.spiderling.core.port;
 
 import io.spiderling.core.batch.BatchHeader;
 import io.spiderling.core.batch.BatchStatus;
+import io.spiderling.core.batch.ItemPage;
 import io.spiderling.core.batch.ItemState;
 import io.spiderling.core.url.NormalizedUrl;
 import java.time.Instant;
@@ -11,8 +12,11 @@ import java.util.Optional;
 /** Batch headers, one item per accepted URL, and exact counts by state. */
 public interface BatchStore {
 
-    /** Creates the header. Creating the same batch again changes nothing and is not an error. */
-    void createBatch(BatchHeader header);
+    /**
+     * Creates the header unless the batch exists. Returns true when it was created now, false when a batch with that
+     * id already existed; the existing one is left unchanged.
+     */
+    boolean createBatch(BatchHeader header);
 
     /**
      * Creates one {@code queued} item per URL. Returns the URLs that still need a fetch job: those created now, and
@@ -32,4 +36,16 @@ public interface BatchStore {
 
     /** Records completion once. Returns true only for the call that recorded it; false for an unknown batch. */
     boolean markCompleted(String batchId, Instant at);
+
+    /** Records a cancellation once. Returns true only for the call that recorded it; false for an unknown batch. */
+    boolean markCancelled(String batchId, Instant at);
+
+    /**
+     * Lists a batch's items, a page at a time, optionally only those in one state. Pages may hold fewer than
+     * {@code limit} items even when more follow; the last page has no cursor.
+     *
+     * @param cursor from the previous page, or empty for the first
+     * @throws IllegalArgumentException for a cursor this store did not produce
+     */
+    ItemPage items(String batchId, Optional<ItemState> state, Optional<String> cursor, int limit);
 }

@@ -8,6 +8,8 @@ public interface BlobStore {
 
     void put(String key, byte[] bytes, String contentType, Map<String, String> metadata);
 
+    boolean exists(String key);
+
     /** Empty when the key does not exist (for example an S3 event for an object deleted since). */
     Optional<StoredBlob> get(String key);
 

@@ -58,6 +58,18 @@ class FetchPageTest {
     }
 
     @Test
+    void process_whenBatchCancelled_endsItemCancelledWithoutContactingTheSite() {
+        batches.markCancelled(BATCH, NOW);
+
+        Optional<FetchRecord> record = fetchPageAnswering(response(200)).process(JOB);
+
+        assertEquals(Optional.empty(), record);
+        assertEquals(List.of(), requested);
+        assertTrue(blobs.isEmpty());
+        assertEquals(ItemState.CANCELLED, batches.item(BATCH, URL.urlHash()).orElseThrow().state());
+    }
+
+    @Test
     void process_when2xx_storesBodyThenUrlRowThenBatchItem() {
         fetchPageAnswering(response(200)).process(JOB);
 
@@ -71,7 +83,7 @@ class FetchPageTest {
     void process_when2xx_storesBodyWithFetchMetadataUnderTheUrlsContentKey() {
         String sha = Hashing.sha256Hex(BODY);
 
-        FetchRecord record = fetchPageAnswering(response(200)).process(JOB);
+        FetchRecord record = fetchPageAnswering(response(200)).process(JOB).orElseThrow();
 
         String key = ContentKey.forUrlHash(URL.urlHash());
         BlobStore.StoredBlob blob = blobs.get(key).orElseThrow();
@@ -117,7 +129,7 @@ class FetchPageTest {
     void process_whenConnectionFails_endsItemFailedWithKindAndMessage() {
         FetchResult failure = new FetchResult.Failure("connect", "Connection refused", Duration.ofMillis(12));
 
-        FetchRecord record = fetchPageAnswering(failure).process(JOB);
+        FetchRecord record = fetchPageAnswering(failure).process(JOB).orElseThrow();
 
         assertEquals(new FetchRecord(URL.urlHash(), URL.value(), ItemState.FAILED, Optional.empty(), Optional.empty(),
                 0, false, Optional.empty(), Optional.empty(), Optional.empty(), NOW, 0, 12,
@@ -135,6 +147,11 @@ class FetchPageTest {
             @Override
             public void put(String key, byte[] bytes, String contentType, Map<String, String> metadata) {
                 throw outage;
+            }
+
+            @Override
+            public boolean exists(String key) {
+                return false;
             }
 
             @Override

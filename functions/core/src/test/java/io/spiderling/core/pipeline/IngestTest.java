@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.spiderling.core.batch.BatchHeader;
+import io.spiderling.core.batch.BatchOptions;
 import io.spiderling.core.batch.BatchPlanner;
 import io.spiderling.core.batch.BatchStatus;
 import io.spiderling.core.batch.Rejection;
@@ -15,6 +16,7 @@ import io.spiderling.core.testing.InMemoryBlobStore;
 import io.spiderling.core.url.UrlNormalizer;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.Collections;
@@ -23,6 +25,7 @@ import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 class IngestTest {
@@ -32,7 +35,7 @@ class IngestTest {
     private final CallLog log = new CallLog();
     private final InMemoryBatchStore batches = new InMemoryBatchStore(log);
     private final InMemoryBlobStore blobs = new InMemoryBlobStore(log);
-    private final Ingest ingest = new Ingest(BatchPlanner.create(UrlNormalizer.create()), batches, blobs,
+    private final Ingest ingest = new Ingest(UrlNormalizer.create(), batches, blobs,
             Clock.fixed(NOW, ZoneOffset.UTC));
 
     @Test
@@ -83,12 +86,95 @@ class IngestTest {
                 "HTTP://Example.com:80/a/../b#top", "https://b.example/x", "ftp://example.com/f",
                 "http://example.com/b", "  https://B.example/x  "), "sqs");
 
+        BatchHeader stored = assertInstanceOf(Ingest.Result.Accepted.class, result).header();
         BatchHeader expected = new BatchHeader("b1", 2, 2,
-                List.of(new Rejection("ftp://example.com/f", "unsupported scheme: ftp")), 1, "sqs", NOW);
-        assertEquals(expected, assertInstanceOf(Ingest.Result.Accepted.class, result).header());
+                List.of(new Rejection("ftp://example.com/f", "unsupported scheme: ftp")), 1, "sqs", NOW,
+                BatchOptions.NONE, stored.fingerprint());
+        assertEquals(expected, stored);
+        assertTrue(stored.fingerprint().matches("[0-9a-f]{64}"), stored.fingerprint());
         assertEquals(expected, batches.status("b1").orElseThrow().header());
         assertEquals("http://example.com/b\nhttps://b.example/x\n", new String(
                 blobs.get("manifests/b1.txt").orElseThrow().bytes(), StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void submit_whenSameRequestAgainUnderSameId_returnsTheStoredBatchAndWritesNoManifest() {
+        List<String> urls = List.of("https://example.com/a", "https://example.com/b");
+        var first = assertInstanceOf(Ingest.Result.Accepted.class, ingest.submit("k1", urls, "http"));
+        log.clear();
+
+        var again = assertInstanceOf(Ingest.Result.Accepted.class, ingest.submit("k1", urls, "http"));
+
+        assertEquals(first.header(), again.header());
+        assertEquals(List.of("BatchStore.createBatch k1"), log.entries(), "a replay must not re-plan the batch");
+    }
+
+    @Test
+    void submit_whenDifferentRequestUnderSameId_conflictsAndChangesNothing() {
+        ingest.submit("k2", List.of("https://example.com/a"), "http");
+        BatchStatus before = batches.status("k2").orElseThrow();
+        log.clear();
+
+        Ingest.Result result = ingest.submit("k2", List.of("https://example.com/other"), "http");
+
+        assertEquals(new Ingest.Result.Conflict("batch k2 already exists for a different request"), result);
+        assertEquals(before, batches.status("k2").orElseThrow());
+        assertEquals(List.of("BatchStore.createBatch k2"), log.entries());
+    }
+
+    @Test
+    void submit_whenReplayedAfterACrashBeforeTheManifest_writesTheManifest() {
+        List<String> urls = List.of("https://example.com/a");
+        var crashing = new Ingest(UrlNormalizer.create(), batches, new io.spiderling.core.port.BlobStore() {
+            @Override
+            public void put(String key, byte[] bytes, String contentType, Map<String, String> metadata) {
+                throw new IllegalStateException("crash before the manifest");
+            }
+
+            @Override
+            public boolean exists(String key) {
+                return false;
+            }
+
+            @Override
+            public Optional<StoredBlob> get(String key) {
+                return Optional.empty();
+            }
+        }, Clock.fixed(NOW, ZoneOffset.UTC));
+        assertThrows(IllegalStateException.class, () -> crashing.submit("k3", urls, "http"));
+
+        assertInstanceOf(Ingest.Result.Accepted.class, ingest.submit("k3", urls, "http"));
+
+        assertEquals("https://example.com/a\n", new String(blobs.get("manifests/k3.txt").orElseThrow().bytes(),
+                StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void submit_whenOptionsGiven_storesThemWithTheCallbackNormalized() {
+        var options = new BatchOptions(Optional.of("HTTPS://Hooks.Example.com:443/done#x"),
+                Optional.of(Duration.ofMinutes(30)));
+
+        var accepted = assertInstanceOf(Ingest.Result.Accepted.class,
+                ingest.submit("o1", List.of("https://example.com/"), "http", options));
+
+        assertEquals(new BatchOptions(Optional.of("https://hooks.example.com/done"), Optional.of(Duration.ofMinutes(30))),
+                accepted.header().options());
+    }
+
+    @ParameterizedTest(name = "[{0}] {1}")
+    @CsvSource(delimiter = '|', textBlock = """
+            ftp://hooks.example.com/x | PT1H  | callbackUrl: unsupported scheme: ftp
+            not a url                 | PT1H  | callbackUrl: missing scheme
+            https://hooks.example.com | -PT1S | recrawlAfter must be between PT0S and PT8760H, was PT-1S
+            https://hooks.example.com | P366D | recrawlAfter must be between PT0S and PT8760H, was PT8784H
+            """)
+    void submit_whenOptionInvalid_refusesNamingItAndStoresNothing(String callback, String recrawl, String reason) {
+        var options = new BatchOptions(Optional.of(callback), Optional.of(Duration.parse(recrawl)));
+
+        Ingest.Result result = ingest.submit("o2", List.of("https://example.com/"), "http", options);
+
+        assertEquals(new Ingest.Result.Refused(reason, List.of()), result);
+        assertEquals(List.of(), log.entries());
     }
 
     @Test

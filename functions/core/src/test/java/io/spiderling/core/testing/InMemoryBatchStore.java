@@ -1,6 +1,8 @@
 package io.spiderling.core.testing;
 
 import io.spiderling.core.batch.BatchHeader;
+import io.spiderling.core.batch.BatchItem;
+import io.spiderling.core.batch.ItemPage;
 import io.spiderling.core.batch.BatchStatus;
 import io.spiderling.core.batch.ItemState;
 import io.spiderling.core.port.BatchStore;
@@ -27,6 +29,7 @@ public final class InMemoryBatchStore implements BatchStore {
         final BatchHeader header;
         final Map<ItemState, Integer> counts = new EnumMap<>(ItemState.class);
         Instant completedAt;
+        Instant cancelledAt;
 
         Batch(BatchHeader header) {
             this.header = header;
@@ -42,9 +45,9 @@ public final class InMemoryBatchStore implements BatchStore {
     }
 
     @Override
-    public void createBatch(BatchHeader header) {
+    public boolean createBatch(BatchHeader header) {
         log.record("BatchStore", "createBatch", header.batchId());
-        batches.putIfAbsent(header.batchId(), new Batch(header));
+        return batches.putIfAbsent(header.batchId(), new Batch(header)) == null;
     }
 
     @Override
@@ -83,7 +86,8 @@ public final class InMemoryBatchStore implements BatchStore {
     @Override
     public Optional<BatchStatus> status(String batchId) {
         return Optional.ofNullable(batches.get(batchId))
-                .map(b -> new BatchStatus(b.header, b.counts, Optional.ofNullable(b.completedAt)));
+                .map(b -> new BatchStatus(b.header, b.counts, Optional.ofNullable(b.completedAt),
+                        Optional.ofNullable(b.cancelledAt)));
     }
 
     @Override
@@ -95,6 +99,34 @@ public final class InMemoryBatchStore implements BatchStore {
         }
         batch.completedAt = at;
         return true;
+    }
+
+    @Override
+    public boolean markCancelled(String batchId, Instant at) {
+        log.record("BatchStore", "markCancelled", batchId);
+        Batch batch = batches.get(batchId);
+        if (batch == null || batch.cancelledAt != null) {
+            return false;
+        }
+        batch.cancelledAt = at;
+        return true;
+    }
+
+    /** Pages in URL-hash order; the cursor is the last hash of the previous page. */
+    @Override
+    public ItemPage items(String batchId, Optional<ItemState> state, Optional<String> cursor, int limit) {
+        String prefix = batchId + "\n";
+        List<BatchItem> matching = items.entrySet().stream()
+                .filter(e -> e.getKey().startsWith(prefix))
+                .sorted(Map.Entry.comparingByKey())
+                .filter(e -> cursor.isEmpty() || e.getKey().substring(prefix.length()).compareTo(cursor.get()) > 0)
+                .map(Map.Entry::getValue)
+                .filter(i -> state.isEmpty() || i.state() == state.get())
+                .map(i -> new BatchItem(i.url().value(), i.url().urlHash(), i.state(), Optional.ofNullable(i.detail()),
+                        Optional.ofNullable(i.endedAt())))
+                .toList();
+        List<BatchItem> page = matching.subList(0, Math.min(limit, matching.size()));
+        return new ItemPage(page, matching.size() > limit ? Optional.of(page.getLast().urlHash()) : Optional.empty());
     }
 
     public Optional<Item> item(String batchId, String urlHash) {

@@ -22,6 +22,11 @@ public final class InMemoryBlobStore implements BlobStore {
     }
 
     @Override
+    public boolean exists(String key) {
+        return blobs.containsKey(key);
+    }
+
+    @Override
     public Optional<StoredBlob> get(String key) {
         return Optional.ofNullable(blobs.get(key))
                 .map(b -> new StoredBlob(b.bytes().clone(), b.contentType(), b.metadata()));

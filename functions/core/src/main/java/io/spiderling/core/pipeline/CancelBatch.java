@@ -1,0 +1,44 @@
+package io.spiderling.core.pipeline;
+
+import io.spiderling.core.batch.BatchStatus;
+import io.spiderling.core.port.BatchStore;
+import java.time.Clock;
+import java.time.Instant;
+
+/**
+ * Cancels a batch. Recording the cancellation is all it does: each of the batch's URLs that has not started yet ends
+ * as {@code cancelled} when its fetch job comes up, without the site being contacted, so the cost does not grow with
+ * the batch and the batch still completes through the usual path. URLs already being fetched finish normally.
+ */
+public final class CancelBatch {
+
+    private final BatchStore batches;
+    private final Clock clock;
+
+    public CancelBatch(BatchStore batches, Clock clock) {
+        this.batches = batches;
+        this.clock = clock;
+    }
+
+    public sealed interface Result {
+        /** @param at when the cancellation was first recorded (a repeated cancel answers the same) */
+        record Cancelled(BatchStatus status, Instant at) implements Result {}
+
+        record AlreadyComplete(BatchStatus status) implements Result {}
+
+        record NotFound() implements Result {}
+    }
+
+    public Result cancel(String batchId) {
+        var before = batches.status(batchId);
+        if (before.isEmpty()) {
+            return new Result.NotFound();
+        }
+        if (before.get().cancelledAt().isEmpty() && before.get().done()) {
+            return new Result.AlreadyComplete(before.get());
+        }
+        batches.markCancelled(batchId, clock.instant());
+        BatchStatus after = batches.status(batchId).orElseThrow();
+        return new Result.Cancelled(after, after.cancelledAt().orElseThrow());
+    }
+}
