@@ -86,7 +86,7 @@ public final class LocalSpiderling implements AutoCloseable {
         this.pipeline = Pipeline.create(settings, vertx,
                 blobs -> new NotifyingBlobStore(blobs, this::objectCreated), options.clock());
         this.ingest = new IngestHttpHandler(pipeline.ingest());
-        this.api = new ApiHandler(pipeline.queries());
+        this.api = new ApiHandler(pipeline.queries(), pipeline.cancel());
         this.canonicalize = new CanonicalizeHandler(pipeline.canonicalize());
         this.extract = new ExtractHandler(pipeline.extract());
         FetchHandler fetch = new FetchHandler(pipeline.fetchPage());

@@ -26,6 +26,11 @@ final class NotifyingBlobStore implements BlobStore {
     }
 
     @Override
+    public boolean exists(String key) {
+        return delegate.exists(key);
+    }
+
+    @Override
     public Optional<StoredBlob> get(String key) {
         return delegate.get(key);
     }

@@ -26,6 +26,8 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -70,7 +72,9 @@ class PipelineEndToEndTest {
             submitted.add(first.url("/gone"));
             submitted.add("ftp://" + first.host() + "/p/1");
 
-            JsonNode accepted = body(local.http(postBatches(submitted)), 202);
+            APIGatewayV2HTTPEvent post = postBatches(submitted, "e2e-sixty-pages");
+            JsonNode accepted = body(local.http(post), 202);
+            assertEquals(accepted, body(local.http(post), 202), "a retry with the same Idempotency-Key is the same batch");
             assertEquals(SITES * PAGES + 1, accepted.get("accepted").asInt());
             assertEquals(SITES * 3, accepted.get("duplicates").asInt());
             assertEquals(1, accepted.get("rejected").size());
@@ -114,8 +118,44 @@ class PipelineEndToEndTest {
         return sites.sites().stream().filter(s -> s.host().equals(request.host())).findFirst().orElseThrow().port();
     }
 
-    private static APIGatewayV2HTTPEvent postBatches(List<String> urls) throws Exception {
+    @Test
+    void deleteBatch_whenCancelledWhileItsFirstPageIsBeingFetched_expectTheRestCancelledUnfetchedAndBatchDone(
+            EmbeddedAws aws, StackResources resources) throws Exception {
+        try (LocalSites sites = LocalSites.start(1);
+                LocalSpiderling local = LocalSpiderling.start(aws, resources, LocalSpiderling.Options.defaults())) {
+            LocalSite site = sites.site(0);
+            List<String> urls = new ArrayList<>();
+            for (int p = 1; p <= 30; p++) {
+                site.page("/c/" + p, "<title>c" + p + "</title>");
+                urls.add(site.url("/c/" + p));
+            }
+            // One site is one FIFO group, so its pages are fetched one after another, /c/1 first. The client cancels
+            // while /c/1 is in flight.
+            CompletableFuture<String> batchId = new CompletableFuture<>();
+            site.beforeResponding("/c/1", () -> {
+                try {
+                    ObjectNode delete = sample("api-delete-batch.json");
+                    delete.put("rawPath", "/batches/" + batchId.get(30, TimeUnit.SECONDS));
+                    assertEquals(202, local.http(JSON.treeToValue(delete, APIGatewayV2HTTPEvent.class)).getStatusCode());
+                } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                }
+            });
+
+            batchId.complete(body(local.http(postBatches(urls, "e2e-cancel")), 202).get("batchId").asText());
+            JsonNode status = awaitDone(local, batchId.get(), Duration.ofSeconds(60));
+
+            assertTrue(status.get("done").asBoolean(), status.toString());
+            assertTrue(status.has("cancelledAt"));
+            assertEquals(1, status.at("/counts/fetched").asInt(), "the page in flight finishes normally");
+            assertEquals(29, status.at("/counts/cancelled").asInt());
+            assertEquals(1, site.requests().size(), "no cancelled page was requested");
+        }
+    }
+
+    private static APIGatewayV2HTTPEvent postBatches(List<String> urls, String idempotencyKey) throws Exception {
         ObjectNode event = sample("api-post-batches.json");
+        ((ObjectNode) event.get("headers")).put("idempotency-key", idempotencyKey);
         ArrayNode array = JSON.createArrayNode();
         urls.forEach(array::add);
         event.put("body", JSON.createObjectNode().set("urls", array).toString());

@@ -5,9 +5,9 @@ import io.spiderling.aws.DynamoDbBatchStore;
 import io.spiderling.aws.DynamoDbUrlStore;
 import io.spiderling.aws.S3BlobStore;
 import io.spiderling.aws.SqsFetchQueue;
-import io.spiderling.core.batch.BatchPlanner;
 import io.spiderling.core.extract.HtmlExtractor;
 import io.spiderling.core.pipeline.BatchTracker;
+import io.spiderling.core.pipeline.CancelBatch;
 import io.spiderling.core.pipeline.Canonicalize;
 import io.spiderling.core.pipeline.ExtractContent;
 import io.spiderling.core.pipeline.FetchPage;
@@ -33,6 +33,7 @@ public final class Pipeline implements AutoCloseable {
     private final FetchPage fetchPage;
     private final ExtractContent extract;
     private final Queries queries;
+    private final CancelBatch cancel;
 
     private Pipeline(PipelineSettings settings, AwsClients clients, VertxPageFetcher fetcher,
             UnaryOperator<BlobStore> blobDecorator, Clock clock) {
@@ -44,7 +45,8 @@ public final class Pipeline implements AutoCloseable {
         var batches = new DynamoDbBatchStore(clients.dynamoDb(), r.batchesTable());
         var urls = new DynamoDbUrlStore(clients.dynamoDb(), r.urlsTable());
         var queue = new SqsFetchQueue(clients.sqs(), r.fetchQueueUrl());
-        this.ingest = new Ingest(BatchPlanner.create(normalizer), batches, blobs, clock);
+        this.ingest = new Ingest(normalizer, batches, blobs, clock);
+        this.cancel = new CancelBatch(batches, clock);
         this.canonicalize = new Canonicalize(blobs, batches, queue, clock);
         this.fetchPage = new FetchPage(fetcher, blobs, urls, new BatchTracker(batches), clock);
         this.extract = new ExtractContent(blobs, urls, HtmlExtractor.create(), clock);
@@ -83,6 +85,10 @@ public final class Pipeline implements AutoCloseable {
 
     public Queries queries() {
         return queries;
+    }
+
+    public CancelBatch cancel() {
+        return cancel;
     }
 
     public AwsClients clients() {

@@ -2,6 +2,7 @@ package io.spiderling.lambda;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -85,6 +86,93 @@ class ApiHandlerTest {
 
         url.remove("queryStringParameters");
         assertEquals(400, call(url).get("statusCode").asInt());
+    }
+
+    @Test
+    void handleRequest_whenListingSampleBatchUrls_expectPagesFilteredByStateWithCursor() throws Exception {
+        String batchId = "api-list";
+        List<NormalizedUrl> items = java.util.stream.IntStream.range(0, 5)
+                .mapToObj(i -> NormalizedUrl.parse("https://example.com/list/" + i)).toList();
+        batches.createBatch(new BatchHeader(batchId, items.size(), 0, List.of(), 0, "http", Instant.now()));
+        batches.addItems(batchId, items, Instant.now());
+        batches.finishItem(batchId, items.get(0).urlHash(), ItemState.FAILED, "http 500", Instant.now());
+        batches.finishItem(batchId, items.get(1).urlHash(), ItemState.FAILED, "http 404", Instant.now());
+        ObjectNode event = Events.load("api-get-batch-urls.json");
+        event.put("rawPath", "/batches/" + batchId + "/urls");
+
+        JsonNode failed = ok(event);
+        ((ObjectNode) event.get("queryStringParameters")).remove("state");
+        ((ObjectNode) event.get("queryStringParameters")).put("limit", "3");
+        JsonNode firstPage = ok(event);
+        java.util.Set<String> seen = new java.util.HashSet<>();
+        JsonNode page = firstPage;
+        while (true) {
+            page.get("items").forEach(i -> assertTrue(seen.add(i.get("url").asText()), "listed twice: " + i));
+            if (page.get("cursor").isNull()) {
+                break;
+            }
+            ((ObjectNode) event.get("queryStringParameters")).put("cursor", page.get("cursor").asText());
+            page = ok(event);
+        }
+
+        assertEquals(2, failed.get("items").size());
+        assertTrue(failed.findValuesAsText("state").stream().allMatch("failed"::equals));
+        assertEquals(java.util.Set.of("http 500", "http 404"), java.util.Set.copyOf(failed.findValuesAsText("detail")));
+        assertTrue(firstPage.get("items").size() <= 3);
+        assertEquals(items.stream().map(NormalizedUrl::value).collect(java.util.stream.Collectors.toSet()), seen);
+    }
+
+    @Test
+    void handleRequest_whenListingWithBadParameters_expect400Or404() throws Exception {
+        ObjectNode event = Events.load("api-get-batch-urls.json");
+        String batchId = "api-list-bad";
+        event.put("rawPath", "/batches/" + batchId + "/urls");
+        batches.createBatch(new BatchHeader(batchId, 0, 0, List.of(), 0, "http", Instant.now()));
+        ObjectNode query = (ObjectNode) event.get("queryStringParameters");
+
+        query.put("state", "sleeping");
+        assertEquals("unknown item state: sleeping", error(event, 400));
+        query.put("state", "failed").put("cursor", "garbage");
+        assertEquals("invalid cursor: garbage", error(event, 400));
+        query.remove("cursor");
+        query.put("limit", "0");
+        assertEquals("limit must be between 1 and 1000, was 0", error(event, 400));
+        event.put("rawPath", "/batches/nope/urls");
+        query.put("limit", "10");
+        assertEquals("no batch nope", error(event, 404));
+    }
+
+    @Test
+    void handleRequest_whenDeletingSampleBatch_expectCancelledOnceAnd409WhenComplete() throws Exception {
+        ObjectNode event = Events.load("api-delete-batch.json");
+        String open = "api-cancel-open";
+        String complete = "api-cancel-complete";
+        var url = NormalizedUrl.parse("https://example.com/cancel");
+        batches.createBatch(new BatchHeader(open, 1, 0, List.of(), 0, "http", Instant.now()));
+        batches.addItems(open, List.of(url), Instant.now());
+        batches.createBatch(new BatchHeader(complete, 1, 0, List.of(), 0, "http", Instant.now()));
+        batches.addItems(complete, List.of(url), Instant.now());
+        batches.finishItem(complete, url.urlHash(), ItemState.FETCHED, null, Instant.now());
+
+        event.put("rawPath", "/batches/" + open);
+        JsonNode first = call(event);
+        JsonNode second = call(event);
+        event.put("rawPath", "/batches/" + complete);
+        JsonNode done = call(event);
+        event.put("rawPath", "/batches/unknown-batch");
+        JsonNode unknown = call(event);
+
+        assertEquals(202, first.get("statusCode").asInt());
+        String cancelledAt = Events.JSON.readTree(first.get("body").asText()).get("cancelledAt").asText();
+        assertEquals(cancelledAt, Events.JSON.readTree(second.get("body").asText()).get("cancelledAt").asText());
+        assertEquals(409, done.get("statusCode").asInt());
+        assertEquals(404, unknown.get("statusCode").asInt());
+    }
+
+    private static String error(ObjectNode event, int status) throws Exception {
+        JsonNode response = call(event);
+        assertEquals(status, response.get("statusCode").asInt(), response.toString());
+        return Events.JSON.readTree(response.get("body").asText()).get("error").asText();
     }
 
     private static JsonNode ok(ObjectNode event) throws Exception {

@@ -8,10 +8,15 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
+import io.spiderling.core.batch.BatchOptions;
 import io.spiderling.core.pipeline.Ingest;
 import jakarta.inject.Inject;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 @QuarkusTest
 @TestProfile(HandlerProfiles.Ingest.class)
@@ -37,10 +42,66 @@ class IngestHttpHandlerTest {
         var status = pipeline.queries().batch(batchId).orElseThrow();
         assertEquals(2, status.header().total());
         assertEquals(2, status.queued());
+        assertEquals(new BatchOptions(Optional.of("https://hooks.example.com/spiderling"),
+                Optional.of(Duration.ofHours(1))), status.header().options());
         var s3 = TestStack.aws().s3();
         String manifest = s3.getObjectAsBytes(b -> b.bucket(TestStack.resources().bucket())
                 .key(Ingest.manifestKey(batchId))).asString(StandardCharsets.UTF_8);
         assertEquals("https://example.com/\nhttps://example.org/b\n", manifest);
+    }
+
+    @Test
+    void handleRequest_whenRetriedWithSameIdempotencyKey_expectSameBatch() throws Exception {
+        ObjectNode event = Events.load("api-post-batches.json");
+        ((ObjectNode) event.get("headers")).put("idempotency-key", "retry-test-1");
+
+        JsonNode first = Events.JSON.readTree(call(event).get("body").asText());
+        JsonNode again = Events.JSON.readTree(call(event).get("body").asText());
+
+        assertEquals(first, again);
+        assertTrue(first.get("batchId").asText().startsWith("k-"), first.toString());
+        assertEquals(2, pipeline.queries().batch(first.get("batchId").asText()).orElseThrow().header().total());
+    }
+
+    @Test
+    void handleRequest_whenIdempotencyKeyReusedForAnotherBody_expect422AndFirstBatchUntouched() throws Exception {
+        ObjectNode event = Events.load("api-post-batches.json");
+        ((ObjectNode) event.get("headers")).put("idempotency-key", "reuse-test-1");
+        String batchId = Events.JSON.readTree(call(event).get("body").asText()).get("batchId").asText();
+        event.put("body", "{\"urls\":[\"https://example.com/something-else\"]}");
+
+        JsonNode response = call(event);
+
+        assertEquals(422, response.get("statusCode").asInt());
+        assertEquals("Idempotency-Key was already used for a different request",
+                Events.JSON.readTree(response.get("body").asText()).get("error").asText());
+        assertEquals(2, pipeline.queries().batch(batchId).orElseThrow().header().total());
+    }
+
+    @Test
+    void handleRequest_whenIdempotencyKeyTooLong_expect400() throws Exception {
+        ObjectNode event = Events.load("api-post-batches.json");
+        ((ObjectNode) event.get("headers")).put("idempotency-key", "k".repeat(256));
+
+        assertEquals("Idempotency-Key must be 1 to 255 printable ASCII characters", error(event).get("error").asText());
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', quoteCharacter = '`', textBlock = """
+            `{"urls":["https://example.com/"],"recrawlAfter":"1h"}`       | "recrawlAfter" must be an ISO-8601 duration such as PT1H, was "1h"
+            `{"urls":["https://example.com/"],"recrawlAfter":"-PT1H"}`    | recrawlAfter must be between PT0S and PT8760H, was PT-1H
+            `{"urls":["https://example.com/"],"callbackUrl":5}`           | "callbackUrl" must be a string
+            `{"urls":["https://example.com/"],"callbackUrl":"ftp://x/y"}` | callbackUrl: unsupported scheme: ftp
+            `{"urls":["https://example.com/"],"callbackURL":"https://x/"}` | unknown field "callbackURL"; expected urls, callbackUrl, recrawlAfter
+            `{"urls":"https://example.com/"}`                             | "urls" must be an array of strings
+            `{"url":"https://example.com/","urls":[]}`                    | give "urls" or "url", not both
+            `[]`                                                          | expected a JSON object like {"urls":[...]}
+            """)
+    void handleRequest_whenFieldInvalid_expect400NamingIt(String body, String message) throws Exception {
+        ObjectNode event = withBody(body);
+        ((ObjectNode) event.get("headers")).remove("idempotency-key");
+
+        assertEquals(message, error(event).get("error").asText());
     }
 
     @Test

@@ -2,7 +2,9 @@ package io.spiderling.lambda.api;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.spiderling.core.batch.BatchItem;
 import io.spiderling.core.batch.BatchStatus;
+import io.spiderling.core.batch.ItemPage;
 import io.spiderling.core.batch.ItemState;
 import io.spiderling.core.batch.Rejection;
 import io.spiderling.core.pipeline.Ingest;
@@ -41,6 +43,9 @@ public final class Views {
                 .put("done", status.done())
                 .put("createdAt", header.createdAt().toString());
         status.completedAt().ifPresent(at -> node.put("completedAt", at.toString()));
+        status.cancelledAt().ifPresent(at -> node.put("cancelledAt", at.toString()));
+        header.options().callbackUrl().ifPresent(url -> node.put("callbackUrl", url));
+        header.options().recrawlAfter().ifPresent(d -> node.put("recrawlAfter", d.toString()));
         ObjectNode counts = node.putObject("counts");
         status.countsByState().forEach((state, count) -> counts.put(state.wireName(), count));
         node.put("duplicates", header.duplicates());
@@ -76,6 +81,19 @@ public final class Views {
             }
             meta.put("extractedAt", x.extractedAt().toString());
         });
+        return node;
+    }
+
+    public static ObjectNode items(String batchId, ItemPage page) {
+        ObjectNode node = HttpJson.JSON.createObjectNode().put("batchId", batchId);
+        ArrayNode items = node.putArray("items");
+        for (BatchItem item : page.items()) {
+            ObjectNode i = items.addObject().put("url", item.url()).put("urlHash", item.urlHash())
+                    .put("state", item.state().wireName());
+            item.detail().ifPresent(d -> i.put("detail", d));
+            item.endedAt().ifPresent(at -> i.put("endedAt", at.toString()));
+        }
+        page.cursor().ifPresentOrElse(c -> node.put("cursor", c), () -> node.putNull("cursor"));
         return node;
     }
 

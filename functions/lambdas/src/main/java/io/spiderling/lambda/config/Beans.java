@@ -1,6 +1,7 @@
 package io.spiderling.lambda.config;
 
 import io.spiderling.aws.AwsSettings;
+import io.spiderling.core.pipeline.CancelBatch;
 import io.spiderling.core.pipeline.Canonicalize;
 import io.spiderling.core.pipeline.ExtractContent;
 import io.spiderling.core.pipeline.FetchPage;
@@ -56,6 +57,11 @@ public class Beans {
     @Produces
     Queries queries(Pipeline p) {
         return p.queries();
+    }
+
+    @Produces
+    CancelBatch cancel(Pipeline p) {
+        return p.cancel();
     }
 
     /** Also used by the local runner, which reads the same configuration without Quarkus. */

@@ -4,15 +4,23 @@ import com.amazonaws.services.lambda.runtime.Context;
 import com.amazonaws.services.lambda.runtime.RequestHandler;
 import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPEvent;
 import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPResponse;
+import io.spiderling.core.content.Hashing;
 import io.spiderling.core.pipeline.Ingest;
 import io.spiderling.lambda.api.Views;
 import io.spiderling.lambda.internal.HttpJson;
 import jakarta.inject.Inject;
 import jakarta.inject.Named;
 import jakarta.inject.Singleton;
+import java.util.Map;
+import java.util.Optional;
 import java.util.UUID;
+import java.util.regex.Pattern;
 
-/** {@code POST /batches}: accept a batch of URLs and answer 202 with its id, or a JSON error naming the problem. */
+/**
+ * {@code POST /batches}: accept a batch of URLs and answer 202 with its id, or a JSON error naming the problem. The
+ * {@code Idempotency-Key} header makes retries safe: the same key and body return the same batch; the same key with
+ * a different body is refused with 422.
+ */
 @Named("ingest")
 @Singleton
 public class IngestHttpHandler implements RequestHandler<APIGatewayV2HTTPEvent, APIGatewayV2HTTPResponse> {
@@ -20,11 +28,32 @@ public class IngestHttpHandler implements RequestHandler<APIGatewayV2HTTPEvent, 
     /** Synchronous Lambda payloads stop at 6 MB; refusing earlier gives a clear error instead of a gateway one. */
     static final int MAX_BODY_BYTES = 5 * 1024 * 1024;
 
+    private static final Pattern IDEMPOTENCY_KEY = Pattern.compile("[\\x20-\\x7E]{1,255}");
+
     private final Ingest ingest;
 
     @Inject
     public IngestHttpHandler(Ingest ingest) {
         this.ingest = ingest;
+    }
+
+    /**
+     * A new batch gets a random id. With an Idempotency-Key the id derives from the key, so a retried request finds
+     * the batch its first attempt created.
+     */
+    static String batchIdFor(Optional<String> idempotencyKey) {
+        return idempotencyKey.map(key -> "k-" + Hashing.sha256Hex(key).substring(0, 32))
+                .orElseGet(() -> UUID.randomUUID().toString());
+    }
+
+    private static Optional<String> header(APIGatewayV2HTTPEvent event, String name) {
+        if (event.getHeaders() == null) {
+            return Optional.empty();
+        }
+        return event.getHeaders().entrySet().stream()
+                .filter(e -> e.getKey().equalsIgnoreCase(name))
+                .map(Map.Entry::getValue)
+                .findFirst();
     }
 
     @Override
@@ -37,12 +66,18 @@ public class IngestHttpHandler implements RequestHandler<APIGatewayV2HTTPEvent, 
             return HttpJson.error(413, "body is " + body.length + " bytes; at most " + MAX_BODY_BYTES
                     + " are accepted here (use POST /batches/uploads for larger manifests)");
         }
+        Optional<String> idempotencyKey = header(event, "idempotency-key");
+        if (idempotencyKey.isPresent() && !IDEMPOTENCY_KEY.matcher(idempotencyKey.get()).matches()) {
+            return HttpJson.error(400, "Idempotency-Key must be 1 to 255 printable ASCII characters");
+        }
         return switch (SubmissionParser.parseJson(body)) {
             case SubmissionParser.Parsed.Invalid invalid -> HttpJson.error(400, invalid.problem());
-            case SubmissionParser.Parsed.Urls urls -> switch (ingest.submit(UUID.randomUUID().toString(), urls.urls(),
-                    "http")) {
+            case SubmissionParser.Parsed.Urls urls -> switch (ingest.submit(batchIdFor(idempotencyKey), urls.urls(),
+                    "http", urls.options())) {
                 case Ingest.Result.Accepted accepted -> HttpJson.json(202, Views.accepted(accepted));
                 case Ingest.Result.Refused refused -> HttpJson.json(400, Views.refused(refused));
+                case Ingest.Result.Conflict conflict -> HttpJson.error(422,
+                        "Idempotency-Key was already used for a different request");
             };
         };
     }

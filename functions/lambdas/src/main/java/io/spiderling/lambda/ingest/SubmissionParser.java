@@ -1,21 +1,34 @@
 package io.spiderling.lambda.ingest;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.spiderling.core.batch.BatchOptions;
 import io.spiderling.lambda.internal.HttpJson;
 import java.io.IOException;
+import java.time.Duration;
+import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.Set;
 
 /**
- * Reads the URLs out of a submission: {@code {"urls":[…]}} or {@code {"url":"…"}} as JSON, or (from the queue) a
+ * Reads a submission: {@code {"urls":[…], "callbackUrl":…, "recrawlAfter":"PT1H"}} (or {@code "url"} for one)
+ * as JSON, or (from the queue) a
  * bare URL as plain text. Every problem is reported as a message that names it.
  */
 final class SubmissionParser {
 
     private SubmissionParser() {}
 
+    private static final Set<String> FIELDS = Set.of("url", "urls", "callbackUrl", "recrawlAfter");
+
     sealed interface Parsed {
-        record Urls(List<String> urls) implements Parsed {}
+        record Urls(List<String> urls, BatchOptions options) implements Parsed {
+            Urls(List<String> urls) {
+                this(urls, BatchOptions.NONE);
+            }
+        }
 
         record Invalid(String problem) implements Parsed {}
     }
@@ -33,10 +46,26 @@ final class SubmissionParser {
         if (!root.isObject()) {
             return new Parsed.Invalid("expected a JSON object like {\"urls\":[...]}");
         }
+        for (var names = root.fieldNames(); names.hasNext(); ) {
+            String name = names.next();
+            if (!FIELDS.contains(name)) {
+                return new Parsed.Invalid("unknown field \"" + name + "\"; expected urls, callbackUrl, recrawlAfter");
+            }
+        }
+        BatchOptions options;
+        try {
+            options = new BatchOptions(optionalText(root, "callbackUrl"),
+                    optionalText(root, "recrawlAfter").map(SubmissionParser::duration));
+        } catch (IllegalArgumentException e) {
+            return new Parsed.Invalid(e.getMessage());
+        }
         JsonNode single = root.get("url");
         JsonNode many = root.get("urls");
+        if (many != null && single != null) {
+            return new Parsed.Invalid("give \"urls\" or \"url\", not both");
+        }
         if (many == null && single != null) {
-            return single.isTextual() ? new Parsed.Urls(List.of(single.asText()))
+            return single.isTextual() ? new Parsed.Urls(List.of(single.asText()), options)
                     : new Parsed.Invalid("\"url\" must be a string");
         }
         if (many == null) {
@@ -49,11 +78,31 @@ final class SubmissionParser {
         for (int i = 0; i < many.size(); i++) {
             if (!many.get(i).isTextual()) {
                 return new Parsed.Invalid("\"urls\"[" + i + "] must be a string, was " + many.get(i).getNodeType()
-                        .name().toLowerCase(java.util.Locale.ROOT));
+                        .name().toLowerCase(Locale.ROOT));
             }
             urls.add(many.get(i).asText());
         }
-        return new Parsed.Urls(urls);
+        return new Parsed.Urls(urls, options);
+    }
+
+    private static Optional<String> optionalText(JsonNode root, String field) {
+        JsonNode value = root.get(field);
+        if (value == null || value.isNull()) {
+            return Optional.empty();
+        }
+        if (!value.isTextual()) {
+            throw new IllegalArgumentException("\"" + field + "\" must be a string");
+        }
+        return Optional.of(value.asText());
+    }
+
+    private static Duration duration(String text) {
+        try {
+            return Duration.parse(text);
+        } catch (DateTimeParseException e) {
+            throw new IllegalArgumentException("\"recrawlAfter\" must be an ISO-8601 duration such as PT1H, was \""
+                    + text + "\"");
+        }
     }
 
     /** A queue message is JSON when it looks like an object, and otherwise one URL per line. */
