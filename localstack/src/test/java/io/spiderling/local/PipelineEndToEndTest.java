@@ -170,7 +170,8 @@ class PipelineEndToEndTest {
         long deadline = System.nanoTime() + timeout.toNanos();
         while (true) {
             JsonNode status = body(local.http(get), 200);
-            if (status.get("done").asBoolean() || System.nanoTime() > deadline) {
+            // "done" follows from the counts; completedAt is written right after the last count, so wait for both.
+            if ((status.get("done").asBoolean() && status.has("completedAt")) || System.nanoTime() > deadline) {
                 return status;
             }
             Thread.sleep(200);

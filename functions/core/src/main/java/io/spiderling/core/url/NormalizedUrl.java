@@ -101,12 +101,13 @@ public record NormalizedUrl(String value, String scheme, String host, int port) 
         if (host.isEmpty()) {
             return new Rejected(input, UrlNormalizer.MISSING_HOST);
         }
-        // java.net.URI validates IPv6 literals; it parses names with '_' as registry-based, so check names here
+        // java.net.URI validates IPv6 literals but accepts zone identifiers, which mean nothing to a remote fetcher;
+        // it parses names with '_' as registry-based, so check names here
         boolean validHost = ipv6
-                ? uri.getHost() != null
+                ? uri.getHost() != null && host.indexOf('%') < 0
                 : host.length() <= MAX_HOST_LENGTH && HOST_NAME.matcher(host).matches();
         if (!validHost) {
-            return new Rejected(input, "invalid host");
+            return new Rejected(input, UrlNormalizer.INVALID_HOST);
         }
         int port = portText.isEmpty() ? defaultPort(scheme)
                 : PORT.matcher(portText).matches() ? Integer.parseInt(portText) : 0;

@@ -1,12 +1,20 @@
 package io.spiderling.core.url;
 
+import crawlercommons.domains.EffectiveTldFinder;
 import io.spiderling.core.content.Hashing;
+import java.util.Locale;
 import java.util.regex.Pattern;
 
 /**
  * The unit of politeness: URLs with the same site key share one rate limit, one FIFO message group and one frontier
- * queue. For now it is the lower-case host without the port; an ADR may switch it to the registrable domain, which is
- * why callers should derive it here rather than from {@link NormalizedUrl#host()}.
+ * queue. Callers derive it here, never from {@link NormalizedUrl#host()}.
+ *
+ * <p>The key is the host's registrable domain by the whole Public Suffix List, private section included
+ * (docs/adr/0004-site-key.md): {@code www.example.co.uk} and {@code shop.example.co.uk} are {@code example.co.uk},
+ * while {@code alice.github.io} and {@code bob.github.io} are two sites. The host itself is the key when it has no
+ * registrable domain: an IP literal, a single label such as {@code localhost}, or a public suffix such as
+ * {@code github.io}. A host under a top-level domain the list does not know gets the list's implicit {@code *} rule,
+ * so {@code www.site.test} is {@code site.test}. Scheme and port never matter.
  */
 public record SiteKey(String value) {
 
@@ -21,7 +29,7 @@ public record SiteKey(String value) {
     }
 
     public static SiteKey of(NormalizedUrl url) {
-        return new SiteKey(url.host());
+        return new SiteKey(siteOf(url.host()));
     }
 
     /**
@@ -39,5 +47,73 @@ public record SiteKey(String value) {
     @Override
     public String toString() {
         return value;
+    }
+
+    private static String siteOf(String rawHost) {
+        // NormalizedUrl.parse and UrlNormalizer give lower case without a trailing dot; the record constructor does not
+        String host = rawHost.endsWith(".") ? rawHost.substring(0, rawHost.length() - 1) : rawHost;
+        host = host.toLowerCase(Locale.ROOT);
+        if (host.startsWith("[") || endsInNumber(host)) {
+            return host; // an address: every address is its own site, 127.0.0.2 and 127.0.0.3 included
+        }
+        String domain = PublicSuffixList.registrableDomain(host);
+        if (domain != null) {
+            return domain;
+        }
+        if (PublicSuffixList.isListed(host) || host.indexOf('.') < 0) {
+            return host; // the host is a public suffix (github.io, co.uk) or a single label (localhost)
+        }
+        // no rule matched, so the list's implicit "*" rule applies: the last label is the suffix
+        return host.substring(host.lastIndexOf('.', host.lastIndexOf('.') - 1) + 1);
+    }
+
+    /**
+     * True for hosts that URL parsers read as IPv4 addresses: the last label is a decimal or {@code 0x} hex number
+     * ({@code 127.0.0.2}, {@code 127.1}, {@code 0x7f.0.0.1}). No top-level domain is numeric, so this never catches a
+     * name.
+     */
+    private static boolean endsInNumber(String host) {
+        int start = host.lastIndexOf('.') + 1;
+        if (host.startsWith("0x", start)) {
+            start += 2;
+            for (int i = start; i < host.length(); i++) {
+                if (Character.digit(host.charAt(i), 16) < 0) {
+                    return false;
+                }
+            }
+            return true;
+        }
+        if (start == host.length()) {
+            return false;
+        }
+        for (int i = start; i < host.length(); i++) {
+            char c = host.charAt(i);
+            if (c < '0' || c > '9') {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * crawler-commons' list, loaded once in this class's initializer. {@link EffectiveTldFinder#getInstance()} is
+     * lazily created without synchronization; creating it here publishes it safely to every thread that uses this
+     * class, and keeps the load (about 10,000 rules) out of the first URL's time.
+     */
+    private static final class PublicSuffixList {
+
+        static {
+            EffectiveTldFinder.getInstance();
+        }
+
+        /** The registrable domain, or null if the host is a public suffix or no rule of the list matches it. */
+        static String registrableDomain(String host) {
+            return EffectiveTldFinder.getAssignedDomain(host, true, false);
+        }
+
+        /** True if some rule of the list (ICANN or private section) matches the host. */
+        static boolean isListed(String host) {
+            return EffectiveTldFinder.getEffectiveTLD(host, false) != null;
+        }
     }
 }

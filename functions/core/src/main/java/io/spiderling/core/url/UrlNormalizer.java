@@ -4,6 +4,7 @@ import crawlercommons.filters.basic.BasicURLNormalizer;
 import crawlercommons.filters.basic.BasicURLNormalizer.IdnNormalization;
 import io.spiderling.core.url.NormalizationResult.Rejected;
 import java.util.Locale;
+import java.util.Objects;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -12,11 +13,25 @@ import java.util.regex.Pattern;
  * cannot.
  *
  * <p>crawler-commons' {@link BasicURLNormalizer} does the normalizing: it lower-cases scheme and host, converts IDN
- * hosts to punycode, drops default ports, the fragment and a trailing dot on the host, resolves dot segments, collapses
- * repeated slashes, decodes percent-escapes of unreserved characters, escapes illegal ones, and sorts query
- * parameters. This class adds what it does not do: it rejects non-http(s) schemes, userinfo (which the normalizer
- * would silently drop), inputs without a scheme (which the normalizer would silently prefix with {@code http://}),
- * over-long URLs and invalid hosts or ports.
+ * hosts to punycode, drops default ports, the fragment, an empty query and a trailing dot on the host, resolves dot
+ * segments, collapses repeated slashes, decodes percent-escapes of unreserved characters and upper-cases the hex of
+ * the others, escapes illegal characters (non-ASCII as UTF-8), drops empty query parameters and sorts the rest by name.
+ * The sort compares names as strings ({@code B} before {@code a}) and is stable, so parameters with the same name keep
+ * their order.
+ *
+ * <p>This class adds what it does not do:
+ * <ul>
+ *   <li>it rejects non-http(s) schemes, userinfo (which the normalizer would silently drop), inputs without a scheme
+ *       (which the normalizer would silently prefix with {@code http://}), over-long URLs and invalid hosts or ports;
+ *   <li>it removes {@link TrackingParameters tracking parameters}, and the {@code ?} when none is left;
+ *   <li>it writes IPv6 literals in their RFC 5952 form ({@code [2001:db8::1]}, {@code [::ffff:192.0.2.1]}), and
+ *       rejects literals with a zone identifier;
+ *   <li>it normalizes the percent-encoding of the path before crawler-commons sees it. crawler-commons 1.5 finds the
+ *       {@code ?} in the raw path and then uses that position in the re-encoded one, so when re-encoding changes the
+ *       path's length ({@code /%7Euser?q=x}, {@code /café?q=1}) it cuts the URL in the wrong place and returns a
+ *       different URL ({@code /~user?q?x}) or throws (crawler-commons issue 559). A path that is already in normal
+ *       form keeps its length.
+ * </ul>
  *
  * <p>Instances are immutable and thread-safe.
  */
@@ -32,6 +47,7 @@ public final class UrlNormalizer {
     static final String UNSUPPORTED_SCHEME = "unsupported scheme: ";
     static final String USERINFO = "userinfo not allowed";
     static final String MISSING_HOST = "missing host";
+    static final String INVALID_HOST = "invalid host";
     private static final String TOO_LONG = "longer than " + MAX_LENGTH + " characters";
 
     /** The scheme and, when present, the authority (everything between "//" and the path, query or fragment). */
@@ -39,14 +55,24 @@ public final class UrlNormalizer {
             Pattern.compile("^([A-Za-z][A-Za-z0-9+.-]*):(?://([^/?#]*))?");
 
     private final BasicURLNormalizer basic;
+    private final TrackingParameters trackingParameters;
 
-    private UrlNormalizer(BasicURLNormalizer basic) {
-        this.basic = basic;
+    private UrlNormalizer(Builder builder) {
+        this.basic = BasicURLNormalizer.newBuilder().idnNormalization(IdnNormalization.PUNYCODE).build();
+        this.trackingParameters = builder.trackingParameters;
     }
 
+    /** A normalizer with the defaults: it removes {@link TrackingParameters#defaults()}. */
     public static UrlNormalizer create() {
-        return new UrlNormalizer(
-                BasicURLNormalizer.newBuilder().idnNormalization(IdnNormalization.PUNYCODE).build());
+        return builder().build();
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    public TrackingParameters trackingParameters() {
+        return trackingParameters;
     }
 
     /** Never throws; every input, {@code null} included, gets a decision. */
@@ -79,16 +105,99 @@ public final class UrlNormalizer {
         }
         String normalized;
         try {
-            normalized = basic.filter(input);
+            normalized = basic.filter(withNormalPath(input, head.end()));
         } catch (RuntimeException e) {
             normalized = null; // the normalizer catches what it expects; anything else is still a malformed URL
         }
         if (normalized == null) {
             return new Rejected(raw, MALFORMED);
         }
+        normalized = withCanonicalIpv6(normalized);
+        if (normalized == null) {
+            return new Rejected(raw, INVALID_HOST);
+        }
+        normalized = withoutTrackingParameters(normalized);
         if (normalized.length() > MAX_LENGTH) {
             return new Rejected(raw, TOO_LONG);
         }
         return NormalizedUrl.check(normalized, raw);
+    }
+
+    /**
+     * The URL with its path (from {@code pathStart} to the first {@code ?} or {@code #}) percent-encoded the way
+     * crawler-commons will encode it, so that its own re-encoding no longer changes the path's length.
+     */
+    private static String withNormalPath(String url, int pathStart) {
+        int pathEnd = pathStart;
+        while (pathEnd < url.length() && url.charAt(pathEnd) != '?' && url.charAt(pathEnd) != '#') {
+            pathEnd++;
+        }
+        String path = url.substring(pathStart, pathEnd);
+        String normalPath = BasicURLNormalizer.escapePath(BasicURLNormalizer.unescapePath(path));
+        return normalPath.equals(path) ? url : url.substring(0, pathStart) + normalPath + url.substring(pathEnd);
+    }
+
+    /**
+     * The normalized URL with an IPv6 literal host in RFC 5952 form, or null if the literal is not an address (it has
+     * a zone identifier, which means nothing to a remote fetcher, or is an IPvFuture literal).
+     */
+    private static String withCanonicalIpv6(String url) {
+        int hostStart = url.indexOf("://") + 3;
+        if (hostStart < 3 || hostStart >= url.length() || url.charAt(hostStart) != '[') {
+            return url;
+        }
+        int hostEnd = url.indexOf(']', hostStart) + 1;
+        String canonical = hostEnd > 0 ? Ipv6Literals.canonical(url.substring(hostStart, hostEnd)) : null;
+        if (canonical == null) {
+            return null;
+        }
+        return url.substring(0, hostStart) + canonical + url.substring(hostEnd);
+    }
+
+    /**
+     * Removes the tracking parameters from a normalized URL, which has no fragment, and whose query (if any) has no
+     * empty parameters.
+     */
+    private String withoutTrackingParameters(String url) {
+        int query = url.indexOf('?');
+        if (query < 0 || trackingParameters.isEmpty()) {
+            return url;
+        }
+        StringBuilder kept = new StringBuilder(url.length()).append(url, 0, query);
+        boolean removed = false;
+        int start = query + 1;
+        while (start <= url.length()) {
+            int end = url.indexOf('&', start);
+            if (end < 0) {
+                end = url.length();
+            }
+            int equals = url.indexOf('=', start);
+            int nameEnd = equals >= 0 && equals < end ? equals : end;
+            if (trackingParameters.matches(url.substring(start, nameEnd))) {
+                removed = true;
+            } else {
+                kept.append(kept.length() == query ? '?' : '&').append(url, start, end);
+            }
+            start = end + 1;
+        }
+        return removed ? kept.toString() : url;
+    }
+
+    /** Configures a {@link UrlNormalizer}; every setting starts at its default. */
+    public static final class Builder {
+
+        private TrackingParameters trackingParameters = TrackingParameters.defaults();
+
+        private Builder() {}
+
+        /** The query parameters to remove; {@link TrackingParameters#none()} keeps them all. */
+        public Builder trackingParameters(TrackingParameters trackingParameters) {
+            this.trackingParameters = Objects.requireNonNull(trackingParameters, "trackingParameters");
+            return this;
+        }
+
+        public UrlNormalizer build() {
+            return new UrlNormalizer(this);
+        }
     }
 }

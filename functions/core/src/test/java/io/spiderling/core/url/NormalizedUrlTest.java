@@ -30,7 +30,7 @@ class NormalizedUrlTest {
     @NullSource
     @ValueSource(strings = {"", "/relative/path", "example.com/a", "ftp://example.com/", "mailto:a@example.com",
             "HTTP://example.com/", "http://", "http:///a", "http://user@example.com/", "http://Example.com/",
-            "http://example.com:0/", "http://example.com/a b"})
+            "http://example.com:0/", "http://example.com/a b", "http://[fe80::1%eth0]/"})
     void parse_whenNotAbsoluteHttpUrlWithValidHost_throws(String value) {
         assertThrows(IllegalArgumentException.class, () -> NormalizedUrl.parse(value));
     }

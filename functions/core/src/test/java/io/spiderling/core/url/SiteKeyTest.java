@@ -1,12 +1,16 @@
 package io.spiderling.core.url;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.spiderling.core.url.NormalizationResult.Accepted;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvFileSource;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.NullSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -14,12 +18,44 @@ class SiteKeyTest {
 
     private static final String SHA256_ID = "sha256-[0-9a-f]{64}";
 
-    @Test
-    void of_whenUrlHasPort_isHostWithoutPort() {
-        NormalizedUrl url = NormalizedUrl.parse("https://shop.example.com:8443/a");
+    private final UrlNormalizer normalizer = UrlNormalizer.create();
 
-        assertEquals(new SiteKey("shop.example.com"), SiteKey.of(url));
-        assertEquals(SiteKey.of(url), url.siteKey());
+    @ParameterizedTest(name = "{0}: [{1}]")
+    @CsvFileSource(resources = "/url/site-key-cases.csv", numLinesToSkip = 1)
+    void of_whenTableCase_givesExpectedSiteKey(String rule, String input, String expected) {
+        NormalizedUrl url = assertInstanceOf(Accepted.class, normalizer.normalize(input), rule).url();
+
+        assertEquals(new SiteKey(expected), SiteKey.of(url), rule);
+        assertEquals(SiteKey.of(url), url.siteKey(), rule);
+        assertEquals(expected, SiteKey.of(url).messageGroupId(), rule + ": the key is its own MessageGroupId");
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource({
+            "Example.COM,           example.com",
+            "www.example.com.,      example.com",
+            "alice.github.io.,      alice.github.io",
+            "LOCALHOST.,            localhost",
+    })
+    void of_whenHostNotInNormalForm_givesSameKeyAsNormalForm(String host, String expected) {
+        NormalizedUrl url = new NormalizedUrl("http://" + host + "/", "http", host, 80);
+
+        assertEquals(new SiteKey(expected), SiteKey.of(url));
+    }
+
+    @Test
+    void of_whenSubdomainsOfOneDomain_sharesOneMessageGroup() {
+        SiteKey www = NormalizedUrl.parse("https://www.example.com/a").siteKey();
+        SiteKey shop = NormalizedUrl.parse("http://shop.example.com:8080/b").siteKey();
+
+        assertEquals(www, shop);
+        assertEquals(www.messageGroupId(), shop.messageGroupId());
+    }
+
+    @Test
+    void of_whenLoopbackAddressesDiffer_givesOneSiteEach() {
+        assertNotEquals(NormalizedUrl.parse("http://127.0.0.2:8080/").siteKey(),
+                NormalizedUrl.parse("http://127.0.0.3:8080/").siteKey());
     }
 
     @ParameterizedTest

@@ -92,6 +92,53 @@ class UrlNormalizerTest {
         assertEquals("http://example.com/%F0%9F%98%80", url.value());
     }
 
+    @Test
+    void create_whenCalled_removesDefaultTrackingParameters() {
+        assertEquals(TrackingParameters.defaults(), UrlNormalizer.create().trackingParameters());
+        assertEquals(TrackingParameters.defaults(), UrlNormalizer.builder().build().trackingParameters());
+    }
+
+    @Test
+    void normalize_whenTrackingParametersNone_keepsEveryParameter() {
+        UrlNormalizer keepAll = UrlNormalizer.builder().trackingParameters(TrackingParameters.none()).build();
+
+        assertEquals("http://example.com/?a=1&fbclid=2&utm_source=x",
+                acceptedValue(keepAll, "http://example.com/?utm_source=x&fbclid=2&a=1"));
+    }
+
+    @Test
+    void normalize_whenTrackingParametersEmptyString_keepsEveryParameter() {
+        UrlNormalizer keepAll = UrlNormalizer.builder().trackingParameters(TrackingParameters.parse("")).build();
+
+        assertEquals("http://example.com/?utm_source=x", acceptedValue(keepAll, "http://example.com/?utm_source=x"));
+    }
+
+    @ParameterizedTest(name = "{0} on {1}")
+    @CsvSource(delimiter = '|', value = {
+            "ref,sid_*   | http://example.com/?utm_source=x&REF=1&sid_a=2&sid=3 | http://example.com/?sid=3&utm_source=x",
+            "SESSIONID   | http://example.com/a?sessionid=1                     | http://example.com/a",
+            "fbclid      | http://example.com/?gclid=1&fbclid=2                 | http://example.com/?gclid=1",
+    })
+    void normalize_whenTrackingParametersConfigured_removesOnlyThose(String config, String input, String expected) {
+        UrlNormalizer custom = UrlNormalizer.builder().trackingParameters(TrackingParameters.parse(config)).build();
+
+        assertEquals(expected, acceptedValue(custom, input));
+    }
+
+    @Test
+    void normalize_whenInputIsTooLongOnlyBecauseOfTrackingParameters_rejects() {
+        // the limit applies to what the client sent, before anything is removed
+        String input = "https://example.com/a?utm_source=" + "x".repeat(UrlNormalizer.MAX_LENGTH);
+
+        Rejected rejected = assertInstanceOf(Rejected.class, normalizer.normalize(input));
+
+        assertEquals("longer than 2048 characters", rejected.reason());
+    }
+
+    private static String acceptedValue(UrlNormalizer normalizer, String input) {
+        return assertInstanceOf(Accepted.class, normalizer.normalize(input)).url().value();
+    }
+
     private static String urlOfLength(int length) {
         String prefix = "https://example.com/";
         return prefix + "a".repeat(length - prefix.length());
