@@ -153,6 +153,59 @@ class PipelineEndToEndTest {
         }
     }
 
+    @Test
+    void postBatches_whenTwoBatchesShareUrlsSecondsApart_expectBothDoneEachSharedPageFetchedOnceAndALaterBatchSkipped(
+            EmbeddedAws aws, StackResources resources) throws Exception {
+        try (LocalSites sites = LocalSites.start(2);
+                LocalSpiderling local = LocalSpiderling.start(aws, resources, LocalSpiderling.Options.defaults())) {
+            LocalSite shared = sites.site(0);
+            LocalSite own = sites.site(1);
+            List<String> sharedUrls = new ArrayList<>();
+            List<String> first = new ArrayList<>();
+            List<String> second = new ArrayList<>();
+            for (int p = 1; p <= 10; p++) {
+                shared.page("/s/" + p, "<title>shared " + p + "</title>");
+                sharedUrls.add(shared.url("/s/" + p));
+            }
+            for (int p = 1; p <= 5; p++) {
+                own.page("/a/" + p, "<title>a " + p + "</title>");
+                own.page("/b/" + p, "<title>b " + p + "</title>");
+                first.add(own.url("/a/" + p));
+                second.add(own.url("/b/" + p));
+            }
+            first.addAll(sharedUrls);
+            second.addAll(sharedUrls.stream().map(u -> u + "#again").toList()); // the same pages, spelled differently
+            // The first batch's fetch of /s/1 waits until the second batch has been planned, so the second batch
+            // finds all ten shared pages claimed by the first.
+            CompletableFuture<String> secondId = new CompletableFuture<>();
+            shared.beforeResponding("/s/1", () -> {
+                try {
+                    secondId.get(30, TimeUnit.SECONDS);
+                    local.awaitS3Events(Duration.ofSeconds(30));
+                } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                }
+            });
+
+            String firstId = body(local.http(postBatches(first, "e2e-share-1")), 202).get("batchId").asText();
+            secondId.complete(body(local.http(postBatches(second, "e2e-share-2")), 202).get("batchId").asText());
+            JsonNode one = awaitDone(local, firstId, Duration.ofSeconds(60));
+            JsonNode two = awaitDone(local, secondId.get(), Duration.ofSeconds(60));
+
+            assertEquals(15, one.at("/counts/fetched").asInt(), one.toString());
+            assertEquals(15, two.at("/counts/fetched").asInt(), two.toString());
+            for (int p = 1; p <= 10; p++) {
+                assertEquals(1, shared.requestCount("/s/" + p), "/s/" + p);
+            }
+
+            String thirdId = body(local.http(postBatches(sharedUrls, "e2e-share-3")), 202).get("batchId").asText();
+            JsonNode three = awaitDone(local, thirdId, Duration.ofSeconds(60));
+
+            assertEquals(10, three.at("/counts/skipped").asInt(), "fetched minutes ago: fresh within the hour");
+            assertEquals(10, shared.requests().size(), "nothing fetched again");
+        }
+    }
+
     private static APIGatewayV2HTTPEvent postBatches(List<String> urls, String idempotencyKey) throws Exception {
         ObjectNode event = sample("api-post-batches.json");
         ((ObjectNode) event.get("headers")).put("idempotency-key", idempotencyKey);

@@ -12,6 +12,7 @@ import io.spiderling.core.extract.ExtractionRecord;
 import io.spiderling.core.extract.PageMetadata;
 import io.spiderling.core.fetch.FetchRecord;
 import io.spiderling.core.port.UrlStore;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -20,10 +21,13 @@ import java.util.Optional;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException;
+import software.amazon.awssdk.services.dynamodb.model.ReturnValue;
 
 /**
  * {@link UrlStore} on the {@code urls} table, one item per normalized URL keyed by its hash. The fetch and extract
- * stages each update only their own attributes, so whichever runs first, neither erases the other's work.
+ * stages each update only their own attributes, so whichever runs first, neither erases the other's work. The claim
+ * ({@code claimedAt}, {@code claimedBy}, and the {@code waiters} set of batches that joined it) lives on the same item,
+ * so joining and releasing are single-item atomic updates that cannot miss each other.
  */
 public final class DynamoDbUrlStore implements UrlStore {
 
@@ -35,6 +39,14 @@ public final class DynamoDbUrlStore implements UrlStore {
     /** An extraction of older content than the stored extraction or the stored fetch is stale. */
     static final String EXTRACTION_CONDITION = "(attribute_not_exists(extractedFrom) OR extractedFrom <= :from)"
             + " AND (attribute_not_exists(fetchedAt) OR fetchedAt <= :from)";
+
+    /** Join a live claim of another batch. */
+    static final String JOIN_CONDITION =
+            "attribute_exists(claimedAt) AND claimedAt > :stale AND claimedBy <> :batch";
+    /** Take the claim: nobody holds it, its holder is presumed lost, or the caller already holds it. */
+    static final String CLAIM_CONDITION =
+            "attribute_not_exists(claimedAt) OR claimedAt <= :stale OR claimedBy = :batch";
+    private static final int CLAIM_ATTEMPTS = 5;
 
     private final DynamoDbClient dynamo;
     private final String table;
@@ -97,6 +109,50 @@ public final class DynamoDbUrlStore implements UrlStore {
                 string(item, "extractedSha256").orElse(""), instant(item, "extractedFrom").orElseThrow(),
                 extractedAt));
         return Optional.of(new UrlRecord(urlHash, fetch, extraction));
+    }
+
+    @Override
+    public Claim claim(String urlHash, String url, String batchId, Instant now, Instant staleBefore) {
+        Map<String, AttributeValue> key = Map.of(KEY, s(urlHash));
+        for (int attempt = 0; attempt < CLAIM_ATTEMPTS; attempt++) {
+            try {
+                dynamo.updateItem(b -> b.tableName(table).key(key)
+                        .updateExpression("ADD waiters :batches")
+                        .conditionExpression(JOIN_CONDITION)
+                        .expressionAttributeValues(Map.of(":batches", AttributeValue.fromSs(List.of(batchId)),
+                                ":stale", n(staleBefore.toEpochMilli()), ":batch", s(batchId))));
+                return Claim.JOINED;
+            } catch (ConditionalCheckFailedException noLiveClaimOfAnother) {
+                // take it below
+            }
+            try {
+                dynamo.updateItem(b -> b.tableName(table).key(key)
+                        .updateExpression("SET claimedAt = :now, claimedBy = :batch, #url = if_not_exists(#url, :url)")
+                        .conditionExpression(CLAIM_CONDITION)
+                        .expressionAttributeNames(Map.of("#url", "url"))
+                        .expressionAttributeValues(Map.of(":now", n(now.toEpochMilli()), ":batch", s(batchId),
+                                ":url", s(url), ":stale", n(staleBefore.toEpochMilli()))));
+                return Claim.CLAIMED;
+            } catch (ConditionalCheckFailedException claimedMeanwhile) {
+                // another batch claimed it between the two writes: join that claim
+            }
+        }
+        throw new IllegalStateException("could not claim or join " + url + " in " + CLAIM_ATTEMPTS + " attempts");
+    }
+
+    @Override
+    public List<String> releaseClaim(String urlHash) {
+        try {
+            Map<String, AttributeValue> old = dynamo.updateItem(b -> b.tableName(table)
+                    .key(Map.of(KEY, s(urlHash)))
+                    .updateExpression("REMOVE claimedAt, claimedBy, waiters")
+                    .conditionExpression("attribute_exists(claimedAt)")
+                    .returnValues(ReturnValue.UPDATED_OLD)).attributes();
+            AttributeValue waiters = old == null ? null : old.get("waiters");
+            return waiters == null || !waiters.hasSs() ? List.of() : List.copyOf(waiters.ss());
+        } catch (ConditionalCheckFailedException noClaim) {
+            return List.of();
+        }
     }
 
     /** Builds one UpdateItem expression of SET and REMOVE clauses with placeholder names for every attribute. */

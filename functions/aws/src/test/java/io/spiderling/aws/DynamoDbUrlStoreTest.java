@@ -8,12 +8,14 @@ import io.spiderling.core.batch.ItemState;
 import io.spiderling.core.extract.ExtractionRecord;
 import io.spiderling.core.extract.PageMetadata;
 import io.spiderling.core.fetch.FetchRecord;
+import io.spiderling.core.port.UrlStore.Claim;
 import io.spiderling.core.port.UrlStore.UrlRecord;
 import io.spiderling.core.url.NormalizedUrl;
 import io.spiderling.testkit.EmbeddedAws;
 import io.spiderling.testkit.EmbeddedAwsExtension;
 import io.spiderling.testkit.StackResources;
 import java.time.Instant;
+import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -43,6 +45,47 @@ class DynamoDbUrlStoreTest {
                 "https://example.com/" + test.getTestMethod().orElseThrow().getName() + "?q=1");
         url = normalized.value();
         urlHash = normalized.urlHash();
+    }
+
+    @Test
+    void claim_whenBatchesAskInTurn_firstClaimsOthersJoinAndReleaseReturnsEachJoinerOnce() {
+        Instant stale = T1.minusSeconds(1800);
+        assertEquals("attribute_exists(claimedAt) AND claimedAt > :stale AND claimedBy <> :batch",
+                DynamoDbUrlStore.JOIN_CONDITION);
+
+        assertEquals(Claim.CLAIMED, store.claim(urlHash, url, "a", T1, stale));
+        assertEquals(Claim.JOINED, store.claim(urlHash, url, "b", T1, stale));
+        assertEquals(Claim.JOINED, store.claim(urlHash, url, "c", T1, stale));
+        assertEquals(Claim.JOINED, store.claim(urlHash, url, "b", T1, stale), "a redelivered join");
+        assertEquals(Claim.CLAIMED, store.claim(urlHash, url, "a", T1, stale), "the holder re-claims its own");
+
+        assertEquals(List.of("b", "c"), store.releaseClaim(urlHash).stream().sorted().toList());
+        assertEquals(List.of(), store.releaseClaim(urlHash), "released once");
+        assertEquals(Claim.CLAIMED, store.claim(urlHash, url, "d", T2, T2.minusSeconds(1800)));
+    }
+
+    @Test
+    void claim_whenHolderIsStale_takesOverAndKeepsTheWaiters() {
+        store.claim(urlHash, url, "lost", T1, T1.minusSeconds(1800));
+        store.claim(urlHash, url, "waiting", T1, T1.minusSeconds(1800));
+
+        assertEquals(Claim.CLAIMED, store.claim(urlHash, url, "new", T2, T2.minusSeconds(1800)));
+
+        assertEquals(List.of("waiting"), store.releaseClaim(urlHash));
+    }
+
+    @Test
+    void claim_whenUrlNeverFetched_leavesARowWithoutFetchOrExtraction() {
+        store.claim(urlHash, url, "a", T1, T1.minusSeconds(1800));
+
+        assertEquals(new UrlRecord(urlHash, Optional.empty(), Optional.empty()), store.find(urlHash).orElseThrow());
+    }
+
+    @Test
+    void releaseClaim_whenNothingClaimed_returnsEmptyAndCreatesNoRow() {
+        assertEquals(List.of(), store.releaseClaim(urlHash));
+
+        assertEquals(Optional.empty(), store.find(urlHash));
     }
 
     @Test

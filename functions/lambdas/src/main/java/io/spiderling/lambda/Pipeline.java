@@ -47,7 +47,7 @@ public final class Pipeline implements AutoCloseable {
         var queue = new SqsFetchQueue(clients.sqs(), r.fetchQueueUrl());
         this.ingest = new Ingest(normalizer, batches, blobs, clock);
         this.cancel = new CancelBatch(batches, clock);
-        this.canonicalize = new Canonicalize(blobs, batches, queue, clock);
+        this.canonicalize = new Canonicalize(blobs, batches, urls, queue, clock);
         this.fetchPage = new FetchPage(fetcher, blobs, urls, new BatchTracker(batches), clock);
         this.extract = new ExtractContent(blobs, urls, HtmlExtractor.create(), clock);
         this.queries = new Queries(normalizer, batches, urls);

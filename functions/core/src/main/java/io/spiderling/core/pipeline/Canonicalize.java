@@ -1,36 +1,57 @@
 package io.spiderling.core.pipeline;
 
+import io.spiderling.core.batch.ItemState;
 import io.spiderling.core.fetch.FetchJob;
+import io.spiderling.core.fetch.FetchRecord;
+import io.spiderling.core.port.UrlStore;
+import io.spiderling.core.recrawl.RecrawlPolicy;
 import io.spiderling.core.port.BatchStore;
 import io.spiderling.core.port.BlobStore;
 import io.spiderling.core.port.FetchQueue;
 import io.spiderling.core.url.NormalizedUrl;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
 /**
- * Plans a stored manifest: one batch item per URL, and one fetch job per URL that still needs one, queued in its
- * site's group. Safe to run again for the same manifest: items are created once, and jobs for items that are still
- * queued are re-sent with the same deduplication id.
+ * Plans a stored manifest: one batch item per URL, then for each URL still queued one of three things. A URL with a
+ * fresh stored copy (fetched within the batch's recrawl window) ends at once as {@code skipped}. A URL another batch
+ * is already fetching joins that fetch, which will end this batch's item too. Any other URL is claimed and gets a
+ * fetch job in its site's group. Safe to run again for the same manifest: items are created once, a batch re-claims
+ * its own claims, and re-sent jobs carry the same deduplication id.
  */
 public final class Canonicalize {
 
+    /** A claim older than this is taken over: its fetch job was lost (it is far past the queue's retries). */
+    public static final Duration CLAIM_TIMEOUT = Duration.ofMinutes(30);
+
     private final BlobStore blobs;
     private final BatchStore batches;
+    private final UrlStore urls;
+    private final BatchTracker tracker;
     private final FetchQueue queue;
     private final Clock clock;
 
-    public Canonicalize(BlobStore blobs, BatchStore batches, FetchQueue queue, Clock clock) {
+    public Canonicalize(BlobStore blobs, BatchStore batches, UrlStore urls, FetchQueue queue, Clock clock) {
         this.blobs = blobs;
         this.batches = batches;
+        this.urls = urls;
+        this.tracker = new BatchTracker(batches);
         this.queue = queue;
         this.clock = clock;
     }
 
-    /** @param items how many URLs the manifest listed; enqueued how many fetch jobs were sent */
-    public record Outcome(String batchId, int items, int enqueued) {}
+    /**
+     * @param items how many URLs the manifest listed
+     * @param enqueued fetch jobs sent
+     * @param skipped URLs ended at once because a fresh copy is stored
+     * @param joined URLs left waiting on another batch's fetch of the same URL
+     */
+    public record Outcome(String batchId, int items, int enqueued, int skipped, int joined) {}
 
     /** Returns empty when the key is not a manifest or the manifest is gone; neither is worth a retry. */
     public Optional<Outcome> onManifest(String key) {
@@ -42,12 +63,32 @@ public final class Canonicalize {
         if (blob.isEmpty()) {
             return Optional.empty();
         }
-        List<NormalizedUrl> urls = new String(blob.get().bytes(), StandardCharsets.UTF_8).lines()
+        String id = batchId.get();
+        Duration window = batches.status(id)
+                .flatMap(status -> status.header().options().recrawlAfter())
+                .orElse(RecrawlPolicy.DEFAULT_WINDOW);
+        List<NormalizedUrl> manifest = new String(blob.get().bytes(), StandardCharsets.UTF_8).lines()
                 .filter(line -> !line.isBlank())
                 .map(NormalizedUrl::parse)
                 .toList();
-        List<NormalizedUrl> pending = batches.addItems(batchId.get(), urls, clock.instant());
-        queue.enqueue(pending.stream().map(url -> new FetchJob(batchId.get(), url, 1)).toList());
-        return Optional.of(new Outcome(batchId.get(), urls.size(), pending.size()));
+        Instant now = clock.instant();
+        List<FetchJob> jobs = new ArrayList<>();
+        int skipped = 0;
+        int joined = 0;
+        for (NormalizedUrl url : batches.addItems(id, manifest, now)) {
+            Optional<FetchRecord> last = urls.find(url.urlHash()).flatMap(UrlStore.UrlRecord::fetch);
+            if (RecrawlPolicy.fresh(last, window, now)) {
+                tracker.finish(id, url.urlHash(), ItemState.SKIPPED,
+                        "fresh copy fetched at " + last.get().fetchedAt(), now);
+                skipped++;
+            } else if (urls.claim(url.urlHash(), url.value(), id, now, now.minus(CLAIM_TIMEOUT))
+                    == UrlStore.Claim.CLAIMED) {
+                jobs.add(new FetchJob(id, url, 1));
+            } else {
+                joined++;
+            }
+        }
+        queue.enqueue(jobs);
+        return Optional.of(new Outcome(id, manifest.size(), jobs.size(), skipped, joined));
     }
 }

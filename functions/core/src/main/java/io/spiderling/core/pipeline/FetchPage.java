@@ -12,6 +12,7 @@ import io.spiderling.core.port.UrlStore;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
@@ -49,14 +50,30 @@ public final class FetchPage {
     }
 
     /**
-     * Fetches the job's URL and records the outcome. Returns empty, without contacting the site, when the job's batch
-     * was cancelled: the item then ends as {@code cancelled}.
+     * Fetches the job's URL, records the outcome and ends the job's batch item, then every item of other batches
+     * that joined this fetch (see {@link Canonicalize}) with the same outcome.
+     *
+     * <p>When the job's batch was cancelled its item ends as {@code cancelled}; the site is contacted only if other
+     * batches are waiting on this fetch. Returns empty when nothing was fetched.
      */
     public Optional<FetchRecord> process(FetchJob job) {
         if (tracker.cancelled(job.batchId())) {
             tracker.finish(job.batchId(), job.urlHash(), ItemState.CANCELLED, "batch cancelled", clock.instant());
-            return Optional.empty();
+            List<String> waiters = urls.releaseClaim(job.urlHash());
+            if (waiters.isEmpty()) {
+                return Optional.empty();
+            }
+            FetchRecord record = fetchAndRecord(job);
+            finishAll(waiters, job, record);
+            return Optional.of(record);
         }
+        FetchRecord record = fetchAndRecord(job);
+        tracker.finish(job.batchId(), job.urlHash(), record.state(), record.error().orElse(null), record.fetchedAt());
+        finishAll(urls.releaseClaim(job.urlHash()), job, record);
+        return Optional.of(record);
+    }
+
+    private FetchRecord fetchAndRecord(FetchJob job) {
         FetchResult result = fetcher.fetch(job.url().value());
         Instant fetchedAt = clock.instant();
         FetchRecord record = switch (result) {
@@ -70,8 +87,16 @@ public final class FetchPage {
                     fetchedAt, 0, f.total().toMillis(), Optional.of(f.kind() + ": " + f.message()));
         };
         urls.recordFetch(record);
-        tracker.finish(job.batchId(), job.urlHash(), record.state(), record.error().orElse(null), fetchedAt);
-        return Optional.of(record);
+        return record;
+    }
+
+    private void finishAll(List<String> batchIds, FetchJob job, FetchRecord record) {
+        for (String batchId : batchIds) {
+            if (!batchId.equals(job.batchId())) {
+                tracker.finish(batchId, job.urlHash(), record.state(), record.error().orElse(null),
+                        record.fetchedAt());
+            }
+        }
     }
 
     private FetchRecord store(FetchJob job, FetchResult.Response r, Instant fetchedAt) {

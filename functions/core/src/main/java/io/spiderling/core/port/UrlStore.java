@@ -2,6 +2,8 @@ package io.spiderling.core.port;
 
 import io.spiderling.core.extract.ExtractionRecord;
 import io.spiderling.core.fetch.FetchRecord;
+import java.time.Instant;
+import java.util.List;
 import java.util.Optional;
 
 /** The per-URL metadata store, keyed by the hash of the normalized URL. */
@@ -21,6 +23,26 @@ public interface UrlStore {
     boolean recordExtraction(ExtractionRecord record);
 
     Optional<UrlRecord> find(String urlHash);
+
+    /**
+     * Claims the URL for fetching on behalf of a batch, so that one fetch serves every batch that asks for it at the
+     * same time. If another batch holds a live claim (made after {@code staleBefore}), the caller joins it as a waiter
+     * instead. A batch that already holds the claim gets it again (a redelivered planning event).
+     */
+    Claim claim(String urlHash, String url, String batchId, Instant now, Instant staleBefore);
+
+    /**
+     * Ends the URL's claim and returns the batches that joined it, each once, atomically: a batch either joined
+     * before this call and is returned, or finds no claim afterwards and makes its own.
+     */
+    List<String> releaseClaim(String urlHash);
+
+    enum Claim {
+        /** The caller must queue the fetch. */
+        CLAIMED,
+        /** Another batch's fetch will end the caller's item too. */
+        JOINED
+    }
 
     /** What is known about a URL: its last fetch and its extracted metadata, either of which may be missing. */
     record UrlRecord(String urlHash, Optional<FetchRecord> fetch, Optional<ExtractionRecord> extraction) {}

@@ -3,15 +3,20 @@ package io.spiderling.core.pipeline;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.spiderling.core.batch.BatchHeader;
+import io.spiderling.core.batch.BatchOptions;
+import io.spiderling.core.content.ContentKey;
 import io.spiderling.core.batch.ItemState;
 import io.spiderling.core.fetch.FetchJob;
+import io.spiderling.core.fetch.FetchRecord;
 import io.spiderling.core.testing.CallLog;
 import io.spiderling.core.testing.InMemoryBatchStore;
 import io.spiderling.core.testing.InMemoryBlobStore;
+import io.spiderling.core.testing.InMemoryUrlStore;
 import io.spiderling.core.testing.RecordingFetchQueue;
 import io.spiderling.core.url.NormalizedUrl;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.List;
@@ -31,8 +36,10 @@ class CanonicalizeTest {
     private final CallLog log = new CallLog();
     private final InMemoryBlobStore blobs = new InMemoryBlobStore(log);
     private final InMemoryBatchStore batches = new InMemoryBatchStore(log);
+    private final InMemoryUrlStore urls = new InMemoryUrlStore(log);
     private final RecordingFetchQueue queue = new RecordingFetchQueue(log);
-    private final Canonicalize canonicalize = new Canonicalize(blobs, batches, queue, Clock.fixed(NOW, ZoneOffset.UTC));
+    private final Canonicalize canonicalize =
+            new Canonicalize(blobs, batches, urls, queue, Clock.fixed(NOW, ZoneOffset.UTC));
 
     @Test
     void onManifest_whenNew_createsQueuedItemsAndEnqueuesAttemptOneJobInManifestOrder() {
@@ -40,7 +47,7 @@ class CanonicalizeTest {
 
         Optional<Canonicalize.Outcome> outcome = canonicalize.onManifest(Ingest.manifestKey(BATCH));
 
-        assertEquals(Optional.of(new Canonicalize.Outcome(BATCH, 3, 3)), outcome);
+        assertEquals(Optional.of(new Canonicalize.Outcome(BATCH, 3, 3, 0, 0)), outcome);
         assertEquals(List.of(List.of(job(A1), job(B1), job(A2))), queue.sends());
         for (NormalizedUrl url : List.of(A1, B1, A2)) {
             assertEquals(ItemState.QUEUED, batches.item(BATCH, url.urlHash()).orElseThrow().state(), url.value());
@@ -54,7 +61,7 @@ class CanonicalizeTest {
 
         Optional<Canonicalize.Outcome> again = canonicalize.onManifest(Ingest.manifestKey(BATCH));
 
-        assertEquals(Optional.of(new Canonicalize.Outcome(BATCH, 3, 3)), again);
+        assertEquals(Optional.of(new Canonicalize.Outcome(BATCH, 3, 3, 0, 0)), again);
         List<List<FetchJob>> sends = queue.sends();
         assertEquals(2, sends.size());
         assertEquals(deduplicationIds(sends.get(0)), deduplicationIds(sends.get(1)));
@@ -69,9 +76,61 @@ class CanonicalizeTest {
 
         Optional<Canonicalize.Outcome> again = canonicalize.onManifest(Ingest.manifestKey(BATCH));
 
-        assertEquals(Optional.of(new Canonicalize.Outcome(BATCH, 3, 2)), again);
+        assertEquals(Optional.of(new Canonicalize.Outcome(BATCH, 3, 2, 0, 0)), again);
         assertEquals(List.of(job(A1), job(A2)), queue.sends().get(1));
         assertEquals(ItemState.FETCHED, batches.item(BATCH, B1.urlHash()).orElseThrow().state());
+    }
+
+    @Test
+    void onManifest_whenFreshCopyStored_skipsThatUrlWithoutAJob() {
+        storeManifest(Ingest.manifestKey(BATCH));
+        batches.createBatch(new BatchHeader(BATCH, 3, 0, List.of(), 0, "http", NOW));
+        urls.recordFetch(fetched(B1, NOW.minus(Duration.ofMinutes(59))));
+        urls.recordFetch(fetched(A2, NOW.minus(Duration.ofMinutes(61))));
+
+        Optional<Canonicalize.Outcome> outcome = canonicalize.onManifest(Ingest.manifestKey(BATCH));
+
+        assertEquals(Optional.of(new Canonicalize.Outcome(BATCH, 3, 2, 1, 0)), outcome);
+        assertEquals(List.of(List.of(job(A1), job(A2))), queue.sends(), "the default window is one hour");
+        var skipped = batches.item(BATCH, B1.urlHash()).orElseThrow();
+        assertEquals(ItemState.SKIPPED, skipped.state());
+        assertEquals("fresh copy fetched at " + NOW.minus(Duration.ofMinutes(59)), skipped.detail());
+    }
+
+    @Test
+    void onManifest_whenBatchAsksForAShorterWindow_refetchesWhatIsOlder() {
+        storeManifest(Ingest.manifestKey(BATCH));
+        batches.createBatch(new BatchHeader(BATCH, 3, 0, List.of(), 0, "http", NOW,
+                new BatchOptions(Optional.empty(), Optional.of(Duration.ofMinutes(5))), ""));
+        urls.recordFetch(fetched(B1, NOW.minus(Duration.ofMinutes(10))));
+
+        Optional<Canonicalize.Outcome> outcome = canonicalize.onManifest(Ingest.manifestKey(BATCH));
+
+        assertEquals(Optional.of(new Canonicalize.Outcome(BATCH, 3, 3, 0, 0)), outcome);
+    }
+
+    @Test
+    void onManifest_whenAnotherBatchIsFetchingTheUrl_joinsItInsteadOfQueueingASecondFetch() {
+        urls.claim(A1.urlHash(), A1.value(), "other-batch", NOW.minusSeconds(5), NOW.minus(Duration.ofMinutes(30)));
+        storeManifest(Ingest.manifestKey(BATCH));
+
+        Optional<Canonicalize.Outcome> outcome = canonicalize.onManifest(Ingest.manifestKey(BATCH));
+
+        assertEquals(Optional.of(new Canonicalize.Outcome(BATCH, 3, 2, 0, 1)), outcome);
+        assertEquals(List.of(List.of(job(B1), job(A2))), queue.sends());
+        assertEquals(List.of(BATCH), urls.releaseClaim(A1.urlHash()));
+        assertEquals(ItemState.QUEUED, batches.item(BATCH, A1.urlHash()).orElseThrow().state());
+    }
+
+    @Test
+    void onManifest_whenAnotherBatchsClaimIsStale_takesItOver() {
+        urls.claim(A1.urlHash(), A1.value(), "lost-batch", NOW.minus(Duration.ofMinutes(31)),
+                NOW.minus(Duration.ofHours(1)));
+        storeManifest(Ingest.manifestKey(BATCH));
+
+        Optional<Canonicalize.Outcome> outcome = canonicalize.onManifest(Ingest.manifestKey(BATCH));
+
+        assertEquals(Optional.of(new Canonicalize.Outcome(BATCH, 3, 3, 0, 0)), outcome);
     }
 
     @Test
@@ -93,6 +152,12 @@ class CanonicalizeTest {
 
     private void storeManifest(String key) {
         blobs.put(key, MANIFEST.getBytes(StandardCharsets.UTF_8), "text/plain; charset=utf-8", Map.of());
+    }
+
+    private static FetchRecord fetched(NormalizedUrl url, Instant at) {
+        return new FetchRecord(url.urlHash(), url.value(), ItemState.FETCHED, Optional.of(200),
+                Optional.of("text/html"), 10, false, Optional.of(ContentKey.forUrlHash(url.urlHash())),
+                Optional.of("ab"), Optional.of(url.value()), at, 1, 2, Optional.empty());
     }
 
     private static FetchJob job(NormalizedUrl url) {

@@ -2,6 +2,7 @@ package io.spiderling.core.pipeline;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -70,13 +71,45 @@ class FetchPageTest {
     }
 
     @Test
+    void process_whenOtherBatchesJoinedTheFetch_endsTheirItemsWithTheSameOutcome() {
+        batches.createBatch(new BatchHeader("b2", 1, 0, List.of(), 0, "http", NOW));
+        batches.addItems("b2", List.of(URL), NOW);
+        urls.claim(URL.urlHash(), URL.value(), BATCH, NOW, NOW.minusSeconds(1800));
+        urls.claim(URL.urlHash(), URL.value(), "b2", NOW, NOW.minusSeconds(1800));
+
+        fetchPageAnswering(response(200)).process(JOB);
+
+        assertEquals(List.of(URL.value()), requested, "one fetch for both batches");
+        assertEquals(ItemState.FETCHED, batches.item(BATCH, URL.urlHash()).orElseThrow().state());
+        assertEquals(ItemState.FETCHED, batches.item("b2", URL.urlHash()).orElseThrow().state());
+        assertTrue(batches.status("b2").orElseThrow().completedAt().isPresent());
+        assertFalse(urls.claimed(URL.urlHash()));
+    }
+
+    @Test
+    void process_whenBatchCancelledButAnotherBatchJoined_fetchesForTheOtherOnly() {
+        batches.createBatch(new BatchHeader("b2", 1, 0, List.of(), 0, "http", NOW));
+        batches.addItems("b2", List.of(URL), NOW);
+        urls.claim(URL.urlHash(), URL.value(), BATCH, NOW, NOW.minusSeconds(1800));
+        urls.claim(URL.urlHash(), URL.value(), "b2", NOW, NOW.minusSeconds(1800));
+        batches.markCancelled(BATCH, NOW);
+
+        fetchPageAnswering(response(200)).process(JOB);
+
+        assertEquals(List.of(URL.value()), requested);
+        assertEquals(ItemState.CANCELLED, batches.item(BATCH, URL.urlHash()).orElseThrow().state());
+        assertEquals(ItemState.FETCHED, batches.item("b2", URL.urlHash()).orElseThrow().state());
+    }
+
+    @Test
     void process_when2xx_storesBodyThenUrlRowThenBatchItem() {
         fetchPageAnswering(response(200)).process(JOB);
 
         assertEquals(List.of(
                 "BlobStore.put " + ContentKey.forUrlHash(URL.urlHash()),
                 "UrlStore.recordFetch " + URL.urlHash() + " FETCHED",
-                "BatchStore.finishItem " + BATCH + " " + URL.urlHash() + " FETCHED"), log.entries());
+                "BatchStore.finishItem " + BATCH + " " + URL.urlHash() + " FETCHED",
+                "UrlStore.releaseClaim " + URL.urlHash()), log.entries());
     }
 
     @Test
