@@ -1,0 +1,129 @@
+package io.spiderling.local;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPEvent;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.MapperFeature;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.spiderling.aws.FetchJobCodec;
+import io.spiderling.core.fetch.FetchJob;
+import io.spiderling.testkit.EmbeddedAws;
+import io.spiderling.testkit.EmbeddedAwsExtension;
+import io.spiderling.testkit.StackResources;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import software.amazon.awssdk.services.sqs.model.DeleteMessageBatchRequestEntry;
+import software.amazon.awssdk.services.sqs.model.Message;
+import software.amazon.awssdk.services.sqs.model.MessageSystemAttributeName;
+
+/**
+ * A full-size batch, planned but not fetched (no fetch pollers run), in a JVM whose heap is fixed by the build
+ * (the {@code bounded-memory} surefire execution) with the emulators in the same heap.
+ */
+@Tag("bounded-memory")
+@ExtendWith(EmbeddedAwsExtension.class)
+class LargeBatchTest {
+
+    private static final ObjectMapper JSON = new ObjectMapper()
+            .configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false)
+            .configure(MapperFeature.ACCEPT_CASE_INSENSITIVE_PROPERTIES, true);
+    private static final int DISTINCT = 7_000;
+    private static final int DUPLICATES = 3_000;
+    private static final int HOSTS = 70;
+
+    @Test
+    void postBatches_whenTenThousandUrlsWithThirtyPercentRespelled_expectOneJobPerDistinctUrlAndExactCounts(
+            EmbeddedAws aws, StackResources resources) throws Exception {
+        assertTrue(Runtime.getRuntime().maxMemory() <= 400L * 1024 * 1024, "the test must run with -Xmx384m");
+        List<String> distinct = new ArrayList<>();
+        for (int i = 0; i < DISTINCT; i++) {
+            distinct.add("https://site-" + (i % HOSTS) + ".example/page/" + i + "?utm_source=mail");
+        }
+        List<String> submitted = new ArrayList<>(distinct);
+        Random random = new Random(42);
+        for (int i = 0; i < DUPLICATES; i++) {
+            String url = distinct.get(random.nextInt(DISTINCT));
+            submitted.add(switch (i % 3) {
+                case 0 -> url.replace("https://site-", "HTTPS://SITE-");
+                case 1 -> url.replace(".example/", ".example:443/");
+                default -> url + "#section";
+            });
+        }
+        Collections.shuffle(submitted, random);
+
+        try (LocalSpiderling local = LocalSpiderling.start(aws, resources,
+                new LocalSpiderling.Options(0, 0, Clock.systemUTC()))) {
+            JsonNode accepted = JSON.readTree(local.http(post(submitted)).getBody());
+            assertEquals(DISTINCT, accepted.get("accepted").asInt(), accepted.toString());
+            assertEquals(DUPLICATES, accepted.get("duplicates").asInt());
+            assertTrue(local.awaitS3Events(Duration.ofMinutes(10)), "planning did not finish");
+
+            Map<String, Set<String>> urlsBySite = new HashMap<>();
+            int jobs = 0;
+            for (Message m : drain(aws, resources.fetchQueueUrl())) {
+                FetchJob job = FetchJobCodec.decode(m.body());
+                assertEquals(job.siteKey().messageGroupId(),
+                        m.attributes().get(MessageSystemAttributeName.MESSAGE_GROUP_ID));
+                urlsBySite.computeIfAbsent(job.siteKey().value(), k -> new HashSet<>()).add(job.url().value());
+                jobs++;
+            }
+
+            assertEquals(DISTINCT, jobs, "one fetch job per distinct URL");
+            assertEquals(HOSTS, urlsBySite.size());
+            assertEquals(DISTINCT, urlsBySite.values().stream().mapToInt(Set::size).sum(), "no URL queued twice");
+            String batchId = accepted.get("batchId").asText();
+            JsonNode status = JSON.readTree(local.http(get("/batches/" + batchId)).getBody());
+            assertEquals(DISTINCT, status.get("total").asInt());
+            assertEquals(DISTINCT, status.at("/counts/queued").asInt());
+            assertEquals(DUPLICATES, status.get("duplicates").asInt());
+        }
+    }
+
+    private static List<Message> drain(EmbeddedAws aws, String queueUrl) {
+        List<Message> all = new ArrayList<>();
+        while (true) {
+            List<Message> batch = aws.sqs().receiveMessage(b -> b.queueUrl(queueUrl).maxNumberOfMessages(10)
+                    .waitTimeSeconds(1).messageSystemAttributeNames(MessageSystemAttributeName.ALL)).messages();
+            if (batch.isEmpty()) {
+                return all;
+            }
+            all.addAll(batch);
+            aws.sqs().deleteMessageBatch(b -> b.queueUrl(queueUrl).entries(batch.stream()
+                    .map(m -> DeleteMessageBatchRequestEntry.builder().id(m.messageId())
+                            .receiptHandle(m.receiptHandle()).build())
+                    .toList()));
+        }
+    }
+
+    private static APIGatewayV2HTTPEvent post(List<String> urls) throws Exception {
+        ObjectNode event = PipelineEndToEndTest.sample("api-post-batches.json");
+        ((ObjectNode) event.get("headers")).put("idempotency-key", "large-batch");
+        ArrayNode array = JSON.createArrayNode();
+        urls.forEach(array::add);
+        event.put("body", JSON.createObjectNode().set("urls", array).toString());
+        return JSON.treeToValue(event, APIGatewayV2HTTPEvent.class);
+    }
+
+    private static APIGatewayV2HTTPEvent get(String path) throws Exception {
+        ObjectNode event = PipelineEndToEndTest.sample("api-get-batch.json");
+        event.put("rawPath", path);
+        ((ObjectNode) event.at("/requestContext/http")).put("path", path);
+        return JSON.treeToValue(event, APIGatewayV2HTTPEvent.class);
+    }
+}
