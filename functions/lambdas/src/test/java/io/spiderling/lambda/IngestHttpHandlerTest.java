@@ -105,6 +105,29 @@ class IngestHttpHandlerTest {
     }
 
     @Test
+    void handleRequest_whenMoreThanTenThousandUrls_expect400NamingTheLimit() throws Exception {
+        String urls = java.util.stream.IntStream.range(0, 10_001)
+                .mapToObj(i -> "\"https://example.com/" + i + "\"").collect(java.util.stream.Collectors.joining(","));
+
+        assertEquals("too many urls: 10001 (at most 10000 per batch)",
+                error(withBody("{\"urls\":[" + urls + "]}")).get("error").asText());
+    }
+
+    @Test
+    void handleRequest_whenBodyOverFiveMebibytes_expectJson413AndNothingStored() throws Exception {
+        String body = "{\"urls\":[\"https://example.com/" + "a".repeat(5 * 1024 * 1024) + "\"]}";
+        ObjectNode event = withBody(body);
+        long before = storedItems();
+
+        JsonNode response = call(event);
+
+        assertEquals(413, response.get("statusCode").asInt());
+        assertTrue(Events.JSON.readTree(response.get("body").asText()).get("error").asText()
+                .startsWith("body is " + body.length() + " bytes; at most 5242880 are accepted here"));
+        assertEquals(before, storedItems());
+    }
+
+    @Test
     void handleRequest_whenMalformedJson_expect400NamingTheProblem() throws Exception {
         JsonNode body = error(withBody("{\"urls\": ["));
         assertTrue(body.get("error").asText().startsWith("malformed JSON"), body.toString());
@@ -134,11 +157,26 @@ class IngestHttpHandlerTest {
         return event;
     }
 
+    /** Calls with a request that must be refused, and checks that nothing was stored for it. */
     private static JsonNode error(ObjectNode event) throws Exception {
+        long before = storedItems();
         JsonNode response = call(event);
         assertEquals(400, response.get("statusCode").asInt(), response.toString());
         assertEquals("application/json", response.get("headers").get("content-type").asText());
+        assertEquals(before, storedItems(), "a refused request stores no manifest and no batch");
         return Events.JSON.readTree(response.get("body").asText());
+    }
+
+    /** Manifests in the bucket plus items in the batch table. */
+    private static long storedItems() {
+        var aws = TestStack.aws();
+        var resources = TestStack.resources();
+        long manifests = aws.s3().listObjectsV2Paginator(b -> b.bucket(resources.bucket()).prefix("manifests/"))
+                .contents().stream().count();
+        long batchItems = aws.dynamoDb().scanPaginator(b -> b.tableName(resources.batchesTable())
+                .select(software.amazon.awssdk.services.dynamodb.model.Select.COUNT))
+                .stream().mapToLong(page -> page.count()).sum();
+        return manifests + batchItems;
     }
 
     private static JsonNode call(ObjectNode event) throws Exception {
