@@ -63,13 +63,19 @@ public final class FetchPage {
             if (waiters.isEmpty()) {
                 return Optional.empty();
             }
-            FetchRecord record = fetchAndRecord(job);
-            finishAll(waiters, job, record);
+            FetchRecord record;
+            try {
+                record = fetchAndRecord(job);
+            } catch (RuntimeException e) {
+                rejoin(job, waiters);
+                throw e;
+            }
+            handOver(job, record, waiters);
             return Optional.of(record);
         }
         FetchRecord record = fetchAndRecord(job);
         tracker.finish(job.batchId(), job.urlHash(), record.state(), record.error().orElse(null), record.fetchedAt());
-        finishAll(urls.releaseClaim(job.urlHash()), job, record);
+        handOver(job, record, urls.releaseClaim(job.urlHash()));
         return Optional.of(record);
     }
 
@@ -90,12 +96,32 @@ public final class FetchPage {
         return record;
     }
 
-    private void finishAll(List<String> batchIds, FetchJob job, FetchRecord record) {
-        for (String batchId : batchIds) {
-            if (!batchId.equals(job.batchId())) {
+    /** Ends the waiting batches' items with this fetch's outcome. */
+    private void handOver(FetchJob job, FetchRecord record, List<String> waiters) {
+        for (int i = 0; i < waiters.size(); i++) {
+            String batchId = waiters.get(i);
+            if (batchId.equals(job.batchId())) {
+                continue;
+            }
+            try {
                 tracker.finish(batchId, job.urlHash(), record.state(), record.error().orElse(null),
                         record.fetchedAt());
+            } catch (RuntimeException e) {
+                rejoin(job, waiters.subList(i, waiters.size()));
+                throw e;
             }
+        }
+    }
+
+    /**
+     * Puts back a released claim, with the batches still waiting on it, before an infrastructure failure propagates:
+     * the message's retry releases it again and serves them. Without this they would wait for a claim nobody holds.
+     */
+    private void rejoin(FetchJob job, List<String> waiters) {
+        Instant now = clock.instant();
+        urls.claim(job.urlHash(), job.url().value(), job.batchId(), now, now);
+        for (String batchId : waiters) {
+            urls.claim(job.urlHash(), job.url().value(), batchId, now, now.minus(Canonicalize.CLAIM_TIMEOUT));
         }
     }
 

@@ -87,6 +87,18 @@ class FetchPageTest {
     }
 
     @Test
+    void process_whenEndingAWaitingBatchFails_putsTheClaimBackSoTheRetryServesIt() {
+        batches.addItems("headerless", List.of(URL), NOW); // ending its item throws: the store lost the header
+        urls.claim(URL.urlHash(), URL.value(), BATCH, NOW, NOW.minusSeconds(1800));
+        urls.claim(URL.urlHash(), URL.value(), "headerless", NOW, NOW.minusSeconds(1800));
+
+        assertThrows(IllegalStateException.class, () -> fetchPageAnswering(response(200)).process(JOB));
+
+        assertTrue(urls.claimed(URL.urlHash()));
+        assertEquals(List.of("headerless"), urls.releaseClaim(URL.urlHash()));
+    }
+
+    @Test
     void process_whenBatchCancelledButAnotherBatchJoined_fetchesForTheOtherOnly() {
         batches.createBatch(new BatchHeader("b2", 1, 0, List.of(), 0, "http", NOW));
         batches.addItems("b2", List.of(URL), NOW);
