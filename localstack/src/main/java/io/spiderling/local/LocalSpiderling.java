@@ -33,6 +33,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -46,7 +47,8 @@ import java.util.function.Consumer;
  *   <li>SQS → handler with Lambda's batch semantics (ingest queue, FIFO fetch queue);</li>
  *   <li>S3 ObjectCreated → canonicalize ({@code manifests/}) or extract ({@code content/}), retried like an
  *       asynchronous invocation;</li>
- *   <li>HTTP on 127.0.0.1 → ingest ({@code POST /batches}) or the read API.</li>
+ *   <li>HTTP on 127.0.0.1 → ingest ({@code POST /batches}) or the read API;</li>
+ *   <li>a one-second timer → the frontier sweep (an EventBridge schedule on AWS).</li>
  * </ul>
  */
 public final class LocalSpiderling implements AutoCloseable {
@@ -79,6 +81,8 @@ public final class LocalSpiderling implements AutoCloseable {
     private final Object s3Lock = new Object();
     private int s3InFlight;
     private final LocalApiServer apiServer;
+    private final ScheduledExecutorService sweeper = Executors.newSingleThreadScheduledExecutor(
+            Thread.ofPlatform().name("frontier-sweep").daemon().factory());
 
     private LocalSpiderling(EmbeddedAws aws, StackResources resources, Options options) {
         this.resources = resources;
@@ -99,6 +103,8 @@ public final class LocalSpiderling implements AutoCloseable {
                     e -> fetch.handleRequest(e, null), running));
         }
         this.apiServer = new LocalApiServer(options.apiPort(), this::http);
+        // EventBridge's schedule, locally: the frontier sweep every second.
+        sweeper.scheduleWithFixedDelay(this::sweep, 1, 1, TimeUnit.SECONDS);
     }
 
     public static LocalSpiderling start(EmbeddedAws aws, StackResources resources, Options options) {
@@ -110,17 +116,18 @@ public final class LocalSpiderling implements AutoCloseable {
      * embedded stack's endpoints and resource names on top.
      */
     static PipelineSettings settings(EmbeddedAws aws, StackResources r) {
-        Map<String, String> local = Map.of(
-                "spiderling.aws.region", EmbeddedAws.REGION,
-                "spiderling.aws.endpoint.sqs", aws.sqsEndpoint().toString(),
-                "spiderling.aws.endpoint.dynamodb", aws.dynamoDbEndpoint().toString(),
-                "spiderling.aws.endpoint.s3", aws.s3Endpoint().toString(),
-                "spiderling.aws.access-key-id", EmbeddedAws.ACCESS_KEY,
-                "spiderling.aws.secret-access-key", EmbeddedAws.SECRET_KEY,
-                "spiderling.bucket", r.bucket(),
-                "spiderling.tables.urls", r.urlsTable(),
-                "spiderling.tables.batches", r.batchesTable(),
-                "spiderling.queues.fetch", r.fetchQueueUrl());
+        Map<String, String> local = Map.ofEntries(
+                Map.entry("spiderling.aws.region", EmbeddedAws.REGION),
+                Map.entry("spiderling.aws.endpoint.sqs", aws.sqsEndpoint().toString()),
+                Map.entry("spiderling.aws.endpoint.dynamodb", aws.dynamoDbEndpoint().toString()),
+                Map.entry("spiderling.aws.endpoint.s3", aws.s3Endpoint().toString()),
+                Map.entry("spiderling.aws.access-key-id", EmbeddedAws.ACCESS_KEY),
+                Map.entry("spiderling.aws.secret-access-key", EmbeddedAws.SECRET_KEY),
+                Map.entry("spiderling.bucket", r.bucket()),
+                Map.entry("spiderling.tables.urls", r.urlsTable()),
+                Map.entry("spiderling.tables.batches", r.batchesTable()),
+                Map.entry("spiderling.tables.sites", r.sitesTable()),
+                Map.entry("spiderling.queues.fetch", r.fetchQueueUrl()));
         URL properties = Beans.class.getClassLoader().getResource("application.properties");
         try {
             SmallRyeConfig config = new SmallRyeConfigBuilder()
@@ -210,6 +217,14 @@ public final class LocalSpiderling implements AutoCloseable {
         return true;
     }
 
+    private void sweep() {
+        try {
+            pipeline.frontier().sweep();
+        } catch (RuntimeException e) {
+            LOG.log(System.Logger.Level.WARNING, "frontier sweep failed; trying again in a second", e);
+        }
+    }
+
     public URI apiUri() {
         return apiServer.uri();
     }
@@ -229,6 +244,7 @@ public final class LocalSpiderling implements AutoCloseable {
     @Override
     public void close() {
         running.set(false);
+        sweeper.shutdownNow();
         apiServer.close();
         for (Thread poller : pollers) {
             try {

@@ -8,9 +8,13 @@ import software.amazon.awssdk.services.dynamodb.model.GetItemRequest;
 import software.amazon.awssdk.services.dynamodb.model.GetItemResponse;
 import software.amazon.awssdk.services.dynamodb.model.PutItemRequest;
 import software.amazon.awssdk.services.dynamodb.model.PutItemResponse;
+import software.amazon.awssdk.services.dynamodb.model.QueryRequest;
+import software.amazon.awssdk.services.dynamodb.model.QueryResponse;
 import software.amazon.awssdk.services.dynamodb.model.TransactWriteItemsRequest;
 import software.amazon.awssdk.services.dynamodb.model.TransactWriteItemsResponse;
 import software.amazon.awssdk.services.dynamodb.model.TransactionCanceledException;
+import software.amazon.awssdk.services.dynamodb.model.UpdateItemRequest;
+import software.amazon.awssdk.services.dynamodb.model.UpdateItemResponse;
 
 /**
  * DynamoDB Local runs transactions one at a time, so it never reports the TransactionConflict that real DynamoDB
@@ -51,6 +55,17 @@ final class ConflictingDynamoDb implements DynamoDbClient {
     @Override
     public GetItemResponse getItem(GetItemRequest request) {
         return delegate.getItem(request);
+    }
+
+    @Override
+    public UpdateItemResponse updateItem(UpdateItemRequest request) {
+        return delegate.updateItem(request);
+    }
+
+    /** Also serves {@code queryPaginator}, whose default implementation calls this method. */
+    @Override
+    public QueryResponse query(QueryRequest request) {
+        return delegate.query(request);
     }
 
     @Override

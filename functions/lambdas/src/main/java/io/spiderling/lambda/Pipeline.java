@@ -2,10 +2,12 @@ package io.spiderling.lambda;
 
 import io.spiderling.aws.AwsClients;
 import io.spiderling.aws.DynamoDbBatchStore;
+import io.spiderling.aws.DynamoDbFrontierStore;
 import io.spiderling.aws.DynamoDbUrlStore;
 import io.spiderling.aws.S3BlobStore;
 import io.spiderling.aws.SqsFetchQueue;
 import io.spiderling.core.extract.HtmlExtractor;
+import io.spiderling.core.frontier.Frontier;
 import io.spiderling.core.pipeline.BatchTracker;
 import io.spiderling.core.pipeline.CancelBatch;
 import io.spiderling.core.pipeline.Canonicalize;
@@ -34,6 +36,7 @@ public final class Pipeline implements AutoCloseable {
     private final ExtractContent extract;
     private final Queries queries;
     private final CancelBatch cancel;
+    private final Frontier frontier;
 
     private Pipeline(PipelineSettings settings, AwsClients clients, VertxPageFetcher fetcher,
             UnaryOperator<BlobStore> blobDecorator, Clock clock) {
@@ -45,10 +48,12 @@ public final class Pipeline implements AutoCloseable {
         var batches = new DynamoDbBatchStore(clients.dynamoDb(), r.batchesTable());
         var urls = new DynamoDbUrlStore(clients.dynamoDb(), r.urlsTable());
         var queue = new SqsFetchQueue(clients.sqs(), r.fetchQueueUrl());
+        this.frontier = new Frontier(new DynamoDbFrontierStore(clients.dynamoDb(), r.sitesTable()), queue, clock,
+                settings.frontier());
         this.ingest = new Ingest(normalizer, batches, blobs, clock);
         this.cancel = new CancelBatch(batches, clock);
-        this.canonicalize = new Canonicalize(blobs, batches, urls, queue, clock);
-        this.fetchPage = new FetchPage(fetcher, blobs, urls, new BatchTracker(batches), clock);
+        this.canonicalize = new Canonicalize(blobs, batches, urls, frontier, clock);
+        this.fetchPage = new FetchPage(fetcher, blobs, urls, new BatchTracker(batches), frontier, clock);
         this.extract = new ExtractContent(blobs, urls, HtmlExtractor.create(), clock);
         this.queries = new Queries(normalizer, batches, urls);
     }
@@ -89,6 +94,10 @@ public final class Pipeline implements AutoCloseable {
 
     public CancelBatch cancel() {
         return cancel;
+    }
+
+    public Frontier frontier() {
+        return frontier;
     }
 
     public AwsClients clients() {

@@ -1,6 +1,7 @@
 package io.spiderling.lambda;
 
 import io.spiderling.aws.AwsSettings;
+import io.spiderling.core.frontier.Frontier;
 import java.time.Duration;
 
 /**
@@ -8,10 +9,11 @@ import java.time.Duration;
  * ({@link io.spiderling.lambda.config.SpiderlingConfig}); the local runner and the tests fill it from the embedded
  * stack.
  */
-public record PipelineSettings(AwsSettings aws, Resources resources, Fetch fetch) {
+public record PipelineSettings(AwsSettings aws, Resources resources, Fetch fetch, Frontier.Settings frontier) {
 
     /** Names of the deployed resources. */
-    public record Resources(String bucket, String urlsTable, String batchesTable, String fetchQueueUrl) {}
+    public record Resources(String bucket, String urlsTable, String batchesTable, String sitesTable,
+            String fetchQueueUrl) {}
 
     /**
      * @param userAgent sent with every request; it names the crawler and a contact URL

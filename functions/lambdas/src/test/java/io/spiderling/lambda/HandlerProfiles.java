@@ -56,4 +56,10 @@ final class HandlerProfiles {
             super("api");
         }
     }
+
+    public static final class Sweep extends Selecting {
+        public Sweep() {
+            super("sweep");
+        }
+    }
 }

@@ -47,6 +47,7 @@ public class TestStack implements QuarkusTestResourceLifecycleManager {
                 Map.entry("spiderling.bucket", r.bucket()),
                 Map.entry("spiderling.tables.urls", r.urlsTable()),
                 Map.entry("spiderling.tables.batches", r.batchesTable()),
+                Map.entry("spiderling.tables.sites", r.sitesTable()),
                 Map.entry("spiderling.queues.fetch", r.fetchQueueUrl()));
     }
 

@@ -9,6 +9,8 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeDefinition;
 import software.amazon.awssdk.services.dynamodb.model.BillingMode;
 import software.amazon.awssdk.services.dynamodb.model.KeySchemaElement;
 import software.amazon.awssdk.services.dynamodb.model.KeyType;
+import software.amazon.awssdk.services.dynamodb.model.LocalSecondaryIndex;
+import software.amazon.awssdk.services.dynamodb.model.ProjectionType;
 import software.amazon.awssdk.services.dynamodb.model.ResourceInUseException;
 import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
 import software.amazon.awssdk.services.dynamodb.waiters.DynamoDbWaiter;
@@ -31,6 +33,11 @@ public final class SpiderlingProvisioner {
     public static final int MAX_RECEIVE_COUNT = 5;
     /** Seconds a received message stays hidden; a Lambda SQS trigger needs more than the function's timeout. */
     public static final int VISIBILITY_TIMEOUT_SECONDS = 60;
+    /**
+     * The sites table's local index on {@code (pk, ord)}: only pending frontier entries carry {@code ord}, so it lists
+     * a site's pending entries in release order. Local, not global, because only a local index allows consistent reads.
+     */
+    public static final String SITES_ORDER_INDEX = "byOrder";
 
     // "<prefix>-content" must fit S3's 63 characters; the longest queue name, "<prefix>-fetch-dlq.fifo", fits SQS's 80.
     private static final int MAX_PREFIX_LENGTH = 63 - "-content".length();
@@ -49,12 +56,15 @@ public final class SpiderlingProvisioner {
         String bucket = createBucket(s3, prefix + "-content");
         String urlsTable = prefix + "-urls";
         String batchesTable = prefix + "-batches";
-        createTable(dynamoDb, urlsTable, "urlHash", null);
-        createTable(dynamoDb, batchesTable, "pk", "sk");
+        String sitesTable = prefix + "-sites";
+        createTable(dynamoDb, urlsTable, "urlHash", null, null);
+        createTable(dynamoDb, batchesTable, "pk", "sk", null);
+        createTable(dynamoDb, sitesTable, "pk", "sk", new NumberIndex(SITES_ORDER_INDEX, "ord"));
         try (DynamoDbWaiter waiter = dynamoDb.waiter()) {
             // DynamoDB Local creates tables ACTIVE; real DynamoDB takes a few seconds.
             waiter.waitUntilTableExists(b -> b.tableName(urlsTable));
             waiter.waitUntilTableExists(b -> b.tableName(batchesTable));
+            waiter.waitUntilTableExists(b -> b.tableName(sitesTable));
         }
 
         String ingestDlq = createQueue(sqs, prefix + "-ingest-dlq", Map.of());
@@ -71,7 +81,8 @@ public final class SpiderlingProvisioner {
                 QueueAttributeName.VISIBILITY_TIMEOUT, String.valueOf(VISIBILITY_TIMEOUT_SECONDS),
                 QueueAttributeName.REDRIVE_POLICY, redrivePolicy(sqs, fetchDlq)));
 
-        return new StackResources(prefix, bucket, urlsTable, batchesTable, ingest, ingestDlq, fetch, fetchDlq);
+        return new StackResources(prefix, bucket, urlsTable, batchesTable, sitesTable, ingest, ingestDlq, fetch,
+                fetchDlq);
     }
 
     private static void validate(String prefix) {
@@ -91,23 +102,41 @@ public final class SpiderlingProvisioner {
         return bucket;
     }
 
-    private static void createTable(DynamoDbClient dynamoDb, String table, String partitionKey, String sortKey) {
+    /** A local secondary index on the table's partition key and a number attribute, projecting every attribute. */
+    private record NumberIndex(String name, String sortKey) {}
+
+    private static void createTable(DynamoDbClient dynamoDb, String table, String partitionKey, String sortKey,
+            NumberIndex index) {
         List<AttributeDefinition> attributes = new ArrayList<>();
         List<KeySchemaElement> keys = new ArrayList<>();
         attributes.add(stringAttribute(partitionKey));
-        keys.add(KeySchemaElement.builder().attributeName(partitionKey).keyType(KeyType.HASH).build());
+        keys.add(key(partitionKey, KeyType.HASH));
         if (sortKey != null) {
             attributes.add(stringAttribute(sortKey));
-            keys.add(KeySchemaElement.builder().attributeName(sortKey).keyType(KeyType.RANGE).build());
+            keys.add(key(sortKey, KeyType.RANGE));
+        }
+        List<LocalSecondaryIndex> indexes = new ArrayList<>();
+        if (index != null) {
+            attributes.add(AttributeDefinition.builder().attributeName(index.sortKey())
+                    .attributeType(ScalarAttributeType.N).build());
+            indexes.add(LocalSecondaryIndex.builder().indexName(index.name())
+                    .keySchema(key(partitionKey, KeyType.HASH), key(index.sortKey(), KeyType.RANGE))
+                    .projection(p -> p.projectionType(ProjectionType.ALL))
+                    .build());
         }
         try {
             dynamoDb.createTable(b -> b.tableName(table)
                     .attributeDefinitions(attributes)
                     .keySchema(keys)
+                    .localSecondaryIndexes(indexes.isEmpty() ? null : indexes)
                     .billingMode(BillingMode.PAY_PER_REQUEST));
         } catch (ResourceInUseException alreadyThere) {
             // Idempotent: keep the table and its items.
         }
+    }
+
+    private static KeySchemaElement key(String attribute, KeyType type) {
+        return KeySchemaElement.builder().attributeName(attribute).keyType(type).build();
     }
 
     private static AttributeDefinition stringAttribute(String name) {

@@ -7,6 +7,8 @@ package io.spiderling.testkit;
  * @param bucket the S3 bucket for fetched content, {@code <prefix>-content}
  * @param urlsTable the DynamoDB table of URL state, {@code <prefix>-urls}, keyed by {@code urlHash}
  * @param batchesTable the DynamoDB table of batches, {@code <prefix>-batches}, keyed by {@code pk} and {@code sk}
+ * @param sitesTable the DynamoDB table of the per-site frontier, {@code <prefix>-sites}, keyed by {@code pk} and
+ *     {@code sk}, with the local secondary index {@code byOrder} on ({@code pk}, {@code ord})
  * @param ingestQueueUrl the standard queue {@code <prefix>-ingest}
  * @param ingestDlqUrl its dead-letter queue {@code <prefix>-ingest-dlq}
  * @param fetchQueueUrl the FIFO queue {@code <prefix>-fetch.fifo}
@@ -17,6 +19,7 @@ public record StackResources(
         String bucket,
         String urlsTable,
         String batchesTable,
+        String sitesTable,
         String ingestQueueUrl,
         String ingestDlqUrl,
         String fetchQueueUrl,

@@ -1,13 +1,12 @@
 package io.spiderling.core.pipeline;
 
 import io.spiderling.core.batch.ItemState;
-import io.spiderling.core.fetch.FetchJob;
 import io.spiderling.core.fetch.FetchRecord;
+import io.spiderling.core.frontier.Frontier;
 import io.spiderling.core.port.UrlStore;
 import io.spiderling.core.recrawl.RecrawlPolicy;
 import io.spiderling.core.port.BatchStore;
 import io.spiderling.core.port.BlobStore;
-import io.spiderling.core.port.FetchQueue;
 import io.spiderling.core.url.NormalizedUrl;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
@@ -20,9 +19,9 @@ import java.util.Optional;
 /**
  * Plans a stored manifest: one batch item per URL, then for each URL still queued one of three things. A URL with a
  * fresh stored copy (fetched within the batch's recrawl window) ends at once as {@code skipped}. A URL another batch
- * is already fetching joins that fetch, which will end this batch's item too. Any other URL is claimed and gets a
- * fetch job in its site's group. Safe to run again for the same manifest: items are created once, a batch re-claims
- * its own claims, and re-sent jobs carry the same deduplication id.
+ * is already fetching joins that fetch, which will end this batch's item too. Any other URL is claimed and parked in
+ * the {@link Frontier}, which sends its fetch job when the site has room. Safe to run again for the same manifest:
+ * items are created once, a batch re-claims its own claims, and an entry already parked is not parked twice.
  */
 public final class Canonicalize {
 
@@ -33,25 +32,25 @@ public final class Canonicalize {
     private final BatchStore batches;
     private final UrlStore urls;
     private final BatchTracker tracker;
-    private final FetchQueue queue;
+    private final Frontier frontier;
     private final Clock clock;
 
-    public Canonicalize(BlobStore blobs, BatchStore batches, UrlStore urls, FetchQueue queue, Clock clock) {
+    public Canonicalize(BlobStore blobs, BatchStore batches, UrlStore urls, Frontier frontier, Clock clock) {
         this.blobs = blobs;
         this.batches = batches;
         this.urls = urls;
         this.tracker = new BatchTracker(batches);
-        this.queue = queue;
+        this.frontier = frontier;
         this.clock = clock;
     }
 
     /**
      * @param items how many URLs the manifest listed
-     * @param enqueued fetch jobs sent
+     * @param parked URLs handed to the frontier to be fetched
      * @param skipped URLs ended at once because a fresh copy is stored
      * @param joined URLs left waiting on another batch's fetch of the same URL
      */
-    public record Outcome(String batchId, int items, int enqueued, int skipped, int joined) {}
+    public record Outcome(String batchId, int items, int parked, int skipped, int joined) {}
 
     /** Returns empty when the key is not a manifest or the manifest is gone; neither is worth a retry. */
     public Optional<Outcome> onManifest(String key) {
@@ -72,7 +71,7 @@ public final class Canonicalize {
                 .map(NormalizedUrl::parse)
                 .toList();
         Instant now = clock.instant();
-        List<FetchJob> jobs = new ArrayList<>();
+        List<NormalizedUrl> toFetch = new ArrayList<>();
         int skipped = 0;
         int joined = 0;
         for (NormalizedUrl url : batches.addItems(id, manifest, now)) {
@@ -83,12 +82,12 @@ public final class Canonicalize {
                 skipped++;
             } else if (urls.claim(url.urlHash(), url.value(), id, now, now.minus(CLAIM_TIMEOUT))
                     == UrlStore.Claim.CLAIMED) {
-                jobs.add(new FetchJob(id, url, 1));
+                toFetch.add(url);
             } else {
                 joined++;
             }
         }
-        queue.enqueue(jobs);
-        return Optional.of(new Outcome(id, manifest.size(), jobs.size(), skipped, joined));
+        frontier.park(id, toFetch);
+        return Optional.of(new Outcome(id, manifest.size(), toFetch.size(), skipped, joined));
     }
 }

@@ -6,6 +6,7 @@ import io.spiderling.core.content.Hashing;
 import io.spiderling.core.fetch.FetchJob;
 import io.spiderling.core.fetch.FetchRecord;
 import io.spiderling.core.fetch.FetchResult;
+import io.spiderling.core.frontier.Frontier;
 import io.spiderling.core.port.BlobStore;
 import io.spiderling.core.port.PageFetcher;
 import io.spiderling.core.port.UrlStore;
@@ -39,13 +40,16 @@ public final class FetchPage {
     private final BlobStore blobs;
     private final UrlStore urls;
     private final BatchTracker tracker;
+    private final Frontier frontier;
     private final Clock clock;
 
-    public FetchPage(PageFetcher fetcher, BlobStore blobs, UrlStore urls, BatchTracker tracker, Clock clock) {
+    public FetchPage(PageFetcher fetcher, BlobStore blobs, UrlStore urls, BatchTracker tracker, Frontier frontier,
+            Clock clock) {
         this.fetcher = fetcher;
         this.blobs = blobs;
         this.urls = urls;
         this.tracker = tracker;
+        this.frontier = frontier;
         this.clock = clock;
     }
 
@@ -55,8 +59,18 @@ public final class FetchPage {
      *
      * <p>When the job's batch was cancelled its item ends as {@code cancelled}; the site is contacted only if other
      * batches are waiting on this fetch. Returns empty when nothing was fetched.
+     *
+     * <p>Once the job is handled its place in the site's frontier is freed and the next entries are released. A
+     * failure before that propagates and leaves the place taken, so the message's retry still counts against the
+     * site.
      */
     public Optional<FetchRecord> process(FetchJob job) {
+        Optional<FetchRecord> record = handle(job);
+        frontier.finished(job);
+        return record;
+    }
+
+    private Optional<FetchRecord> handle(FetchJob job) {
         if (tracker.cancelled(job.batchId())) {
             tracker.finish(job.batchId(), job.urlHash(), ItemState.CANCELLED, "batch cancelled", clock.instant());
             List<String> waiters = urls.releaseClaim(job.urlHash());

@@ -8,9 +8,11 @@ import io.spiderling.core.content.ContentKey;
 import io.spiderling.core.batch.ItemState;
 import io.spiderling.core.fetch.FetchJob;
 import io.spiderling.core.fetch.FetchRecord;
+import io.spiderling.core.frontier.Frontier;
 import io.spiderling.core.testing.CallLog;
 import io.spiderling.core.testing.InMemoryBatchStore;
 import io.spiderling.core.testing.InMemoryBlobStore;
+import io.spiderling.core.testing.InMemoryFrontierStore;
 import io.spiderling.core.testing.InMemoryUrlStore;
 import io.spiderling.core.testing.RecordingFetchQueue;
 import io.spiderling.core.url.NormalizedUrl;
@@ -38,37 +40,37 @@ class CanonicalizeTest {
     private final InMemoryBatchStore batches = new InMemoryBatchStore(log);
     private final InMemoryUrlStore urls = new InMemoryUrlStore(log);
     private final RecordingFetchQueue queue = new RecordingFetchQueue(log);
+    private final Frontier frontier = new Frontier(new InMemoryFrontierStore(), queue, Clock.fixed(NOW, ZoneOffset.UTC),
+            Frontier.Settings.DEFAULTS);
     private final Canonicalize canonicalize =
-            new Canonicalize(blobs, batches, urls, queue, Clock.fixed(NOW, ZoneOffset.UTC));
+            new Canonicalize(blobs, batches, urls, frontier, Clock.fixed(NOW, ZoneOffset.UTC));
 
     @Test
-    void onManifest_whenNew_createsQueuedItemsAndEnqueuesAttemptOneJobInManifestOrder() {
+    void onManifest_whenNew_createsQueuedItemsAndQueuesAttemptOneJobsSiteBySiteInManifestOrder() {
         storeManifest(Ingest.manifestKey(BATCH));
 
         Optional<Canonicalize.Outcome> outcome = canonicalize.onManifest(Ingest.manifestKey(BATCH));
 
         assertEquals(Optional.of(new Canonicalize.Outcome(BATCH, 3, 3, 0, 0)), outcome);
-        assertEquals(List.of(List.of(job(A1), job(B1), job(A2))), queue.sends());
+        assertEquals(List.of(job(A1), job(A2), job(B1)), sent());
         for (NormalizedUrl url : List.of(A1, B1, A2)) {
             assertEquals(ItemState.QUEUED, batches.item(BATCH, url.urlHash()).orElseThrow().state(), url.value());
         }
     }
 
     @Test
-    void onManifest_whenRunAgain_reenqueuesStillQueuedItemsWithTheSameDeduplicationIds() {
+    void onManifest_whenRunAgain_queuesNothingTwice() {
         storeManifest(Ingest.manifestKey(BATCH));
         canonicalize.onManifest(Ingest.manifestKey(BATCH));
 
         Optional<Canonicalize.Outcome> again = canonicalize.onManifest(Ingest.manifestKey(BATCH));
 
         assertEquals(Optional.of(new Canonicalize.Outcome(BATCH, 3, 3, 0, 0)), again);
-        List<List<FetchJob>> sends = queue.sends();
-        assertEquals(2, sends.size());
-        assertEquals(deduplicationIds(sends.get(0)), deduplicationIds(sends.get(1)));
+        assertEquals(List.of(job(A1), job(A2), job(B1)), sent(), "the frontier holds each (batch, URL) once");
     }
 
     @Test
-    void onManifest_whenItemAlreadyTerminal_doesNotEnqueueItAgain() {
+    void onManifest_whenItemAlreadyTerminal_leavesItAlone() {
         storeManifest(Ingest.manifestKey(BATCH));
         batches.createBatch(new BatchHeader(BATCH, 3, 0, List.of(), 0, "http", NOW));
         canonicalize.onManifest(Ingest.manifestKey(BATCH));
@@ -77,7 +79,7 @@ class CanonicalizeTest {
         Optional<Canonicalize.Outcome> again = canonicalize.onManifest(Ingest.manifestKey(BATCH));
 
         assertEquals(Optional.of(new Canonicalize.Outcome(BATCH, 3, 2, 0, 0)), again);
-        assertEquals(List.of(job(A1), job(A2)), queue.sends().get(1));
+        assertEquals(3, sent().size());
         assertEquals(ItemState.FETCHED, batches.item(BATCH, B1.urlHash()).orElseThrow().state());
     }
 
@@ -91,7 +93,7 @@ class CanonicalizeTest {
         Optional<Canonicalize.Outcome> outcome = canonicalize.onManifest(Ingest.manifestKey(BATCH));
 
         assertEquals(Optional.of(new Canonicalize.Outcome(BATCH, 3, 2, 1, 0)), outcome);
-        assertEquals(List.of(List.of(job(A1), job(A2))), queue.sends(), "the default window is one hour");
+        assertEquals(List.of(job(A1), job(A2)), sent(), "the default window is one hour");
         var skipped = batches.item(BATCH, B1.urlHash()).orElseThrow();
         assertEquals(ItemState.SKIPPED, skipped.state());
         assertEquals("fresh copy fetched at " + NOW.minus(Duration.ofMinutes(59)), skipped.detail());
@@ -117,7 +119,7 @@ class CanonicalizeTest {
         Optional<Canonicalize.Outcome> outcome = canonicalize.onManifest(Ingest.manifestKey(BATCH));
 
         assertEquals(Optional.of(new Canonicalize.Outcome(BATCH, 3, 2, 0, 1)), outcome);
-        assertEquals(List.of(List.of(job(B1), job(A2))), queue.sends());
+        assertEquals(List.of(job(B1), job(A2)), sent());
         assertEquals(List.of(BATCH), urls.releaseClaim(A1.urlHash()));
         assertEquals(ItemState.QUEUED, batches.item(BATCH, A1.urlHash()).orElseThrow().state());
     }
@@ -164,7 +166,7 @@ class CanonicalizeTest {
         return new FetchJob(BATCH, url, 1);
     }
 
-    private static List<String> deduplicationIds(List<FetchJob> jobs) {
-        return jobs.stream().map(FetchJob::deduplicationId).toList();
+    private List<FetchJob> sent() {
+        return queue.sends().stream().flatMap(List::stream).toList();
     }
 }

@@ -14,10 +14,13 @@ import io.spiderling.core.content.Hashing;
 import io.spiderling.core.fetch.FetchJob;
 import io.spiderling.core.fetch.FetchRecord;
 import io.spiderling.core.fetch.FetchResult;
+import io.spiderling.core.frontier.Frontier;
 import io.spiderling.core.port.BlobStore;
 import io.spiderling.core.port.PageFetcher;
 import io.spiderling.core.testing.CallLog;
 import io.spiderling.core.testing.InMemoryBatchStore;
+import io.spiderling.core.testing.InMemoryFrontierStore;
+import io.spiderling.core.testing.RecordingFetchQueue;
 import io.spiderling.core.testing.InMemoryBlobStore;
 import io.spiderling.core.testing.InMemoryUrlStore;
 import io.spiderling.core.url.NormalizedUrl;
@@ -48,6 +51,7 @@ class FetchPageTest {
     private final InMemoryBlobStore blobs = new InMemoryBlobStore(log);
     private final InMemoryUrlStore urls = new InMemoryUrlStore(log);
     private final InMemoryBatchStore batches = new InMemoryBatchStore(log);
+    private final InMemoryFrontierStore frontierStore = new InMemoryFrontierStore();
     private final List<String> requested = new ArrayList<>();
 
     /** Two queued items, so that ending the job's item does not also complete the batch. */
@@ -221,7 +225,9 @@ class FetchPageTest {
             requested.add(url);
             return result;
         };
-        return new FetchPage(fetcher, blobStore, urls, new BatchTracker(batches), Clock.fixed(NOW, ZoneOffset.UTC));
+        return new FetchPage(fetcher, blobStore, urls, new BatchTracker(batches),
+                new Frontier(frontierStore, new RecordingFetchQueue(new CallLog()), Clock.fixed(NOW, ZoneOffset.UTC),
+                        Frontier.Settings.DEFAULTS), Clock.fixed(NOW, ZoneOffset.UTC));
     }
 
     private static FetchResult.Response response(int status) {

@@ -24,11 +24,11 @@ public class CanonicalizeHandler implements RequestHandler<S3Event, Integer> {
         this.canonicalize = canonicalize;
     }
 
-    /** Returns how many fetch jobs were queued. */
+    /** Returns how many URLs were handed to the frontier for fetching. */
     @Override
     public Integer handleRequest(S3Event event, Context context) {
         return S3Keys.of(event).stream()
-                .mapToInt(key -> canonicalize.onManifest(key).map(Canonicalize.Outcome::enqueued).orElse(0))
+                .mapToInt(key -> canonicalize.onManifest(key).map(Canonicalize.Outcome::parked).orElse(0))
                 .sum();
     }
 }

@@ -1,6 +1,7 @@
 package io.spiderling.lambda.config;
 
 import io.spiderling.aws.AwsSettings;
+import io.spiderling.core.frontier.Frontier;
 import io.spiderling.core.pipeline.CancelBatch;
 import io.spiderling.core.pipeline.Canonicalize;
 import io.spiderling.core.pipeline.ExtractContent;
@@ -64,6 +65,11 @@ public class Beans {
         return p.cancel();
     }
 
+    @Produces
+    Frontier frontier(Pipeline p) {
+        return p.frontier();
+    }
+
     /** Also used by the local runner, which reads the same configuration without Quarkus. */
     public static PipelineSettings settings(SpiderlingConfig c) {
         var aws = c.aws();
@@ -72,8 +78,10 @@ public class Beans {
         return new PipelineSettings(
                 new AwsSettings(aws.region(), aws.endpoint().sqs(), aws.endpoint().dynamodb(), aws.endpoint().s3(),
                         credentials),
-                new PipelineSettings.Resources(c.bucket(), c.tables().urls(), c.tables().batches(), c.queues().fetch()),
+                new PipelineSettings.Resources(c.bucket(), c.tables().urls(), c.tables().batches(), c.tables().sites(),
+                        c.queues().fetch()),
                 new PipelineSettings.Fetch(c.fetch().userAgent(), c.fetch().connectTimeout(),
-                        c.fetch().totalTimeout(), c.fetch().maxBodyBytes(), c.fetch().maxRedirects()));
+                        c.fetch().totalTimeout(), c.fetch().maxBodyBytes(), c.fetch().maxRedirects()),
+                new Frontier.Settings(c.frontier().depthCap(), c.frontier().spacing(), c.frontier().lostAfter()));
     }
 }

@@ -23,6 +23,8 @@ public interface SpiderlingConfig {
 
     Fetch fetch();
 
+    Frontier frontier();
+
     interface Aws {
         String region();
 
@@ -47,6 +49,8 @@ public interface SpiderlingConfig {
         String urls();
 
         String batches();
+
+        String sites();
     }
 
     interface Queues {
@@ -68,5 +72,15 @@ public interface SpiderlingConfig {
 
         @WithName("max-redirects")
         int maxRedirects();
+    }
+
+    interface Frontier {
+        @WithName("depth-cap")
+        int depthCap();
+
+        Duration spacing();
+
+        @WithName("lost-after")
+        Duration lostAfter();
     }
 }

@@ -1,0 +1,222 @@
+package io.spiderling.aws;
+
+import static io.spiderling.aws.Attrs.n;
+import static io.spiderling.aws.Attrs.number;
+import static io.spiderling.aws.Attrs.s;
+import static io.spiderling.aws.Attrs.string;
+
+import io.spiderling.core.content.Hashing;
+import io.spiderling.core.frontier.FrontierEntry;
+import io.spiderling.core.port.FrontierStore;
+import io.spiderling.core.url.NormalizedUrl;
+import io.spiderling.core.url.SiteKey;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ThreadLocalRandom;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException;
+import software.amazon.awssdk.services.dynamodb.model.TransactWriteItem;
+import software.amazon.awssdk.services.dynamodb.model.TransactionCanceledException;
+
+/**
+ * {@link FrontierStore} on the {@code sites} table (keys {@code pk}, {@code sk}; local index {@code byOrder} on
+ * {@code pk}, {@code ord}).
+ *
+ * <ul>
+ *   <li>Pending entry: {@code pk = F#<site>}, {@code sk = P#<batchId>#<urlHash>}; {@code url}, {@code batchId},
+ *       {@code attempt}, {@code ord} (the entry's order) and {@code notBefore} (epoch ms). Only pending entries carry
+ *       {@code ord}, so the sparse {@code byOrder} index holds exactly the pending entries, in release order.</li>
+ *   <li>Released entry: {@code pk = F#<site>}, {@code sk = R#<batchId>#<urlHash>}; the same attributes, but the order
+ *       in {@code order} (not {@code ord}, which would put it back in the index), and {@code releasedAt}.</li>
+ *   <li>Site counter: {@code pk = SITES#<first hex digit of sha256(site)>}, {@code sk = <site>}; {@code pending} and
+ *       {@code released}. The sixteen partitions keep the list of active sites off one hot partition.</li>
+ * </ul>
+ *
+ * Every move between states is one transaction with the counter update, so the counts, and the cap on releases they
+ * enforce, stay exact under concurrent and repeated calls.
+ */
+public final class DynamoDbFrontierStore implements FrontierStore {
+
+    static final String ORDER_INDEX = "byOrder";
+    static final String ABSENT = "attribute_not_exists(pk)";
+    static final String PRESENT = "attribute_exists(pk)";
+    /** A release counts against the site's cap; the first release finds no {@code released} attribute yet. */
+    static final String BELOW_CAP = "attribute_not_exists(released) OR released < :cap";
+    static final String DUE_FILTER = "notBefore <= :now";
+    static final String ACTIVE_FILTER = "pending > :zero OR released > :zero";
+    static final String RELEASED_BEFORE_FILTER = "releasedAt < :cutoff";
+    private static final String SHARDS = "0123456789abcdef";
+    private static final String CONDITION_FAILED = "ConditionalCheckFailed";
+    private static final int CONFLICT_ATTEMPTS = 8;
+    /** Not-yet-due entries are filtered after reading, so read a little more than asked per page. */
+    private static final int MIN_PAGE = 50;
+
+    private final DynamoDbClient dynamo;
+    private final String table;
+
+    public DynamoDbFrontierStore(DynamoDbClient dynamo, String table) {
+        this.dynamo = dynamo;
+        this.table = table;
+    }
+
+    static Map<String, AttributeValue> pendingKey(SiteKey site, String batchId, String urlHash) {
+        return Map.of("pk", s("F#" + site.value()), "sk", s("P#" + batchId + "#" + urlHash));
+    }
+
+    static Map<String, AttributeValue> releasedKey(SiteKey site, String batchId, String urlHash) {
+        return Map.of("pk", s("F#" + site.value()), "sk", s("R#" + batchId + "#" + urlHash));
+    }
+
+    static Map<String, AttributeValue> counterKey(SiteKey site) {
+        return Map.of("pk", s("SITES#" + Hashing.sha256Hex(site.value()).charAt(0)), "sk", s(site.value()));
+    }
+
+    @Override
+    public boolean park(FrontierEntry e) {
+        Map<String, AttributeValue> item = new HashMap<>(pendingKey(e.site(), e.batchId(), e.urlHash()));
+        item.putAll(common(e));
+        item.put("ord", n(e.order()));
+        return transact(
+                TransactWriteItem.builder().put(p -> p.tableName(table).item(item).conditionExpression(ABSENT)).build(),
+                TransactWriteItem.builder().conditionCheck(c -> c.tableName(table)
+                        .key(releasedKey(e.site(), e.batchId(), e.urlHash())).conditionExpression(ABSENT)).build(),
+                counter(e.site(), "ADD pending :one", null, Map.of(":one", n(1))));
+    }
+
+    @Override
+    public List<FrontierEntry> due(SiteKey site, Instant now, int limit) {
+        if (limit <= 0) {
+            return List.of();
+        }
+        // The paginator reads pages lazily, so it stops once enough due entries are collected.
+        return dynamo.queryPaginator(b -> b.tableName(table).indexName(ORDER_INDEX)
+                        .keyConditionExpression("pk = :pk")
+                        .filterExpression(DUE_FILTER)
+                        .expressionAttributeValues(Map.of(":pk", s("F#" + site.value()), ":now", n(now.toEpochMilli())))
+                        .consistentRead(true)
+                        .scanIndexForward(true)
+                        .limit(Math.max(limit, MIN_PAGE)))
+                .items().stream().limit(limit).map(item -> entry(item, "ord")).toList();
+    }
+
+    @Override
+    public int released(SiteKey site) {
+        Map<String, AttributeValue> item = dynamo.getItem(b -> b.tableName(table).key(counterKey(site))
+                .consistentRead(true)).item();
+        return item == null ? 0 : (int) number(item, "released", 0);
+    }
+
+    @Override
+    public boolean release(FrontierEntry e, Instant now, int cap) {
+        Map<String, AttributeValue> item = new HashMap<>(releasedKey(e.site(), e.batchId(), e.urlHash()));
+        item.putAll(common(e));
+        item.put("order", n(e.order()));
+        item.put("releasedAt", n(now.toEpochMilli()));
+        return transact(
+                TransactWriteItem.builder().delete(d -> d.tableName(table)
+                        .key(pendingKey(e.site(), e.batchId(), e.urlHash())).conditionExpression(PRESENT)).build(),
+                TransactWriteItem.builder().put(p -> p.tableName(table).item(item)).build(),
+                counter(e.site(), "ADD released :one, pending :minusOne", BELOW_CAP,
+                        Map.of(":one", n(1), ":minusOne", n(-1), ":cap", n(cap))));
+    }
+
+    @Override
+    public void done(SiteKey site, String batchId, String urlHash) {
+        transact(
+                TransactWriteItem.builder().delete(d -> d.tableName(table)
+                        .key(releasedKey(site, batchId, urlHash)).conditionExpression(PRESENT)).build(),
+                counter(site, "ADD released :minusOne", null, Map.of(":minusOne", n(-1))));
+    }
+
+    @Override
+    public List<SiteKey> activeSites() {
+        // Eventually consistent: a site missed now is listed by the next sweep.
+        List<SiteKey> sites = new ArrayList<>();
+        for (char shard : SHARDS.toCharArray()) {
+            dynamo.queryPaginator(b -> b.tableName(table)
+                            .keyConditionExpression("pk = :pk")
+                            .filterExpression(ACTIVE_FILTER)
+                            .projectionExpression("sk")
+                            .expressionAttributeValues(Map.of(":pk", s("SITES#" + shard), ":zero", n(0))))
+                    .items().forEach(item -> sites.add(new SiteKey(item.get("sk").s())));
+        }
+        return sites;
+    }
+
+    @Override
+    public List<FrontierEntry> releasedBefore(SiteKey site, Instant cutoff) {
+        return dynamo.queryPaginator(b -> b.tableName(table)
+                        .keyConditionExpression("pk = :pk AND begins_with(sk, :released)")
+                        .filterExpression(RELEASED_BEFORE_FILTER)
+                        .expressionAttributeValues(Map.of(":pk", s("F#" + site.value()), ":released", s("R#"),
+                                ":cutoff", n(cutoff.toEpochMilli())))
+                        .consistentRead(true))
+                .items().stream().map(item -> entry(item, "order")).toList();
+    }
+
+    @Override
+    public void resent(FrontierEntry e, Instant now) {
+        try {
+            dynamo.updateItem(b -> b.tableName(table).key(releasedKey(e.site(), e.batchId(), e.urlHash()))
+                    .updateExpression("SET releasedAt = :now")
+                    .conditionExpression(PRESENT)
+                    .expressionAttributeValues(Map.of(":now", n(now.toEpochMilli()))));
+        } catch (ConditionalCheckFailedException doneMeanwhile) {
+            // nothing to resend
+        }
+    }
+
+    private static Map<String, AttributeValue> common(FrontierEntry e) {
+        return Map.of("url", s(e.url().value()), "batchId", s(e.batchId()), "attempt", n(e.attempt()),
+                "notBefore", n(e.notBefore().toEpochMilli()));
+    }
+
+    private static FrontierEntry entry(Map<String, AttributeValue> item, String orderAttribute) {
+        return new FrontierEntry(string(item, "batchId").orElseThrow(),
+                NormalizedUrl.parse(string(item, "url").orElseThrow()), (int) number(item, "attempt", 0),
+                number(item, orderAttribute, 0), Instant.ofEpochMilli(number(item, "notBefore", 0)));
+    }
+
+    private TransactWriteItem counter(SiteKey site, String update, String condition,
+            Map<String, AttributeValue> values) {
+        return TransactWriteItem.builder().update(u -> u.tableName(table).key(counterKey(site))
+                .updateExpression(update).conditionExpression(condition).expressionAttributeValues(values)).build();
+    }
+
+    /** Returns false when a condition refused the transaction, which then changed nothing. */
+    private boolean transact(TransactWriteItem... items) {
+        for (int attempt = 1; ; attempt++) {
+            try {
+                dynamo.transactWriteItems(b -> b.transactItems(items));
+                return true;
+            } catch (TransactionCanceledException e) {
+                if (e.cancellationReasons().stream().anyMatch(r -> CONDITION_FAILED.equals(r.code()))) {
+                    return false;
+                }
+                // Every entry of a site counts on the site's one counter item, so concurrent moves conflict on real
+                // DynamoDB (DynamoDB Local serializes them). The SDK does not retry a conflict; re-running is safe
+                // because the conditions make each transaction all-or-nothing.
+                boolean conflict = e.cancellationReasons().stream()
+                        .anyMatch(r -> "TransactionConflict".equals(r.code()));
+                if (!conflict || attempt >= CONFLICT_ATTEMPTS) {
+                    throw e;
+                }
+                backOff(attempt);
+            }
+        }
+    }
+
+    private static void backOff(int attempt) {
+        long ceiling = Math.min(1_000, 10L << attempt);
+        try {
+            Thread.sleep(ThreadLocalRandom.current().nextLong(ceiling / 2, ceiling + 1));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while retrying a conflicting transaction", e);
+        }
+    }
+}

@@ -1,0 +1,117 @@
+package io.spiderling.core.frontier;
+
+import io.spiderling.core.fetch.FetchJob;
+import io.spiderling.core.port.FetchQueue;
+import io.spiderling.core.port.FrontierStore;
+import io.spiderling.core.url.NormalizedUrl;
+import io.spiderling.core.url.SiteKey;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The per-site park between planning and the FIFO fetch queue.
+ *
+ * <p>SQS FIFO hands out a message group's messages one at a time but scans only its first 120,000 messages for
+ * available groups, so one site with a huge backlog would starve every other site queued behind it. The frontier keeps
+ * each site's backlog in DynamoDB and lets at most {@code depthCap} of its jobs into the queue at a time. It releases
+ * more when a fetch of that site finishes, and on a periodic sweep, which also re-sends jobs presumed lost (released
+ * but neither finished nor seen for {@code lostAfter}).
+ *
+ * <p><b>Fairness between clients.</b> Each batch's URLs of a site get release orders {@code park time + k × spacing}
+ * for k = 0, 1, 2, …, and a site releases lowest order first. A batch submitted later therefore interleaves with an
+ * earlier one instead of waiting behind its whole backlog: two batches parked a few seconds apart alternate on their
+ * shared site, and a 10-URL batch behind a 5,000-URL batch of the same site starts within its first few releases.
+ */
+public final class Frontier {
+
+    /**
+     * @param depthCap most jobs of one site in the fetch queue (or in flight) at once
+     * @param spacing the order step between consecutive URLs of one batch and site
+     * @param lostAfter a released job not finished by then is sent again
+     */
+    public record Settings(int depthCap, Duration spacing, Duration lostAfter) {
+        public static final Settings DEFAULTS = new Settings(10, Duration.ofSeconds(1), Duration.ofMinutes(15));
+
+        public Settings {
+            if (depthCap < 1) {
+                throw new IllegalArgumentException("depthCap must be at least 1, was " + depthCap);
+            }
+        }
+    }
+
+    private final FrontierStore store;
+    private final FetchQueue queue;
+    private final Clock clock;
+    private final Settings settings;
+
+    public Frontier(FrontierStore store, FetchQueue queue, Clock clock, Settings settings) {
+        this.store = store;
+        this.queue = queue;
+        this.clock = clock;
+        this.settings = settings;
+    }
+
+    /** Parks a batch's URLs (already parked ones are left as they are), then releases what the caps allow. */
+    public void park(String batchId, List<NormalizedUrl> urls) {
+        Instant now = clock.instant();
+        Map<SiteKey, Integer> rank = new HashMap<>();
+        Set<SiteKey> sites = new LinkedHashSet<>();
+        for (NormalizedUrl url : urls) {
+            SiteKey site = url.siteKey();
+            long k = rank.merge(site, 1, Integer::sum) - 1;
+            store.park(new FrontierEntry(batchId, url, 1, now.toEpochMilli() + k * settings.spacing().toMillis(), now));
+            sites.add(site);
+        }
+        sites.forEach(this::release);
+    }
+
+    /** Sends the site's due entries to the fetch queue, lowest order first, up to the cap. Returns how many. */
+    public int release(SiteKey site) {
+        int room = settings.depthCap() - store.released(site);
+        if (room <= 0) {
+            return 0;
+        }
+        Instant now = clock.instant();
+        List<FetchJob> jobs = new ArrayList<>();
+        for (FrontierEntry entry : store.due(site, now, room)) {
+            // false: another releaser took this entry, or filled the site's last place; either way, skip it
+            if (store.release(entry, now, settings.depthCap())) {
+                jobs.add(entry.job());
+            }
+        }
+        queue.enqueue(jobs);
+        return jobs.size();
+    }
+
+    /** A job was handled (whatever its outcome): frees its place and releases the site's next entries. */
+    public void finished(FetchJob job) {
+        store.done(job.siteKey(), job.batchId(), job.urlHash());
+        release(job.siteKey());
+    }
+
+    /**
+     * The periodic sweep: re-sends jobs presumed lost (a crash between release and send, or a lost message), then
+     * releases due entries of every active site. Returns how many jobs it sent.
+     */
+    public int sweep() {
+        Instant now = clock.instant();
+        int sent = 0;
+        for (SiteKey site : store.activeSites()) {
+            List<FrontierEntry> lost = store.releasedBefore(site, now.minus(settings.lostAfter()));
+            if (!lost.isEmpty()) {
+                queue.enqueue(lost.stream().map(FrontierEntry::job).toList());
+                lost.forEach(entry -> store.resent(entry, now));
+                sent += lost.size();
+            }
+            sent += release(site);
+        }
+        return sent;
+    }
+}

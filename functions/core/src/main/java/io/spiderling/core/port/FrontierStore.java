@@ -1,0 +1,43 @@
+package io.spiderling.core.port;
+
+import io.spiderling.core.frontier.FrontierEntry;
+import io.spiderling.core.url.SiteKey;
+import java.time.Instant;
+import java.util.List;
+
+/**
+ * The frontier: per site, the entries parked until they may go to the fetch queue, and the count of those released
+ * and not yet done. Entries are identified by (site, batch, URL); each is pending, released, or gone.
+ */
+public interface FrontierStore {
+
+    /**
+     * Parks an entry unless the same (batch, URL) is already pending or released in its site. Returns true when
+     * parked now.
+     */
+    boolean park(FrontierEntry entry);
+
+    /** Pending entries of the site whose notBefore has passed, lowest order first, at most {@code limit}. */
+    List<FrontierEntry> due(SiteKey site, Instant now, int limit);
+
+    /** How many of the site's entries are released and not yet done. */
+    int released(SiteKey site);
+
+    /**
+     * Moves a pending entry to released, atomically with the site's released count, and only while that count is
+     * below {@code cap}. Returns false, changing nothing, when the entry is no longer pending or the site is at cap.
+     */
+    boolean release(FrontierEntry entry, Instant now, int cap);
+
+    /** Removes a released entry once its job has been handled; nothing happens if it is not released. */
+    void done(SiteKey site, String batchId, String urlHash);
+
+    /** Sites with pending or released entries (and possibly a few that recently emptied). */
+    List<SiteKey> activeSites();
+
+    /** Released entries released before {@code cutoff}: their jobs were probably lost. */
+    List<FrontierEntry> releasedBefore(SiteKey site, Instant cutoff);
+
+    /** Marks a released entry as sent again at {@code now}. */
+    void resent(FrontierEntry entry, Instant now);
+}

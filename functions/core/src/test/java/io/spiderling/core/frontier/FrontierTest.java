@@ -1,0 +1,164 @@
+package io.spiderling.core.frontier;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.spiderling.core.fetch.FetchJob;
+import io.spiderling.core.port.FetchQueue;
+import io.spiderling.core.testing.InMemoryFrontierStore;
+import io.spiderling.core.url.NormalizedUrl;
+import io.spiderling.core.url.SiteKey;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.Test;
+
+class FrontierTest {
+
+    private static final Instant T0 = Instant.parse("2026-11-22T10:00:00Z");
+    private static final int CAP = 10;
+
+    private final MutableClock clock = new MutableClock(T0);
+    private final InMemoryFrontierStore store = new InMemoryFrontierStore();
+    private final FakeFifo fifo = new FakeFifo();
+    private final Frontier frontier =
+            new Frontier(store, fifo, clock, new Frontier.Settings(CAP, Duration.ofSeconds(1), Duration.ofMinutes(15)));
+
+    @Test
+    void park_whenOneSiteHasFiveThousandUrls_keepsAtMostTheCapQueuedReleasesAllOnceAndDoesNotHoldBackAnotherSite() {
+        frontier.park("big", urls("big.example", 5_000));
+        frontier.park("small", urls("small.example", 10));
+        assertEquals(CAP, fifo.queued(site("big.example")));
+        assertEquals(10, fifo.queued(site("small.example")), "the second site is queued at once, not behind the first");
+
+        Set<String> fetched = new HashSet<>();
+        int maxQueued = 0;
+        while (!fifo.isEmpty()) {
+            FetchJob job = fifo.take();
+            assertTrue(fetched.add(job.batchId() + " " + job.url().value()), "released twice: " + job);
+            frontier.finished(job);
+            maxQueued = Math.max(maxQueued, fifo.queued(site("big.example")));
+        }
+
+        assertEquals(5_010, fetched.size(), "everything parked was released");
+        assertEquals(CAP, maxQueued);
+        assertEquals(0, store.pending(site("big.example")));
+        assertEquals(0, store.released(site("big.example")));
+    }
+
+    @Test
+    void park_whenTwoClientsShareASite_interleavesTheLaterBatchInsteadOfQueueingItBehind() {
+        frontier.park("early", urls("shared.example", 100));
+        clock.advance(Duration.ofSeconds(20));
+        frontier.park("late", urls("shared.example", 5).stream().map(u -> NormalizedUrl.parse(u.value() + "-late"))
+                .toList());
+
+        List<String> order = new ArrayList<>();
+        while (!fifo.isEmpty()) {
+            FetchJob job = fifo.take();
+            order.add(job.batchId());
+            frontier.finished(job);
+        }
+
+        // The late batch's first URL is ordered at park time + 0 s, like the early batch's 21st: it is released within
+        // the first few dozen, not after all 100.
+        int firstLate = order.indexOf("late");
+        assertTrue(firstLate > 0 && firstLate <= 30, "first late job at position " + firstLate);
+        assertEquals(5, order.stream().filter("late"::equals).count());
+    }
+
+    @Test
+    void sweep_whenAReleasedJobWasLost_sendsItAgainAfterLostAfterOnly() {
+        frontier.park("b", urls("lossy.example", 1));
+        FetchJob lost = fifo.take(); // taken and never finished: the message is gone
+
+        clock.advance(Duration.ofMinutes(14));
+        assertEquals(0, frontier.sweep());
+        clock.advance(Duration.ofMinutes(2));
+        assertEquals(1, frontier.sweep());
+
+        assertEquals(lost, fifo.take());
+    }
+
+    @Test
+    void park_whenSameBatchParksAgain_keepsOneEntryPerUrl() {
+        List<NormalizedUrl> urls = urls("again.example", 3);
+        frontier.park("b", urls);
+        frontier.park("b", urls);
+
+        assertEquals(3, fifo.queued(site("again.example")));
+    }
+
+    private static List<NormalizedUrl> urls(String host, int n) {
+        return IntStream.range(0, n).mapToObj(i -> NormalizedUrl.parse("https://" + host + "/p/" + i)).toList();
+    }
+
+    private static SiteKey site(String host) {
+        return NormalizedUrl.parse("https://" + host + "/").siteKey();
+    }
+
+    /** The fetch queue seen from outside: jobs in send order, counted per site while they wait. */
+    private static final class FakeFifo implements FetchQueue {
+        private final Deque<FetchJob> jobs = new ArrayDeque<>();
+        private final Map<SiteKey, Integer> perSite = new HashMap<>();
+
+        @Override
+        public void enqueue(List<FetchJob> batch) {
+            for (FetchJob job : batch) {
+                jobs.add(job);
+                perSite.merge(job.siteKey(), 1, Integer::sum);
+            }
+        }
+
+        FetchJob take() {
+            FetchJob job = jobs.removeFirst();
+            perSite.merge(job.siteKey(), -1, Integer::sum);
+            return job;
+        }
+
+        int queued(SiteKey site) {
+            return perSite.getOrDefault(site, 0);
+        }
+
+        boolean isEmpty() {
+            return jobs.isEmpty();
+        }
+    }
+
+    private static final class MutableClock extends Clock {
+        private Instant now;
+
+        MutableClock(Instant now) {
+            this.now = now;
+        }
+
+        void advance(Duration d) {
+            now = now.plus(d);
+        }
+
+        @Override
+        public Instant instant() {
+            return now;
+        }
+
+        @Override
+        public ZoneId getZone() {
+            return ZoneId.of("UTC");
+        }
+
+        @Override
+        public Clock withZone(ZoneId zone) {
+            return this;
+        }
+    }
+}
