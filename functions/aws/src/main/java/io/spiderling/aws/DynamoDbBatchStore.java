@@ -25,7 +25,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.ThreadLocalRandom;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.CancellationReason;
@@ -35,7 +34,6 @@ import software.amazon.awssdk.services.dynamodb.model.QueryRequest;
 import software.amazon.awssdk.services.dynamodb.model.QueryResponse;
 import software.amazon.awssdk.services.dynamodb.model.ReturnValuesOnConditionCheckFailure;
 import software.amazon.awssdk.services.dynamodb.model.TransactWriteItem;
-import software.amazon.awssdk.services.dynamodb.model.TransactionCanceledException;
 
 /**
  * {@link BatchStore} on the {@code batches} table (keys {@code pk}, {@code sk}).
@@ -58,7 +56,6 @@ public final class DynamoDbBatchStore implements BatchStore {
     /** Completion and cancellation are each recorded once, on an existing header; {@code #at} names which. */
     static final String SET_ONCE_CONDITION = "attribute_exists(pk) AND attribute_not_exists(#at)";
     private static final String COUNTER_PREFIX = "n_";
-    private static final int CONFLICT_ATTEMPTS = 8;
 
     private final DynamoDbClient dynamo;
     private final String table;
@@ -159,38 +156,14 @@ public final class DynamoDbBatchStore implements BatchStore {
                 .conditionExpression("attribute_exists(pk)")
                 .expressionAttributeNames(Map.of("#counter", COUNTER_PREFIX + terminal.wireName()))
                 .expressionAttributeValues(Map.of(":one", n(1)))).build();
-        for (int attempt = 1; ; attempt++) {
-            try {
-                dynamo.transactWriteItems(b -> b.transactItems(item, counter));
-                return true;
-            } catch (TransactionCanceledException e) {
-                List<CancellationReason> reasons = e.cancellationReasons();
-                if (!reasons.isEmpty() && "ConditionalCheckFailed".equals(reasons.get(0).code())) {
-                    return false;
-                }
-                if (reasons.size() == 2 && "ConditionalCheckFailed".equals(reasons.get(1).code())) {
-                    throw new IllegalStateException("batch " + batchId + " has no header", e);
-                }
-                // Every item of a batch counts on the one header, so concurrent finishes conflict on real DynamoDB
-                // (DynamoDB Local serializes them). The SDK does not retry a conflict; re-running is safe because
-                // the item's condition makes the transaction all-or-nothing.
-                boolean conflict = reasons.stream().anyMatch(r -> "TransactionConflict".equals(r.code()));
-                if (!conflict || attempt >= CONFLICT_ATTEMPTS) {
-                    throw e;
-                }
-                backOff(attempt);
-            }
+        Optional<List<CancellationReason>> refused = Transactions.write(dynamo, item, counter);
+        if (refused.isEmpty()) {
+            return true;
         }
-    }
-
-    private static void backOff(int attempt) {
-        long ceiling = Math.min(1_000, 10L << attempt);
-        try {
-            Thread.sleep(ThreadLocalRandom.current().nextLong(ceiling / 2, ceiling + 1));
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while retrying a conflicting transaction", e);
+        if (Transactions.CONDITION_FAILED.equals(refused.get().get(0).code())) {
+            return false; // already terminal, or never added
         }
+        throw new IllegalStateException("batch " + batchId + " has no header");
     }
 
     @Override

@@ -15,12 +15,10 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ThreadLocalRandom;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException;
 import software.amazon.awssdk.services.dynamodb.model.TransactWriteItem;
-import software.amazon.awssdk.services.dynamodb.model.TransactionCanceledException;
 
 /**
  * {@link FrontierStore} on the {@code sites} table (keys {@code pk}, {@code sk}; local index {@code byOrder} on
@@ -50,8 +48,6 @@ public final class DynamoDbFrontierStore implements FrontierStore {
     static final String ACTIVE_FILTER = "pending > :zero OR released > :zero";
     static final String RELEASED_BEFORE_FILTER = "releasedAt < :cutoff";
     private static final String SHARDS = "0123456789abcdef";
-    private static final String CONDITION_FAILED = "ConditionalCheckFailed";
-    private static final int CONFLICT_ATTEMPTS = 8;
     /** Not-yet-due entries are filtered after reading, so read a little more than asked per page. */
     private static final int MIN_PAGE = 50;
 
@@ -189,34 +185,6 @@ public final class DynamoDbFrontierStore implements FrontierStore {
 
     /** Returns false when a condition refused the transaction, which then changed nothing. */
     private boolean transact(TransactWriteItem... items) {
-        for (int attempt = 1; ; attempt++) {
-            try {
-                dynamo.transactWriteItems(b -> b.transactItems(items));
-                return true;
-            } catch (TransactionCanceledException e) {
-                if (e.cancellationReasons().stream().anyMatch(r -> CONDITION_FAILED.equals(r.code()))) {
-                    return false;
-                }
-                // Every entry of a site counts on the site's one counter item, so concurrent moves conflict on real
-                // DynamoDB (DynamoDB Local serializes them). The SDK does not retry a conflict; re-running is safe
-                // because the conditions make each transaction all-or-nothing.
-                boolean conflict = e.cancellationReasons().stream()
-                        .anyMatch(r -> "TransactionConflict".equals(r.code()));
-                if (!conflict || attempt >= CONFLICT_ATTEMPTS) {
-                    throw e;
-                }
-                backOff(attempt);
-            }
-        }
-    }
-
-    private static void backOff(int attempt) {
-        long ceiling = Math.min(1_000, 10L << attempt);
-        try {
-            Thread.sleep(ThreadLocalRandom.current().nextLong(ceiling / 2, ceiling + 1));
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while retrying a conflicting transaction", e);
-        }
+        return Transactions.write(dynamo, items).isEmpty();
     }
 }
