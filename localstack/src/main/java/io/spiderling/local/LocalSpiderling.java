@@ -116,18 +116,7 @@ public final class LocalSpiderling implements AutoCloseable {
      * embedded stack's endpoints and resource names on top.
      */
     static PipelineSettings settings(EmbeddedAws aws, StackResources r) {
-        Map<String, String> local = Map.ofEntries(
-                Map.entry("spiderling.aws.region", EmbeddedAws.REGION),
-                Map.entry("spiderling.aws.endpoint.sqs", aws.sqsEndpoint().toString()),
-                Map.entry("spiderling.aws.endpoint.dynamodb", aws.dynamoDbEndpoint().toString()),
-                Map.entry("spiderling.aws.endpoint.s3", aws.s3Endpoint().toString()),
-                Map.entry("spiderling.aws.access-key-id", EmbeddedAws.ACCESS_KEY),
-                Map.entry("spiderling.aws.secret-access-key", EmbeddedAws.SECRET_KEY),
-                Map.entry("spiderling.bucket", r.bucket()),
-                Map.entry("spiderling.tables.urls", r.urlsTable()),
-                Map.entry("spiderling.tables.batches", r.batchesTable()),
-                Map.entry("spiderling.tables.sites", r.sitesTable()),
-                Map.entry("spiderling.queues.fetch", r.fetchQueueUrl()));
+        Map<String, String> local = aws.functionConfig(r);
         URL properties = Beans.class.getClassLoader().getResource("application.properties");
         try {
             SmallRyeConfig config = new SmallRyeConfigBuilder()

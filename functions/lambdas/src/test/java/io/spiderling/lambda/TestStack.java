@@ -35,20 +35,7 @@ public class TestStack implements QuarkusTestResourceLifecycleManager {
 
     @Override
     public Map<String, String> start() {
-        EmbeddedAws aws = aws();
-        StackResources r = resources();
-        return Map.ofEntries(
-                Map.entry("spiderling.aws.region", EmbeddedAws.REGION),
-                Map.entry("spiderling.aws.endpoint.sqs", aws.sqsEndpoint().toString()),
-                Map.entry("spiderling.aws.endpoint.dynamodb", aws.dynamoDbEndpoint().toString()),
-                Map.entry("spiderling.aws.endpoint.s3", aws.s3Endpoint().toString()),
-                Map.entry("spiderling.aws.access-key-id", EmbeddedAws.ACCESS_KEY),
-                Map.entry("spiderling.aws.secret-access-key", EmbeddedAws.SECRET_KEY),
-                Map.entry("spiderling.bucket", r.bucket()),
-                Map.entry("spiderling.tables.urls", r.urlsTable()),
-                Map.entry("spiderling.tables.batches", r.batchesTable()),
-                Map.entry("spiderling.tables.sites", r.sitesTable()),
-                Map.entry("spiderling.queues.fetch", r.fetchQueueUrl()));
+        return aws().functionConfig(resources());
     }
 
     @Override

@@ -6,6 +6,7 @@ import io.spiderling.testkit.internal.QuietLogging;
 import java.net.URI;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.FutureTask;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -124,6 +125,25 @@ public final class EmbeddedAws implements AutoCloseable {
     /** Creates one isolated set of Spiderling resources named after {@code prefix}: {@link SpiderlingProvisioner}. */
     public StackResources provision(String prefix) {
         return SpiderlingProvisioner.provision(sqs, dynamoDb, s3, prefix);
+    }
+
+    /**
+     * The functions' configuration keys (see the lambdas module's application.properties) that point them at this
+     * stack and at the resources {@code r}: one list for the Quarkus tests and the local runner.
+     */
+    public Map<String, String> functionConfig(StackResources r) {
+        return Map.ofEntries(
+                Map.entry("spiderling.aws.region", REGION),
+                Map.entry("spiderling.aws.endpoint.sqs", sqsEndpoint().toString()),
+                Map.entry("spiderling.aws.endpoint.dynamodb", dynamoDbEndpoint().toString()),
+                Map.entry("spiderling.aws.endpoint.s3", s3Endpoint().toString()),
+                Map.entry("spiderling.aws.access-key-id", ACCESS_KEY),
+                Map.entry("spiderling.aws.secret-access-key", SECRET_KEY),
+                Map.entry("spiderling.bucket", r.bucket()),
+                Map.entry("spiderling.tables.urls", r.urlsTable()),
+                Map.entry("spiderling.tables.batches", r.batchesTable()),
+                Map.entry("spiderling.tables.sites", r.sitesTable()),
+                Map.entry("spiderling.queues.fetch", r.fetchQueueUrl()));
     }
 
     @Override
