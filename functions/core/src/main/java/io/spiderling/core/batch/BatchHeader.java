@@ -3,6 +3,7 @@ package io.spiderling.core.batch;
 import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * A batch as accepted.
@@ -13,9 +14,11 @@ import java.util.Objects;
  * @param source where it came from: "http" or "sqs"
  * @param fingerprint identifies the request that created the batch, so a replay with the same idempotency key can be
  *     told from a different request reusing it; empty when not needed
+ * @param upload for a batch whose URLs come in an uploaded manifest, its format; its {@code total} then grows as the
+ *     manifest's chunks are planned (see {@link PlanProgress})
  */
 public record BatchHeader(String batchId, int total, int duplicates, List<Rejection> rejected, int rejectedCount,
-        String source, Instant createdAt, BatchOptions options, String fingerprint) {
+        String source, Instant createdAt, BatchOptions options, String fingerprint, Optional<UploadFormat> upload) {
 
     /** Keeps a header far below DynamoDB's 400 KB item limit whatever the client sent. */
     public static final int MAX_STORED_REJECTIONS = 100;
@@ -24,6 +27,14 @@ public record BatchHeader(String batchId, int total, int duplicates, List<Reject
         rejected = List.copyOf(rejected.subList(0, Math.min(rejected.size(), MAX_STORED_REJECTIONS)));
         Objects.requireNonNull(options, "options");
         Objects.requireNonNull(fingerprint, "fingerprint");
+        Objects.requireNonNull(upload, "upload");
+    }
+
+    /** A header of a batch submitted with its URLs. */
+    public BatchHeader(String batchId, int total, int duplicates, List<Rejection> rejected, int rejectedCount,
+            String source, Instant createdAt, BatchOptions options, String fingerprint) {
+        this(batchId, total, duplicates, rejected, rejectedCount, source, createdAt, options, fingerprint,
+                Optional.empty());
     }
 
     /** A header with no options and no fingerprint. */

@@ -10,12 +10,18 @@ import java.util.Optional;
  *
  * @param terminalCounts how many items reached each terminal state; states never reached are absent
  * @param cancelledAt when the client cancelled the batch; its unstarted URLs then end as {@code cancelled}
+ * @param planning for an uploaded manifest, how far its planning has got; empty for a batch submitted with its URLs
  */
 public record BatchStatus(BatchHeader header, Map<ItemState, Integer> terminalCounts, Optional<Instant> completedAt,
-        Optional<Instant> cancelledAt) {
+        Optional<Instant> cancelledAt, Optional<PlanProgress> planning) {
 
     public BatchStatus {
         terminalCounts = Map.copyOf(terminalCounts);
+    }
+
+    public BatchStatus(BatchHeader header, Map<ItemState, Integer> terminalCounts, Optional<Instant> completedAt,
+            Optional<Instant> cancelledAt) {
+        this(header, terminalCounts, completedAt, cancelledAt, Optional.empty());
     }
 
     public BatchStatus(BatchHeader header, Map<ItemState, Integer> terminalCounts, Optional<Instant> completedAt) {
@@ -30,8 +36,13 @@ public record BatchStatus(BatchHeader header, Map<ItemState, Integer> terminalCo
         return Math.max(0, header.total() - terminal());
     }
 
+    /** Whether the total is final: always for a batch submitted with its URLs, once planned for an upload. */
+    public boolean planned() {
+        return header.upload().isEmpty() || planning.map(PlanProgress::planned).orElse(false);
+    }
+
     public boolean done() {
-        return terminal() >= header.total();
+        return planned() && terminal() >= header.total();
     }
 
     /** Every state with its count, queued included, zeros included, in lifecycle order. */

@@ -9,11 +9,9 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.LinkedHashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 
 /**
  * The per-site park between planning and the FIFO fetch queue.
@@ -60,16 +58,46 @@ public final class Frontier {
 
     /** Parks a batch's URLs (already parked ones are left as they are), then releases what the caps allow. */
     public void park(String batchId, List<NormalizedUrl> urls) {
-        Instant now = clock.instant();
-        Map<SiteKey, Integer> rank = new HashMap<>();
-        Set<SiteKey> sites = new LinkedHashSet<>();
-        for (NormalizedUrl url : urls) {
-            SiteKey site = url.siteKey();
-            long k = rank.merge(site, 1, Integer::sum) - 1;
-            store.park(new FrontierEntry(batchId, url, 1, now.toEpochMilli() + k * settings.spacing().toMillis(), now));
-            sites.add(site);
+        Parking parking = parking(batchId);
+        parking.park(urls);
+        parking.release();
+    }
+
+    /**
+     * Starts parking a batch's URLs in several calls (the groups of one manifest chunk), so that their orders continue
+     * from one call to the next as if they were parked at once.
+     */
+    public Parking parking(String batchId) {
+        return new Parking(batchId, clock.instant());
+    }
+
+    /** One batch's parking in progress: its start time, and per site how many URLs it has parked. */
+    public final class Parking {
+        private final String batchId;
+        private final Instant start;
+        private final Map<SiteKey, Integer> rank = new LinkedHashMap<>();
+
+        private Parking(String batchId, Instant start) {
+            this.batchId = batchId;
+            this.start = start;
         }
-        sites.forEach(this::release);
+
+        /** Parks the URLs, one write per site where the store allows; they wait for {@link #release()}. */
+        public void park(List<NormalizedUrl> urls) {
+            Map<SiteKey, List<FrontierEntry>> bySite = new LinkedHashMap<>();
+            for (NormalizedUrl url : urls) {
+                SiteKey site = url.siteKey();
+                long k = rank.merge(site, 1, Integer::sum) - 1;
+                bySite.computeIfAbsent(site, s -> new ArrayList<>()).add(new FrontierEntry(batchId, url, 1,
+                        start.toEpochMilli() + k * settings.spacing().toMillis(), start));
+            }
+            bySite.values().forEach(store::parkAll);
+        }
+
+        /** Releases what the caps allow in every site this parking touched. */
+        public void release() {
+            rank.keySet().forEach(Frontier.this::release);
+        }
     }
 
     /** Sends the site's due entries to the fetch queue, lowest order first, up to the cap. Returns how many. */

@@ -26,10 +26,18 @@ public final class BatchTracker {
             throw new IllegalArgumentException("not a terminal state: " + state);
         }
         boolean moved = batches.finishItem(batchId, urlHash, state, detail, at);
+        checkCompletion(batchId, at);
+        return moved;
+    }
+
+    /**
+     * Records completion if the batch is complete by its counts and has none recorded. Needed wherever the last
+     * count may change: ending an item, and (for an upload) planning its last chunk after its items have all ended.
+     */
+    public void checkCompletion(String batchId, Instant at) {
         batches.status(batchId)
                 .filter(status -> status.done() && status.completedAt().isEmpty())
                 .ifPresent(status -> batches.markCompleted(batchId, at));
-        return moved;
     }
 
     /** Whether the client cancelled the batch; an unknown batch is not cancelled. */

@@ -37,7 +37,13 @@ public final class CancelBatch {
         if (before.get().cancelledAt().isEmpty() && before.get().done()) {
             return new Result.AlreadyComplete(before.get());
         }
-        batches.markCancelled(batchId, clock.instant());
+        Instant now = clock.instant();
+        batches.markCancelled(batchId, now);
+        if (before.get().planning().filter(p -> !p.uploaded()).isPresent()) {
+            // An upload that never came: the batch has no URLs, so it is complete now. A late upload plans nothing.
+            batches.beginPlanning(batchId, 0, 0, now);
+            new BatchTracker(batches).checkCompletion(batchId, now);
+        }
         BatchStatus after = batches.status(batchId).orElseThrow();
         return new Result.Cancelled(after, after.cancelledAt().orElseThrow());
     }

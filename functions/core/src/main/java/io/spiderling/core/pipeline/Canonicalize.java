@@ -1,7 +1,6 @@
 package io.spiderling.core.pipeline;
 
-import io.spiderling.core.batch.ItemState;
-import io.spiderling.core.fetch.FetchRecord;
+import io.spiderling.core.batch.BatchStatus;
 import io.spiderling.core.frontier.Frontier;
 import io.spiderling.core.port.UrlStore;
 import io.spiderling.core.recrawl.RecrawlPolicy;
@@ -12,7 +11,6 @@ import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
@@ -27,19 +25,19 @@ public final class Canonicalize {
 
     /** A claim older than this is taken over: its fetch job was lost (it is far past the queue's retries). */
     public static final Duration CLAIM_TIMEOUT = Duration.ofMinutes(30);
+    /** URLs planned together: one read of their stored copies and one claim write per group. */
+    static final int GROUP = 100;
 
     private final BlobStore blobs;
     private final BatchStore batches;
-    private final UrlStore urls;
-    private final BatchTracker tracker;
+    private final ItemPlanner planner;
     private final Frontier frontier;
     private final Clock clock;
 
     public Canonicalize(BlobStore blobs, BatchStore batches, UrlStore urls, Frontier frontier, Clock clock) {
         this.blobs = blobs;
         this.batches = batches;
-        this.urls = urls;
-        this.tracker = new BatchTracker(batches);
+        this.planner = new ItemPlanner(urls, new BatchTracker(batches));
         this.frontier = frontier;
         this.clock = clock;
     }
@@ -63,31 +61,23 @@ public final class Canonicalize {
             return Optional.empty();
         }
         String id = batchId.get();
-        Duration window = batches.status(id)
-                .flatMap(status -> status.header().options().recrawlAfter())
+        Optional<BatchStatus> status = batches.status(id);
+        Duration window = status.flatMap(st -> st.header().options().recrawlAfter())
                 .orElse(RecrawlPolicy.DEFAULT_WINDOW);
+        boolean cancelled = status.flatMap(BatchStatus::cancelledAt).isPresent();
         List<NormalizedUrl> manifest = new String(blob.get().bytes(), StandardCharsets.UTF_8).lines()
                 .filter(line -> !line.isBlank())
                 .map(NormalizedUrl::parse)
                 .toList();
         Instant now = clock.instant();
-        List<NormalizedUrl> toFetch = new ArrayList<>();
-        int skipped = 0;
-        int joined = 0;
-        for (NormalizedUrl url : batches.addItems(id, manifest, now)) {
-            Optional<FetchRecord> last = urls.find(url.urlHash()).flatMap(UrlStore.UrlRecord::fetch);
-            if (RecrawlPolicy.fresh(last, window, now)) {
-                tracker.finish(id, url.urlHash(), ItemState.SKIPPED,
-                        "fresh copy fetched at " + last.get().fetchedAt(), now);
-                skipped++;
-            } else if (urls.claim(url.urlHash(), url.value(), id, now, now.minus(CLAIM_TIMEOUT))
-                    == UrlStore.Claim.CLAIMED) {
-                toFetch.add(url);
-            } else {
-                joined++;
-            }
+        List<NormalizedUrl> pending = batches.addItems(id, manifest, now);
+        Frontier.Parking parking = frontier.parking(id);
+        ItemPlanner.Counts counts = ItemPlanner.Counts.NONE;
+        for (int from = 0; from < pending.size(); from += GROUP) {
+            counts = counts.plus(planner.plan(id, window, cancelled,
+                    pending.subList(from, Math.min(pending.size(), from + GROUP)), parking, now));
         }
-        frontier.park(id, toFetch);
-        return Optional.of(new Outcome(id, manifest.size(), toFetch.size(), skipped, joined));
+        parking.release();
+        return Optional.of(new Outcome(id, manifest.size(), counts.parked(), counts.skipped(), counts.joined()));
     }
 }

@@ -11,6 +11,8 @@ import io.spiderling.core.content.Hashing;
 import io.spiderling.core.url.NormalizationResult;
 import io.spiderling.core.url.NormalizedUrl;
 import io.spiderling.core.url.UrlNormalizer;
+import io.spiderling.core.batch.UploadFormat;
+import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
@@ -28,6 +30,7 @@ import java.util.stream.Collectors;
 public final class Ingest {
 
     public static final String MANIFEST_PREFIX = "manifests/";
+    public static final Duration DEFAULT_UPLOAD_URL_TTL = Duration.ofMinutes(15);
     private static final String MANIFEST_SUFFIX = ".txt";
     private static final Pattern BATCH_ID = Pattern.compile("[A-Za-z0-9._-]{1,128}");
 
@@ -36,8 +39,15 @@ public final class Ingest {
     private final BatchStore batches;
     private final BlobStore blobs;
     private final Clock clock;
+    private final Duration uploadUrlTtl;
 
     public Ingest(UrlNormalizer normalizer, BatchStore batches, BlobStore blobs, Clock clock) {
+        this(normalizer, batches, blobs, clock, DEFAULT_UPLOAD_URL_TTL);
+    }
+
+    /** @param uploadUrlTtl how long an upload URL from {@link #startUpload} stays valid */
+    public Ingest(UrlNormalizer normalizer, BatchStore batches, BlobStore blobs, Clock clock, Duration uploadUrlTtl) {
+        this.uploadUrlTtl = uploadUrlTtl;
         this.normalizer = normalizer;
         this.planner = BatchPlanner.create(normalizer);
         this.batches = batches;
@@ -103,6 +113,44 @@ public final class Ingest {
                     Map.of("batch-id", batchId));
         }
         return new Result.Accepted(standing, plan);
+    }
+
+    public sealed interface UploadResult {
+        /** The client PUTs its manifest to {@code uploadUrl} before {@code expiresAt}. */
+        record Started(BatchHeader header, URI uploadUrl, Instant expiresAt) implements UploadResult {}
+
+        /** Nothing was stored. */
+        record Refused(String reason) implements UploadResult {}
+
+        /** The batch id is taken by a different request; nothing was changed. */
+        record Conflict(String reason) implements UploadResult {}
+    }
+
+    /**
+     * Opens a batch whose URLs the client uploads as a manifest, and returns where to upload it. The batch has no
+     * items until the upload arrives (see {@link PlanUpload}). Asking again under the same id with the same request
+     * returns the same batch with a fresh upload URL.
+     */
+    public UploadResult startUpload(String batchId, UploadFormat format, String source, BatchOptions options) {
+        checkBatchId(batchId);
+        BatchOptions checked;
+        try {
+            checked = checkOptions(options);
+        } catch (IllegalArgumentException e) {
+            return new UploadResult.Refused(e.getMessage());
+        }
+        Instant now = clock.instant();
+        BatchHeader header = new BatchHeader(batchId, 0, 0, List.of(), 0, source, now, checked,
+                fingerprint(List.of("upload:" + format.wireName()), checked), Optional.of(format));
+        if (!batches.createBatch(header)) {
+            BatchHeader standing = batches.status(batchId).orElseThrow().header();
+            if (!standing.fingerprint().equals(header.fingerprint())) {
+                return new UploadResult.Conflict("batch " + batchId + " already exists for a different request");
+            }
+            header = standing;
+        }
+        URI url = blobs.presignPut(PlanUpload.uploadKey(batchId, format), format.contentType(), uploadUrlTtl);
+        return new UploadResult.Started(header, url, now.plus(uploadUrlTtl));
     }
 
     private BatchOptions checkOptions(BatchOptions options) {

@@ -2,10 +2,13 @@ package io.spiderling.core.port;
 
 import io.spiderling.core.batch.BatchHeader;
 import io.spiderling.core.batch.BatchStatus;
+import io.spiderling.core.batch.ChunkCounts;
+import io.spiderling.core.batch.ManifestEntry;
 import io.spiderling.core.batch.ItemPage;
 import io.spiderling.core.batch.ItemState;
 import io.spiderling.core.url.NormalizedUrl;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
@@ -19,10 +22,70 @@ public interface BatchStore {
     boolean createBatch(BatchHeader header);
 
     /**
-     * Creates one {@code queued} item per URL. Returns the URLs that still need a fetch job: those created now, and
-     * those found still {@code queued} from an earlier, interrupted attempt. Items already terminal are left alone.
+     * Creates one {@code queued} item per URL of a manifest that holds no duplicates. Returns the URLs that still need
+     * a fetch job: those created now, and those found still {@code queued} from an earlier, interrupted attempt.
+     * Items already terminal are left alone.
      */
-    List<NormalizedUrl> addItems(String batchId, List<NormalizedUrl> urls, Instant now);
+    default List<NormalizedUrl> addItems(String batchId, List<NormalizedUrl> urls, Instant now) {
+        List<ManifestEntry> entries = new ArrayList<>(urls.size());
+        for (int i = 0; i < urls.size(); i++) {
+            entries.add(new ManifestEntry(i, urls.get(i)));
+        }
+        List<Added> added = addEntries(batchId, entries, now);
+        List<NormalizedUrl> pending = new ArrayList<>();
+        for (int i = 0; i < urls.size(); i++) {
+            if (added.get(i).needsPlanning()) {
+                pending.add(urls.get(i));
+            }
+        }
+        return pending;
+    }
+
+    /**
+     * Creates one {@code queued} item per entry unless the batch already has an item for its URL, with conditional
+     * writes: no memory of earlier entries is needed, so a manifest of any size can be deduplicated a chunk at a time.
+     * The entries of one call must have distinct URLs. Returns what happened to each entry, in order.
+     */
+    List<Added> addEntries(String batchId, List<ManifestEntry> entries, Instant now);
+
+    /** What {@link #addEntries} found for one entry. */
+    enum Added {
+        /** The item was created now. */
+        CREATED,
+        /** This entry's own item, from an earlier interrupted attempt, is still queued. */
+        PENDING,
+        /** This entry's own item, from an earlier attempt, has already ended. */
+        ENDED,
+        /** An entry at another position of the manifest holds the URL. */
+        DUPLICATE;
+
+        /** The item is queued and may have no fetch planned yet. */
+        public boolean needsPlanning() {
+            return this == CREATED || this == PENDING;
+        }
+    }
+
+    /**
+     * Records a manifest line that holds no valid URL as an item that is {@code invalid} from the start, counted in
+     * the same write. Identified by its position, so recording it again changes nothing. Returns true when recorded
+     * now.
+     */
+    boolean addInvalid(String batchId, long position, String shown, String reason, Instant now);
+
+    /**
+     * Records, once, that the batch's uploaded manifest arrived and how it is cut. Returns true for the call that
+     * recorded it; false when it was recorded before (then {@link #status} tells how) or the batch is unknown.
+     */
+    boolean beginPlanning(String batchId, int chunks, long bytes, Instant at);
+
+    /**
+     * Records that a chunk is planned and adds its counts to the batch, atomically and once: a chunk planned again
+     * after a crash adds nothing. Returns true when recorded now.
+     */
+    boolean chunkPlanned(String batchId, int chunk, ChunkCounts counts, Instant at);
+
+    /** Whether {@link #chunkPlanned} recorded the chunk. */
+    boolean isChunkPlanned(String batchId, int chunk);
 
     /**
      * Moves an item from {@code queued} to a terminal state and counts it, atomically. Returns false, and counts

@@ -1,5 +1,8 @@
 package io.spiderling.core.port;
 
+import java.io.InputStream;
+import java.net.URI;
+import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
 
@@ -12,6 +15,24 @@ public interface BlobStore {
 
     /** Empty when the key does not exist (for example an S3 event for an object deleted since). */
     Optional<StoredBlob> get(String key);
+
+    /** The object's size in bytes; empty when it does not exist. */
+    Optional<Long> size(String key);
+
+    /**
+     * Streams the object from byte {@code from} to its end, so a large manifest is read without holding it. Empty when
+     * the key does not exist. The caller closes the stream, and may close it before the end.
+     */
+    Optional<InputStream> open(String key, long from);
+
+    /** Copies an object within the store. Returns false when {@code from} does not exist. */
+    boolean copy(String from, String to);
+
+    /**
+     * A URL that lets its holder PUT one object at {@code key} with the given Content-Type until {@code ttl} has
+     * passed, without credentials of their own.
+     */
+    URI presignPut(String key, String contentType, Duration ttl);
 
     record StoredBlob(byte[] bytes, String contentType, Map<String, String> metadata) {
         public StoredBlob {

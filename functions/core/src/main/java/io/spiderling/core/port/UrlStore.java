@@ -3,7 +3,11 @@ package io.spiderling.core.port;
 import io.spiderling.core.extract.ExtractionRecord;
 import io.spiderling.core.fetch.FetchRecord;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /** The per-URL metadata store, keyed by the hash of the normalized URL. */
@@ -24,12 +28,36 @@ public interface UrlStore {
 
     Optional<UrlRecord> find(String urlHash);
 
+    /** {@link #find} for many URLs; an adapter may read them in fewer calls. Unknown URLs are absent from the map. */
+    default Map<String, UrlRecord> findAll(Collection<String> urlHashes) {
+        Map<String, UrlRecord> found = new HashMap<>();
+        for (String hash : urlHashes) {
+            find(hash).ifPresent(record -> found.put(hash, record));
+        }
+        return found;
+    }
+
     /**
      * Claims the URL for fetching on behalf of a batch, so that one fetch serves every batch that asks for it at the
      * same time. If another batch holds a live claim (made after {@code staleBefore}), the caller joins it as a waiter
      * instead. A batch that already holds the claim gets it again (a redelivered planning event).
      */
     Claim claim(String urlHash, String url, String batchId, Instant now, Instant staleBefore);
+
+    /** One URL to {@link #claimAll}. */
+    record ClaimRequest(String urlHash, String url) {}
+
+    /**
+     * {@link #claim} for many distinct URLs on behalf of one batch, returning the outcomes in order; an adapter may
+     * claim them in fewer calls.
+     */
+    default List<Claim> claimAll(List<ClaimRequest> requests, String batchId, Instant now, Instant staleBefore) {
+        List<Claim> claims = new ArrayList<>(requests.size());
+        for (ClaimRequest r : requests) {
+            claims.add(claim(r.urlHash(), r.url(), batchId, now, staleBefore));
+        }
+        return claims;
+    }
 
     /**
      * Ends the URL's claim and returns the batches that joined it, each once, atomically: a batch either joined

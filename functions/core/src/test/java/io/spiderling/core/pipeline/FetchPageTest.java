@@ -192,20 +192,10 @@ class FetchPageTest {
     @Test
     void process_whenBlobStoreThrows_propagatesAndLeavesItemQueued() {
         RuntimeException outage = new IllegalStateException("S3 unavailable");
-        BlobStore failing = new BlobStore() {
+        BlobStore failing = new InMemoryBlobStore(new CallLog()) {
             @Override
             public void put(String key, byte[] bytes, String contentType, Map<String, String> metadata) {
                 throw outage;
-            }
-
-            @Override
-            public boolean exists(String key) {
-                return false;
-            }
-
-            @Override
-            public Optional<StoredBlob> get(String key) {
-                return Optional.empty();
             }
         };
         FetchPage fetchPage = fetchPageAnswering(response(200), failing);

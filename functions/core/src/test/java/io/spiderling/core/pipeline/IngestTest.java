@@ -125,20 +125,10 @@ class IngestTest {
     @Test
     void submit_whenReplayedAfterACrashBeforeTheManifest_writesTheManifest() {
         List<String> urls = List.of("https://example.com/a");
-        var crashing = new Ingest(UrlNormalizer.create(), batches, new io.spiderling.core.port.BlobStore() {
+        var crashing = new Ingest(UrlNormalizer.create(), batches, new InMemoryBlobStore(new CallLog()) {
             @Override
             public void put(String key, byte[] bytes, String contentType, Map<String, String> metadata) {
                 throw new IllegalStateException("crash before the manifest");
-            }
-
-            @Override
-            public boolean exists(String key) {
-                return false;
-            }
-
-            @Override
-            public Optional<StoredBlob> get(String key) {
-                return Optional.empty();
             }
         }, Clock.fixed(NOW, ZoneOffset.UTC));
         assertThrows(IllegalStateException.class, () -> crashing.submit("k3", urls, "http"));

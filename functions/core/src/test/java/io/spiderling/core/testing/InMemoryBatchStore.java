@@ -5,6 +5,10 @@ import io.spiderling.core.batch.BatchItem;
 import io.spiderling.core.batch.ItemPage;
 import io.spiderling.core.batch.BatchStatus;
 import io.spiderling.core.batch.ItemState;
+import io.spiderling.core.batch.ChunkCounts;
+import io.spiderling.core.batch.ManifestEntry;
+import io.spiderling.core.batch.PlanProgress;
+import io.spiderling.core.pipeline.PlanUpload;
 import io.spiderling.core.port.BatchStore;
 import io.spiderling.core.url.NormalizedUrl;
 import java.time.Instant;
@@ -22,7 +26,10 @@ import java.util.Optional;
  */
 public final class InMemoryBatchStore implements BatchStore {
 
-    /** One batch item as stored; {@code detail} and {@code endedAt} are null while it is queued. */
+    /**
+     * One batch item as stored; {@code detail} and {@code endedAt} are null while it is queued. An invalid manifest
+     * line has no URL.
+     */
     public record Item(NormalizedUrl url, ItemState state, String detail, Instant endedAt) {}
 
     private static final class Batch {
@@ -30,6 +37,10 @@ public final class InMemoryBatchStore implements BatchStore {
         final Map<ItemState, Integer> counts = new EnumMap<>(ItemState.class);
         Instant completedAt;
         Instant cancelledAt;
+        PlanProgress planning = PlanProgress.AWAITING_UPLOAD;
+        int addedTotal;
+        int addedDuplicates;
+        final java.util.Set<Integer> chunksPlanned = new java.util.HashSet<>();
 
         Batch(BatchHeader header) {
             this.header = header;
@@ -39,6 +50,9 @@ public final class InMemoryBatchStore implements BatchStore {
     private final CallLog log;
     private final Map<String, Batch> batches = new HashMap<>();
     private final Map<String, Item> items = new HashMap<>();
+    /** Where each item's URL stood in its manifest, and what an invalid line said. */
+    private final Map<String, Long> positions = new HashMap<>();
+    private final Map<String, String> shown = new HashMap<>();
 
     public InMemoryBatchStore(CallLog log) {
         this.log = log;
@@ -51,17 +65,67 @@ public final class InMemoryBatchStore implements BatchStore {
     }
 
     @Override
-    public List<NormalizedUrl> addItems(String batchId, List<NormalizedUrl> urls, Instant now) {
-        log.record("BatchStore", "addItems", batchId + " " + urls.size());
-        List<NormalizedUrl> pending = new ArrayList<>();
-        for (NormalizedUrl url : urls) {
-            Item item = items.computeIfAbsent(key(batchId, url.urlHash()),
-                    k -> new Item(url, ItemState.QUEUED, null, null));
-            if (item.state() == ItemState.QUEUED) {
-                pending.add(url);
+    public List<Added> addEntries(String batchId, List<ManifestEntry> entries, Instant now) {
+        log.record("BatchStore", "addEntries", batchId + " " + entries.size());
+        List<Added> added = new ArrayList<>();
+        for (ManifestEntry entry : entries) {
+            String key = key(batchId, entry.url().urlHash());
+            Item item = items.get(key);
+            if (item == null) {
+                items.put(key, new Item(entry.url(), ItemState.QUEUED, null, null));
+                positions.put(key, entry.position());
+                added.add(Added.CREATED);
+            } else if (positions.get(key) != entry.position()) {
+                added.add(Added.DUPLICATE);
+            } else {
+                added.add(item.state() == ItemState.QUEUED ? Added.PENDING : Added.ENDED);
             }
         }
-        return pending;
+        return added;
+    }
+
+    @Override
+    public boolean addInvalid(String batchId, long position, String shown, String reason, Instant now) {
+        log.record("BatchStore", "addInvalid", batchId + " " + position);
+        String key = key(batchId, PlanUpload.invalidLineKey(position));
+        if (items.containsKey(key)) {
+            return false;
+        }
+        items.put(key, new Item(null, ItemState.INVALID, reason, now));
+        this.shown.put(key, shown);
+        batches.get(batchId).counts.merge(ItemState.INVALID, 1, Integer::sum);
+        return true;
+    }
+
+    @Override
+    public boolean beginPlanning(String batchId, int chunks, long bytes, Instant at) {
+        log.record("BatchStore", "beginPlanning", batchId + " " + chunks);
+        Batch batch = batches.get(batchId);
+        if (batch == null || batch.planning.uploaded()) {
+            return false;
+        }
+        batch.planning = new PlanProgress(chunks, 0, bytes);
+        return true;
+    }
+
+    @Override
+    public boolean chunkPlanned(String batchId, int chunk, ChunkCounts counts, Instant at) {
+        log.record("BatchStore", "chunkPlanned", batchId + " " + chunk);
+        Batch batch = batches.get(batchId);
+        if (batch == null || !batch.chunksPlanned.add(chunk)) {
+            return false;
+        }
+        batch.addedTotal += counts.items();
+        batch.addedDuplicates += counts.duplicates();
+        batch.planning = new PlanProgress(batch.planning.chunks(), batch.planning.chunksDone() + 1,
+                batch.planning.bytes());
+        return true;
+    }
+
+    @Override
+    public boolean isChunkPlanned(String batchId, int chunk) {
+        Batch batch = batches.get(batchId);
+        return batch != null && batch.chunksPlanned.contains(chunk);
     }
 
     @Override
@@ -86,8 +150,15 @@ public final class InMemoryBatchStore implements BatchStore {
     @Override
     public Optional<BatchStatus> status(String batchId) {
         return Optional.ofNullable(batches.get(batchId))
-                .map(b -> new BatchStatus(b.header, b.counts, Optional.ofNullable(b.completedAt),
-                        Optional.ofNullable(b.cancelledAt)));
+                .map(b -> new BatchStatus(withAdded(b), b.counts, Optional.ofNullable(b.completedAt),
+                        Optional.ofNullable(b.cancelledAt),
+                        b.header.upload().isPresent() ? Optional.of(b.planning) : Optional.empty()));
+    }
+
+    private static BatchHeader withAdded(Batch b) {
+        BatchHeader h = b.header;
+        return new BatchHeader(h.batchId(), h.total() + b.addedTotal, h.duplicates() + b.addedDuplicates,
+                h.rejected(), h.rejectedCount(), h.source(), h.createdAt(), h.options(), h.fingerprint(), h.upload());
     }
 
     @Override
@@ -120,13 +191,17 @@ public final class InMemoryBatchStore implements BatchStore {
                 .filter(e -> e.getKey().startsWith(prefix))
                 .sorted(Map.Entry.comparingByKey())
                 .filter(e -> cursor.isEmpty() || e.getKey().substring(prefix.length()).compareTo(cursor.get()) > 0)
-                .map(Map.Entry::getValue)
-                .filter(i -> state.isEmpty() || i.state() == state.get())
-                .map(i -> new BatchItem(i.url().value(), i.url().urlHash(), i.state(), Optional.ofNullable(i.detail()),
-                        Optional.ofNullable(i.endedAt())))
+                .filter(e -> state.isEmpty() || e.getValue().state() == state.get())
+                .map(e -> toBatchItem(e.getKey(), e.getValue(), prefix))
                 .toList();
         List<BatchItem> page = matching.subList(0, Math.min(limit, matching.size()));
         return new ItemPage(page, matching.size() > limit ? Optional.of(page.getLast().urlHash()) : Optional.empty());
+    }
+
+    private BatchItem toBatchItem(String key, Item i, String prefix) {
+        String hash = key.substring(prefix.length());
+        return new BatchItem(i.url() == null ? shown.get(key) : i.url().value(), hash, i.state(),
+                Optional.ofNullable(i.detail()), Optional.ofNullable(i.endedAt()));
     }
 
     public Optional<Item> item(String batchId, String urlHash) {

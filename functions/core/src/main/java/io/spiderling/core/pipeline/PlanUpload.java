@@ -1,0 +1,262 @@
+package io.spiderling.core.pipeline;
+
+import io.spiderling.core.batch.BatchStatus;
+import io.spiderling.core.batch.ChunkCounts;
+import io.spiderling.core.batch.ManifestChunks;
+import io.spiderling.core.batch.ManifestEntry;
+import io.spiderling.core.batch.ManifestLine;
+import io.spiderling.core.batch.PlanProgress;
+import io.spiderling.core.batch.UploadFormat;
+import io.spiderling.core.content.Hashing;
+import io.spiderling.core.frontier.Frontier;
+import io.spiderling.core.port.BatchStore;
+import io.spiderling.core.port.BlobStore;
+import io.spiderling.core.port.PlanQueue;
+import io.spiderling.core.port.UrlStore;
+import io.spiderling.core.recrawl.RecrawlPolicy;
+import io.spiderling.core.url.NormalizationResult;
+import io.spiderling.core.url.NormalizedUrl;
+import io.spiderling.core.url.UrlNormalizer;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.IntStream;
+
+/**
+ * Plans a manifest the client uploaded itself ({@code POST /batches/uploads}), which may be far larger than a request
+ * body and than what one Lambda invocation can plan in its 15 minutes.
+ *
+ * <p>When the upload arrives, it is copied to a key the client cannot write ({@code planned/}), so a second PUT of the
+ * upload URL cannot change a manifest half planned, and cut into byte-range chunks, one planning message each. Each
+ * chunk streams its lines, holding one group of {@value Canonicalize#GROUP} URLs at a time, so memory does not grow with
+ * the manifest. Duplicates are found by conditional writes of the batch items, not by remembering URLs. A chunk
+ * interrupted by a crash or a timeout is planned again from its start when its message comes back: each line is
+ * recognised by its byte position, so nothing is counted twice, and the chunk's counts are added once, with a marker.
+ */
+public final class PlanUpload {
+
+    public static final String UPLOAD_PREFIX = "uploads/";
+    public static final String PLANNED_PREFIX = "planned/";
+    private static final Pattern UPLOAD_KEY = Pattern.compile("uploads/([A-Za-z0-9._-]{1,128})\\.([a-z]+)");
+
+    /**
+     * @param chunkBytes the size of one chunk; at about 60 bytes a line, the 1 MiB default is some 17,000 URLs, which
+     *     one invocation plans in well under its time limit
+     */
+    public record Settings(long chunkBytes) {
+        public static final Settings DEFAULTS = new Settings(1024 * 1024);
+
+        public Settings {
+            if (chunkBytes < ManifestChunks.MAX_LINE_BYTES) {
+                throw new IllegalArgumentException("chunkBytes must be at least " + ManifestChunks.MAX_LINE_BYTES
+                        + ", was " + chunkBytes);
+            }
+        }
+    }
+
+    private final UrlNormalizer normalizer;
+    private final BlobStore blobs;
+    private final BatchStore batches;
+    private final BatchTracker tracker;
+    private final ItemPlanner planner;
+    private final Frontier frontier;
+    private final PlanQueue queue;
+    private final Clock clock;
+    private final Settings settings;
+
+    public PlanUpload(UrlNormalizer normalizer, BlobStore blobs, BatchStore batches, UrlStore urls, Frontier frontier,
+            PlanQueue queue, Clock clock, Settings settings) {
+        this.normalizer = normalizer;
+        this.blobs = blobs;
+        this.batches = batches;
+        this.tracker = new BatchTracker(batches);
+        this.planner = new ItemPlanner(urls, tracker);
+        this.frontier = frontier;
+        this.queue = queue;
+        this.clock = clock;
+        this.settings = settings;
+    }
+
+    public static String uploadKey(String batchId, UploadFormat format) {
+        return UPLOAD_PREFIX + batchId + "." + format.extension();
+    }
+
+    static String plannedKey(String batchId, UploadFormat format) {
+        return PLANNED_PREFIX + batchId + "." + format.extension();
+    }
+
+    /** @param chunks how many chunk messages were sent */
+    public record Arrival(String batchId, long bytes, int chunks) {}
+
+    /**
+     * An object was created under {@code uploads/}. Returns empty, and does nothing, when it is not the upload of a
+     * batch waiting for one (a stray key, another format than announced, or an object gone since); none of these is
+     * worth a retry. An upload arriving again (a second PUT, or the event redelivered) sends the chunk messages again,
+     * which plans nothing twice.
+     */
+    public Optional<Arrival> onUpload(String key) {
+        Matcher m = UPLOAD_KEY.matcher(key);
+        if (!m.matches()) {
+            return Optional.empty();
+        }
+        String batchId = m.group(1);
+        Optional<UploadFormat> format = UploadFormat.fromExtension(m.group(2));
+        Optional<BatchStatus> status = batches.status(batchId);
+        if (format.isEmpty() || status.isEmpty() || !status.get().header().upload().equals(format)) {
+            return Optional.empty();
+        }
+        String planned = plannedKey(batchId, format.get());
+        PlanProgress progress = status.get().planning().orElse(PlanProgress.AWAITING_UPLOAD);
+        if (!progress.uploaded()) {
+            if (!blobs.copy(key, planned)) {
+                return Optional.empty();
+            }
+            long bytes = blobs.size(planned).orElseThrow(() -> new IllegalStateException(planned + " vanished"));
+            batches.beginPlanning(batchId, ManifestChunks.chunkCount(bytes, settings.chunkBytes()), bytes,
+                    clock.instant());
+            // Whoever recorded it, the recorded cut is the one every chunk uses.
+            progress = batches.status(batchId).flatMap(BatchStatus::planning).orElseThrow();
+        } else if (progress.chunks() > 0 && !blobs.exists(planned)) {
+            blobs.copy(key, planned); // a crash between recording the cut and finishing the copy
+        }
+        queue.enqueue(batchId, IntStream.range(0, progress.chunks()).boxed().toList());
+        return Optional.of(new Arrival(batchId, progress.bytes(), progress.chunks()));
+    }
+
+    /**
+     * @param items lines of the chunk that became items (valid or invalid)
+     * @param duplicates lines whose URL an earlier line holds
+     * @param parked items handed to the frontier
+     * @param skipped items ended at once because a fresh copy is stored
+     * @param joined items waiting on another batch's fetch of the same URL
+     * @param alreadyPlanned the chunk had been planned before; nothing was done
+     */
+    public record ChunkOutcome(String batchId, int chunk, int items, int duplicates, int parked, int skipped,
+            int joined, boolean alreadyPlanned) {}
+
+    /**
+     * Plans one chunk. Throws on an infrastructure failure, so the message is retried and the chunk planned again.
+     *
+     * @throws IllegalArgumentException for a chunk the batch does not have; retrying cannot help
+     */
+    public ChunkOutcome onChunk(String batchId, int chunk) {
+        BatchStatus status = batches.status(batchId)
+                .orElseThrow(() -> new IllegalArgumentException("no batch " + batchId));
+        UploadFormat format = status.header().upload()
+                .orElseThrow(() -> new IllegalArgumentException("batch " + batchId + " has no upload"));
+        PlanProgress progress = status.planning().orElse(PlanProgress.AWAITING_UPLOAD);
+        if (chunk < 0 || chunk >= progress.chunks()) {
+            throw new IllegalArgumentException("batch " + batchId + " has no chunk " + chunk);
+        }
+        if (batches.isChunkPlanned(batchId, chunk)) {
+            return new ChunkOutcome(batchId, chunk, 0, 0, 0, 0, 0, true);
+        }
+        Duration window = status.header().options().recrawlAfter().orElse(RecrawlPolicy.DEFAULT_WINDOW);
+        boolean cancelled = status.cancelledAt().isPresent();
+        ManifestChunks.Chunk range = ManifestChunks.chunk(chunk, progress.bytes(), settings.chunkBytes());
+        String key = plannedKey(batchId, format);
+        Instant now = clock.instant();
+        ChunkRun run = new ChunkRun(batchId, window, cancelled, frontier.parking(batchId), now);
+        try (InputStream in = blobs.open(key, range.readFrom())
+                .orElseThrow(() -> new IllegalStateException(key + " is missing"))) {
+            ManifestChunks.Reader reader = ManifestChunks.reader(in, range);
+            for (ManifestChunks.Line line = reader.next(); line != null; line = reader.next()) {
+                run.accept(format, line);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("reading " + key, e);
+        }
+        run.flush();
+        run.parking.release();
+        batches.chunkPlanned(batchId, chunk, new ChunkCounts(run.items, run.duplicates), now);
+        tracker.checkCompletion(batchId, clock.instant());
+        return new ChunkOutcome(batchId, chunk, run.items, run.duplicates, run.counts.parked(), run.counts.skipped(),
+                run.counts.joined(), false);
+    }
+
+    /** The state of planning one chunk: the group being collected, and the counts so far. */
+    private final class ChunkRun {
+        final String batchId;
+        final Duration window;
+        final boolean cancelled;
+        final Frontier.Parking parking;
+        final Instant now;
+        final Map<String, ManifestEntry> group = new LinkedHashMap<>();
+        int items;
+        int duplicates;
+        ItemPlanner.Counts counts = ItemPlanner.Counts.NONE;
+
+        ChunkRun(String batchId, Duration window, boolean cancelled, Frontier.Parking parking, Instant now) {
+            this.batchId = batchId;
+            this.window = window;
+            this.cancelled = cancelled;
+            this.parking = parking;
+            this.now = now;
+        }
+
+        void accept(UploadFormat format, ManifestChunks.Line line) {
+            switch (ManifestLine.parse(format, line)) {
+                case ManifestLine.Parsed.Blank blank -> { }
+                case ManifestLine.Parsed.Invalid invalid -> invalid(line.position(), invalid.shown(), invalid.reason());
+                case ManifestLine.Parsed.Url url -> {
+                    switch (normalizer.normalize(url.raw())) {
+                        case NormalizationResult.Accepted accepted -> add(line.position(), accepted.url());
+                        case NormalizationResult.Rejected rejected ->
+                                invalid(line.position(), url.raw(), rejected.reason());
+                    }
+                }
+            }
+        }
+
+        private void invalid(long position, String shown, String reason) {
+            batches.addInvalid(batchId, position, shown, reason, now);
+            items++;
+        }
+
+        private void add(long position, NormalizedUrl url) {
+            if (group.putIfAbsent(url.urlHash(), new ManifestEntry(position, url)) != null) {
+                duplicates++; // a second spelling within the group: the first line holds the item
+                return;
+            }
+            if (group.size() >= Canonicalize.GROUP) {
+                flush();
+            }
+        }
+
+        void flush() {
+            if (group.isEmpty()) {
+                return;
+            }
+            List<ManifestEntry> entries = new ArrayList<>(group.values());
+            group.clear();
+            List<BatchStore.Added> added = batches.addEntries(batchId, entries, now);
+            List<NormalizedUrl> toPlan = new ArrayList<>();
+            for (int i = 0; i < entries.size(); i++) {
+                switch (added.get(i)) {
+                    case DUPLICATE -> duplicates++;
+                    case ENDED -> items++;
+                    case CREATED, PENDING -> {
+                        items++;
+                        toPlan.add(entries.get(i).url());
+                    }
+                }
+            }
+            counts = counts.plus(planner.plan(batchId, window, cancelled, toPlan, parking, now));
+        }
+    }
+
+    /** The key an invalid line's item is stored under, in place of a URL hash: unique per line, hex like one. */
+    public static String invalidLineKey(long position) {
+        return Hashing.sha256Hex("line:" + position);
+    }
+}

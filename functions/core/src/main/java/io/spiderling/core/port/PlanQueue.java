@@ -1,0 +1,10 @@
+package io.spiderling.core.port;
+
+import java.util.List;
+
+/** Hands the chunks of an uploaded manifest to the planners, one message per chunk, so they run in parallel. */
+public interface PlanQueue {
+
+    /** Sends one message per chunk; throws when any could not be sent, so the caller's event is retried. */
+    void enqueue(String batchId, List<Integer> chunks);
+}
