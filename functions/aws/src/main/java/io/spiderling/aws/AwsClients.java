@@ -12,10 +12,12 @@ import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.S3Configuration;
+import software.amazon.awssdk.services.s3.presigner.S3Presigner;
 import software.amazon.awssdk.services.sqs.SqsClient;
 
 /**
- * The three SDK clients, built once from {@link AwsSettings}. The url-connection HTTP client is chosen explicitly:
+ * The three SDK clients and the S3 presigner, built once from {@link AwsSettings}. The url-connection HTTP client is chosen explicitly:
  * it starts fastest and needs no native-image configuration, which matters more for Lambda than connection pooling.
  */
 public final class AwsClients implements AutoCloseable {
@@ -24,6 +26,7 @@ public final class AwsClients implements AutoCloseable {
     private final SqsClient sqs;
     private final DynamoDbClient dynamoDb;
     private final S3Client s3;
+    private final S3Presigner presigner;
 
     private AwsClients(AwsSettings settings) {
         this.http = UrlConnectionHttpClient.create();
@@ -40,6 +43,11 @@ public final class AwsClients implements AutoCloseable {
                 // Path-style only where an endpoint is overridden: emulators do not serve virtual-host buckets.
                 .forcePathStyle(settings.s3Endpoint().isPresent())
                 .httpClient(http).build();
+        S3Presigner.Builder presign = S3Presigner.builder().region(region).credentialsProvider(credentials)
+                .serviceConfiguration(S3Configuration.builder()
+                        .pathStyleAccessEnabled(settings.s3Endpoint().isPresent()).build());
+        settings.s3Endpoint().ifPresent(presign::endpointOverride);
+        this.presigner = presign.build();
     }
 
     public static AwsClients create(AwsSettings settings) {
@@ -65,11 +73,17 @@ public final class AwsClients implements AutoCloseable {
         return s3;
     }
 
+    /** Signs URLs for S3 requests made by others (a client uploading its manifest). */
+    public S3Presigner s3Presigner() {
+        return presigner;
+    }
+
     @Override
     public void close() {
         sqs.close();
         dynamoDb.close();
         s3.close();
+        presigner.close();
         http.close();
     }
 }

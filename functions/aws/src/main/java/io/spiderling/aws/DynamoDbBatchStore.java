@@ -10,6 +10,11 @@ import io.spiderling.core.batch.BatchHeader;
 import io.spiderling.core.batch.BatchItem;
 import io.spiderling.core.batch.BatchOptions;
 import io.spiderling.core.batch.BatchStatus;
+import io.spiderling.core.batch.ChunkCounts;
+import io.spiderling.core.batch.ManifestEntry;
+import io.spiderling.core.batch.PlanProgress;
+import io.spiderling.core.batch.UploadFormat;
+import io.spiderling.core.pipeline.PlanUpload;
 import io.spiderling.core.batch.ItemPage;
 import io.spiderling.core.batch.ItemState;
 import io.spiderling.core.batch.Rejection;
@@ -29,7 +34,6 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.CancellationReason;
 import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException;
-import software.amazon.awssdk.services.dynamodb.model.PutItemRequest;
 import software.amazon.awssdk.services.dynamodb.model.QueryRequest;
 import software.amazon.awssdk.services.dynamodb.model.QueryResponse;
 import software.amazon.awssdk.services.dynamodb.model.ReturnValuesOnConditionCheckFailure;
@@ -44,7 +48,11 @@ import software.amazon.awssdk.services.dynamodb.model.TransactWriteItem;
  *       the URL hash, so a 10,000-URL batch spreads over 16 partitions instead of one.</li>
  * </ul>
  *
- * Ending an item is one transaction: the item's conditional move out of {@code queued} and the header's counter
+ * <p>Uploads add {@code upload} (the format), {@code chunks}, {@code chunksDone} and {@code bytes} to the header, and
+ * one marker per planned chunk: {@code pk = B#<batchId>#chunks}, {@code sk = C#<chunk>}. Items carry {@code pos}, their
+ * position in the manifest, which tells a duplicate from the same line planned again.
+ *
+ * <p>Ending an item is one transaction: the item's conditional move out of {@code queued} and the header's counter
  * increment succeed or fail together, so counts stay exact under duplicate deliveries and crashes.
  */
 public final class DynamoDbBatchStore implements BatchStore {
@@ -56,6 +64,10 @@ public final class DynamoDbBatchStore implements BatchStore {
     /** Completion and cancellation are each recorded once, on an existing header; {@code #at} names which. */
     static final String SET_ONCE_CONDITION = "attribute_exists(pk) AND attribute_not_exists(#at)";
     private static final String COUNTER_PREFIX = "n_";
+    /** The most items one TransactWriteItems call may hold. */
+    static final int MAX_TRANSACTION = 100;
+    /** An upload's cut is recorded once, on an existing header. */
+    static final String BEGIN_PLANNING_CONDITION = "attribute_exists(pk) AND attribute_not_exists(chunks)";
 
     private final DynamoDbClient dynamo;
     private final String table;
@@ -88,6 +100,7 @@ public final class DynamoDbBatchStore implements BatchStore {
         if (!h.fingerprint().isEmpty()) {
             item.put("fingerprint", s(h.fingerprint()));
         }
+        h.upload().ifPresent(format -> item.put("upload", s(format.wireName())));
         try {
             dynamo.putItem(b -> b.tableName(table).item(item).conditionExpression("attribute_not_exists(pk)"));
             return true;
@@ -106,30 +119,134 @@ public final class DynamoDbBatchStore implements BatchStore {
         return AttributeValue.fromM(m);
     }
 
+    /**
+     * Writes the items in transactions of up to {@value #MAX_TRANSACTION} conditional puts. A put refused because
+     * the item exists tells, from the old item returned with the refusal, whether it is this entry's own item from an
+     * earlier attempt (same position) or a duplicate; the rest of a refused transaction is written again without it.
+     * A manifest with no duplicates thus costs one call per hundred URLs.
+     */
     @Override
-    public List<NormalizedUrl> addItems(String batchId, List<NormalizedUrl> urls, Instant now) {
-        List<NormalizedUrl> pending = new ArrayList<>();
-        for (NormalizedUrl url : urls) {
-            Map<String, AttributeValue> item = new HashMap<>(itemKey(batchId, url.urlHash()));
-            item.put("batchId", s(batchId));
-            item.put("url", s(url.value()));
-            item.put("urlHash", s(url.urlHash()));
-            item.put("state", s(ItemState.QUEUED.wireName()));
-            item.put("createdAt", n(now.toEpochMilli()));
-            PutItemRequest put = PutItemRequest.builder().tableName(table).item(item)
-                    .conditionExpression("attribute_not_exists(pk)")
-                    .returnValuesOnConditionCheckFailure(ReturnValuesOnConditionCheckFailure.ALL_OLD)
-                    .build();
-            try {
-                dynamo.putItem(put);
-                pending.add(url);
-            } catch (ConditionalCheckFailedException e) {
-                if (e.hasItem() && string(e.item(), "state").filter(ItemState.QUEUED.wireName()::equals).isPresent()) {
-                    pending.add(url);
+    public List<Added> addEntries(String batchId, List<ManifestEntry> entries, Instant now) {
+        Added[] added = new Added[entries.size()];
+        for (int from = 0; from < entries.size(); from += MAX_TRANSACTION) {
+            List<Integer> todo = new ArrayList<>();
+            for (int i = from; i < Math.min(entries.size(), from + MAX_TRANSACTION); i++) {
+                todo.add(i);
+            }
+            while (!todo.isEmpty()) {
+                List<TransactWriteItem> puts = todo.stream()
+                        .map(i -> TransactWriteItem.builder().put(p -> p.tableName(table)
+                                .item(queuedItem(batchId, entries.get(i), now))
+                                .conditionExpression("attribute_not_exists(pk)")
+                                .returnValuesOnConditionCheckFailure(ReturnValuesOnConditionCheckFailure.ALL_OLD))
+                                .build())
+                        .toList();
+                Optional<List<CancellationReason>> refused =
+                        Transactions.write(dynamo, puts.toArray(TransactWriteItem[]::new));
+                if (refused.isEmpty()) {
+                    todo.forEach(i -> added[i] = Added.CREATED);
+                    break;
                 }
+                List<Integer> again = new ArrayList<>();
+                for (int k = 0; k < todo.size(); k++) {
+                    CancellationReason reason = refused.get().get(k);
+                    int i = todo.get(k);
+                    if (Transactions.CONDITION_FAILED.equals(reason.code())) {
+                        added[i] = existing(reason.item(), entries.get(i).position());
+                    } else {
+                        again.add(i);
+                    }
+                }
+                todo = again;
             }
         }
-        return pending;
+        return List.of(added);
+    }
+
+    private static Map<String, AttributeValue> queuedItem(String batchId, ManifestEntry entry, Instant now) {
+        NormalizedUrl url = entry.url();
+        Map<String, AttributeValue> item = new HashMap<>(itemKey(batchId, url.urlHash()));
+        item.put("batchId", s(batchId));
+        item.put("url", s(url.value()));
+        item.put("urlHash", s(url.urlHash()));
+        item.put("state", s(ItemState.QUEUED.wireName()));
+        item.put("createdAt", n(now.toEpochMilli()));
+        item.put("pos", n(entry.position()));
+        return item;
+    }
+
+    /** An item written before positions were stored counts as this entry's own. */
+    private static Added existing(Map<String, AttributeValue> old, long position) {
+        if (old == null || number(old, "pos").map(p -> p != position).orElse(false)) {
+            return old == null ? Added.PENDING : Added.DUPLICATE;
+        }
+        return string(old, "state").filter(ItemState.QUEUED.wireName()::equals).isPresent()
+                ? Added.PENDING : Added.ENDED;
+    }
+
+    @Override
+    public boolean addInvalid(String batchId, long position, String shown, String reason, Instant now) {
+        String key = PlanUpload.invalidLineKey(position);
+        Map<String, AttributeValue> item = new HashMap<>(itemKey(batchId, key));
+        item.put("batchId", s(batchId));
+        // DynamoDB refuses empty strings; a line of only a BOM or spaces is blank, so shown is rarely empty
+        item.put("url", s(shown.isEmpty() ? "(empty)" : shown));
+        item.put("urlHash", s(key));
+        item.put("state", s(ItemState.INVALID.wireName()));
+        item.put("detail", s(reason));
+        item.put("createdAt", n(now.toEpochMilli()));
+        item.put("endedAt", n(now.toEpochMilli()));
+        item.put("pos", n(position));
+        return Transactions.write(dynamo,
+                TransactWriteItem.builder().put(p -> p.tableName(table).item(item)
+                        .conditionExpression("attribute_not_exists(pk)")).build(),
+                TransactWriteItem.builder().update(u -> u.tableName(table).key(headerKey(batchId))
+                        .updateExpression("ADD #counter :one")
+                        .conditionExpression("attribute_exists(pk)")
+                        .expressionAttributeNames(Map.of("#counter", COUNTER_PREFIX + ItemState.INVALID.wireName()))
+                        .expressionAttributeValues(Map.of(":one", n(1)))).build()).isEmpty();
+    }
+
+    @Override
+    public boolean beginPlanning(String batchId, int chunks, long bytes, Instant at) {
+        try {
+            dynamo.updateItem(b -> b.tableName(table).key(headerKey(batchId))
+                    .updateExpression("SET chunks = :chunks, bytes = :bytes, chunksDone = :zero, uploadedAt = :at")
+                    .conditionExpression(BEGIN_PLANNING_CONDITION)
+                    .expressionAttributeValues(Map.of(":chunks", n(chunks), ":bytes", n(bytes), ":zero", n(0),
+                            ":at", n(at.toEpochMilli()))));
+            return true;
+        } catch (ConditionalCheckFailedException e) {
+            return false;
+        }
+    }
+
+    static Map<String, AttributeValue> chunkKey(String batchId, int chunk) {
+        return Map.of("pk", s("B#" + batchId + "#chunks"), "sk", s("C#" + chunk));
+    }
+
+    @Override
+    public boolean chunkPlanned(String batchId, int chunk, ChunkCounts counts, Instant at) {
+        Map<String, AttributeValue> marker = new HashMap<>(chunkKey(batchId, chunk));
+        marker.put("items", n(counts.items()));
+        marker.put("duplicates", n(counts.duplicates()));
+        marker.put("plannedAt", n(at.toEpochMilli()));
+        return Transactions.write(dynamo,
+                TransactWriteItem.builder().put(p -> p.tableName(table).item(marker)
+                        .conditionExpression("attribute_not_exists(pk)")).build(),
+                TransactWriteItem.builder().update(u -> u.tableName(table).key(headerKey(batchId))
+                        .updateExpression("ADD #total :items, duplicates :duplicates, chunksDone :one")
+                        .conditionExpression("attribute_exists(chunks)")
+                        .expressionAttributeNames(Map.of("#total", "total"))
+                        .expressionAttributeValues(Map.of(":items", n(counts.items()),
+                                ":duplicates", n(counts.duplicates()), ":one", n(1)))).build()).isEmpty();
+    }
+
+    @Override
+    public boolean isChunkPlanned(String batchId, int chunk) {
+        Map<String, AttributeValue> item = dynamo.getItem(b -> b.tableName(table).key(chunkKey(batchId, chunk))
+                .consistentRead(true)).item();
+        return item != null && !item.isEmpty();
     }
 
     @Override
@@ -178,15 +295,21 @@ public final class DynamoDbBatchStore implements BatchStore {
                 .toList();
         BatchOptions options = new BatchOptions(string(item, "callbackUrl"),
                 string(item, "recrawlAfter").map(Duration::parse));
+        Optional<UploadFormat> upload = string(item, "upload").flatMap(UploadFormat::fromWireName);
         BatchHeader header = new BatchHeader(batchId, (int) number(item, "total", 0),
                 (int) number(item, "duplicates", 0), rejected, (int) number(item, "rejectedCount", 0),
                 string(item, "source").orElse(""), instant(item, "createdAt").orElse(Instant.EPOCH), options,
-                string(item, "fingerprint").orElse(""));
+                string(item, "fingerprint").orElse(""), upload);
+        Optional<PlanProgress> planning = upload.map(u -> number(item, "chunks")
+                .map(chunks -> new PlanProgress(chunks.intValue(), (int) number(item, "chunksDone", 0),
+                        number(item, "bytes", 0)))
+                .orElse(PlanProgress.AWAITING_UPLOAD));
         Map<ItemState, Integer> counts = new EnumMap<>(ItemState.class);
         for (ItemState state : ItemState.values()) {
             number(item, COUNTER_PREFIX + state.wireName()).ifPresent(c -> counts.put(state, c.intValue()));
         }
-        return Optional.of(new BatchStatus(header, counts, instant(item, "completedAt"), instant(item, "cancelledAt")));
+        return Optional.of(new BatchStatus(header, counts, instant(item, "completedAt"), instant(item, "cancelledAt"),
+                planning));
     }
 
     @Override

@@ -15,8 +15,10 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.CancellationReason;
 import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException;
 import software.amazon.awssdk.services.dynamodb.model.TransactWriteItem;
 
@@ -50,6 +52,8 @@ public final class DynamoDbFrontierStore implements FrontierStore {
     private static final String SHARDS = "0123456789abcdef";
     /** Not-yet-due entries are filtered after reading, so read a little more than asked per page. */
     private static final int MIN_PAGE = 50;
+    /** Entries per parking transaction: two items each and the counter stay within the limit of 100. */
+    static final int PARK_GROUP = 49;
 
     private final DynamoDbClient dynamo;
     private final String table;
@@ -81,6 +85,51 @@ public final class DynamoDbFrontierStore implements FrontierStore {
                 TransactWriteItem.builder().conditionCheck(c -> c.tableName(table)
                         .key(releasedKey(e.site(), e.batchId(), e.urlHash())).conditionExpression(ABSENT)).build(),
                 counter(e.site(), "ADD pending :one", null, Map.of(":one", n(1))));
+    }
+
+    /**
+     * Parks up to {@value #PARK_GROUP} entries per transaction (each is a put and a check, plus the one counter
+     * update). Entries refused because they are already parked or released are dropped and the rest written again.
+     */
+    @Override
+    public int parkAll(List<FrontierEntry> entries) {
+        int parked = 0;
+        for (int from = 0; from < entries.size(); from += PARK_GROUP) {
+            List<FrontierEntry> todo = new ArrayList<>(entries.subList(from, Math.min(entries.size(), from + PARK_GROUP)));
+            while (!todo.isEmpty()) {
+                SiteKey site = todo.get(0).site();
+                List<TransactWriteItem> items = new ArrayList<>();
+                for (FrontierEntry e : todo) {
+                    if (!e.site().equals(site)) {
+                        throw new IllegalArgumentException("parkAll takes the entries of one site: " + e.site());
+                    }
+                    Map<String, AttributeValue> item = new HashMap<>(pendingKey(site, e.batchId(), e.urlHash()));
+                    item.putAll(common(e));
+                    item.put("ord", n(e.order()));
+                    items.add(TransactWriteItem.builder().put(p -> p.tableName(table).item(item)
+                            .conditionExpression(ABSENT)).build());
+                    items.add(TransactWriteItem.builder().conditionCheck(c -> c.tableName(table)
+                            .key(releasedKey(site, e.batchId(), e.urlHash())).conditionExpression(ABSENT)).build());
+                }
+                items.add(counter(site, "ADD pending :k", null, Map.of(":k", n(todo.size()))));
+                Optional<List<CancellationReason>> refused =
+                        Transactions.write(dynamo, items.toArray(TransactWriteItem[]::new));
+                if (refused.isEmpty()) {
+                    parked += todo.size();
+                    break;
+                }
+                List<FrontierEntry> again = new ArrayList<>();
+                for (int k = 0; k < todo.size(); k++) {
+                    boolean there = Transactions.CONDITION_FAILED.equals(refused.get().get(2 * k).code())
+                            || Transactions.CONDITION_FAILED.equals(refused.get().get(2 * k + 1).code());
+                    if (!there) {
+                        again.add(todo.get(k));
+                    }
+                }
+                todo = again;
+            }
+        }
+        return parked;
     }
 
     @Override

@@ -14,12 +14,17 @@ import io.spiderling.core.fetch.FetchRecord;
 import io.spiderling.core.port.UrlStore;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.BatchGetItemResponse;
+import software.amazon.awssdk.services.dynamodb.model.CancellationReason;
+import software.amazon.awssdk.services.dynamodb.model.KeysAndAttributes;
+import software.amazon.awssdk.services.dynamodb.model.TransactWriteItem;
 import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException;
 import software.amazon.awssdk.services.dynamodb.model.ReturnValue;
 
@@ -47,6 +52,9 @@ public final class DynamoDbUrlStore implements UrlStore {
     static final String CLAIM_CONDITION =
             "attribute_not_exists(claimedAt) OR claimedAt <= :stale OR claimedBy = :batch";
     private static final int CLAIM_ATTEMPTS = 5;
+    private static final int MAX_BATCH_GET = 100;
+    private static final int BATCH_GET_ATTEMPTS = 10;
+    private static final int MAX_TRANSACTION = 100;
 
     private final DynamoDbClient dynamo;
     private final String table;
@@ -96,6 +104,34 @@ public final class DynamoDbUrlStore implements UrlStore {
         if (item == null || item.isEmpty()) {
             return Optional.empty();
         }
+        return Optional.of(record(urlHash, item));
+    }
+
+    /** BatchGetItem, 100 keys a call, with what DynamoDB leaves unprocessed asked again. */
+    @Override
+    public Map<String, UrlRecord> findAll(Collection<String> urlHashes) {
+        Map<String, UrlRecord> found = new HashMap<>();
+        List<String> hashes = List.copyOf(new java.util.LinkedHashSet<>(urlHashes));
+        for (int from = 0; from < hashes.size(); from += MAX_BATCH_GET) {
+            List<Map<String, AttributeValue>> keys = hashes.subList(from, Math.min(hashes.size(), from + MAX_BATCH_GET))
+                    .stream().map(h -> Map.of(KEY, s(h))).toList();
+            Map<String, KeysAndAttributes> request = Map.of(table,
+                    KeysAndAttributes.builder().keys(keys).consistentRead(true).build());
+            for (int attempt = 0; !request.isEmpty(); attempt++) {
+                if (attempt >= BATCH_GET_ATTEMPTS) {
+                    throw new IllegalStateException("DynamoDB left keys unprocessed after " + attempt + " attempts");
+                }
+                Map<String, KeysAndAttributes> ask = request;
+                BatchGetItemResponse response = dynamo.batchGetItem(b -> b.requestItems(ask));
+                response.responses().getOrDefault(table, List.of())
+                        .forEach(item -> found.put(item.get(KEY).s(), record(item.get(KEY).s(), item)));
+                request = response.hasUnprocessedKeys() ? response.unprocessedKeys() : Map.of();
+            }
+        }
+        return found;
+    }
+
+    private static UrlRecord record(String urlHash, Map<String, AttributeValue> item) {
         String url = string(item, "url").orElse("");
         Optional<FetchRecord> fetch = instant(item, "fetchedAt").map(fetchedAt -> new FetchRecord(urlHash, url,
                 ItemState.fromWireName(string(item, "state").orElseThrow()),
@@ -108,7 +144,7 @@ public final class DynamoDbUrlStore implements UrlStore {
                         string(item, "description").orElse(null)),
                 string(item, "extractedSha256").orElse(""), instant(item, "extractedFrom").orElseThrow(),
                 extractedAt));
-        return Optional.of(new UrlRecord(urlHash, fetch, extraction));
+        return new UrlRecord(urlHash, fetch, extraction);
     }
 
     @Override
@@ -138,6 +174,49 @@ public final class DynamoDbUrlStore implements UrlStore {
             }
         }
         throw new IllegalStateException("could not claim or join " + url + " in " + CLAIM_ATTEMPTS + " attempts");
+    }
+
+    /**
+     * Takes the claims in transactions of up to {@value #MAX_TRANSACTION} conditional updates; a URL whose claim is
+     * refused (another batch holds it) goes through {@link #claim}, which joins it. A fresh manifest thus costs one
+     * write call per hundred URLs.
+     */
+    @Override
+    public List<Claim> claimAll(List<ClaimRequest> requests, String batchId, Instant now, Instant staleBefore) {
+        Claim[] claims = new Claim[requests.size()];
+        for (int from = 0; from < requests.size(); from += MAX_TRANSACTION) {
+            List<Integer> todo = new ArrayList<>();
+            for (int i = from; i < Math.min(requests.size(), from + MAX_TRANSACTION); i++) {
+                todo.add(i);
+            }
+            while (!todo.isEmpty()) {
+                TransactWriteItem[] updates = todo.stream().map(i -> TransactWriteItem.builder()
+                        .update(u -> u.tableName(table).key(Map.of(KEY, s(requests.get(i).urlHash())))
+                                .updateExpression("SET claimedAt = :now, claimedBy = :batch, #url = if_not_exists(#url, :url)")
+                                .conditionExpression(CLAIM_CONDITION)
+                                .expressionAttributeNames(Map.of("#url", "url"))
+                                .expressionAttributeValues(Map.of(":now", n(now.toEpochMilli()), ":batch", s(batchId),
+                                        ":url", s(requests.get(i).url()), ":stale", n(staleBefore.toEpochMilli()))))
+                        .build()).toArray(TransactWriteItem[]::new);
+                Optional<List<CancellationReason>> refused = Transactions.write(dynamo, updates);
+                if (refused.isEmpty()) {
+                    todo.forEach(i -> claims[i] = Claim.CLAIMED);
+                    break;
+                }
+                List<Integer> again = new ArrayList<>();
+                for (int k = 0; k < todo.size(); k++) {
+                    int i = todo.get(k);
+                    if (Transactions.CONDITION_FAILED.equals(refused.get().get(k).code())) {
+                        ClaimRequest r = requests.get(i);
+                        claims[i] = claim(r.urlHash(), r.url(), batchId, now, staleBefore);
+                    } else {
+                        again.add(i);
+                    }
+                }
+                todo = again;
+            }
+        }
+        return List.of(claims);
     }
 
     @Override

@@ -1,6 +1,9 @@
 package io.spiderling.aws;
 
 import io.spiderling.core.port.BlobStore;
+import java.io.InputStream;
+import java.net.URI;
+import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
 import software.amazon.awssdk.core.ResponseBytes;
@@ -8,15 +11,18 @@ import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.GetObjectResponse;
 import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
+import software.amazon.awssdk.services.s3.presigner.S3Presigner;
 
 /** {@link BlobStore} on one S3 bucket. Metadata travels as S3 user metadata (lower-case keys). */
 public final class S3BlobStore implements BlobStore {
 
     private final S3Client s3;
+    private final S3Presigner presigner;
     private final String bucket;
 
-    public S3BlobStore(S3Client s3, String bucket) {
+    public S3BlobStore(S3Client s3, S3Presigner presigner, String bucket) {
         this.s3 = s3;
+        this.presigner = presigner;
         this.bucket = bucket;
     }
 
@@ -28,12 +34,7 @@ public final class S3BlobStore implements BlobStore {
 
     @Override
     public boolean exists(String key) {
-        try {
-            s3.headObject(b -> b.bucket(bucket).key(key));
-            return true;
-        } catch (NoSuchKeyException e) {
-            return false;
-        }
+        return size(key).isPresent();
     }
 
     @Override
@@ -45,5 +46,41 @@ public final class S3BlobStore implements BlobStore {
         } catch (NoSuchKeyException e) {
             return Optional.empty();
         }
+    }
+
+    @Override
+    public Optional<Long> size(String key) {
+        try {
+            return Optional.of(s3.headObject(b -> b.bucket(bucket).key(key)).contentLength());
+        } catch (NoSuchKeyException e) {
+            return Optional.empty();
+        }
+    }
+
+    /** A ranged GET; S3 refuses a range that starts at or past the end, so the caller keeps {@code from} inside. */
+    @Override
+    public Optional<InputStream> open(String key, long from) {
+        try {
+            return Optional.of(s3.getObject(b -> b.bucket(bucket).key(key).range(from > 0 ? "bytes=" + from + "-" : null)));
+        } catch (NoSuchKeyException e) {
+            return Optional.empty();
+        }
+    }
+
+    @Override
+    public boolean copy(String from, String to) {
+        try {
+            s3.copyObject(b -> b.sourceBucket(bucket).sourceKey(from).destinationBucket(bucket).destinationKey(to));
+            return true;
+        } catch (NoSuchKeyException e) {
+            return false;
+        }
+    }
+
+    @Override
+    public URI presignPut(String key, String contentType, Duration ttl) {
+        return URI.create(presigner.presignPutObject(b -> b.signatureDuration(ttl)
+                        .putObjectRequest(p -> p.bucket(bucket).key(key).contentType(contentType)))
+                .url().toString());
     }
 }

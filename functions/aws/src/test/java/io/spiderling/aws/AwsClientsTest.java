@@ -27,7 +27,7 @@ class AwsClientsTest {
 
         try (AwsClients clients = AwsClients.create(settings)) {
             // S3, path-style against the emulator.
-            new S3BlobStore(clients.s3(), res.bucket()).put("clients/check", new byte[] {1, 2, 3}, "application/octet-stream",
+            new S3BlobStore(clients.s3(), clients.s3Presigner(), res.bucket()).put("clients/check", new byte[] {1, 2, 3}, "application/octet-stream",
                     Map.of("k", "v"));
             assertArrayEquals(new byte[] {1, 2, 3}, aws.s3().getObjectAsBytes(b -> b.bucket(res.bucket())
                     .key("clients/check")).asByteArray());

@@ -6,6 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.spiderling.core.batch.BatchHeader;
+import io.spiderling.core.port.BatchStore;
+import io.spiderling.core.batch.UploadFormat;
+import io.spiderling.core.batch.PlanProgress;
+import io.spiderling.core.batch.ChunkCounts;
+import io.spiderling.core.batch.ManifestEntry;
 import io.spiderling.core.batch.BatchItem;
 import io.spiderling.core.batch.BatchOptions;
 import io.spiderling.core.batch.BatchStatus;
@@ -77,7 +82,7 @@ class DynamoDbBatchStoreTest {
         var retrying = new DynamoDbBatchStore(conflicting, table);
         NormalizedUrl url = NormalizedUrl.parse("https://example.com/conflict");
         retrying.createBatch(header(1, List.of(), 0, "http"));
-        retrying.addItems(batchId, List.of(url), CREATED);
+        store.addItems(batchId, List.of(url), CREATED);
 
         assertTrue(retrying.finishItem(batchId, url.urlHash(), ItemState.FETCHED, null, LATER));
 
@@ -91,7 +96,7 @@ class DynamoDbBatchStoreTest {
         var retrying = new DynamoDbBatchStore(conflicting, table);
         NormalizedUrl url = NormalizedUrl.parse("https://example.com/always-conflicts");
         retrying.createBatch(header(1, List.of(), 0, "http"));
-        retrying.addItems(batchId, List.of(url), CREATED);
+        store.addItems(batchId, List.of(url), CREATED);
 
         assertThrows(software.amazon.awssdk.services.dynamodb.model.TransactionCanceledException.class,
                 () -> retrying.finishItem(batchId, url.urlHash(), ItemState.FETCHED, null, LATER));
@@ -399,6 +404,66 @@ class DynamoDbBatchStoreTest {
             }
             return results;
         }
+    }
+
+    @Test
+    void addEntries_whenSameUrlAtAnotherPositionOrSameLineAgain_tellsDuplicateFromRetry() {
+        store.createBatch(header(0));
+        List<NormalizedUrl> urls = urls(150); // more than one transaction
+        List<ManifestEntry> entries = IntStream.range(0, urls.size())
+                .mapToObj(i -> new ManifestEntry(1000L + i, urls.get(i))).toList();
+
+        assertEquals(java.util.Collections.nCopies(150, BatchStore.Added.CREATED), store.addEntries(batchId, entries, CREATED));
+        store.finishItem(batchId, urls.get(1).urlHash(), ItemState.FETCHED, null, LATER);
+
+        List<BatchStore.Added> again = store.addEntries(batchId, List.of(
+                entries.get(0), entries.get(1), new ManifestEntry(5, urls.get(2)),
+                new ManifestEntry(9, NormalizedUrl.parse("https://new.example/"))), LATER);
+
+        assertEquals(List.of(BatchStore.Added.PENDING, BatchStore.Added.ENDED, BatchStore.Added.DUPLICATE,
+                BatchStore.Added.CREATED), again);
+    }
+
+    @Test
+    void addInvalid_whenRecordedTwice_makesOneInvalidItemCountedOnce() {
+        store.createBatch(uploadHeader());
+
+        assertTrue(store.addInvalid(batchId, 42, "ftp://x/", "unsupported scheme: ftp", CREATED));
+        assertFalse(store.addInvalid(batchId, 42, "ftp://x/", "unsupported scheme: ftp", LATER));
+
+        assertEquals(Map.of(ItemState.INVALID, 1), store.status(batchId).orElseThrow().terminalCounts());
+        var items = store.items(batchId, Optional.of(ItemState.INVALID), Optional.empty(), 10).items();
+        assertEquals(1, items.size());
+        assertEquals("ftp://x/", items.get(0).url());
+        assertEquals(Optional.of("unsupported scheme: ftp"), items.get(0).detail());
+    }
+
+    @Test
+    void chunkPlanned_whenEveryChunkRecordedOnceOrTwice_addsEachChunksCountsOnceAndThenIsPlanned() {
+        store.createBatch(uploadHeader());
+        assertEquals(Optional.of(PlanProgress.AWAITING_UPLOAD), store.status(batchId).orElseThrow().planning());
+        assertFalse(store.chunkPlanned(batchId, 0, new ChunkCounts(5, 1), CREATED), "no cut recorded yet");
+
+        assertTrue(store.beginPlanning(batchId, 2, 3_000_000, CREATED));
+        assertFalse(store.beginPlanning(batchId, 7, 9, LATER), "the first cut stands");
+        assertTrue(store.chunkPlanned(batchId, 0, new ChunkCounts(5, 1), CREATED));
+        assertFalse(store.chunkPlanned(batchId, 0, new ChunkCounts(5, 1), LATER), "a chunk planned again");
+        assertFalse(store.status(batchId).orElseThrow().planned());
+        assertTrue(store.chunkPlanned(batchId, 1, new ChunkCounts(7, 0), LATER));
+
+        var status = store.status(batchId).orElseThrow();
+        assertEquals(Optional.of(new PlanProgress(2, 2, 3_000_000)), status.planning());
+        assertEquals(12, status.header().total());
+        assertEquals(1, status.header().duplicates());
+        assertEquals(Optional.of(UploadFormat.JSONL), status.header().upload());
+        assertTrue(status.planned());
+        assertTrue(store.isChunkPlanned(batchId, 1));
+        assertFalse(store.isChunkPlanned(batchId, 2));
+    }
+
+    private BatchHeader uploadHeader() {
+        return new BatchHeader(batchId, 0, 0, List.of(), 0, "upload", CREATED, BatchOptions.NONE, "fp",
+                Optional.of(UploadFormat.JSONL));
     }
 
     private BatchHeader header(int total) {

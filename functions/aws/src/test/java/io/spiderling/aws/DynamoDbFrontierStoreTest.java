@@ -279,6 +279,24 @@ class DynamoDbFrontierStoreTest {
         assertEquals(0, store.released(site()));
     }
 
+    @Test
+    void parkAll_whenSomeAlreadyParkedOrReleased_parksTheRestOnceAndCountsThem() {
+        List<FrontierEntry> entries = new ArrayList<>();
+        for (int i = 0; i < 120; i++) { // three transactions
+            entries.add(entry("p" + i, i, NOW));
+        }
+        store.park(entries.get(5));
+        store.park(entries.get(60));
+        assertTrue(store.release(entries.get(60), NOW, 10));
+
+        assertEquals(118, store.parkAll(entries));
+        assertEquals(0, store.parkAll(entries), "parked again");
+
+        assertEquals(119, counter(site(), "pending"));
+        assertEquals(1, counter(site(), "released"));
+        assertEquals(119, store.due(site(), NOW, 500).size());
+    }
+
     private SiteKey site() {
         return site("");
     }

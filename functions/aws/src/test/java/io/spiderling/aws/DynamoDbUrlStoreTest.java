@@ -8,6 +8,7 @@ import io.spiderling.core.batch.ItemState;
 import io.spiderling.core.extract.ExtractionRecord;
 import io.spiderling.core.extract.PageMetadata;
 import io.spiderling.core.fetch.FetchRecord;
+import io.spiderling.core.port.UrlStore;
 import io.spiderling.core.port.UrlStore.Claim;
 import io.spiderling.core.port.UrlStore.UrlRecord;
 import io.spiderling.core.url.NormalizedUrl;
@@ -17,6 +18,7 @@ import io.spiderling.testkit.StackResources;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
+import java.util.stream.IntStream;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInfo;
@@ -62,6 +64,46 @@ class DynamoDbUrlStoreTest {
         assertEquals(List.of("b", "c"), store.releaseClaim(urlHash).stream().sorted().toList());
         assertEquals(List.of(), store.releaseClaim(urlHash), "released once");
         assertEquals(Claim.CLAIMED, store.claim(urlHash, url, "d", T2, T2.minusSeconds(1800)));
+    }
+
+    @Test
+    void claimAll_whenSomeUrlsHeldByAnotherBatch_claimsTheRestAndJoinsThose() {
+        Instant stale = T1.minusSeconds(1800);
+        List<UrlStore.ClaimRequest> requests = IntStream.range(0, 130)
+                .mapToObj(i -> NormalizedUrl.parse(url + "&n=" + i))
+                .map(u -> new UrlStore.ClaimRequest(u.urlHash(), u.value())).toList();
+        store.claim(requests.get(3).urlHash(), requests.get(3).url(), "other", T1, stale);
+        store.claim(requests.get(120).urlHash(), requests.get(120).url(), "other", T1, stale);
+
+        List<Claim> claims = store.claimAll(requests, "mine", T1, stale);
+
+        for (int i = 0; i < requests.size(); i++) {
+            assertEquals(i == 3 || i == 120 ? Claim.JOINED : Claim.CLAIMED, claims.get(i), "request " + i);
+        }
+        assertEquals(List.of("mine"), store.releaseClaim(requests.get(3).urlHash()));
+        List<Claim> again = store.claimAll(requests, "mine", T1, stale);
+        for (int i = 0; i < requests.size(); i++) {
+            assertEquals(i == 120 ? Claim.JOINED : Claim.CLAIMED, again.get(i), "a redelivered planning, request " + i);
+        }
+    }
+
+    @Test
+    void findAll_whenSomeKnown_returnsThoseWithTheirRecords() {
+        Instant stale = T1.minusSeconds(1800);
+        List<String> hashes = new java.util.ArrayList<>();
+        for (int i = 0; i < 120; i++) {
+            NormalizedUrl u = NormalizedUrl.parse(url + "&f=" + i);
+            hashes.add(u.urlHash());
+            if (i % 3 == 0) {
+                store.claim(u.urlHash(), u.value(), "a", T1, stale);
+            }
+        }
+
+        var found = store.findAll(hashes);
+
+        assertEquals(40, found.size());
+        assertTrue(found.containsKey(hashes.get(0)));
+        assertFalse(found.containsKey(hashes.get(1)));
     }
 
     @Test

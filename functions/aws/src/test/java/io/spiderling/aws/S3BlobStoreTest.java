@@ -10,19 +10,85 @@ import io.spiderling.core.port.BlobStore.StoredBlob;
 import io.spiderling.testkit.EmbeddedAws;
 import io.spiderling.testkit.EmbeddedAwsExtension;
 import io.spiderling.testkit.StackResources;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.s3.S3Configuration;
 import software.amazon.awssdk.services.s3.model.NoSuchBucketException;
+import software.amazon.awssdk.services.s3.presigner.S3Presigner;
 
 @ExtendWith(EmbeddedAwsExtension.class)
 class S3BlobStoreTest {
 
+    private final S3Presigner presigner;
     private final S3BlobStore store;
 
     S3BlobStoreTest(EmbeddedAws aws, StackResources res) {
-        this.store = new S3BlobStore(aws.s3(), res.bucket());
+        this.presigner = S3Presigner.builder().region(Region.of(EmbeddedAws.REGION))
+                .credentialsProvider(StaticCredentialsProvider.create(
+                        AwsBasicCredentials.create(EmbeddedAws.ACCESS_KEY, EmbeddedAws.SECRET_KEY)))
+                .endpointOverride(aws.s3Endpoint())
+                .serviceConfiguration(S3Configuration.builder().pathStyleAccessEnabled(true).build())
+                .build();
+        this.store = new S3BlobStore(aws.s3(), presigner, res.bucket());
+    }
+
+    @AfterEach
+    void closePresigner() {
+        presigner.close();
+    }
+
+    @Test
+    void open_whenFromAnOffset_streamsTheRestAndSizeTellsTheLength() throws IOException {
+        store.put("planned/r.txt", "0123456789".getBytes(StandardCharsets.UTF_8), "text/plain", Map.of());
+
+        try (InputStream in = store.open("planned/r.txt", 4).orElseThrow()) {
+            assertEquals("456789", new String(in.readAllBytes(), StandardCharsets.UTF_8));
+        }
+        try (InputStream in = store.open("planned/r.txt", 0).orElseThrow()) {
+            assertEquals("0123456789", new String(in.readAllBytes(), StandardCharsets.UTF_8));
+        }
+        assertEquals(Optional.of(10L), store.size("planned/r.txt"));
+        assertEquals(Optional.empty(), store.size("planned/absent.txt"));
+        assertEquals(Optional.empty(), store.open("planned/absent.txt", 0));
+    }
+
+    @Test
+    void copy_whenSourceExists_copiesAndLaterWritesToTheSourceLeaveTheCopyAlone() {
+        store.put("uploads/c.txt", new byte[] {1}, "text/plain", Map.of());
+
+        assertTrue(store.copy("uploads/c.txt", "planned/c.txt"));
+        store.put("uploads/c.txt", new byte[] {2}, "text/plain", Map.of());
+
+        assertArrayEquals(new byte[] {1}, store.get("planned/c.txt").orElseThrow().bytes());
+        assertFalse(store.copy("uploads/absent.txt", "planned/absent.txt"));
+    }
+
+    @Test
+    void presignPut_whenClientPutsWithTheSignedContentType_storesTheObject() throws Exception {
+        URI url = store.presignPut("uploads/p.jsonl", "application/x-ndjson", Duration.ofMinutes(5));
+        byte[] body = "\"https://example.com/\"\n".getBytes(StandardCharsets.UTF_8);
+
+        HttpResponse<String> response = HttpClient.newHttpClient().send(HttpRequest.newBuilder(url)
+                .header("Content-Type", "application/x-ndjson")
+                .PUT(HttpRequest.BodyPublishers.ofByteArray(body)).build(), HttpResponse.BodyHandlers.ofString());
+
+        assertEquals(200, response.statusCode(), response.body());
+        assertArrayEquals(body, store.get("uploads/p.jsonl").orElseThrow().bytes());
+        assertTrue(url.getQuery().contains("X-Amz-Signature="), "a SigV4 query signature: " + url);
     }
 
     @Test
@@ -70,7 +136,7 @@ class S3BlobStoreTest {
 
     @Test
     void get_whenBucketMissing_throwsInsteadOfReportingAMissingKey(EmbeddedAws aws, StackResources res) {
-        S3BlobStore noBucket = new S3BlobStore(aws.s3(), res.prefix() + "-no-such-bucket");
+        S3BlobStore noBucket = new S3BlobStore(aws.s3(), presigner, res.prefix() + "-no-such-bucket");
 
         assertThrows(NoSuchBucketException.class, () -> noBucket.get("content/any"));
     }

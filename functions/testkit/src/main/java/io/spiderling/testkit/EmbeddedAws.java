@@ -143,7 +143,8 @@ public final class EmbeddedAws implements AutoCloseable {
                 Map.entry("spiderling.tables.urls", r.urlsTable()),
                 Map.entry("spiderling.tables.batches", r.batchesTable()),
                 Map.entry("spiderling.tables.sites", r.sitesTable()),
-                Map.entry("spiderling.queues.fetch", r.fetchQueueUrl()));
+                Map.entry("spiderling.queues.fetch", r.fetchQueueUrl()),
+                Map.entry("spiderling.queues.plan", r.planQueueUrl()));
     }
 
     @Override

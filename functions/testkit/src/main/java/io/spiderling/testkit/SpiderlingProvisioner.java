@@ -33,6 +33,8 @@ public final class SpiderlingProvisioner {
     public static final int MAX_RECEIVE_COUNT = 5;
     /** Seconds a received message stays hidden; a Lambda SQS trigger needs more than the function's timeout. */
     public static final int VISIBILITY_TIMEOUT_SECONDS = 60;
+    /** Planning one chunk of an uploaded manifest may use a Lambda invocation's full 15 minutes. */
+    public static final int PLAN_VISIBILITY_TIMEOUT_SECONDS = 900;
     /**
      * The sites table's local index on {@code (pk, ord)}: only pending frontier entries carry {@code ord}, so it lists
      * a site's pending entries in release order. Local, not global, because only a local index allows consistent reads.
@@ -81,8 +83,14 @@ public final class SpiderlingProvisioner {
                 QueueAttributeName.VISIBILITY_TIMEOUT, String.valueOf(VISIBILITY_TIMEOUT_SECONDS),
                 QueueAttributeName.REDRIVE_POLICY, redrivePolicy(sqs, fetchDlq)));
 
+        String planDlq = createQueue(sqs, prefix + "-plan-dlq", Map.of());
+        String plan = createQueue(sqs, prefix + "-plan", Map.of(
+                // A chunk of an uploaded manifest may take minutes to plan: the planning function's timeout.
+                QueueAttributeName.VISIBILITY_TIMEOUT, String.valueOf(PLAN_VISIBILITY_TIMEOUT_SECONDS),
+                QueueAttributeName.REDRIVE_POLICY, redrivePolicy(sqs, planDlq)));
+
         return new StackResources(prefix, bucket, urlsTable, batchesTable, sitesTable, ingest, ingestDlq, fetch,
-                fetchDlq);
+                fetchDlq, plan, planDlq);
     }
 
     private static void validate(String prefix) {

@@ -13,6 +13,8 @@ package io.spiderling.testkit;
  * @param ingestDlqUrl its dead-letter queue {@code <prefix>-ingest-dlq}
  * @param fetchQueueUrl the FIFO queue {@code <prefix>-fetch.fifo}
  * @param fetchDlqUrl its FIFO dead-letter queue {@code <prefix>-fetch-dlq.fifo}
+ * @param planQueueUrl the standard queue {@code <prefix>-plan} of upload chunks to plan
+ * @param planDlqUrl its dead-letter queue {@code <prefix>-plan-dlq}
  */
 public record StackResources(
         String prefix,
@@ -23,4 +25,6 @@ public record StackResources(
         String ingestQueueUrl,
         String ingestDlqUrl,
         String fetchQueueUrl,
-        String fetchDlqUrl) {}
+        String fetchDlqUrl,
+        String planQueueUrl,
+        String planDlqUrl) {}
