@@ -5,6 +5,8 @@ import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPResponse;
 import com.amazonaws.services.lambda.runtime.events.S3Event;
 import io.spiderling.core.content.ContentKey;
 import io.spiderling.core.pipeline.Ingest;
+import io.spiderling.core.pipeline.PlanUpload;
+import io.spiderling.lambda.plan.PlanHandler;
 import io.spiderling.lambda.Pipeline;
 import io.spiderling.lambda.PipelineSettings;
 import io.spiderling.lambda.api.ApiHandler;
@@ -59,10 +61,26 @@ public final class LocalSpiderling implements AutoCloseable {
     /**
      * @param apiPort the local HTTP API's port; 0 picks a free one
      * @param fetchPollers concurrent fetch "invocations"; FIFO groups still keep one site's messages in order
+     * @param config configuration keys set over the functions' own (application.properties), as a deployment's
+     *     environment would
      */
-    public record Options(int apiPort, int fetchPollers, Clock clock) {
+    public record Options(int apiPort, int fetchPollers, Clock clock, Map<String, String> config) {
+        public Options {
+            config = Map.copyOf(config);
+        }
+
+        public Options(int apiPort, int fetchPollers, Clock clock) {
+            this(apiPort, fetchPollers, clock, Map.of());
+        }
+
         public static Options defaults() {
             return new Options(0, 2, Clock.systemUTC());
+        }
+
+        public Options withConfig(String key, String value) {
+            Map<String, String> more = new java.util.HashMap<>(config);
+            more.put(key, value);
+            return new Options(apiPort, fetchPollers, clock, more);
         }
     }
 
@@ -81,17 +99,20 @@ public final class LocalSpiderling implements AutoCloseable {
     private final Object s3Lock = new Object();
     private int s3InFlight;
     private final LocalApiServer apiServer;
+    private final UploadWatcher uploads;
+    /** Chunks of uploaded manifests planned at once, as concurrent plan invocations would. */
+    private static final int PLAN_POLLERS = 2;
     private final ScheduledExecutorService sweeper = Executors.newSingleThreadScheduledExecutor(
             Thread.ofPlatform().name("frontier-sweep").daemon().factory());
 
     private LocalSpiderling(EmbeddedAws aws, StackResources resources, Options options) {
         this.resources = resources;
-        this.settings = settings(aws, resources);
+        this.settings = settings(aws, resources, options.config());
         this.pipeline = Pipeline.create(settings, vertx,
                 blobs -> new NotifyingBlobStore(blobs, this::objectCreated), options.clock());
         this.ingest = new IngestHttpHandler(pipeline.ingest());
         this.api = new ApiHandler(pipeline.queries(), pipeline.cancel());
-        this.canonicalize = new CanonicalizeHandler(pipeline.canonicalize());
+        this.canonicalize = new CanonicalizeHandler(pipeline.canonicalize(), pipeline.planUpload());
         this.extract = new ExtractHandler(pipeline.extract());
         FetchHandler fetch = new FetchHandler(pipeline.fetchPage());
         IngestQueueHandler ingestQueue = new IngestQueueHandler(pipeline.ingest());
@@ -102,6 +123,13 @@ public final class LocalSpiderling implements AutoCloseable {
             startPoller("fetch-" + i, new SqsPoller(sqs, resources.fetchQueueUrl(),
                     e -> fetch.handleRequest(e, null), running));
         }
+        PlanHandler plan = new PlanHandler(pipeline.planUpload());
+        for (int i = 0; i < PLAN_POLLERS; i++) {
+            // Batch size 1, as the plan function's event source mapping: a chunk can take minutes.
+            startPoller("plan-" + i, new SqsPoller(sqs, resources.planQueueUrl(), e -> plan.handleRequest(e, null),
+                    running, 1));
+        }
+        this.uploads = new UploadWatcher(pipeline.clients().s3(), resources.bucket(), this::objectCreated);
         this.apiServer = new LocalApiServer(options.apiPort(), this::http);
         // EventBridge's schedule, locally: the frontier sweep every second.
         sweeper.scheduleWithFixedDelay(this::sweep, 1, 1, TimeUnit.SECONDS);
@@ -116,6 +144,10 @@ public final class LocalSpiderling implements AutoCloseable {
      * embedded stack's endpoints and resource names on top.
      */
     static PipelineSettings settings(EmbeddedAws aws, StackResources r) {
+        return settings(aws, r, Map.of());
+    }
+
+    static PipelineSettings settings(EmbeddedAws aws, StackResources r, Map<String, String> overrides) {
         Map<String, String> local = aws.functionConfig(r);
         URL properties = Beans.class.getClassLoader().getResource("application.properties");
         try {
@@ -124,6 +156,7 @@ public final class LocalSpiderling implements AutoCloseable {
                     .addDefaultInterceptors()
                     .withSources(new PropertiesConfigSource(properties, 250))
                     .withSources(new PropertiesConfigSource(local, "embedded-stack", 500))
+                    .withSources(new PropertiesConfigSource(overrides, "runner-options", 600))
                     // Quarkus's own duration syntax ("5s"), so the properties file reads the same in both places.
                     .withConverter(Duration.class, 200, new DurationConverter())
                     .withMapping(SpiderlingConfig.class)
@@ -139,9 +172,13 @@ public final class LocalSpiderling implements AutoCloseable {
         pollers.add(thread);
     }
 
-    /** API Gateway's routing: POST /batches goes to the ingest function, everything else to the api function. */
+    /**
+     * API Gateway's routing: POST /batches and POST /batches/uploads go to the ingest function, everything else to
+     * the api function.
+     */
     public APIGatewayV2HTTPResponse http(APIGatewayV2HTTPEvent event) {
-        if ("/batches".equals(HttpJson.path(event)) && "POST".equals(HttpJson.method(event))) {
+        String path = HttpJson.path(event);
+        if (("/batches".equals(path) || "/batches/uploads".equals(path)) && "POST".equals(HttpJson.method(event))) {
             return ingest.handleRequest(event, null);
         }
         return api.handleRequest(event, null);
@@ -149,7 +186,7 @@ public final class LocalSpiderling implements AutoCloseable {
 
     private void objectCreated(String key, long size) {
         Consumer<S3Event> target;
-        if (key.startsWith(Ingest.MANIFEST_PREFIX)) {
+        if (key.startsWith(Ingest.MANIFEST_PREFIX) || key.startsWith(PlanUpload.UPLOAD_PREFIX)) {
             target = e -> canonicalize.handleRequest(e, null);
         } else if (key.startsWith(ContentKey.PREFIX)) {
             target = e -> extract.handleRequest(e, null);
@@ -208,9 +245,10 @@ public final class LocalSpiderling implements AutoCloseable {
 
     private void sweep() {
         try {
+            uploads.poll();
             pipeline.frontier().sweep();
         } catch (RuntimeException e) {
-            LOG.log(System.Logger.Level.WARNING, "frontier sweep failed; trying again in a second", e);
+            LOG.log(System.Logger.Level.WARNING, "sweep failed; trying again in a second", e);
         }
     }
 

@@ -1,13 +1,17 @@
 package io.spiderling.local;
 
 import io.spiderling.core.port.BlobStore;
+import java.io.InputStream;
+import java.net.URI;
+import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.BiConsumer;
 
 /**
  * Raises an object-created notification after every successful put, as an S3 bucket notification does on AWS.
- * s3proxy has no notifications of its own, so the local stack adds them at this seam.
+ * s3proxy has no notifications of its own, so the local stack adds them at this seam. Objects written from outside
+ * (a client's upload through a presigned URL) do not pass this seam; {@link UploadWatcher} finds those.
  */
 final class NotifyingBlobStore implements BlobStore {
 
@@ -33,5 +37,30 @@ final class NotifyingBlobStore implements BlobStore {
     @Override
     public Optional<StoredBlob> get(String key) {
         return delegate.get(key);
+    }
+
+    @Override
+    public Optional<Long> size(String key) {
+        return delegate.size(key);
+    }
+
+    @Override
+    public Optional<InputStream> open(String key, long from) {
+        return delegate.open(key, from);
+    }
+
+    /** S3 raises ObjectCreated:Copy for a copy, so this does too. */
+    @Override
+    public boolean copy(String from, String to) {
+        boolean copied = delegate.copy(from, to);
+        if (copied) {
+            onCreated.accept(to, delegate.size(to).orElse(0L));
+        }
+        return copied;
+    }
+
+    @Override
+    public URI presignPut(String key, String contentType, Duration ttl) {
+        return delegate.presignPut(key, contentType, ttl);
     }
 }

@@ -26,8 +26,16 @@ final class SqsPoller implements Runnable {
     private final String queueArn;
     private final Function<SQSEvent, SQSBatchResponse> handler;
     private final AtomicBoolean running;
+    private final int batchSize;
 
     SqsPoller(SqsClient sqs, String queueUrl, Function<SQSEvent, SQSBatchResponse> handler, AtomicBoolean running) {
+        this(sqs, queueUrl, handler, running, 10);
+    }
+
+    /** @param batchSize the event source mapping's batch size, 1 to 10 */
+    SqsPoller(SqsClient sqs, String queueUrl, Function<SQSEvent, SQSBatchResponse> handler, AtomicBoolean running,
+            int batchSize) {
+        this.batchSize = batchSize;
         this.sqs = sqs;
         this.queueUrl = queueUrl;
         this.queueArn = "arn:aws:sqs:" + LocalEvents.REGION + ":000000000000:"
@@ -52,7 +60,7 @@ final class SqsPoller implements Runnable {
 
     private void pollOnce() {
         List<Message> messages = sqs.receiveMessage(b -> b.queueUrl(queueUrl)
-                .maxNumberOfMessages(10)
+                .maxNumberOfMessages(batchSize)
                 .waitTimeSeconds(1)
                 .messageSystemAttributeNames(MessageSystemAttributeName.ALL)).messages();
         if (messages.isEmpty()) {

@@ -20,13 +20,8 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
-import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
-import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
-import software.amazon.awssdk.regions.Region;
-import software.amazon.awssdk.services.s3.S3Configuration;
 import software.amazon.awssdk.services.s3.model.NoSuchBucketException;
 import software.amazon.awssdk.services.s3.presigner.S3Presigner;
 
@@ -37,18 +32,8 @@ class S3BlobStoreTest {
     private final S3BlobStore store;
 
     S3BlobStoreTest(EmbeddedAws aws, StackResources res) {
-        this.presigner = S3Presigner.builder().region(Region.of(EmbeddedAws.REGION))
-                .credentialsProvider(StaticCredentialsProvider.create(
-                        AwsBasicCredentials.create(EmbeddedAws.ACCESS_KEY, EmbeddedAws.SECRET_KEY)))
-                .endpointOverride(aws.s3Endpoint())
-                .serviceConfiguration(S3Configuration.builder().pathStyleAccessEnabled(true).build())
-                .build();
+        this.presigner = aws.s3Presigner();
         this.store = new S3BlobStore(aws.s3(), presigner, res.bucket());
-    }
-
-    @AfterEach
-    void closePresigner() {
-        presigner.close();
     }
 
     @Test

@@ -6,6 +6,7 @@ import io.spiderling.aws.DynamoDbFrontierStore;
 import io.spiderling.aws.DynamoDbUrlStore;
 import io.spiderling.aws.S3BlobStore;
 import io.spiderling.aws.SqsFetchQueue;
+import io.spiderling.aws.SqsPlanQueue;
 import io.spiderling.core.extract.HtmlExtractor;
 import io.spiderling.core.frontier.Frontier;
 import io.spiderling.core.pipeline.BatchTracker;
@@ -14,6 +15,7 @@ import io.spiderling.core.pipeline.Canonicalize;
 import io.spiderling.core.pipeline.ExtractContent;
 import io.spiderling.core.pipeline.FetchPage;
 import io.spiderling.core.pipeline.Ingest;
+import io.spiderling.core.pipeline.PlanUpload;
 import io.spiderling.core.pipeline.Queries;
 import io.spiderling.core.port.BlobStore;
 import io.spiderling.core.url.UrlNormalizer;
@@ -32,6 +34,7 @@ public final class Pipeline implements AutoCloseable {
     private final VertxPageFetcher fetcher;
     private final Ingest ingest;
     private final Canonicalize canonicalize;
+    private final PlanUpload planUpload;
     private final FetchPage fetchPage;
     private final ExtractContent extract;
     private final Queries queries;
@@ -44,13 +47,16 @@ public final class Pipeline implements AutoCloseable {
         this.fetcher = fetcher;
         var r = settings.resources();
         UrlNormalizer normalizer = UrlNormalizer.create();
-        BlobStore blobs = blobDecorator.apply(new S3BlobStore(clients.s3(), r.bucket()));
+        BlobStore blobs = blobDecorator.apply(new S3BlobStore(clients.s3(), clients.s3Presigner(), r.bucket()));
         var batches = new DynamoDbBatchStore(clients.dynamoDb(), r.batchesTable());
         var urls = new DynamoDbUrlStore(clients.dynamoDb(), r.urlsTable());
         var queue = new SqsFetchQueue(clients.sqs(), r.fetchQueueUrl());
         this.frontier = new Frontier(new DynamoDbFrontierStore(clients.dynamoDb(), r.sitesTable()), queue, clock,
                 settings.frontier());
-        this.ingest = new Ingest(normalizer, batches, blobs, clock);
+        this.ingest = new Ingest(normalizer, batches, blobs, clock, settings.uploads().urlTtl());
+        this.planUpload = new PlanUpload(normalizer, blobs, batches, urls, frontier,
+                new SqsPlanQueue(clients.sqs(), r.planQueueUrl()), clock,
+                new PlanUpload.Settings(settings.uploads().chunkBytes()));
         this.cancel = new CancelBatch(batches, clock);
         this.canonicalize = new Canonicalize(blobs, batches, urls, frontier, clock);
         this.fetchPage = new FetchPage(fetcher, blobs, urls, new BatchTracker(batches), frontier, clock);
@@ -78,6 +84,10 @@ public final class Pipeline implements AutoCloseable {
 
     public Canonicalize canonicalize() {
         return canonicalize;
+    }
+
+    public PlanUpload planUpload() {
+        return planUpload;
     }
 
     public FetchPage fetchPage() {

@@ -1,13 +1,19 @@
 package io.spiderling.lambda;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 import io.spiderling.aws.FetchJobCodec;
+import com.amazonaws.services.lambda.runtime.events.SQSEvent;
+import io.spiderling.core.batch.BatchOptions;
+import io.spiderling.core.batch.UploadFormat;
 import io.spiderling.core.fetch.FetchJob;
+import io.spiderling.lambda.plan.PlanHandler;
+import software.amazon.awssdk.core.sync.RequestBody;
 import io.spiderling.core.pipeline.Ingest;
 import jakarta.inject.Inject;
 import java.util.ArrayList;
@@ -47,6 +53,76 @@ class CanonicalizeHandlerTest {
         List<FetchJob> jobs = messages.stream().map(m -> FetchJobCodec.decode(m.body())).toList();
         assertEquals(Set.copyOf(accepted.plan().accepted()), jobs.stream().map(FetchJob::url).collect(Collectors.toSet()));
         assertEquals(3, pipeline.queries().batch(batchId).orElseThrow().queued());
+    }
+
+    @Inject
+    PlanHandler planHandler;
+
+    @Test
+    void handleRequest_whenUploadCreated_expectOneChunkMessageEachWhichThePlanHandlerPlans() throws Exception {
+        String batchId = "k-349e746de0d9209025a8407b6ab15998"; // the sample events' batch
+        pipeline.ingest().startUpload(batchId, UploadFormat.JSONL, "upload", BatchOptions.NONE);
+        StringBuilder manifest = new StringBuilder();
+        for (int i = 0; i < 3000; i++) { // about 110 KB: several chunks of the test profile's 16 KiB
+            manifest.append(i % 2 == 0 ? "\"https://up-" + (i % 3) + ".example/p/" + i + "\"\n"
+                    : "{\"url\": \"https://up-" + (i % 3) + ".example/p/" + i + "\"}\n");
+        }
+        manifest.append("\"ftp://up.example/not-fetchable\"\n\"https://up-0.example/p/0#again\"\n");
+        TestStack.aws().s3().putObject(b -> b.bucket(TestStack.resources().bucket())
+                .key("uploads/" + batchId + ".jsonl"), RequestBody.fromString(manifest.toString()));
+
+        int chunks = Integer.parseInt(Events.invoke(Events.load("s3-upload-created.json"))
+                .statusCode(200).extract().asString());
+
+        assertEquals(io.spiderling.core.batch.ManifestChunks.chunkCount(
+                manifest.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8).length, 16384), chunks);
+        assertTrue(chunks > 3);
+        List<Message> planMessages = drain(TestStack.resources().planQueueUrl());
+        assertEquals(chunks, planMessages.size());
+        // The sample plan event carries chunks 0 and 1; the other chunks come as the same message shape.
+        SQSEvent sample = new SQSEvent();
+        List<SQSEvent.SQSMessage> sampleRecords = new ArrayList<>();
+        Events.load("sqs-plan.json").get("Records").forEach(r -> {
+            SQSEvent.SQSMessage record = new SQSEvent.SQSMessage();
+            record.setMessageId(r.get("messageId").asText());
+            record.setBody(r.get("body").asText());
+            sampleRecords.add(record);
+        });
+        sample.setRecords(sampleRecords);
+        SQSEvent rest = new SQSEvent();
+        rest.setRecords(planMessages.stream().map(m -> {
+            SQSEvent.SQSMessage record = new SQSEvent.SQSMessage();
+            record.setMessageId(m.messageId());
+            record.setBody(m.body());
+            return record;
+        }).toList());
+        assertEquals(Set.copyOf(sample.getRecords().stream().map(SQSEvent.SQSMessage::getBody).toList()),
+                planMessages.stream().map(Message::body).filter(b -> b.endsWith(":0}") || b.endsWith(":1}"))
+                        .collect(Collectors.toSet()));
+
+        assertEquals(List.of(), planHandler.handleRequest(rest, null).getBatchItemFailures());
+        assertEquals(List.of(), planHandler.handleRequest(sample, null).getBatchItemFailures(), "planned again");
+
+        var status = pipeline.queries().batch(batchId).orElseThrow();
+        assertEquals(3001, status.header().total(), "3,000 URLs and one invalid line");
+        assertEquals(1, status.header().duplicates());
+        assertEquals(1, status.terminalCounts().get(io.spiderling.core.batch.ItemState.INVALID));
+        assertTrue(status.planned());
+        drainFetchQueue();
+    }
+
+    private static List<Message> drain(String queue) {
+        var sqs = TestStack.aws().sqs();
+        List<Message> all = new ArrayList<>();
+        while (true) {
+            List<Message> batch = sqs.receiveMessage(b -> b.queueUrl(queue).maxNumberOfMessages(10).waitTimeSeconds(1))
+                    .messages();
+            if (batch.isEmpty()) {
+                return all;
+            }
+            all.addAll(batch);
+            batch.forEach(m -> sqs.deleteMessage(b -> b.queueUrl(queue).receiptHandle(m.receiptHandle())));
+        }
     }
 
     private static List<Message> drainFetchQueue() {

@@ -21,7 +21,8 @@ import org.junit.jupiter.api.Test;
 @QuarkusTestResource(TestStack.class)
 class ExtractHandlerTest {
 
-    private final S3BlobStore blobs = new S3BlobStore(TestStack.aws().s3(), TestStack.resources().bucket());
+    private final S3BlobStore blobs = new S3BlobStore(TestStack.aws().s3(), TestStack.aws().s3Presigner(),
+            TestStack.resources().bucket());
     private final DynamoDbUrlStore urls =
             new DynamoDbUrlStore(TestStack.aws().dynamoDb(), TestStack.resources().urlsTable());
 

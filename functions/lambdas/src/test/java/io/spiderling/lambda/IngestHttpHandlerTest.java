@@ -179,6 +179,56 @@ class IngestHttpHandlerTest {
         return manifests + batchItems;
     }
 
+    @Test
+    void handleRequest_whenUploadRequested_expect201WithAPresignedPutThatStoresTheManifest() throws Exception {
+        JsonNode response = call(Events.load("api-post-batches-uploads.json"));
+
+        assertEquals(201, response.get("statusCode").asInt(), response.toString());
+        JsonNode body = Events.JSON.readTree(response.get("body").asText());
+        String batchId = body.get("batchId").asText();
+        assertEquals("k-349e746de0d9209025a8407b6ab15998", batchId, "the id the sample events use");
+        assertEquals("PUT", body.get("method").asText());
+        assertEquals("jsonl", body.get("format").asText());
+        assertEquals("application/x-ndjson", body.get("headers").get("Content-Type").asText());
+
+        byte[] manifest = "\"https://example.com/\"\n".getBytes(StandardCharsets.UTF_8);
+        var put = java.net.http.HttpClient.newHttpClient().send(
+                java.net.http.HttpRequest.newBuilder(java.net.URI.create(body.get("uploadUrl").asText()))
+                        .header("Content-Type", "application/x-ndjson")
+                        .PUT(java.net.http.HttpRequest.BodyPublishers.ofByteArray(manifest)).build(),
+                java.net.http.HttpResponse.BodyHandlers.ofString());
+        assertEquals(200, put.statusCode(), put.body());
+        assertEquals("\"https://example.com/\"\n", TestStack.aws().s3().getObjectAsBytes(b -> b
+                .bucket(TestStack.resources().bucket()).key("uploads/" + batchId + ".jsonl"))
+                .asString(StandardCharsets.UTF_8));
+
+        var status = pipeline.queries().batch(batchId).orElseThrow();
+        assertEquals(Optional.of(io.spiderling.core.batch.UploadFormat.JSONL), status.header().upload());
+        assertEquals(Optional.of(Duration.ofHours(6)), status.header().options().recrawlAfter());
+    }
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+        "{\"format\":\"csv\"}|\"format\" must be \"text\" or \"jsonl\", was \"csv\"",
+        "{\"urls\":[]}|unknown field \"urls\"; expected format, callbackUrl, recrawlAfter",
+        "[1]|expected a JSON object like {\"format\":\"jsonl\"}",
+        "{\"recrawlAfter\":\"soon\"}|\"recrawlAfter\" must be an ISO-8601 duration such as PT1H, was \"soon\"",
+        "{\"callbackUrl\":\"ftp://hooks.example/\"}|callbackUrl: unsupported scheme: ftp",
+    })
+    void handleRequest_whenUploadRequestInvalid_expect400NamingTheProblemAndNoBatch(String body, String problem)
+            throws Exception {
+        ObjectNode event = Events.load("api-post-batches-uploads.json");
+        event.put("body", body);
+        ((ObjectNode) event.get("headers")).put("idempotency-key", "bad-upload-" + body.hashCode());
+
+        JsonNode response = call(event);
+
+        assertEquals(400, response.get("statusCode").asInt());
+        assertEquals(problem, Events.JSON.readTree(response.get("body").asText()).get("error").asText());
+        assertTrue(pipeline.queries().batch("k-" + io.spiderling.core.content.Hashing.sha256Hex("bad-upload-" + body.hashCode()).substring(0, 32))
+                .isEmpty(), "nothing stored");
+    }
+
     private static JsonNode call(ObjectNode event) throws Exception {
         return Events.JSON.readTree(Events.invoke(event).statusCode(200).extract().asString());
     }

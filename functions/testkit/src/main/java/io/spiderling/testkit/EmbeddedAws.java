@@ -26,6 +26,8 @@ import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.S3Configuration;
+import software.amazon.awssdk.services.s3.presigner.S3Presigner;
 import software.amazon.awssdk.services.sqs.SqsClient;
 
 /**
@@ -54,6 +56,7 @@ public final class EmbeddedAws implements AutoCloseable {
     private final SqsClient sqs;
     private final DynamoDbClient dynamoDb;
     private final S3Client s3;
+    private final S3Presigner s3Presigner;
     private final AtomicBoolean closed = new AtomicBoolean();
 
     private EmbeddedAws(Emulator sqsServer, Emulator dynamoDbServer, Emulator s3Server) {
@@ -63,6 +66,11 @@ public final class EmbeddedAws implements AutoCloseable {
         this.sqs = configure(SqsClient.builder(), sqsServer.endpoint()).build();
         this.dynamoDb = configure(DynamoDbClient.builder(), dynamoDbServer.endpoint()).build();
         this.s3 = configure(S3Client.builder(), s3Server.endpoint()).forcePathStyle(true).build();
+        this.s3Presigner = S3Presigner.builder().region(Region.of(REGION))
+                .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create(ACCESS_KEY, SECRET_KEY)))
+                .endpointOverride(s3Server.endpoint())
+                .serviceConfiguration(S3Configuration.builder().pathStyleAccessEnabled(true).build())
+                .build();
     }
 
     /** Starts a new stack; the caller closes it. */
@@ -122,6 +130,11 @@ public final class EmbeddedAws implements AutoCloseable {
         return s3;
     }
 
+    /** Signs URLs against the emulated S3, as the functions' presigner does against S3. */
+    public S3Presigner s3Presigner() {
+        return s3Presigner;
+    }
+
     /** Creates one isolated set of Spiderling resources named after {@code prefix}: {@link SpiderlingProvisioner}. */
     public StackResources provision(String prefix) {
         return SpiderlingProvisioner.provision(sqs, dynamoDb, s3, prefix);
@@ -155,6 +168,7 @@ public final class EmbeddedAws implements AutoCloseable {
         sqs.close();
         dynamoDb.close();
         s3.close();
+        s3Presigner.close();
         IllegalStateException failure = new IllegalStateException("An embedded AWS emulator failed to stop");
         List.of(s3Server, dynamoDbServer, sqsServer).forEach(emulator -> closeQuietly(emulator.server(), failure));
         if (failure.getSuppressed().length > 0) {

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.spiderling.core.batch.BatchItem;
 import io.spiderling.core.batch.BatchStatus;
+import io.spiderling.core.batch.PlanProgress;
 import io.spiderling.core.batch.ItemPage;
 import io.spiderling.core.batch.ItemState;
 import io.spiderling.core.batch.Rejection;
@@ -24,6 +25,20 @@ public final class Views {
                 .put("accepted", header.total())
                 .put("duplicates", header.duplicates());
         node.set("rejected", rejections(accepted.plan().rejected()));
+        node.put("status", "/batches/" + header.batchId());
+        return node;
+    }
+
+    public static ObjectNode uploadStarted(Ingest.UploadResult.Started started) {
+        var header = started.header();
+        var format = header.upload().orElseThrow();
+        ObjectNode node = HttpJson.JSON.createObjectNode()
+                .put("batchId", header.batchId())
+                .put("uploadUrl", started.uploadUrl().toString())
+                .put("method", "PUT")
+                .put("format", format.wireName());
+        node.putObject("headers").put("Content-Type", format.contentType());
+        node.put("expiresAt", started.expiresAt().toString());
         node.put("status", "/batches/" + header.batchId());
         return node;
     }
@@ -49,6 +64,14 @@ public final class Views {
         ObjectNode counts = node.putObject("counts");
         status.countsByState().forEach((state, count) -> counts.put(state.wireName(), count));
         node.put("duplicates", header.duplicates());
+        header.upload().ifPresent(format -> {
+            PlanProgress p = status.planning().orElse(PlanProgress.AWAITING_UPLOAD);
+            ObjectNode upload = node.putObject("upload").put("format", format.wireName())
+                    .put("state", !p.uploaded() ? "awaiting-upload" : p.planned() ? "planned" : "planning");
+            if (p.uploaded()) {
+                upload.put("bytes", p.bytes()).put("chunks", p.chunks()).put("chunksPlanned", p.chunksDone());
+            }
+        });
         node.put("rejectedCount", header.rejectedCount());
         node.set("rejected", rejections(header.rejected()));
         return node;

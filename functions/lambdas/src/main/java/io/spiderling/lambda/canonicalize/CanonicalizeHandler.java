@@ -4,31 +4,37 @@ import com.amazonaws.services.lambda.runtime.Context;
 import com.amazonaws.services.lambda.runtime.RequestHandler;
 import com.amazonaws.services.lambda.runtime.events.S3Event;
 import io.spiderling.core.pipeline.Canonicalize;
+import io.spiderling.core.pipeline.PlanUpload;
 import io.spiderling.lambda.internal.S3Keys;
 import jakarta.inject.Inject;
 import jakarta.inject.Named;
 import jakarta.inject.Singleton;
 
 /**
- * S3 ObjectCreated on {@code manifests/}: plan the batch and queue its fetch jobs. An infrastructure failure throws,
- * so Lambda retries the event; planning the same manifest again is safe.
+ * S3 ObjectCreated on {@code manifests/}: plan the batch and queue its fetch jobs. On {@code uploads/}: freeze the
+ * client's uploaded manifest and send one planning message per chunk to the plan queue. An infrastructure failure
+ * throws, so Lambda retries the event; both are safe to run again.
  */
 @Named("canonicalize")
 @Singleton
 public class CanonicalizeHandler implements RequestHandler<S3Event, Integer> {
 
     private final Canonicalize canonicalize;
+    private final PlanUpload planUpload;
 
     @Inject
-    public CanonicalizeHandler(Canonicalize canonicalize) {
+    public CanonicalizeHandler(Canonicalize canonicalize, PlanUpload planUpload) {
         this.canonicalize = canonicalize;
+        this.planUpload = planUpload;
     }
 
-    /** Returns how many URLs were handed to the frontier for fetching. */
+    /** Returns how many URLs were handed to the frontier, plus how many upload chunks were sent for planning. */
     @Override
     public Integer handleRequest(S3Event event, Context context) {
         return S3Keys.of(event).stream()
-                .mapToInt(key -> canonicalize.onManifest(key).map(Canonicalize.Outcome::parked).orElse(0))
+                .mapToInt(key -> key.startsWith(PlanUpload.UPLOAD_PREFIX)
+                        ? planUpload.onUpload(key).map(PlanUpload.Arrival::chunks).orElse(0)
+                        : canonicalize.onManifest(key).map(Canonicalize.Outcome::parked).orElse(0))
                 .sum();
     }
 }

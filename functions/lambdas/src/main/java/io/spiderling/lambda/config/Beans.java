@@ -7,6 +7,7 @@ import io.spiderling.core.pipeline.Canonicalize;
 import io.spiderling.core.pipeline.ExtractContent;
 import io.spiderling.core.pipeline.FetchPage;
 import io.spiderling.core.pipeline.Ingest;
+import io.spiderling.core.pipeline.PlanUpload;
 import io.spiderling.core.pipeline.Queries;
 import io.spiderling.lambda.Pipeline;
 import io.spiderling.lambda.PipelineSettings;
@@ -46,6 +47,11 @@ public class Beans {
     }
 
     @Produces
+    PlanUpload planUpload(Pipeline p) {
+        return p.planUpload();
+    }
+
+    @Produces
     FetchPage fetchPage(Pipeline p) {
         return p.fetchPage();
     }
@@ -79,9 +85,10 @@ public class Beans {
                 new AwsSettings(aws.region(), aws.endpoint().sqs(), aws.endpoint().dynamodb(), aws.endpoint().s3(),
                         credentials),
                 new PipelineSettings.Resources(c.bucket(), c.tables().urls(), c.tables().batches(), c.tables().sites(),
-                        c.queues().fetch()),
+                        c.queues().fetch(), c.queues().plan()),
                 new PipelineSettings.Fetch(c.fetch().userAgent(), c.fetch().connectTimeout(),
                         c.fetch().totalTimeout(), c.fetch().maxBodyBytes(), c.fetch().maxRedirects()),
-                new Frontier.Settings(c.frontier().depthCap(), c.frontier().spacing(), c.frontier().lostAfter()));
+                new Frontier.Settings(c.frontier().depthCap(), c.frontier().spacing(), c.frontier().lostAfter()),
+                new PipelineSettings.Uploads(c.uploads().urlTtl(), c.uploads().chunkBytes()));
     }
 }

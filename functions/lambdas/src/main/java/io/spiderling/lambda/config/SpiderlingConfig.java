@@ -25,6 +25,8 @@ public interface SpiderlingConfig {
 
     Frontier frontier();
 
+    Uploads uploads();
+
     interface Aws {
         String region();
 
@@ -55,6 +57,16 @@ public interface SpiderlingConfig {
 
     interface Queues {
         String fetch();
+
+        String plan();
+    }
+
+    interface Uploads {
+        @WithName("url-ttl")
+        Duration urlTtl();
+
+        @WithName("chunk-bytes")
+        long chunkBytes();
     }
 
     interface Fetch {

@@ -20,6 +20,9 @@ import java.util.regex.Pattern;
  * {@code POST /batches}: accept a batch of URLs and answer 202 with its id, or a JSON error naming the problem. The
  * {@code Idempotency-Key} header makes retries safe: the same key and body return the same batch; the same key with
  * a different body is refused with 422.
+ *
+ * <p>{@code POST /batches/uploads} opens a batch whose manifest the client PUTs to S3 itself, for inputs larger than a
+ * request body: it answers 201 with the batch id and a presigned upload URL.
  */
 @Named("ingest")
 @Singleton
@@ -27,6 +30,8 @@ public class IngestHttpHandler implements RequestHandler<APIGatewayV2HTTPEvent, 
 
     /** Synchronous Lambda payloads stop at 6 MB; refusing earlier gives a clear error instead of a gateway one. */
     static final int MAX_BODY_BYTES = 5 * 1024 * 1024;
+
+    static final String UPLOADS = "/batches/uploads";
 
     private static final Pattern IDEMPOTENCY_KEY = Pattern.compile("[\\x20-\\x7E]{1,255}");
 
@@ -58,8 +63,9 @@ public class IngestHttpHandler implements RequestHandler<APIGatewayV2HTTPEvent, 
 
     @Override
     public APIGatewayV2HTTPResponse handleRequest(APIGatewayV2HTTPEvent event, Context context) {
-        if (!"POST".equals(HttpJson.method(event)) || !"/batches".equals(HttpJson.path(event))) {
-            return HttpJson.error(404, "no route for " + HttpJson.method(event) + " " + HttpJson.path(event));
+        String path = HttpJson.path(event);
+        if (!"POST".equals(HttpJson.method(event)) || !("/batches".equals(path) || UPLOADS.equals(path))) {
+            return HttpJson.error(404, "no route for " + HttpJson.method(event) + " " + path);
         }
         byte[] body = HttpJson.body(event);
         if (body.length > MAX_BODY_BYTES) {
@@ -70,6 +76,23 @@ public class IngestHttpHandler implements RequestHandler<APIGatewayV2HTTPEvent, 
         if (idempotencyKey.isPresent() && !IDEMPOTENCY_KEY.matcher(idempotencyKey.get()).matches()) {
             return HttpJson.error(400, "Idempotency-Key must be 1 to 255 printable ASCII characters");
         }
+        return UPLOADS.equals(path) ? upload(body, idempotencyKey) : submit(body, idempotencyKey);
+    }
+
+    private APIGatewayV2HTTPResponse upload(byte[] body, Optional<String> idempotencyKey) {
+        return switch (SubmissionParser.parseUpload(body)) {
+            case SubmissionParser.ParsedUpload.Invalid invalid -> HttpJson.error(400, invalid.problem());
+            case SubmissionParser.ParsedUpload.Request request -> switch (ingest.startUpload(
+                    batchIdFor(idempotencyKey), request.format(), "upload", request.options())) {
+                case Ingest.UploadResult.Started started -> HttpJson.json(201, Views.uploadStarted(started));
+                case Ingest.UploadResult.Refused refused -> HttpJson.error(400, refused.reason());
+                case Ingest.UploadResult.Conflict conflict -> HttpJson.error(422,
+                        "Idempotency-Key was already used for a different request");
+            };
+        };
+    }
+
+    private APIGatewayV2HTTPResponse submit(byte[] body, Optional<String> idempotencyKey) {
         return switch (SubmissionParser.parseJson(body)) {
             case SubmissionParser.Parsed.Invalid invalid -> HttpJson.error(400, invalid.problem());
             case SubmissionParser.Parsed.Urls urls -> switch (ingest.submit(batchIdFor(idempotencyKey), urls.urls(),

@@ -2,6 +2,7 @@ package io.spiderling.lambda.ingest;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.spiderling.core.batch.BatchOptions;
+import io.spiderling.core.batch.UploadFormat;
 import io.spiderling.lambda.internal.HttpJson;
 import java.io.IOException;
 import java.time.Duration;
@@ -31,6 +32,50 @@ final class SubmissionParser {
         }
 
         record Invalid(String problem) implements Parsed {}
+    }
+
+    private static final Set<String> UPLOAD_FIELDS = Set.of("format", "callbackUrl", "recrawlAfter");
+
+    sealed interface ParsedUpload {
+        /** The manifest's format (default {@code text}) and the batch options. */
+        record Request(UploadFormat format, BatchOptions options) implements ParsedUpload {}
+
+        record Invalid(String problem) implements ParsedUpload {}
+    }
+
+    /**
+     * Reads {@code POST /batches/uploads}: {@code {"format":"jsonl"|"text", "callbackUrl":…, "recrawlAfter":…}}, all
+     * optional; an empty body means a text manifest with no options. Returns the problem when there is one.
+     */
+    static ParsedUpload parseUpload(byte[] body) {
+        if (body.length == 0 || new String(body, java.nio.charset.StandardCharsets.UTF_8).isBlank()) {
+            return new ParsedUpload.Request(UploadFormat.TEXT, BatchOptions.NONE);
+        }
+        JsonNode root;
+        try {
+            root = HttpJson.JSON.readTree(body);
+        } catch (IOException e) {
+            return new ParsedUpload.Invalid("malformed JSON: " + firstLine(e.getMessage()));
+        }
+        if (root == null || !root.isObject()) {
+            return new ParsedUpload.Invalid("expected a JSON object like {\"format\":\"jsonl\"}");
+        }
+        for (var names = root.fieldNames(); names.hasNext(); ) {
+            String name = names.next();
+            if (!UPLOAD_FIELDS.contains(name)) {
+                return new ParsedUpload.Invalid("unknown field \"" + name + "\"; expected format, callbackUrl, recrawlAfter");
+            }
+        }
+        try {
+            UploadFormat format = optionalText(root, "format")
+                    .map(f -> UploadFormat.fromWireName(f).orElseThrow(() -> new IllegalArgumentException(
+                            "\"format\" must be \"text\" or \"jsonl\", was \"" + f + "\"")))
+                    .orElse(UploadFormat.TEXT);
+            return new ParsedUpload.Request(format, new BatchOptions(optionalText(root, "callbackUrl"),
+                    optionalText(root, "recrawlAfter").map(SubmissionParser::duration)));
+        } catch (IllegalArgumentException e) {
+            return new ParsedUpload.Invalid(e.getMessage());
+        }
     }
 
     static Parsed parseJson(byte[] body) {

@@ -1,0 +1,56 @@
+package io.spiderling.lambda.plan;
+
+import com.amazonaws.services.lambda.runtime.Context;
+import com.amazonaws.services.lambda.runtime.RequestHandler;
+import com.amazonaws.services.lambda.runtime.events.SQSBatchResponse;
+import com.amazonaws.services.lambda.runtime.events.SQSEvent;
+import com.fasterxml.jackson.databind.JsonNode;
+import io.spiderling.core.pipeline.PlanUpload;
+import io.spiderling.lambda.internal.HttpJson;
+import io.spiderling.lambda.internal.SqsBatches;
+import jakarta.inject.Inject;
+import jakarta.inject.Named;
+import jakarta.inject.Singleton;
+import java.io.IOException;
+import org.jboss.logging.Logger;
+
+/**
+ * The plan queue: one chunk of an uploaded manifest per message ({@code {"batchId":…,"chunk":n}}). A failure fails
+ * only its message, which comes back and plans the chunk again from its start; a message that names no chunk of a
+ * batch is logged and dropped, since retrying it cannot help.
+ */
+@Named("plan")
+@Singleton
+public class PlanHandler implements RequestHandler<SQSEvent, SQSBatchResponse> {
+
+    private static final Logger LOG = Logger.getLogger(PlanHandler.class);
+
+    private final PlanUpload planUpload;
+
+    @Inject
+    public PlanHandler(PlanUpload planUpload) {
+        this.planUpload = planUpload;
+    }
+
+    @Override
+    public SQSBatchResponse handleRequest(SQSEvent event, Context context) {
+        return SqsBatches.process(event, message -> {
+            JsonNode body;
+            try {
+                body = HttpJson.JSON.readTree(message.getBody());
+            } catch (IOException e) {
+                LOG.errorf("dropping unreadable plan message %s: %s", message.getMessageId(), e.getMessage());
+                return;
+            }
+            if (body == null || !body.path("batchId").isTextual() || !body.path("chunk").canConvertToInt()) {
+                LOG.errorf("dropping plan message %s without batchId and chunk", message.getMessageId());
+                return;
+            }
+            try {
+                planUpload.onChunk(body.get("batchId").asText(), body.get("chunk").asInt());
+            } catch (IllegalArgumentException noSuchChunk) {
+                LOG.errorf("dropping plan message %s: %s", message.getMessageId(), noSuchChunk.getMessage());
+            }
+        });
+    }
+}
