@@ -63,14 +63,21 @@ public final class LocalSpiderling implements AutoCloseable {
      * @param fetchPollers concurrent fetch "invocations"; FIFO groups still keep one site's messages in order
      * @param config configuration keys set over the functions' own (application.properties), as a deployment's
      *     environment would
+     * @param sweepEvery how often the frontier sweep runs (EventBridge's schedule on AWS is a minute; locally a
+     *     second, so a demo does not wait)
      */
-    public record Options(int apiPort, int fetchPollers, Clock clock, Map<String, String> config) {
+    public record Options(int apiPort, int fetchPollers, Clock clock, Map<String, String> config,
+            Duration sweepEvery) {
         public Options {
             config = Map.copyOf(config);
         }
 
         public Options(int apiPort, int fetchPollers, Clock clock) {
-            this(apiPort, fetchPollers, clock, Map.of());
+            this(apiPort, fetchPollers, clock, Map.of(), Duration.ofSeconds(1));
+        }
+
+        public Options withSweepEvery(Duration every) {
+            return new Options(apiPort, fetchPollers, clock, config, every);
         }
 
         public static Options defaults() {
@@ -80,7 +87,7 @@ public final class LocalSpiderling implements AutoCloseable {
         public Options withConfig(String key, String value) {
             Map<String, String> more = new java.util.HashMap<>(config);
             more.put(key, value);
-            return new Options(apiPort, fetchPollers, clock, more);
+            return new Options(apiPort, fetchPollers, clock, more, sweepEvery);
         }
     }
 
@@ -102,8 +109,9 @@ public final class LocalSpiderling implements AutoCloseable {
     private final UploadWatcher uploads;
     /** Chunks of uploaded manifests planned at once, as concurrent plan invocations would. */
     private static final int PLAN_POLLERS = 2;
-    private final ScheduledExecutorService sweeper = Executors.newSingleThreadScheduledExecutor(
-            Thread.ofPlatform().name("frontier-sweep").daemon().factory());
+    /** Two threads: the sweep and the upload watch, so a long sweep does not hold up an upload's event. */
+    private final ScheduledExecutorService sweeper = Executors.newScheduledThreadPool(2,
+            Thread.ofPlatform().name("scheduled-", 0).daemon().factory());
 
     private LocalSpiderling(EmbeddedAws aws, StackResources resources, Options options) {
         this.resources = resources;
@@ -131,8 +139,10 @@ public final class LocalSpiderling implements AutoCloseable {
         }
         this.uploads = new UploadWatcher(pipeline.clients().s3(), resources.bucket(), this::objectCreated);
         this.apiServer = new LocalApiServer(options.apiPort(), this::http);
-        // EventBridge's schedule, locally: the frontier sweep every second.
-        sweeper.scheduleWithFixedDelay(this::sweep, 1, 1, TimeUnit.SECONDS);
+        // EventBridge's schedule, locally; and S3's notifications for uploads, which s3proxy does not raise.
+        long sweepMillis = options.sweepEvery().toMillis();
+        sweeper.scheduleWithFixedDelay(this::sweep, sweepMillis, sweepMillis, TimeUnit.MILLISECONDS);
+        sweeper.scheduleWithFixedDelay(this::watchUploads, 1, 1, TimeUnit.SECONDS);
     }
 
     public static LocalSpiderling start(EmbeddedAws aws, StackResources resources, Options options) {
@@ -245,10 +255,17 @@ public final class LocalSpiderling implements AutoCloseable {
 
     private void sweep() {
         try {
-            uploads.poll();
             pipeline.frontier().sweep();
         } catch (RuntimeException e) {
-            LOG.log(System.Logger.Level.WARNING, "sweep failed; trying again in a second", e);
+            LOG.log(System.Logger.Level.WARNING, "frontier sweep failed; trying again at the next sweep", e);
+        }
+    }
+
+    private void watchUploads() {
+        try {
+            uploads.poll();
+        } catch (RuntimeException e) {
+            LOG.log(System.Logger.Level.WARNING, "listing uploads failed; trying again in a second", e);
         }
     }
 

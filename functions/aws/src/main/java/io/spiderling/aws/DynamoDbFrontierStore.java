@@ -52,8 +52,8 @@ public final class DynamoDbFrontierStore implements FrontierStore {
     private static final String SHARDS = "0123456789abcdef";
     /** Not-yet-due entries are filtered after reading, so read a little more than asked per page. */
     private static final int MIN_PAGE = 50;
-    /** Entries per parking transaction: two items each and the counter stay within the limit of 100. */
-    static final int PARK_GROUP = 49;
+    /** The most items one TransactWriteItems call may hold. */
+    static final int MAX_TRANSACTION = 100;
 
     private final DynamoDbClient dynamo;
     private final String table;
@@ -88,45 +88,58 @@ public final class DynamoDbFrontierStore implements FrontierStore {
     }
 
     /**
-     * Parks up to {@value #PARK_GROUP} entries per transaction (each is a put and a check, plus the one counter
-     * update). Entries refused because they are already parked or released are dropped and the rest written again.
+     * Parks entries in transactions of at most {@value #MAX_TRANSACTION} items: each entry is a put and a check, and
+     * each site in the transaction one counter update, so a group of URLs over many sites still costs a few calls.
+     * Entries refused because they are already parked or released are dropped and the rest written again.
      */
     @Override
     public int parkAll(List<FrontierEntry> entries) {
         int parked = 0;
-        for (int from = 0; from < entries.size(); from += PARK_GROUP) {
-            List<FrontierEntry> todo = new ArrayList<>(entries.subList(from, Math.min(entries.size(), from + PARK_GROUP)));
-            while (!todo.isEmpty()) {
-                SiteKey site = todo.get(0).site();
-                List<TransactWriteItem> items = new ArrayList<>();
-                for (FrontierEntry e : todo) {
-                    if (!e.site().equals(site)) {
-                        throw new IllegalArgumentException("parkAll takes the entries of one site: " + e.site());
-                    }
-                    Map<String, AttributeValue> item = new HashMap<>(pendingKey(site, e.batchId(), e.urlHash()));
+        List<FrontierEntry> rest = new ArrayList<>(entries);
+        while (!rest.isEmpty()) {
+            // Take entries while they fit: two items each, plus one per site not yet in this transaction.
+            Map<SiteKey, Integer> sites = new java.util.LinkedHashMap<>();
+            List<FrontierEntry> pack = new ArrayList<>();
+            int items = 0;
+            for (FrontierEntry e : rest) {
+                int cost = 2 + (sites.containsKey(e.site()) ? 0 : 1);
+                if (items + cost > MAX_TRANSACTION) {
+                    break;
+                }
+                items += cost;
+                sites.merge(e.site(), 1, Integer::sum);
+                pack.add(e);
+            }
+            rest = new ArrayList<>(rest.subList(pack.size(), rest.size()));
+            while (!pack.isEmpty()) {
+                Map<SiteKey, Integer> counts = new java.util.LinkedHashMap<>();
+                List<TransactWriteItem> writes = new ArrayList<>();
+                for (FrontierEntry e : pack) {
+                    Map<String, AttributeValue> item = new HashMap<>(pendingKey(e.site(), e.batchId(), e.urlHash()));
                     item.putAll(common(e));
                     item.put("ord", n(e.order()));
-                    items.add(TransactWriteItem.builder().put(p -> p.tableName(table).item(item)
+                    writes.add(TransactWriteItem.builder().put(p -> p.tableName(table).item(item)
                             .conditionExpression(ABSENT)).build());
-                    items.add(TransactWriteItem.builder().conditionCheck(c -> c.tableName(table)
-                            .key(releasedKey(site, e.batchId(), e.urlHash())).conditionExpression(ABSENT)).build());
+                    writes.add(TransactWriteItem.builder().conditionCheck(c -> c.tableName(table)
+                            .key(releasedKey(e.site(), e.batchId(), e.urlHash())).conditionExpression(ABSENT)).build());
+                    counts.merge(e.site(), 1, Integer::sum);
                 }
-                items.add(counter(site, "ADD pending :k", null, Map.of(":k", n(todo.size()))));
+                counts.forEach((site, k) -> writes.add(counter(site, "ADD pending :k", null, Map.of(":k", n(k)))));
                 Optional<List<CancellationReason>> refused =
-                        Transactions.write(dynamo, items.toArray(TransactWriteItem[]::new));
+                        Transactions.write(dynamo, writes.toArray(TransactWriteItem[]::new));
                 if (refused.isEmpty()) {
-                    parked += todo.size();
+                    parked += pack.size();
                     break;
                 }
                 List<FrontierEntry> again = new ArrayList<>();
-                for (int k = 0; k < todo.size(); k++) {
+                for (int k = 0; k < pack.size(); k++) {
                     boolean there = Transactions.CONDITION_FAILED.equals(refused.get().get(2 * k).code())
                             || Transactions.CONDITION_FAILED.equals(refused.get().get(2 * k + 1).code());
                     if (!there) {
-                        again.add(todo.get(k));
+                        again.add(pack.get(k));
                     }
                 }
-                todo = again;
+                pack = again;
             }
         }
         return parked;

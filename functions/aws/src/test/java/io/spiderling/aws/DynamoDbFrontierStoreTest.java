@@ -297,6 +297,21 @@ class DynamoDbFrontierStoreTest {
         assertEquals(119, store.due(site(), NOW, 500).size());
     }
 
+    @Test
+    void parkAll_whenEntriesOfManySites_countsEachSitesEntriesOnItsOwnCounter() {
+        List<FrontierEntry> entries = new ArrayList<>();
+        for (int i = 0; i < 90; i++) { // 30 sites, interleaved, over several transactions
+            entries.add(entry("s" + (i % 30), "p" + i, i, NOW));
+        }
+
+        assertEquals(90, store.parkAll(entries));
+
+        for (int s = 0; s < 30; s++) {
+            assertEquals(3, counter(site("s" + s), "pending"), "site s" + s);
+            assertEquals(3, store.due(site("s" + s), NOW, 10).size());
+        }
+    }
+
     private SiteKey site() {
         return site("");
     }

@@ -65,7 +65,8 @@ class EmbeddedAwsTest {
         Set<String> queueNames = aws.sqs().listQueues(b -> b.queueNamePrefix(p + "-")).queueUrls().stream()
                 .map(url -> url.substring(url.lastIndexOf('/') + 1))
                 .collect(Collectors.toSet());
-        assertEquals(Set.of(p + "-ingest", p + "-ingest-dlq", p + "-fetch.fifo", p + "-fetch-dlq.fifo"), queueNames);
+        assertEquals(Set.of(p + "-ingest", p + "-ingest-dlq", p + "-fetch.fifo", p + "-fetch-dlq.fifo", p + "-plan",
+                p + "-plan-dlq"), queueNames);
         assertTrue(res.fetchQueueUrl().endsWith("/" + p + "-fetch.fifo"), res.fetchQueueUrl());
     }
 
@@ -87,6 +88,15 @@ class EmbeddedAwsTest {
         assertEquals("60", ingest.get(QueueAttributeName.VISIBILITY_TIMEOUT));
         String ingestDlqArn = attributes(aws, res.ingestDlqUrl()).get(QueueAttributeName.QUEUE_ARN);
         assertRedrivesTo(ingestDlqArn, ingest.get(QueueAttributeName.REDRIVE_POLICY));
+    }
+
+    @Test
+    void provision_whenPlanQueueCreated_hidesAChunkForAFullInvocationAndRedrivesToItsDeadLetterQueue(EmbeddedAws aws,
+            StackResources res) {
+        Map<QueueAttributeName, String> plan = attributes(aws, res.planQueueUrl());
+        assertEquals("900", plan.get(QueueAttributeName.VISIBILITY_TIMEOUT));
+        assertRedrivesTo(attributes(aws, res.planDlqUrl()).get(QueueAttributeName.QUEUE_ARN),
+                plan.get(QueueAttributeName.REDRIVE_POLICY));
     }
 
     @Test

@@ -82,16 +82,17 @@ public final class Frontier {
             this.start = start;
         }
 
-        /** Parks the URLs, one write per site where the store allows; they wait for {@link #release()}. */
+        /** Parks the URLs, in as few writes as the store allows; they wait for {@link #release()}. */
         public void park(List<NormalizedUrl> urls) {
-            Map<SiteKey, List<FrontierEntry>> bySite = new LinkedHashMap<>();
+            List<FrontierEntry> entries = new ArrayList<>(urls.size());
             for (NormalizedUrl url : urls) {
-                SiteKey site = url.siteKey();
-                long k = rank.merge(site, 1, Integer::sum) - 1;
-                bySite.computeIfAbsent(site, s -> new ArrayList<>()).add(new FrontierEntry(batchId, url, 1,
-                        start.toEpochMilli() + k * settings.spacing().toMillis(), start));
+                long k = rank.merge(url.siteKey(), 1, Integer::sum) - 1;
+                entries.add(new FrontierEntry(batchId, url, 1, start.toEpochMilli() + k * settings.spacing().toMillis(),
+                        start));
             }
-            bySite.values().forEach(store::parkAll);
+            if (!entries.isEmpty()) {
+                store.parkAll(entries);
+            }
         }
 
         /** Releases what the caps allow in every site this parking touched. */

@@ -18,8 +18,8 @@ public interface FrontierStore {
     boolean park(FrontierEntry entry);
 
     /**
-     * {@link #park} for many entries of one site and distinct URLs; an adapter may park them in fewer writes. Returns
-     * how many were parked now.
+     * {@link #park} for many entries (of any sites, each (batch, URL) once); an adapter may park them in fewer writes.
+     * Returns how many were parked now.
      */
     default int parkAll(List<FrontierEntry> entries) {
         int parked = 0;
