@@ -1,5 +1,7 @@
 /**
- * Fetch jobs and what a fetch produced. The politeness decisions (robots, rate, retry) join this package in later
- * stages; they stay pure functions of the job, the site's state and the time.
+ * Fetch jobs, what a fetch produced, and the readers of the HTTP values ({@link io.spiderling.core.fetch.HttpDate},
+ * {@link io.spiderling.core.fetch.DeltaSeconds}) that the politeness and recrawl decisions share. The decisions
+ * themselves live in {@code politeness} and {@code recrawl}; they stay pure functions of the job, the site's state and
+ * the time.
  */
 package io.spiderling.core.fetch;
