@@ -8,7 +8,8 @@ import java.util.Optional;
 
 /**
  * Whether a stored copy is fresh enough to skip fetching a URL again. Only a successful fetch counts: a failed one is
- * retried whenever a batch asks for the URL. Caching headers will move the window within bounds in a later stage.
+ * retried whenever a batch asks for the URL. {@link Freshness} reads how caching headers move the window within
+ * bounds; the fetch stage is still to store its result and use it here.
  */
 public final class RecrawlPolicy {
 
