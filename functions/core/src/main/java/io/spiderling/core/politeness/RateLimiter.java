@@ -1,0 +1,308 @@
+package io.spiderling.core.politeness;
+
+import io.spiderling.core.fetch.FetchResult;
+import io.spiderling.core.politeness.RateDecision.Granted;
+import io.spiderling.core.politeness.RateDecision.Reason;
+import io.spiderling.core.politeness.RateDecision.Refused;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * The per-site rate decision: Aragog's slot scheduler, plus a cap on fetches in flight, pacing by response time and
+ * backoff after 429/503. Pure: each method maps a {@link SiteRate} (and the time, passed in) to a decision and a new
+ * state, which the adapter stores with a conditional write on the version it read.
+ *
+ * <p><b>Slots.</b> The next slot is {@code max(now, lastSlot + interval, pausedUntil)}. A slot more than
+ * {@code maxDelay} away is refused, and the URL goes back to the frontier until {@code slot − maxDelay}, the first
+ * moment at which asking again can succeed; a fetcher therefore never sleeps longer than {@code maxDelay} for its
+ * turn. Asking for k slots in one write (an invocation holding k URLs of the site) grants consecutive slots
+ * {@code slot₁, slot₁ + interval, …}, but only those within {@code maxDelay} and only as many as there are free
+ * places in flight: possibly fewer than k, at least one, or a refusal. The caller parks the URLs it got no slot for.
+ *
+ * <p><b>In flight.</b> Every granted slot is a lease that the fetcher ends with {@link #release} once the fetch is
+ * done (whatever its outcome), and that lapses on its own {@code lease} after its slot, so a fetcher that crashed
+ * or timed out holds its place for at most that long. Leases are identified by their slot, which is unique per site
+ * because slots strictly increase. At {@code maxInFlight} live leases, acquiring is refused until one interval later.
+ *
+ * <p><b>Effective interval.</b>
+ * <pre>
+ *   interval(state) = max(base, min(maxInterval, max(state.interval, responseFactor × rt)))
+ *   rt ← rt + smoothing × (sample − rt)       (the first sample is taken as it is)
+ * </pre>
+ * where {@code rt} is an exponentially weighted moving average of fetch durations, in milliseconds. With the default
+ * factor 2, a site answering in 1.5 s is asked once every 3 s: on average our requests hold at most half of one
+ * connection's time, however slow the site gets (until the cap). The
+ * base (configured interval raised to robots.txt's crawl delay) is a floor that nothing lowers, and only it may exceed
+ * {@code maxInterval}.
+ *
+ * <p><b>Throttling and recovery</b> (multiplicative increase, stepwise decrease). Each 429/503 doubles the earned
+ * interval, up to {@code maxInterval}, and pauses the site: for its {@code Retry-After}, or without one for
+ * {@code defaultPause × 2^(throttles − 1)} (60 s, 2 min, 4 min, … for consecutive 429s), in both cases capped at
+ * {@code maxPause} after adding {@code pauseJitter × jitter} of itself. Each run of {@code recoverAfter} successful
+ * answers halves the earned interval again, never below the base; an error resets the run. From the 60 s cap, six
+ * halvings of ten successes each bring a site back to 1 s.
+ */
+public final class RateLimiter {
+
+    /**
+     * @param defaultInterval spacing for a site with no override: 1 s, StormCrawler's default, is 1 request per second
+     * @param maxDelay the longest a fetcher waits for its slot; a later slot is refused (Aragog: 1 s)
+     * @param maxInFlight most fetches of one site at once
+     * @param lease how long a granted slot counts as in flight without a release; above the fetch's total timeout
+     * @param maxInterval the slowest that throttling and pacing make a site (a crawl delay may be slower)
+     * @param responseFactor interval per unit of smoothed response time
+     * @param smoothing the weight of a new sample in the response-time average, in (0, 1]
+     * @param recoverAfter successful answers in a row that halve a throttled interval
+     * @param defaultPause the pause after a 429/503 without a readable Retry-After, doubled for each further one
+     * @param maxPause the longest pause, whatever Retry-After asks for
+     * @param pauseJitter the fraction of a pause added at random, in [0, 1]
+     */
+    public record Settings(Duration defaultInterval, Duration maxDelay, int maxInFlight, Duration lease,
+            Duration maxInterval, double responseFactor, double smoothing, int recoverAfter, Duration defaultPause,
+            Duration maxPause, double pauseJitter) {
+
+        public static final Settings DEFAULTS = new Settings(Duration.ofSeconds(1), Duration.ofSeconds(1), 2,
+                Duration.ofMinutes(2), Duration.ofSeconds(60), 2.0, 0.3, 10, Duration.ofSeconds(60),
+                Duration.ofMinutes(10), 0.2);
+
+        public Settings {
+            positive(defaultInterval, "defaultInterval");
+            Objects.requireNonNull(maxDelay, "maxDelay");
+            if (maxDelay.isNegative()) {
+                throw new IllegalArgumentException("maxDelay must not be negative, was " + maxDelay);
+            }
+            if (maxInFlight < 1) {
+                throw new IllegalArgumentException("maxInFlight must be at least 1, was " + maxInFlight);
+            }
+            positive(lease, "lease");
+            positive(maxInterval, "maxInterval");
+            if (maxInterval.compareTo(defaultInterval) < 0) {
+                throw new IllegalArgumentException("maxInterval " + maxInterval + " is below defaultInterval "
+                        + defaultInterval);
+            }
+            if (!(responseFactor >= 0) || Double.isInfinite(responseFactor)) {
+                throw new IllegalArgumentException("responseFactor must be finite and >= 0, was " + responseFactor);
+            }
+            if (!(smoothing > 0 && smoothing <= 1)) {
+                throw new IllegalArgumentException("smoothing must be in (0, 1], was " + smoothing);
+            }
+            if (recoverAfter < 1) {
+                throw new IllegalArgumentException("recoverAfter must be at least 1, was " + recoverAfter);
+            }
+            positive(defaultPause, "defaultPause");
+            positive(maxPause, "maxPause");
+            if (!(pauseJitter >= 0 && pauseJitter <= 1)) {
+                throw new IllegalArgumentException("pauseJitter must be in [0, 1], was " + pauseJitter);
+            }
+        }
+
+        private static void positive(Duration d, String name) {
+            Objects.requireNonNull(d, name);
+            if (d.isNegative() || d.isZero()) {
+                throw new IllegalArgumentException(name + " must be positive, was " + d);
+            }
+        }
+    }
+
+    private final Settings settings;
+
+    private RateLimiter(Settings settings) {
+        this.settings = Objects.requireNonNull(settings, "settings");
+    }
+
+    public static RateLimiter create() {
+        return new RateLimiter(Settings.DEFAULTS);
+    }
+
+    public static RateLimiter create(Settings settings) {
+        return new RateLimiter(settings);
+    }
+
+    public Settings settings() {
+        return settings;
+    }
+
+    /**
+     * The interval a well-behaved site gets: its override, else the default, raised to the robots.txt crawl delay
+     * (which the robots policy has already capped).
+     */
+    public Duration baseInterval(String siteKey, RateOverrides overrides, Optional<Duration> crawlDelay) {
+        Duration configured = overrides.intervalFor(siteKey, settings.defaultInterval());
+        return crawlDelay.filter(d -> d.compareTo(configured) > 0).orElse(configured);
+    }
+
+    /** A new site's state with this base interval. */
+    public SiteRate initial(Duration baseInterval) {
+        return SiteRate.initial(baseInterval);
+    }
+
+    /**
+     * The state with a new base interval, for when the override or the crawl delay changed since it was stored. An
+     * unthrottled site moves to the new base at once; a throttled one keeps its earned interval unless the new base
+     * is above it, and recovers toward the new base. Returns {@code state} itself when nothing changes.
+     */
+    public SiteRate rebase(SiteRate state, Duration baseInterval) {
+        if (baseInterval.equals(state.baseInterval())) {
+            return state;
+        }
+        boolean throttled = state.interval().compareTo(state.baseInterval()) > 0;
+        Duration interval = throttled ? max(state.interval(), baseInterval) : baseInterval;
+        return new SiteRate(state.lastSlot(), interval, baseInterval, state.pausedUntil(), state.throttles(),
+                state.successes(), state.responseTime(), state.inFlight(), state.version() + 1);
+    }
+
+    /** The spacing between this site's slots now: see the class comment for the formula. */
+    public Duration interval(SiteRate state) {
+        Duration paced = max(state.interval(), scale(state.responseTime(), settings.responseFactor()));
+        return max(state.baseInterval(), min(settings.maxInterval(), paced));
+    }
+
+    /**
+     * Asks for up to {@code k} slots at {@code now}. See the class comment for when slots are granted, how many, and
+     * when a refused caller should ask again.
+     *
+     * @throws IllegalArgumentException if {@code k} is less than 1
+     */
+    public RateDecision acquire(SiteRate state, Instant now, int k) {
+        if (k < 1) {
+            throw new IllegalArgumentException("k must be at least 1, was " + k);
+        }
+        Duration every = interval(state);
+        Instant first = latest(latest(now, state.lastSlot().plus(every)), state.pausedUntil());
+        Instant reachable = first.minus(settings.maxDelay());
+        List<Instant> inFlight = live(state, now);
+        int places = settings.maxInFlight() - inFlight.size();
+        if (places <= 0) {
+            return new Refused(latest(reachable, now.plus(every)), Reason.IN_FLIGHT, state);
+        }
+        Instant horizon = now.plus(settings.maxDelay());
+        List<Instant> slots = new ArrayList<>();
+        for (Instant slot = first; slots.size() < Math.min(k, places) && !slot.isAfter(horizon);
+                slot = slot.plus(every)) {
+            slots.add(slot);
+        }
+        if (slots.isEmpty()) {
+            boolean paused = state.pausedUntil().equals(first) && first.isAfter(state.lastSlot().plus(every));
+            return new Refused(reachable, paused ? Reason.PAUSED : Reason.TOO_SOON, state);
+        }
+        inFlight.addAll(slots);
+        SiteRate next = new SiteRate(slots.getLast(), state.interval(), state.baseInterval(), state.pausedUntil(),
+                state.throttles(), state.successes(), state.responseTime(), inFlight, state.version() + 1);
+        return new Granted(slots, next);
+    }
+
+    /**
+     * Ends the lease of a granted slot, whatever the fetch's outcome. Releasing a slot that is not in flight (released
+     * already, or lapsed and dropped) returns {@code state} itself, so a repeated release needs no write.
+     */
+    public SiteRate release(SiteRate state, Instant slot) {
+        if (!state.inFlight().contains(slot)) {
+            return state;
+        }
+        List<Instant> inFlight = new ArrayList<>(state.inFlight());
+        inFlight.remove(slot);
+        return new SiteRate(state.lastSlot(), state.interval(), state.baseInterval(), state.pausedUntil(),
+                state.throttles(), state.successes(), state.responseTime(), inFlight, state.version() + 1);
+    }
+
+    /**
+     * Feeds one outcome to the state: {@link #onThrottled} for 429/503 (reading its Retry-After),
+     * {@link #onFailure} for server errors and failures to get an answer, {@link #onSuccess} for any other answer (a
+     * 404 is no sign of load). The sample is the fetch's total duration.
+     *
+     * @param jitter uniformly random in [0, 1)
+     */
+    public SiteRate onResult(SiteRate state, FetchResult result, Instant now, double jitter) {
+        return switch (FetchOutcome.of(result)) {
+            case THROTTLED -> onThrottled(state, now,
+                    RetryAfter.parse(((FetchResult.Response) result).headers().get("retry-after"), now), jitter);
+            case OK, CLIENT_ERROR -> onSuccess(state, result.total());
+            case SERVER_ERROR, TIMEOUT, CONNECT, DNS, TLS, IO -> onFailure(state, result.total());
+        };
+    }
+
+    /** The site answered normally: the answer's duration joins the average, and the run toward recovery grows. */
+    public SiteRate onSuccess(SiteRate state, Duration responseTime) {
+        int successes = Math.min(state.successes() + 1, settings.recoverAfter());
+        Duration interval = state.interval();
+        if (successes == settings.recoverAfter() && interval.compareTo(state.baseInterval()) > 0) {
+            interval = max(state.baseInterval(), interval.dividedBy(2));
+            successes = 0;
+        }
+        return new SiteRate(state.lastSlot(), interval, state.baseInterval(), state.pausedUntil(), 0, successes,
+                smooth(state.responseTime(), responseTime), state.inFlight(), state.version() + 1);
+    }
+
+    /**
+     * A server error, or no answer: the time it took joins the average (a site that times out slows down through
+     * pacing), and the run toward recovery starts over. The earned interval stays; only 429/503 raise it.
+     */
+    public SiteRate onFailure(SiteRate state, Duration elapsed) {
+        return new SiteRate(state.lastSlot(), state.interval(), state.baseInterval(), state.pausedUntil(),
+                state.throttles(), 0, smooth(state.responseTime(), elapsed), state.inFlight(), state.version() + 1);
+    }
+
+    /**
+     * The site answered 429 or 503: double the earned interval and pause the site, as the class comment describes.
+     * A pause never shortens one already in place.
+     *
+     * @param retryAfter the wait the answer asked for (see {@link RetryAfter}); empty when absent or unreadable
+     * @param jitter uniformly random in [0, 1)
+     */
+    public SiteRate onThrottled(SiteRate state, Instant now, Optional<Duration> retryAfter, double jitter) {
+        Jitter.require(jitter);
+        int throttles = state.throttles() == Integer.MAX_VALUE ? Integer.MAX_VALUE : state.throttles() + 1;
+        Duration interval = min(settings.maxInterval(), max(state.interval(), state.baseInterval()).multipliedBy(2));
+        Duration asked = retryAfter.orElseGet(() -> doublings(settings.defaultPause(), throttles - 1));
+        Duration pause = min(settings.maxPause(),
+                scale(min(settings.maxPause(), asked), 1 + settings.pauseJitter() * jitter));
+        Instant pausedUntil = latest(state.pausedUntil(), now.plus(pause));
+        return new SiteRate(state.lastSlot(), max(interval, state.baseInterval()), state.baseInterval(), pausedUntil,
+                throttles, 0, state.responseTime(), state.inFlight(), state.version() + 1);
+    }
+
+    /** The leases that have not lapsed at {@code now}, earliest first. */
+    private List<Instant> live(SiteRate state, Instant now) {
+        List<Instant> live = new ArrayList<>();
+        for (Instant slot : state.inFlight()) {
+            if (slot.plus(settings.lease()).isAfter(now)) {
+                live.add(slot);
+            }
+        }
+        return live;
+    }
+
+    private Duration smooth(Duration average, Duration sample) {
+        if (average.isZero()) {
+            return sample.isNegative() ? Duration.ZERO : sample;
+        }
+        long avg = average.toMillis();
+        long next = avg + Math.round(settings.smoothing() * (Math.max(0, sample.toMillis()) - avg));
+        return Duration.ofMillis(Math.max(0, next));
+    }
+
+    /** {@code base × 2^times}, saturating well before overflow (callers cap the result). */
+    private static Duration doublings(Duration base, int times) {
+        return times >= 30 ? base.multipliedBy(1L << 30) : base.multipliedBy(1L << Math.max(0, times));
+    }
+
+    private static Duration scale(Duration d, double factor) {
+        return Duration.ofMillis(Math.round(d.toMillis() * factor));
+    }
+
+    private static Duration max(Duration a, Duration b) {
+        return a.compareTo(b) >= 0 ? a : b;
+    }
+
+    private static Duration min(Duration a, Duration b) {
+        return a.compareTo(b) <= 0 ? a : b;
+    }
+
+    private static Instant latest(Instant a, Instant b) {
+        return a.isAfter(b) ? a : b;
+    }
+}

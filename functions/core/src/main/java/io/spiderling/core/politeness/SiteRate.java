@@ -1,0 +1,62 @@
+package io.spiderling.core.politeness;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * One site's rate state: what the DynamoDB rate item holds, and all that {@link RateLimiter} needs to decide.
+ *
+ * <p>Every field is a plain value (instants and durations to the millisecond in storage), so an adapter can map it
+ * to attributes one to one. Transitions return a new state with a higher {@code version}; the adapter writes it on
+ * the condition that the stored version still equals the one it read, and re-reads on a conflict.
+ *
+ * @param lastSlot the latest slot granted (Aragog's {@code lastScheduledFetchTime}); the epoch for a new site
+ * @param interval the spacing the site has earned: the base, or more after throttling; never below the base
+ * @param baseInterval the spacing of a well-behaved site: the configured or overridden interval, raised to the
+ *     robots.txt crawl delay (see {@link RateLimiter#baseInterval})
+ * @param pausedUntil no slot is granted before this (a 429/503 pause); the epoch when there is none
+ * @param throttles 429/503 answers since the last successful one
+ * @param successes successful answers since the interval last changed, counted up to the number that restores it
+ * @param responseTime smoothed (EWMA) fetch duration; zero before the first answer
+ * @param inFlight the granted slots not yet released, earliest first; each is a lease that lapses on its own
+ *     ({@link RateLimiter.Settings#lease()} after the slot), so a crashed fetcher cannot hold a place forever
+ * @param version 0 for a new site, higher after every change
+ */
+public record SiteRate(Instant lastSlot, Duration interval, Duration baseInterval, Instant pausedUntil, int throttles,
+        int successes, Duration responseTime, List<Instant> inFlight, long version) {
+
+    public SiteRate {
+        Objects.requireNonNull(lastSlot, "lastSlot");
+        Objects.requireNonNull(pausedUntil, "pausedUntil");
+        requirePositive(baseInterval, "baseInterval");
+        requirePositive(interval, "interval");
+        Objects.requireNonNull(responseTime, "responseTime");
+        if (responseTime.isNegative()) {
+            throw new IllegalArgumentException("responseTime must not be negative, was " + responseTime);
+        }
+        if (throttles < 0 || successes < 0 || version < 0) {
+            throw new IllegalArgumentException(
+                    "counts must not be negative: throttles " + throttles + ", successes " + successes
+                            + ", version " + version);
+        }
+        List<Instant> sorted = new ArrayList<>(inFlight);
+        sorted.sort(null);
+        inFlight = List.copyOf(sorted);
+    }
+
+    /** A site never fetched: the first slot is now, nothing in flight. */
+    public static SiteRate initial(Duration baseInterval) {
+        return new SiteRate(Instant.EPOCH, baseInterval, baseInterval, Instant.EPOCH, 0, 0, Duration.ZERO, List.of(),
+                0);
+    }
+
+    private static void requirePositive(Duration d, String name) {
+        Objects.requireNonNull(d, name);
+        if (d.isNegative() || d.isZero()) {
+            throw new IllegalArgumentException(name + " must be positive, was " + d);
+        }
+    }
+}

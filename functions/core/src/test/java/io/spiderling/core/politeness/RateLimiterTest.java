@@ -1,0 +1,278 @@
+package io.spiderling.core.politeness;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.spiderling.core.fetch.FetchResult;
+import io.spiderling.core.politeness.RateDecision.Granted;
+import io.spiderling.core.politeness.RateDecision.Reason;
+import io.spiderling.core.politeness.RateDecision.Refused;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.LocalTime;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestFactory;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+class RateLimiterTest {
+
+    private static final String SEQUENCES = "/politeness/rate-limiter-sequences.csv";
+    private static final LocalDate DAY = LocalDate.parse("2026-11-22");
+    private static final Instant NOW = Instant.parse("2026-11-22T12:00:00Z");
+
+    private final RateLimiter limiter = RateLimiter.create();
+
+    /**
+     * One dynamic test per scenario of the sequence table: the steps of a scenario share one state, which a
+     * {@code @CsvFileSource} row cannot carry, so the table is read here and replayed in order.
+     */
+    @TestFactory
+    Stream<DynamicTest> acquire_whenSequenceTableScenario_givesExpectedSlotsAndState() throws IOException {
+        Map<String, List<Step>> scenarios = new LinkedHashMap<>();
+        for (Step step : readSteps()) {
+            scenarios.computeIfAbsent(step.scenario(), k -> new ArrayList<>()).add(step);
+        }
+        return scenarios.entrySet().stream()
+                .map(e -> DynamicTest.dynamicTest(e.getKey(), () -> replay(e.getValue())));
+    }
+
+    @Test
+    void acquire_whenKBelowOne_throws() {
+        assertThrows(IllegalArgumentException.class, () -> limiter.acquire(SiteRate.initial(Duration.ofSeconds(1)),
+                NOW, 0));
+    }
+
+    @Test
+    void acquire_whenGranted_bumpsVersionAndRefusalLeavesStateAlone() {
+        SiteRate state = SiteRate.initial(Duration.ofSeconds(1));
+
+        Granted granted = assertInstanceOf(Granted.class, limiter.acquire(state, NOW, 1));
+        Refused refused = assertInstanceOf(Refused.class, limiter.acquire(granted.next(), NOW.minusSeconds(5), 1));
+
+        assertEquals(1, granted.next().version());
+        assertSame(granted.next(), refused.state());
+    }
+
+    @Test
+    void acquire_whenSameInputs_isSameDecision() {
+        SiteRate state = limiter.onSuccess(SiteRate.initial(Duration.ofSeconds(1)), Duration.ofMillis(700));
+
+        assertEquals(limiter.acquire(state, NOW, 2), limiter.acquire(state, NOW, 2));
+    }
+
+    @Test
+    void acquire_whenMaxDelayIsZero_grantsOnlyWhenSlotIsDue() {
+        RateLimiter strict = RateLimiter.create(new RateLimiter.Settings(Duration.ofSeconds(1), Duration.ZERO, 2,
+                Duration.ofMinutes(2), Duration.ofSeconds(60), 2.0, 0.3, 10, Duration.ofSeconds(60),
+                Duration.ofMinutes(10), 0.2));
+        Granted first = assertInstanceOf(Granted.class, strict.acquire(strict.initial(Duration.ofSeconds(1)), NOW, 2));
+
+        Refused refused = assertInstanceOf(Refused.class, strict.acquire(first.next(), NOW.plusMillis(500), 1));
+
+        assertEquals(List.of(NOW), first.slots());
+        assertEquals(new Refused(NOW.plusSeconds(1), Reason.TOO_SOON, first.next()), refused);
+    }
+
+    @Test
+    void onResult_when429WithRetryAfter_pausesForIt() {
+        SiteRate state = limiter.onResult(SiteRate.initial(Duration.ofSeconds(1)),
+                response(429, Map.of("retry-after", "120")), NOW, 0.0);
+
+        assertEquals(NOW.plusSeconds(120), state.pausedUntil());
+        assertEquals(Duration.ofSeconds(2), limiter.interval(state));
+    }
+
+    @Test
+    void onResult_when503WithoutRetryAfter_pausesForDefault() {
+        SiteRate state = limiter.onResult(SiteRate.initial(Duration.ofSeconds(1)), response(503, Map.of()), NOW, 0.0);
+
+        assertEquals(NOW.plusSeconds(60), state.pausedUntil());
+        assertEquals(1, state.throttles());
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource({"200", "304", "404", "410"})
+    void onResult_whenAnswerIsNoSignOfLoad_countsAsSuccess(int status) {
+        SiteRate state = limiter.onResult(SiteRate.initial(Duration.ofSeconds(1)), response(status, Map.of()), NOW,
+                0.0);
+
+        assertEquals(1, state.successes());
+        assertEquals(Duration.ofMillis(100), state.responseTime());
+    }
+
+    @Test
+    void onResult_whenServerErrorAfterSuccesses_restartsRecoveryRunAndFeedsResponseTime() {
+        SiteRate state = limiter.onSuccess(SiteRate.initial(Duration.ofSeconds(1)), Duration.ofMillis(100));
+
+        SiteRate after = limiter.onResult(state, response(500, Map.of()), NOW, 0.0);
+
+        assertEquals(0, after.successes());
+        assertEquals(Duration.ofMillis(100), after.responseTime());
+    }
+
+    @Test
+    void onResult_whenTimeout_slowsTheSiteThroughPacing() {
+        SiteRate state = limiter.onResult(SiteRate.initial(Duration.ofSeconds(1)),
+                new FetchResult.Failure("timeout", "read timed out", Duration.ofSeconds(10)), NOW, 0.0);
+
+        assertEquals(Duration.ofSeconds(20), limiter.interval(state));
+    }
+
+    @ParameterizedTest
+    @CsvSource({"-0.01", "1.0", "NaN"})
+    void onThrottled_whenJitterOutsideUnitInterval_throws(double jitter) {
+        assertThrows(IllegalArgumentException.class, () -> limiter.onThrottled(
+                SiteRate.initial(Duration.ofSeconds(1)), NOW, Optional.empty(), jitter));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource({
+            "default,                       , , PT1S",
+            "override-faster,               fast.example, , PT0.1S",
+            "crawl-delay-slower,            , PT10S, PT10S",
+            "crawl-delay-below-override,    slow.example, PT2S, PT4S",
+            "crawl-delay-above-override,    fast.example, PT3S, PT3S",
+            "crawl-delay-below-default,     , PT0.5S, PT1S",
+    })
+    void baseInterval_whenOverrideAndCrawlDelay_takesTheSlower(String rule, String overridden, Duration crawlDelay,
+            Duration expected) {
+        RateOverrides overrides = RateOverrides.parse("fast.example 10\nslow.example 0.25\n");
+        String site = overridden == null ? "example.com" : overridden;
+
+        assertEquals(expected, limiter.baseInterval(site, overrides, Optional.ofNullable(crawlDelay)), rule);
+    }
+
+    @Test
+    void rebase_whenBaseUnchanged_returnsSameState() {
+        SiteRate state = SiteRate.initial(Duration.ofSeconds(1));
+
+        assertSame(state, limiter.rebase(state, Duration.ofSeconds(1)));
+    }
+
+    @Test
+    void siteRate_whenInFlightOutOfOrder_keepsItSorted() {
+        SiteRate state = new SiteRate(NOW, Duration.ofSeconds(1), Duration.ofSeconds(1), Instant.EPOCH, 0, 0,
+                Duration.ZERO, List.of(NOW, NOW.minusSeconds(1)), 3);
+
+        assertEquals(List.of(NOW.minusSeconds(1), NOW), state.inFlight());
+    }
+
+    @Test
+    void settings_whenMaxIntervalBelowDefault_throws() {
+        assertThrows(IllegalArgumentException.class, () -> new RateLimiter.Settings(Duration.ofSeconds(2),
+                Duration.ofSeconds(1), 2, Duration.ofMinutes(2), Duration.ofSeconds(1), 2.0, 0.3, 10,
+                Duration.ofSeconds(60), Duration.ofMinutes(10), 0.2));
+    }
+
+    private void replay(List<Step> steps) {
+        SiteRate state = null;
+        for (Step step : steps) {
+            String where = step.scenario() + " (line " + step.line() + ": " + step.action() + " " + step.arg() + ")";
+            int repeat = step.action().contains("*") ? Integer.parseInt(step.action().replaceAll(".*\\*", "")) : 1;
+            String action = step.action().replaceAll("\\*.*", "");
+            for (int i = 0; i < repeat; i++) {
+                state = apply(state, action, step, where);
+            }
+            if (!step.interval().isEmpty()) {
+                assertEquals(Duration.parse(step.interval()), limiter.interval(state), where + ": interval");
+            }
+            if (!step.inFlight().isEmpty()) {
+                assertEquals(Integer.parseInt(step.inFlight()), state.inFlight().size(), where + ": in flight");
+            }
+        }
+    }
+
+    private SiteRate apply(SiteRate state, String action, Step step, String where) {
+        Instant at = at(step.at());
+        return switch (action) {
+            case "start" -> limiter.initial(Duration.parse(step.arg()));
+            case "acquire" -> {
+                RateDecision decision = limiter.acquire(state, at, Integer.parseInt(step.arg()));
+                assertEquals(expectedDecision(step.expect(), state, decision), decision, where);
+                yield decision instanceof Granted granted ? granted.next() : state;
+            }
+            case "release" -> {
+                SiteRate next = limiter.release(state, at(step.arg()));
+                if (step.expect().equals("unchanged")) {
+                    assertSame(state, next, where + ": a release of a slot not in flight writes nothing");
+                } else {
+                    assertTrue(next.version() > state.version(), where + ": a release is a write");
+                }
+                yield next;
+            }
+            case "success" -> limiter.onSuccess(state, Duration.parse(step.arg()));
+            case "failure" -> limiter.onFailure(state, Duration.parse(step.arg()));
+            case "throttle" -> {
+                String[] parts = step.arg().split(" ");
+                Optional<Duration> retryAfter = parts[0].equals("none") ? Optional.empty()
+                        : Optional.of(Duration.parse(parts[0]));
+                yield limiter.onThrottled(state, at, retryAfter, Double.parseDouble(parts[1]));
+            }
+            case "rebase" -> limiter.rebase(state, Duration.parse(step.arg()));
+            default -> throw new IllegalArgumentException(where + ": unknown action");
+        };
+    }
+
+    /** Builds the decision the table expects, so a mismatch shows both in full. */
+    private static RateDecision expectedDecision(String expect, SiteRate before, RateDecision actual) {
+        String[] words = expect.split(" ");
+        return switch (words[0]) {
+            case "granted" -> new Granted(Arrays.stream(words).skip(1).map(RateLimiterTest::at).toList(),
+                    actual instanceof Granted g ? g.next() : before);
+            case "refused" -> new Refused(at(words[1]), Reason.valueOf(words[2].toUpperCase().replace('-', '_')),
+                    before);
+            default -> throw new IllegalArgumentException("unknown expectation: " + expect);
+        };
+    }
+
+    private static Instant at(String timeOfDay) {
+        return LocalTime.parse(timeOfDay).atDate(DAY).toInstant(ZoneOffset.UTC);
+    }
+
+    private static FetchResult response(int status, Map<String, String> headers) {
+        return new FetchResult.Response(status, headers, new byte[0], false, "https://example.com/", Duration.ZERO,
+                Duration.ofMillis(100));
+    }
+
+    private record Step(int line, String scenario, String at, String action, String arg, String expect,
+            String interval, String inFlight) {}
+
+    private static List<Step> readSteps() throws IOException {
+        try (InputStream in = RateLimiterTest.class.getResourceAsStream(SEQUENCES)) {
+            if (in == null) {
+                throw new IOException("missing test resource " + SEQUENCES);
+            }
+            List<String> lines = new String(in.readAllBytes(), StandardCharsets.UTF_8).lines().toList();
+            List<Step> steps = new ArrayList<>();
+            for (int i = 1; i < lines.size(); i++) { // line 1 is the header
+                String line = lines.get(i);
+                if (line.isBlank() || line.startsWith("#")) {
+                    continue;
+                }
+                String[] cells = line.split(",", -1);
+                if (cells.length != 7) {
+                    throw new IllegalStateException(SEQUENCES + " line " + (i + 1) + ": expected 7 cells");
+                }
+                steps.add(new Step(i + 1, cells[0], cells[1], cells[2], cells[3], cells[4], cells[5], cells[6]));
+            }
+            return steps;
+        }
+    }
+}
