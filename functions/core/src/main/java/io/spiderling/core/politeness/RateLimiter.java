@@ -26,7 +26,8 @@ import java.util.Optional;
  * <p><b>In flight.</b> Every granted slot is a lease that the fetcher ends with {@link #release} once the fetch is
  * done (whatever its outcome), and that lapses on its own {@code lease} after its slot, so a fetcher that crashed
  * or timed out holds its place for at most that long. Leases are identified by their slot, which is unique per site
- * because slots strictly increase. At {@code maxInFlight} live leases, acquiring is refused until one interval later.
+ * because slots strictly increase. At {@code maxInFlight} live leases, acquiring is refused until one interval later
+ * (or until the next slot is within reach, if that is later): a lease usually ends well before it lapses.
  *
  * <p><b>Effective interval.</b>
  * <pre>
