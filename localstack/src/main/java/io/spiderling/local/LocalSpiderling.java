@@ -14,6 +14,7 @@ import io.spiderling.lambda.canonicalize.CanonicalizeHandler;
 import io.spiderling.lambda.config.Beans;
 import io.spiderling.lambda.config.SpiderlingConfig;
 import io.spiderling.lambda.extract.ExtractHandler;
+import io.spiderling.lambda.fetch.FetchDeadLetterHandler;
 import io.spiderling.lambda.fetch.FetchHandler;
 import io.spiderling.lambda.ingest.IngestHttpHandler;
 import io.spiderling.lambda.ingest.IngestQueueHandler;
@@ -122,7 +123,8 @@ public final class LocalSpiderling implements AutoCloseable {
         this.api = new ApiHandler(pipeline.queries(), pipeline.cancel());
         this.canonicalize = new CanonicalizeHandler(pipeline.canonicalize(), pipeline.planUpload());
         this.extract = new ExtractHandler(pipeline.extract());
-        FetchHandler fetch = new FetchHandler(pipeline.fetchPage());
+        FetchHandler fetch = new FetchHandler(pipeline.fetchPage(), settings.fetch().totalTimeout());
+        FetchDeadLetterHandler deadLetters = new FetchDeadLetterHandler(pipeline.fetchPage());
         IngestQueueHandler ingestQueue = new IngestQueueHandler(pipeline.ingest());
         var sqs = pipeline.clients().sqs();
         startPoller("ingest-queue", new SqsPoller(sqs, resources.ingestQueueUrl(),
@@ -131,6 +133,8 @@ public final class LocalSpiderling implements AutoCloseable {
             startPoller("fetch-" + i, new SqsPoller(sqs, resources.fetchQueueUrl(),
                     e -> fetch.handleRequest(e, null), running));
         }
+        startPoller("fetch-dlq", new SqsPoller(sqs, resources.fetchDlqUrl(), e -> deadLetters.handleRequest(e, null),
+                running));
         PlanHandler plan = new PlanHandler(pipeline.planUpload());
         for (int i = 0; i < PLAN_POLLERS; i++) {
             // Batch size 1, as the plan function's event source mapping: a chunk can take minutes.
@@ -158,7 +162,9 @@ public final class LocalSpiderling implements AutoCloseable {
     }
 
     static PipelineSettings settings(EmbeddedAws aws, StackResources r, Map<String, String> overrides) {
-        Map<String, String> local = aws.functionConfig(r);
+        Map<String, String> local = new java.util.HashMap<>(aws.functionConfig(r));
+        // The local sites live on 127.0.0.x; the SSRF guard still refuses every other private range.
+        local.put("spiderling.fetch.allow-loopback", "true");
         URL properties = Beans.class.getClassLoader().getResource("application.properties");
         try {
             SmallRyeConfig config = new SmallRyeConfigBuilder()

@@ -172,6 +172,7 @@ public final class DynamoDbFrontierStore implements FrontierStore {
     public boolean release(FrontierEntry e, Instant now, int cap) {
         Map<String, AttributeValue> item = new HashMap<>(releasedKey(e.site(), e.batchId(), e.urlHash()));
         item.putAll(common(e));
+        item.put("send", n(e.send() + 1));
         item.put("order", n(e.order()));
         item.put("releasedAt", n(now.toEpochMilli()));
         return transact(
@@ -180,6 +181,25 @@ public final class DynamoDbFrontierStore implements FrontierStore {
                 TransactWriteItem.builder().put(p -> p.tableName(table).item(item)).build(),
                 counter(e.site(), "ADD released :one, pending :minusOne", BELOW_CAP,
                         Map.of(":one", n(1), ":minusOne", n(-1), ":cap", n(cap))));
+    }
+
+    @Override
+    public boolean requeue(SiteKey site, String batchId, String urlHash, int attempt, Instant notBefore) {
+        Map<String, AttributeValue> released = dynamo.getItem(b -> b.tableName(table)
+                .key(releasedKey(site, batchId, urlHash)).consistentRead(true)).item();
+        if (released == null || released.isEmpty()) {
+            return false;
+        }
+        FrontierEntry was = entry(released, "order");
+        FrontierEntry back = was.with(attempt, notBefore, was.send());
+        Map<String, AttributeValue> item = new HashMap<>(pendingKey(site, batchId, urlHash));
+        item.putAll(common(back));
+        item.put("ord", n(back.order()));
+        return transact(
+                TransactWriteItem.builder().delete(d -> d.tableName(table)
+                        .key(releasedKey(site, batchId, urlHash)).conditionExpression(PRESENT)).build(),
+                TransactWriteItem.builder().put(p -> p.tableName(table).item(item)).build(),
+                counter(site, "ADD released :minusOne, pending :one", null, Map.of(":one", n(1), ":minusOne", n(-1))));
     }
 
     @Override
@@ -229,14 +249,21 @@ public final class DynamoDbFrontierStore implements FrontierStore {
     }
 
     private static Map<String, AttributeValue> common(FrontierEntry e) {
-        return Map.of("url", s(e.url().value()), "batchId", s(e.batchId()), "attempt", n(e.attempt()),
-                "notBefore", n(e.notBefore().toEpochMilli()));
+        Map<String, AttributeValue> m = new HashMap<>(Map.of("url", s(e.url().value()), "batchId", s(e.batchId()),
+                "attempt", n(e.attempt()), "notBefore", n(e.notBefore().toEpochMilli()), "send", n(e.send())));
+        e.origin().ifPresent(o -> m.put("origin", s(o.value())));
+        if (!e.via().isEmpty()) {
+            m.put("via", AttributeValue.fromL(e.via().stream().map(Attrs::s).toList()));
+        }
+        return m;
     }
 
     private static FrontierEntry entry(Map<String, AttributeValue> item, String orderAttribute) {
         return new FrontierEntry(string(item, "batchId").orElseThrow(),
                 NormalizedUrl.parse(string(item, "url").orElseThrow()), (int) number(item, "attempt", 0),
-                number(item, orderAttribute, 0), Instant.ofEpochMilli(number(item, "notBefore", 0)));
+                number(item, orderAttribute, 0), Instant.ofEpochMilli(number(item, "notBefore", 0)),
+                (int) number(item, "send", 0), string(item, "origin").map(NormalizedUrl::parse),
+                item.containsKey("via") ? item.get("via").l().stream().map(AttributeValue::s).toList() : List.of());
     }
 
     private TransactWriteItem counter(SiteKey site, String update, String condition,

@@ -80,6 +80,14 @@ public final class DynamoDbUrlStore implements UrlStore {
         u.setOrRemove("contentSha256", r.contentSha256().map(Attrs::s));
         u.setOrRemove("finalUrl", r.finalUrl().map(Attrs::s));
         u.setOrRemove("error", r.error().map(Attrs::s));
+        u.setOrRemove("headers", r.headers().isEmpty() ? Optional.empty() : Optional.of(AttributeValue.fromM(
+                r.headers().entrySet().stream().collect(java.util.stream.Collectors.toMap(Map.Entry::getKey,
+                        e -> s(e.getValue()))))));
+        u.setOrRemove("redirects", r.redirects().isEmpty() ? Optional.empty()
+                : Optional.of(AttributeValue.fromL(r.redirects().stream().map(Attrs::s).toList())));
+        u.set("connectMs", n(r.connectMs()));
+        u.set("attempts", n(r.attempts()));
+        u.setOrRemove("freshUntil", r.freshUntil().map(at -> n(at.toEpochMilli())));
         u.values.put(":fetchedAt", n(r.fetchedAt().toEpochMilli()));
         u.apply(r.urlHash(), FETCH_CONDITION);
     }
@@ -138,7 +146,12 @@ public final class DynamoDbUrlStore implements UrlStore {
                 number(item, "httpStatus").map(Long::intValue), string(item, "contentType"),
                 number(item, "size", 0), bool(item, "truncated"), string(item, "contentKey"),
                 string(item, "contentSha256"), string(item, "finalUrl"), fetchedAt, number(item, "ttfbMs", 0),
-                number(item, "totalMs", 0), string(item, "error")));
+                number(item, "totalMs", 0), string(item, "error"),
+                item.containsKey("headers") ? item.get("headers").m().entrySet().stream().collect(
+                        java.util.stream.Collectors.toMap(Map.Entry::getKey, e -> e.getValue().s())) : Map.of(),
+                item.containsKey("redirects") ? item.get("redirects").l().stream().map(AttributeValue::s).toList()
+                        : List.of(),
+                number(item, "connectMs", 0), (int) number(item, "attempts", 1), instant(item, "freshUntil")));
         Optional<ExtractionRecord> extraction = instant(item, "extractedAt").map(extractedAt -> new ExtractionRecord(
                 urlHash, url, new PageMetadata(string(item, "title").orElse(null),
                         string(item, "description").orElse(null)),

@@ -4,10 +4,16 @@ import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
 import io.spiderling.core.fetch.FetchJob;
 import io.spiderling.core.url.NormalizedUrl;
 
-/** The fetch queue's message body: {@code {"batchId":…,"url":…,"attempt":…}}. */
+/**
+ * The fetch queue's message body: {@code {"batchId":…,"url":…,"attempt":…,"send":…}}, with {@code "origin"} and
+ * {@code "via"} for a job that follows a redirect from another site. {@code send} is optional (1).
+ */
 public final class FetchJobCodec {
 
     private static final ObjectMapper JSON = new ObjectMapper()
@@ -19,7 +25,12 @@ public final class FetchJobCodec {
         ObjectNode node = JSON.createObjectNode()
                 .put("batchId", job.batchId())
                 .put("url", job.url().value())
-                .put("attempt", job.attempt());
+                .put("attempt", job.attempt())
+                .put("send", job.send());
+        job.origin().ifPresent(o -> node.put("origin", o.value()));
+        if (!job.via().isEmpty()) {
+            job.via().forEach(node.putArray("via")::add);
+        }
         return node.toString();
     }
 
@@ -40,7 +51,22 @@ public final class FetchJobCodec {
         if (attempt == null || !attempt.isIntegralNumber() || !attempt.canConvertToInt()) {
             throw new IllegalArgumentException("fetch job needs an integer \"attempt\"");
         }
-        return new FetchJob(batchId, NormalizedUrl.parse(url), attempt.intValue());
+        JsonNode send = node.get("send");
+        if (send != null && (!send.isIntegralNumber() || !send.canConvertToInt())) {
+            throw new IllegalArgumentException("fetch job's \"send\" must be an integer");
+        }
+        Optional<NormalizedUrl> origin = node.hasNonNull("origin")
+                ? Optional.of(NormalizedUrl.parse(text(node, "origin"))) : Optional.empty();
+        List<String> via = new ArrayList<>();
+        JsonNode hops = node.get("via");
+        if (hops != null) {
+            if (!hops.isArray()) {
+                throw new IllegalArgumentException("fetch job's \"via\" must be an array of URLs");
+            }
+            hops.forEach(h -> via.add(h.asText()));
+        }
+        return new FetchJob(batchId, NormalizedUrl.parse(url), attempt.intValue(), send == null ? 1 : send.intValue(),
+                origin, via);
     }
 
     private static String text(JsonNode node, String field) {

@@ -232,13 +232,15 @@ class DynamoDbFrontierStoreTest {
         store.release(recent, NOW.plusSeconds(120), 5);
         Instant cutoff = NOW.plusSeconds(60);
 
-        assertEquals(List.of(old), store.releasedBefore(site(), cutoff));
+        assertEquals(List.of(old.with(old.attempt(), old.notBefore(), 1)), store.releasedBefore(site(), cutoff),
+                "as released: its first send");
         assertEquals(List.of(), store.releasedBefore(site(), NOW), "the cutoff itself is not before");
 
         store.resent(old, NOW.plusSeconds(90));
 
         assertEquals(List.of(), store.releasedBefore(site(), cutoff));
-        assertEquals(List.of(old, recent), store.releasedBefore(site(), NOW.plusSeconds(121)).stream()
+        assertEquals(List.of(old.with(0, NOW, 1), recent.with(0, NOW, 1)), store.releasedBefore(site(),
+                NOW.plusSeconds(121)).stream()
                 .sorted((a, b) -> Long.compare(a.order(), b.order())).toList());
     }
 
@@ -310,6 +312,26 @@ class DynamoDbFrontierStoreTest {
             assertEquals(3, counter(site("s" + s), "pending"), "site s" + s);
             assertEquals(3, store.due(site("s" + s), NOW, 10).size());
         }
+    }
+
+    @Test
+    void requeue_whenReleased_goesBackToPendingWithItsOrderAndCountsMove() {
+        FrontierEntry e = entry("p", 7, NOW);
+        store.park(e);
+        store.release(e, NOW, 10);
+
+        assertTrue(store.requeue(site(), e.batchId(), e.urlHash(), 2, NOW.plusSeconds(60)));
+        assertFalse(store.requeue(site(), e.batchId(), e.urlHash(), 2, NOW.plusSeconds(60)), "a duplicate delivery");
+
+        assertEquals(List.of(), store.due(site(), NOW, 10), "not due before its time");
+        FrontierEntry back = store.due(site(), NOW.plusSeconds(60), 10).getFirst();
+        assertEquals(7, back.order());
+        assertEquals(2, back.attempt());
+        assertEquals(1, back.send(), "sent once so far");
+        assertEquals(1, counter(site(), "pending"));
+        assertEquals(0, counter(site(), "released"));
+        assertTrue(store.release(back, NOW.plusSeconds(60), 10));
+        assertEquals(2, store.releasedBefore(site(), NOW.plusSeconds(61)).getFirst().send(), "its second send");
     }
 
     private SiteKey site() {

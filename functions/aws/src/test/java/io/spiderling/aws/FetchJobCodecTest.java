@@ -23,10 +23,20 @@ class FetchJobCodecTest {
     }
 
     @Test
+    void decode_whenRedirectJob_roundTripsOriginViaAndSend() {
+        FetchJob job = new FetchJob("b", NormalizedUrl.parse("https://other.example/landing"), 2, 3,
+                java.util.Optional.of(NormalizedUrl.parse("https://example.com/old")), java.util.List.of(
+                        "https://example.com/old"));
+
+        assertEquals(job, FetchJobCodec.decode(FetchJobCodec.encode(job)));
+    }
+
+    @Test
     void encode_whenCalled_writesTheDocumentedFields() {
         FetchJob job = new FetchJob("b\"1", NormalizedUrl.parse("https://example.com/"), 1);
 
-        assertEquals("{\"batchId\":\"b\\\"1\",\"url\":\"https://example.com/\",\"attempt\":1}", FetchJobCodec.encode(job));
+        assertEquals("{\"batchId\":\"b\\\"1\",\"url\":\"https://example.com/\",\"attempt\":1,\"send\":1}",
+                FetchJobCodec.encode(job));
     }
 
     /**

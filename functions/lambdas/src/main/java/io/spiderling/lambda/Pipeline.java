@@ -2,7 +2,10 @@ package io.spiderling.lambda;
 
 import io.spiderling.aws.AwsClients;
 import io.spiderling.aws.DynamoDbBatchStore;
+import io.spiderling.aws.DynamoDbFetchSwitch;
 import io.spiderling.aws.DynamoDbFrontierStore;
+import io.spiderling.aws.DynamoDbRateStore;
+import io.spiderling.aws.DynamoDbRobotsStore;
 import io.spiderling.aws.DynamoDbUrlStore;
 import io.spiderling.aws.S3BlobStore;
 import io.spiderling.aws.SqsFetchQueue;
@@ -17,11 +20,22 @@ import io.spiderling.core.pipeline.FetchPage;
 import io.spiderling.core.pipeline.Ingest;
 import io.spiderling.core.pipeline.PlanUpload;
 import io.spiderling.core.pipeline.Queries;
+import io.spiderling.core.pipeline.SitePoliteness;
+import io.spiderling.core.politeness.RateLimiter;
+import io.spiderling.core.politeness.RateOverrides;
+import io.spiderling.core.politeness.RetryPolicy;
+import io.spiderling.core.robots.RobotsPolicy;
+import io.spiderling.core.url.SiteKey;
 import io.spiderling.core.port.BlobStore;
 import io.spiderling.core.url.UrlNormalizer;
 import io.spiderling.lambda.fetch.VertxPageFetcher;
 import io.vertx.core.Vertx;
 import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.DoubleSupplier;
+import java.util.stream.Collectors;
 import java.util.function.UnaryOperator;
 
 /**
@@ -40,6 +54,9 @@ public final class Pipeline implements AutoCloseable {
     private final Queries queries;
     private final CancelBatch cancel;
     private final Frontier frontier;
+    private final DynamoDbFetchSwitch fetchSwitch;
+    /** How long a function trusts the kill switch it read. */
+    private static final Duration SWITCH_CACHE = Duration.ofSeconds(5);
 
     private Pipeline(PipelineSettings settings, AwsClients clients, VertxPageFetcher fetcher,
             UnaryOperator<BlobStore> blobDecorator, Clock clock) {
@@ -51,15 +68,29 @@ public final class Pipeline implements AutoCloseable {
         var batches = new DynamoDbBatchStore(clients.dynamoDb(), r.batchesTable());
         var urls = new DynamoDbUrlStore(clients.dynamoDb(), r.urlsTable());
         var queue = new SqsFetchQueue(clients.sqs(), r.fetchQueueUrl());
+        var fetchSwitch = new DynamoDbFetchSwitch(clients.dynamoDb(), r.sitesTable(), clock, SWITCH_CACHE);
+        this.fetchSwitch = fetchSwitch;
         this.frontier = new Frontier(new DynamoDbFrontierStore(clients.dynamoDb(), r.sitesTable()), queue, clock,
-                settings.frontier());
+                settings.frontier(), fetchSwitch);
+        var f = settings.fetch();
+        DoubleSupplier jitter = () -> ThreadLocalRandom.current().nextDouble();
+        SitePoliteness politeness = new SitePoliteness(
+                RobotsPolicy.create(RobotsPolicy.Settings.DEFAULTS.withAgent(f.robotsAgent())),
+                new DynamoDbRobotsStore(clients.dynamoDb(), r.sitesTable()), RateLimiter.create(),
+                new DynamoDbRateStore(clients.dynamoDb(), r.sitesTable(), clock),
+                f.rateOverrides().isBlank() ? RateOverrides.none() : RateOverrides.parse(f.rateOverrides()),
+                fetcher, clock, Pipeline::sleepUntil, jitter);
         this.ingest = new Ingest(normalizer, batches, blobs, clock, settings.uploads().urlTtl());
         this.planUpload = new PlanUpload(normalizer, blobs, batches, urls, frontier,
                 new SqsPlanQueue(clients.sqs(), r.planQueueUrl()), clock,
                 new PlanUpload.Settings(settings.uploads().chunkBytes()));
         this.cancel = new CancelBatch(batches, clock);
         this.canonicalize = new Canonicalize(blobs, batches, urls, frontier, clock);
-        this.fetchPage = new FetchPage(fetcher, blobs, urls, new BatchTracker(batches), frontier, clock);
+        this.fetchPage = new FetchPage(fetcher, blobs, urls, new BatchTracker(batches), frontier, politeness,
+                RetryPolicy.create(), fetchSwitch, normalizer, clock, jitter, new FetchPage.Settings(
+                        f.optOut().stream().map(SiteKey::new).collect(Collectors.toSet()), f.maxRedirects(),
+                        FetchPage.Settings.DEFAULTS.pausedRecheck(), FetchPage.Settings.DEFAULTS.freshMin(),
+                        FetchPage.Settings.DEFAULTS.freshMax()));
         this.extract = new ExtractContent(blobs, urls, HtmlExtractor.create(), clock);
         this.queries = new Queries(normalizer, batches, urls);
     }
@@ -108,6 +139,23 @@ public final class Pipeline implements AutoCloseable {
 
     public Frontier frontier() {
         return frontier;
+    }
+
+    /** The operators' kill switch. */
+    public DynamoDbFetchSwitch fetchSwitch() {
+        return fetchSwitch;
+    }
+
+    private static void sleepUntil(Instant when) {
+        long millis = Duration.between(Instant.now(), when).toMillis();
+        if (millis > 0) {
+            try {
+                Thread.sleep(millis);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted while waiting for a rate slot", e);
+            }
+        }
     }
 
     public AwsClients clients() {

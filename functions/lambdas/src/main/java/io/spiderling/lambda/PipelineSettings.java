@@ -3,6 +3,7 @@ package io.spiderling.lambda;
 import io.spiderling.aws.AwsSettings;
 import io.spiderling.core.frontier.Frontier;
 import java.time.Duration;
+import java.util.Set;
 
 /**
  * Everything the pipeline needs to be assembled, as plain values. Quarkus fills it from configuration
@@ -24,8 +25,19 @@ public record PipelineSettings(AwsSettings aws, Resources resources, Fetch fetch
 
     /**
      * @param userAgent sent with every request; it names the crawler and a contact URL
+     * @param firstByteTimeout the longest silence from the site (no byte) before giving up
      * @param maxBodyBytes bodies are cut at this size and flagged as truncated
+     * @param allowLoopback local and test runs only: allow 127.0.0.0/8 past the SSRF guard (never 169.254.0.0/16)
+     * @param robotsAgent the product token robots.txt groups are matched against
+     * @param optOut site keys never contacted
+     * @param rateOverrides the text of a rate overrides file ({@code site-key qps} per line), empty for none
      */
-    public record Fetch(String userAgent, Duration connectTimeout, Duration totalTimeout, long maxBodyBytes,
-            int maxRedirects) {}
+    public record Fetch(String userAgent, Duration connectTimeout, Duration firstByteTimeout, Duration totalTimeout,
+            long maxBodyBytes, int maxRedirects, boolean allowLoopback, String robotsAgent, Set<String> optOut,
+            String rateOverrides) {
+
+        public Fetch {
+            optOut = Set.copyOf(optOut);
+        }
+    }
 }

@@ -3,25 +3,59 @@ package io.spiderling.core.fetch;
 import io.spiderling.core.content.Hashing;
 import io.spiderling.core.url.NormalizedUrl;
 import io.spiderling.core.url.SiteKey;
+import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * One attempt at fetching one URL for one batch.
  *
- * @param attempt 1 for the first attempt; every new attempt must use a new number, see {@link #deduplicationId()}
+ * @param attempt 1 for the first attempt at the URL; a retry after an error counts up (the retry policy's count)
+ * @param send 1 the first time the frontier sends this entry; every later send (after a rate refusal, a robots wait or
+ *     a retry) counts up, so each send has its own deduplication id, see {@link #deduplicationId()}
+ * @param origin when this job follows a redirect from another site: the batch's URL that redirected here, whose item
+ *     (and claim) this job ends; empty for a URL the batch asked for
+ * @param via the URLs that redirected on the way to {@code url}, in order, for the record and for loop detection
  */
-public record FetchJob(String batchId, NormalizedUrl url, int attempt) {
+public record FetchJob(String batchId, NormalizedUrl url, int attempt, int send, Optional<NormalizedUrl> origin,
+        List<String> via) {
 
     public FetchJob {
         Objects.requireNonNull(batchId, "batchId");
         Objects.requireNonNull(url, "url");
+        Objects.requireNonNull(origin, "origin");
+        via = List.copyOf(via);
         if (attempt < 1) {
             throw new IllegalArgumentException("attempt must be >= 1, was " + attempt);
         }
+        if (send < 1) {
+            throw new IllegalArgumentException("send must be >= 1, was " + send);
+        }
     }
 
+    /** A first send. */
+    public FetchJob(String batchId, NormalizedUrl url, int attempt) {
+        this(batchId, url, attempt, 1);
+    }
+
+    /** A URL the batch asked for. */
+    public FetchJob(String batchId, NormalizedUrl url, int attempt, int send) {
+        this(batchId, url, attempt, send, Optional.empty(), List.of());
+    }
+
+    /** The hash of the URL fetched. */
     public String urlHash() {
         return url.urlHash();
+    }
+
+    /** The batch's URL whose item this job ends: the origin of a cross-site redirect, else the URL itself. */
+    public NormalizedUrl itemUrl() {
+        return origin.orElse(url);
+    }
+
+    /** The hash of {@link #itemUrl()}: the key of the batch item, the claim and the frontier entry. */
+    public String itemHash() {
+        return itemUrl().urlHash();
     }
 
     public SiteKey siteKey() {
@@ -30,10 +64,11 @@ public record FetchJob(String batchId, NormalizedUrl url, int attempt) {
 
     /**
      * SQS FIFO drops a message whose deduplication id was seen in the last 5 minutes, silently. The id is therefore
-     * the same for a re-sent copy of one attempt (a retried SendMessage must not fetch twice) and different for every
-     * new attempt (a retry must never be dropped and strand its batch).
+     * the same for a re-sent copy of one send (a retried SendMessage must not fetch twice) and different for every
+     * new send (a job sent again after a refusal or for a retry must never be dropped and strand its batch).
      */
     public String deduplicationId() {
-        return Hashing.sha256Hex(batchId + "\n" + url.value()).substring(0, 40) + "-a" + attempt;
+        return Hashing.sha256Hex(batchId + "\n" + url.value() + "\n" + origin.map(NormalizedUrl::value).orElse(""))
+                .substring(0, 40) + "-a" + attempt + "-s" + send;
     }
 }

@@ -1,6 +1,7 @@
 package io.spiderling.core.fetch;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 
@@ -13,14 +14,28 @@ public sealed interface FetchResult {
      * @param headers the response headers that matter downstream, lower-case names (content-type, etag, …)
      * @param truncated the body was cut at the configured cap
      * @param finalUrl the URL that answered, after redirects
+     * @param redirects the URLs that redirected on the way to {@code finalUrl}, in order; empty when the first answered
+     * @param connect time to an open connection; zero when unknown (a reused connection)
      */
     record Response(int status, Map<String, String> headers, byte[] body, boolean truncated, String finalUrl,
-            Duration timeToFirstByte, Duration total) implements FetchResult {
+            Duration timeToFirstByte, Duration total, List<String> redirects, Duration connect)
+            implements FetchResult {
 
         public Response {
             headers = Map.copyOf(headers);
             Objects.requireNonNull(body, "body");
             Objects.requireNonNull(finalUrl, "finalUrl");
+            redirects = List.copyOf(redirects);
+            Objects.requireNonNull(connect, "connect");
+        }
+
+        public Response(int status, Map<String, String> headers, byte[] body, boolean truncated, String finalUrl,
+                Duration timeToFirstByte, Duration total) {
+            this(status, headers, body, truncated, finalUrl, timeToFirstByte, total, List.of(), Duration.ZERO);
+        }
+
+        public boolean redirect() {
+            return status >= 300 && status < 400 && headers.containsKey("location");
         }
 
         public boolean success() {
@@ -32,6 +47,9 @@ public sealed interface FetchResult {
         }
     }
 
-    /** @param kind a stable word for the class of failure: connect, timeout, dns, tls, io */
+    /**
+     * @param kind a stable word for the class of failure: connect, timeout, dns, tls, io, or {@code blocked} when the
+     *     SSRF guard refused the address (the message names the address class)
+     */
     record Failure(String kind, String message, Duration total) implements FetchResult {}
 }

@@ -2,6 +2,7 @@ package io.spiderling.core.frontier;
 
 import io.spiderling.core.fetch.FetchJob;
 import io.spiderling.core.port.FetchQueue;
+import io.spiderling.core.port.FetchSwitch;
 import io.spiderling.core.port.FrontierStore;
 import io.spiderling.core.url.NormalizedUrl;
 import io.spiderling.core.url.SiteKey;
@@ -11,6 +12,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Optional;
 import java.util.Map;
 
 /**
@@ -48,8 +50,15 @@ public final class Frontier {
     private final FetchQueue queue;
     private final Clock clock;
     private final Settings settings;
+    private final FetchSwitch fetchSwitch;
 
     public Frontier(FrontierStore store, FetchQueue queue, Clock clock, Settings settings) {
+        this(store, queue, clock, settings, FetchSwitch.ALWAYS_ON);
+    }
+
+    /** @param fetchSwitch while it says paused, nothing is released: the jobs would only come back */
+    public Frontier(FrontierStore store, FetchQueue queue, Clock clock, Settings settings, FetchSwitch fetchSwitch) {
+        this.fetchSwitch = fetchSwitch;
         this.store = store;
         this.queue = queue;
         this.clock = clock;
@@ -103,6 +112,9 @@ public final class Frontier {
 
     /** Sends the site's due entries to the fetch queue, lowest order first, up to the cap. Returns how many. */
     public int release(SiteKey site) {
+        if (fetchSwitch.paused()) {
+            return 0;
+        }
         int room = settings.depthCap() - store.released(site);
         if (room <= 0) {
             return 0;
@@ -119,9 +131,31 @@ public final class Frontier {
         return jobs.size();
     }
 
+    /**
+     * A job was not handled yet but must wait (a rate refusal, a robots wait, the kill switch) or be tried again after
+     * an error: its entry goes back to pending until {@code notBefore}, its place is freed, and the site's next due
+     * entries are released. Waits never use the queue's visibility timeout, which would block the site's whole message
+     * group and count towards the dead-letter limit.
+     */
+    public void requeue(FetchJob job, int attempt, Instant notBefore) {
+        store.requeue(job.siteKey(), job.batchId(), job.itemHash(), attempt, notBefore);
+        release(job.siteKey());
+    }
+
+    /**
+     * A redirect led to another site: the rest of the job becomes an entry in that site's park (and so its message
+     * group), due at once, ahead of that site's newer work. The redirecting job itself is then {@link #finished}.
+     */
+    public void follow(FetchJob job, NormalizedUrl target, List<String> via) {
+        Instant now = clock.instant();
+        store.park(new FrontierEntry(job.batchId(), target, job.attempt(), now.toEpochMilli(), now, 0,
+                Optional.of(job.itemUrl()), via));
+        release(target.siteKey());
+    }
+
     /** A job was handled (whatever its outcome): frees its place and releases the site's next entries. */
     public void finished(FetchJob job) {
-        store.done(job.siteKey(), job.batchId(), job.urlHash());
+        store.done(job.siteKey(), job.batchId(), job.itemHash());
         release(job.siteKey());
     }
 
@@ -135,7 +169,7 @@ public final class Frontier {
         for (SiteKey site : store.activeSites()) {
             List<FrontierEntry> lost = store.releasedBefore(site, now.minus(settings.lostAfter()));
             if (!lost.isEmpty()) {
-                queue.enqueue(lost.stream().map(FrontierEntry::job).toList());
+                queue.enqueue(lost.stream().map(FrontierEntry::sentJob).toList());
                 lost.forEach(entry -> store.resent(entry, now));
                 sent += lost.size();
             }

@@ -40,6 +40,10 @@ public final class BatchTracker {
                 .ifPresent(status -> batches.markCompleted(batchId, at));
     }
 
+    public java.util.Optional<BatchStatus> status(String batchId) {
+        return batches.status(batchId);
+    }
+
     /** Whether the client cancelled the batch; an unknown batch is not cancelled. */
     public boolean cancelled(String batchId) {
         return batches.status(batchId).flatMap(BatchStatus::cancelledAt).isPresent();

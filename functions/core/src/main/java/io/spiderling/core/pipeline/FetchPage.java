@@ -1,29 +1,50 @@
 package io.spiderling.core.pipeline;
 
+import io.spiderling.core.batch.BatchStatus;
 import io.spiderling.core.batch.ItemState;
 import io.spiderling.core.content.ContentKey;
 import io.spiderling.core.content.Hashing;
 import io.spiderling.core.fetch.FetchJob;
 import io.spiderling.core.fetch.FetchRecord;
+import io.spiderling.core.fetch.FetchRequest;
 import io.spiderling.core.fetch.FetchResult;
 import io.spiderling.core.frontier.Frontier;
+import io.spiderling.core.politeness.RetryDecision;
+import io.spiderling.core.politeness.RetryPolicy;
 import io.spiderling.core.port.BlobStore;
+import io.spiderling.core.port.FetchSwitch;
 import io.spiderling.core.port.PageFetcher;
 import io.spiderling.core.port.UrlStore;
+import io.spiderling.core.recrawl.Freshness;
+import io.spiderling.core.recrawl.RecrawlPolicy;
+import io.spiderling.core.url.NormalizationResult;
+import io.spiderling.core.url.NormalizedUrl;
+import io.spiderling.core.url.SiteKey;
+import io.spiderling.core.url.UrlNormalizer;
+import java.net.URI;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.function.DoubleSupplier;
 
 /**
- * Fetches one job's URL and stores what came back: the body under its deterministic content key first, then the
- * metadata row, then the batch item's terminal state (Secor's order: data before metadata, so a crash in between
- * leaves a retry that overwrites rather than a row pointing at nothing).
+ * Handles one fetch job: decides whether the site may be asked now, asks it, and stores what came back.
  *
- * <p>Every answer from the site, an HTTP error or a refused connection included, is a handled outcome. Only the
- * stores throwing is an infrastructure failure, and that propagates so the message is retried.
+ * <p>In order: the kill switch, the batch's cancellation, the opt-out list, the stored copy's freshness (another
+ * batch may have fetched the URL since it was planned), robots.txt and the rate slot ({@link SitePoliteness}), then the
+ * GET. Whatever must wait (the switch, a rate refusal, a robots.txt outage, a retry after an error) goes back to the
+ * frontier with its due time, never to the queue's visibility timeout. Redirects are followed here, one hop at a time:
+ * a hop within the site passes the same gate inline; a hop to another site becomes a job in that site's group.
+ *
+ * <p>Storing keeps Secor's order: the body under its deterministic content key first, then the metadata row, then the
+ * batch item's terminal state, so a crash in between leaves a retry that overwrites rather than a row pointing at
+ * nothing. Only the stores failing is an infrastructure failure; it propagates so the message is retried.
  */
 public final class FetchPage {
 
@@ -34,97 +55,310 @@ public final class FetchPage {
     public static final String META_CONTENT_SHA256 = "content-sha256";
     public static final String META_HTTP_STATUS = "http-status";
 
+    /** The response headers kept on the metadata row. */
+    public static final Set<String> KEPT_HEADERS = Set.of("content-type", "content-length", "etag", "last-modified",
+            "cache-control", "expires", "retry-after");
+
     private static final String DEFAULT_CONTENT_TYPE = "application/octet-stream";
+
+    /**
+     * @param optOut sites that are never contacted; their URLs end as {@code disallowed} with detail {@code opt-out}
+     * @param maxRedirects hops followed before a URL fails
+     * @param pausedRecheck how long a job waits in the frontier while the kill switch is off
+     * @param freshMin the shortest freshness caching headers can set
+     * @param freshMax the longest freshness caching headers can set
+     */
+    public record Settings(Set<SiteKey> optOut, int maxRedirects, Duration pausedRecheck, Duration freshMin,
+            Duration freshMax) {
+        public static final Settings DEFAULTS = new Settings(Set.of(), 5, Duration.ofSeconds(30), Duration.ZERO,
+                Duration.ofDays(30));
+
+        public Settings {
+            optOut = Set.copyOf(optOut);
+        }
+    }
+
+    /** What happened to a job. */
+    public sealed interface Outcome {
+        /** The job's item ended (and the item of every batch that joined its claim). */
+        record Ended(ItemState state, Optional<FetchRecord> record) implements Outcome {}
+
+        /** The job waits in the frontier until {@code until}. */
+        record Requeued(Instant until, String why) implements Outcome {}
+
+        /** A redirect to another site: the job continues there as a new job. */
+        record Redirected(NormalizedUrl target) implements Outcome {}
+    }
 
     private final PageFetcher fetcher;
     private final BlobStore blobs;
     private final UrlStore urls;
     private final BatchTracker tracker;
     private final Frontier frontier;
+    private final SitePoliteness politeness;
+    private final RetryPolicy retry;
+    private final FetchSwitch fetchSwitch;
+    private final UrlNormalizer normalizer;
     private final Clock clock;
+    private final DoubleSupplier jitter;
+    private final Settings settings;
 
     public FetchPage(PageFetcher fetcher, BlobStore blobs, UrlStore urls, BatchTracker tracker, Frontier frontier,
-            Clock clock) {
+            SitePoliteness politeness, RetryPolicy retry, FetchSwitch fetchSwitch, UrlNormalizer normalizer,
+            Clock clock, DoubleSupplier jitter, Settings settings) {
         this.fetcher = fetcher;
         this.blobs = blobs;
         this.urls = urls;
         this.tracker = tracker;
         this.frontier = frontier;
+        this.politeness = politeness;
+        this.retry = retry;
+        this.fetchSwitch = fetchSwitch;
+        this.normalizer = normalizer;
         this.clock = clock;
+        this.jitter = jitter;
+        this.settings = settings;
     }
 
     /**
-     * Fetches the job's URL, records the outcome and ends the job's batch item, then every item of other batches
-     * that joined this fetch (see {@link Canonicalize}) with the same outcome.
-     *
-     * <p>When the job's batch was cancelled its item ends as {@code cancelled}; the site is contacted only if other
-     * batches are waiting on this fetch. Returns empty when nothing was fetched.
-     *
-     * <p>Once the job is handled its place in the site's frontier is freed and the next entries are released. A
-     * failure before that propagates and leaves the place taken, so the message's retry still counts against the
-     * site.
+     * Handles the job and reports it to the frontier: a requeued job is already back in its park; any other frees its
+     * place and releases the site's next entries. A failure before that propagates and leaves the place taken, so
+     * the message's retry still counts against the site.
      */
-    public Optional<FetchRecord> process(FetchJob job) {
-        Optional<FetchRecord> record = handle(job);
-        frontier.finished(job);
-        return record;
-    }
-
-    private Optional<FetchRecord> handle(FetchJob job) {
-        if (tracker.cancelled(job.batchId())) {
-            tracker.finish(job.batchId(), job.urlHash(), ItemState.CANCELLED, "batch cancelled", clock.instant());
-            List<String> waiters = urls.releaseClaim(job.urlHash());
-            if (waiters.isEmpty()) {
-                return Optional.empty();
-            }
-            FetchRecord record;
-            try {
-                record = fetchAndRecord(job);
-            } catch (RuntimeException e) {
-                rejoin(job, waiters);
-                throw e;
-            }
-            handOver(job, record, waiters);
-            return Optional.of(record);
+    public Outcome process(FetchJob job) {
+        Outcome outcome = handle(job);
+        if (!(outcome instanceof Outcome.Requeued)) {
+            frontier.finished(job);
         }
-        FetchRecord record = fetchAndRecord(job);
-        tracker.finish(job.batchId(), job.urlHash(), record.state(), record.error().orElse(null), record.fetchedAt());
-        handOver(job, record, urls.releaseClaim(job.urlHash()));
-        return Optional.of(record);
+        return outcome;
     }
 
-    private FetchRecord fetchAndRecord(FetchJob job) {
-        FetchResult result = fetcher.fetch(job.url().value());
-        Instant fetchedAt = clock.instant();
-        FetchRecord record = switch (result) {
-            case FetchResult.Response r when r.success() -> store(job, r, fetchedAt);
-            case FetchResult.Response r -> new FetchRecord(job.urlHash(), job.url().value(), ItemState.FAILED,
-                    Optional.of(r.status()), Optional.ofNullable(r.contentType()), r.body().length, r.truncated(),
-                    Optional.empty(), Optional.empty(), Optional.of(r.finalUrl()), fetchedAt,
-                    r.timeToFirstByte().toMillis(), r.total().toMillis(), Optional.of("http " + r.status()));
-            case FetchResult.Failure f -> new FetchRecord(job.urlHash(), job.url().value(), ItemState.FAILED,
-                    Optional.empty(), Optional.empty(), 0, false, Optional.empty(), Optional.empty(), Optional.empty(),
-                    fetchedAt, 0, f.total().toMillis(), Optional.of(f.kind() + ": " + f.message()));
+    /**
+     * The invocation has too little time left to fetch: the job goes back to the frontier, due at once, as a handled
+     * outcome, rather than being failed back to the queue, where it would block its site's group and count towards
+     * the dead-letter limit.
+     */
+    public Outcome postpone(FetchJob job) {
+        return requeue(job, job.attempt(), clock.instant(), "invocation out of time");
+    }
+
+    /**
+     * The job's message arrived after being given up by the queue (the dead-letter queue): its item, and those
+     * waiting on it, end as failed with detail {@code dlq}, and its frontier place is freed.
+     */
+    public Outcome deadLettered(FetchJob job) {
+        Instant now = clock.instant();
+        tracker.finish(job.batchId(), job.itemHash(), ItemState.FAILED, "dlq", now);
+        List<String> waiters = urls.releaseClaim(job.itemHash());
+        for (String batchId : waiters) {
+            if (!batchId.equals(job.batchId())) {
+                tracker.finish(batchId, job.itemHash(), ItemState.FAILED, "dlq", now);
+            }
+        }
+        frontier.finished(job);
+        return new Outcome.Ended(ItemState.FAILED, Optional.empty());
+    }
+
+    private Outcome handle(FetchJob job) {
+        Instant now = clock.instant();
+        if (fetchSwitch.paused()) {
+            return requeue(job, job.attempt(), now.plus(settings.pausedRecheck()), "fetching paused");
+        }
+        Optional<BatchStatus> batch = tracker.status(job.batchId());
+        boolean cancelled = batch.flatMap(BatchStatus::cancelledAt).isPresent();
+        if (cancelled) {
+            tracker.finish(job.batchId(), job.itemHash(), ItemState.CANCELLED, "batch cancelled", now);
+            List<String> waiters = urls.releaseClaim(job.itemHash());
+            if (waiters.stream().allMatch(job.batchId()::equals)) {
+                return new Outcome.Ended(ItemState.CANCELLED, Optional.empty());
+            }
+            // Other batches joined this fetch: it goes on for them, under the claim it takes back.
+            rejoin(job, waiters);
+        }
+        if (settings.optOut().contains(job.siteKey())) {
+            return end(job, ItemState.DISALLOWED, "opt-out", Optional.empty());
+        }
+        Optional<Duration> window = batch.flatMap(b -> b.header().options().recrawlAfter());
+        Optional<FetchRecord> stored = urls.find(job.urlHash()).flatMap(UrlStore.UrlRecord::fetch);
+        if (job.origin().isEmpty() && RecrawlPolicy.fresh(stored, window, now)) {
+            return end(job, ItemState.SKIPPED, "fresh copy fetched at " + stored.get().fetchedAt(), Optional.empty());
+        }
+        return fetch(job, stored);
+    }
+
+    /** Follows the URL hop by hop, each through the site's gate. */
+    private Outcome fetch(FetchJob job, Optional<FetchRecord> stored) {
+        NormalizedUrl url = job.url();
+        List<String> via = new ArrayList<>(job.via());
+        while (true) {
+            SitePoliteness.Gate gate = politeness.admit(url);
+            switch (gate) {
+                case SitePoliteness.Gate.Wait wait -> {
+                    return requeue(job, job.attempt(), wait.until(), wait.why());
+                }
+                case SitePoliteness.Gate.Disallowed d -> {
+                    return end(job, ItemState.DISALLOWED, "robots.txt" + (via.isEmpty() ? "" : " (" + url.value()
+                            + ")"), Optional.of(record(job, url, via, ItemState.DISALLOWED, "robots.txt")));
+                }
+                case SitePoliteness.Gate.Unreachable u -> {
+                    return end(job, ItemState.FAILED, u.reason(),
+                            Optional.of(record(job, url, via, ItemState.FAILED, u.reason())));
+                }
+                case SitePoliteness.Gate.Go go -> {
+                    boolean first = url.equals(job.url());
+                    Optional<Map<String, String>> cached = first ? stored.map(FetchRecord::headers) : Optional.empty();
+                    FetchResult result = fetcher.fetch(new FetchRequest(url.value(), 0,
+                            cached.map(h -> h.get("etag")), cached.map(h -> h.get("last-modified"))));
+                    politeness.done(go, result);
+                    if (!(result instanceof FetchResult.Response r) || !r.redirect()) {
+                        return settle(job, url, via, result, stored);
+                    }
+                    Optional<NormalizedUrl> target = resolve(url, r.headers().get("location"));
+                    if (target.isEmpty()) {
+                        return fail(job, url, via, r, "redirect to an invalid URL: " + r.headers().get("location"));
+                    }
+                    if (via.size() + 1 > settings.maxRedirects()) {
+                        return fail(job, url, via, r, "more than " + settings.maxRedirects() + " redirects");
+                    }
+                    if (target.get().equals(job.itemUrl()) || via.contains(target.get().value())
+                            || target.get().equals(url)) {
+                        return fail(job, url, via, r, "redirect loop at " + target.get().value());
+                    }
+                    via.add(url.value());
+                    if (!target.get().siteKey().equals(url.siteKey())) {
+                        frontier.follow(job, target.get(), via);
+                        return new Outcome.Redirected(target.get());
+                    }
+                    url = target.get();
+                }
+            }
+        }
+    }
+
+    private Optional<NormalizedUrl> resolve(NormalizedUrl base, String location) {
+        if (location == null || location.isBlank()) {
+            return Optional.empty();
+        }
+        try {
+            String absolute = URI.create(base.value()).resolve(location.strip()).toString();
+            return normalizer.normalize(absolute) instanceof NormalizationResult.Accepted a
+                    ? Optional.of(a.url()) : Optional.empty();
+        } catch (IllegalArgumentException e) {
+            return Optional.empty();
+        }
+    }
+
+    /** The site answered (or did not): a stored page, a confirmed copy, a retry later, or a failure. */
+    private Outcome settle(FetchJob job, NormalizedUrl url, List<String> via, FetchResult result,
+            Optional<FetchRecord> stored) {
+        Instant now = clock.instant();
+        if (result instanceof FetchResult.Response r && r.success()) {
+            FetchRecord record = store(job, url, via, r, now);
+            urls.recordFetch(record);
+            return end(job, ItemState.FETCHED, null, Optional.of(record));
+        }
+        if (result instanceof FetchResult.Response r && r.status() == 304 && stored.isPresent()) {
+            FetchRecord before = stored.get();
+            FetchRecord record = new FetchRecord(before.urlHash(), before.url(), ItemState.NOT_MODIFIED,
+                    Optional.of(304), before.contentType(), before.size(), before.truncated(), before.contentKey(),
+                    before.contentSha256(), before.finalUrl(), now, r.timeToFirstByte().toMillis(),
+                    r.total().toMillis(), Optional.empty(), merged(before.headers(), r.headers()), via,
+                    r.connect().toMillis(), job.attempt(), Optional.of(freshUntil(merged(before.headers(),
+                            r.headers()), now)));
+            urls.recordFetch(record);
+            return end(job, ItemState.NOT_MODIFIED, null, Optional.of(record));
+        }
+        if (result instanceof FetchResult.Failure f && "blocked".equals(f.kind())) {
+            return fail(job, url, via, result, "blocked: " + f.message());
+        }
+        return switch (retry.decide(result, job.attempt(), now, jitter.getAsDouble())) {
+            case RetryDecision.Retry again -> requeue(job, again.nextAttempt(), again.notBefore(),
+                    "retry after " + describe(result));
+            case RetryDecision.GiveUp giveUp -> fail(job, url, via, result, giveUp.reason());
+            case RetryDecision.Done done -> fail(job, url, via, result, describe(result));
         };
+    }
+
+    private static String describe(FetchResult result) {
+        return switch (result) {
+            case FetchResult.Response r -> "http " + r.status();
+            case FetchResult.Failure f -> f.kind() + ": " + f.message();
+        };
+    }
+
+    private static Map<String, String> merged(Map<String, String> before, Map<String, String> now) {
+        Map<String, String> m = new HashMap<>(before);
+        m.putAll(kept(now));
+        return m;
+    }
+
+    private static Map<String, String> kept(Map<String, String> headers) {
+        Map<String, String> kept = new HashMap<>();
+        headers.forEach((name, value) -> {
+            if (KEPT_HEADERS.contains(name)) {
+                kept.put(name, value);
+            }
+        });
+        return kept;
+    }
+
+    private Instant freshUntil(Map<String, String> headers, Instant fetchedAt) {
+        return Freshness.freshUntil(headers, fetchedAt, RecrawlPolicy.DEFAULT_WINDOW, settings.freshMin(),
+                settings.freshMax());
+    }
+
+    private Outcome fail(FetchJob job, NormalizedUrl url, List<String> via, FetchResult result, String error) {
+        Instant now = clock.instant();
+        FetchRecord record = switch (result) {
+            case FetchResult.Response r -> new FetchRecord(url.urlHash(), url.value(), ItemState.FAILED,
+                    Optional.of(r.status()), Optional.ofNullable(r.contentType()), r.body().length, r.truncated(),
+                    Optional.empty(), Optional.empty(), Optional.of(r.finalUrl()), now, r.timeToFirstByte().toMillis(),
+                    r.total().toMillis(), Optional.of(error), kept(r.headers()), via, r.connect().toMillis(),
+                    job.attempt(), Optional.empty());
+            case FetchResult.Failure f -> new FetchRecord(url.urlHash(), url.value(), ItemState.FAILED,
+                    Optional.empty(), Optional.empty(), 0, false, Optional.empty(), Optional.empty(), Optional.empty(),
+                    now, 0, f.total().toMillis(), Optional.of(error), Map.of(), via, 0, job.attempt(),
+                    Optional.empty());
+        };
+        urls.recordFetch(record);
+        return end(job, ItemState.FAILED, error, Optional.of(record));
+    }
+
+    private FetchRecord record(FetchJob job, NormalizedUrl url, List<String> via, ItemState state, String error) {
+        FetchRecord record = new FetchRecord(url.urlHash(), url.value(), state, Optional.empty(), Optional.empty(), 0,
+                false, Optional.empty(), Optional.empty(), Optional.empty(), clock.instant(), 0, 0,
+                Optional.of(error), Map.of(), via, 0, job.attempt(), Optional.empty());
         urls.recordFetch(record);
         return record;
     }
 
-    /** Ends the waiting batches' items with this fetch's outcome. */
-    private void handOver(FetchJob job, FetchRecord record, List<String> waiters) {
+    private Outcome requeue(FetchJob job, int attempt, Instant until, String why) {
+        frontier.requeue(job, attempt, until);
+        return new Outcome.Requeued(until, why);
+    }
+
+    /**
+     * Ends the job's item and the items of every batch that joined the URL's claim with the same state. When a
+     * redirect chain led here from another site, the record is also the answer for the batch's own URL.
+     */
+    private Outcome end(FetchJob job, ItemState state, String detail, Optional<FetchRecord> record) {
+        Instant at = record.map(FetchRecord::fetchedAt).orElse(clock.instant());
+        String itemDetail = detail == null && job.origin().isPresent() ? "via " + job.url().value() : detail;
+        tracker.finish(job.batchId(), job.itemHash(), state, itemDetail, at);
+        List<String> waiters = urls.releaseClaim(job.itemHash());
         for (int i = 0; i < waiters.size(); i++) {
             String batchId = waiters.get(i);
             if (batchId.equals(job.batchId())) {
                 continue;
             }
             try {
-                tracker.finish(batchId, job.urlHash(), record.state(), record.error().orElse(null),
-                        record.fetchedAt());
+                tracker.finish(batchId, job.itemHash(), state, itemDetail, at);
             } catch (RuntimeException e) {
                 rejoin(job, waiters.subList(i, waiters.size()));
                 throw e;
             }
         }
+        return new Outcome.Ended(state, record);
     }
 
     /**
@@ -133,26 +367,29 @@ public final class FetchPage {
      */
     private void rejoin(FetchJob job, List<String> waiters) {
         Instant now = clock.instant();
-        urls.claim(job.urlHash(), job.url().value(), job.batchId(), now, now);
+        urls.claim(job.itemHash(), job.itemUrl().value(), job.batchId(), now, now);
         for (String batchId : waiters) {
-            urls.claim(job.urlHash(), job.url().value(), batchId, now, now.minus(Canonicalize.CLAIM_TIMEOUT));
+            urls.claim(job.itemHash(), job.itemUrl().value(), batchId, now, now.minus(Canonicalize.CLAIM_TIMEOUT));
         }
     }
 
-    private FetchRecord store(FetchJob job, FetchResult.Response r, Instant fetchedAt) {
-        String key = ContentKey.forUrlHash(job.urlHash());
+    private FetchRecord store(FetchJob job, NormalizedUrl url, List<String> via, FetchResult.Response r,
+            Instant fetchedAt) {
+        String key = ContentKey.forUrlHash(url.urlHash());
         String sha = Hashing.sha256Hex(r.body());
         Map<String, String> meta = new HashMap<>();
-        meta.put(META_URL, job.url().value());
-        meta.put(META_URL_HASH, job.urlHash());
+        meta.put(META_URL, url.value());
+        meta.put(META_URL_HASH, url.urlHash());
         meta.put(META_FETCHED_AT, fetchedAt.toString());
         meta.put(META_CONTENT_SHA256, sha);
         meta.put(META_HTTP_STATUS, Integer.toString(r.status()));
         String contentType = Optional.ofNullable(r.contentType()).orElse(DEFAULT_CONTENT_TYPE);
         blobs.put(key, r.body(), contentType, meta);
-        return new FetchRecord(job.urlHash(), job.url().value(), ItemState.FETCHED, Optional.of(r.status()),
+        Map<String, String> headers = kept(r.headers());
+        return new FetchRecord(url.urlHash(), url.value(), ItemState.FETCHED, Optional.of(r.status()),
                 Optional.of(contentType), r.body().length, r.truncated(), Optional.of(key), Optional.of(sha),
                 Optional.of(r.finalUrl()), fetchedAt, r.timeToFirstByte().toMillis(), r.total().toMillis(),
-                Optional.empty());
+                Optional.empty(), headers, via, r.connect().toMillis(), job.attempt(),
+                Optional.of(freshUntil(headers, fetchedAt)));
     }
 }

@@ -36,10 +36,17 @@ public interface FrontierStore {
     int released(SiteKey site);
 
     /**
-     * Moves a pending entry to released, atomically with the site's released count, and only while that count is
-     * below {@code cap}. Returns false, changing nothing, when the entry is no longer pending or the site is at cap.
+     * Moves a pending entry to released, recording the send it is released for ({@code entry.send() + 1}),
+     * atomically with the site's released count, and only while that count is below {@code cap}. Returns false, changing nothing, when the entry is no longer pending or the site is at cap.
      */
     boolean release(FrontierEntry entry, Instant now, int cap);
+
+    /**
+     * Puts a released entry back to pending, atomically with the site's counts, to be sent again from
+     * {@code notBefore} with the given attempt number (the same after a refusal or a wait, one more for a retry). It
+     * keeps its order. Returns false, changing nothing, when the entry is not released (a duplicate delivery).
+     */
+    boolean requeue(SiteKey site, String batchId, String urlHash, int attempt, Instant notBefore);
 
     /** Removes a released entry once its job has been handled; nothing happens if it is not released. */
     void done(SiteKey site, String batchId, String urlHash);

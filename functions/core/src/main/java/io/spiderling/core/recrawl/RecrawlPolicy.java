@@ -18,6 +18,22 @@ public final class RecrawlPolicy {
 
     private RecrawlPolicy() {}
 
+    /**
+     * With a window the batch asked for, the copy is fresh for that long after its fetch; without one, until the
+     * {@code freshUntil} its caching headers set (see {@link Freshness}), or the default window for a copy that has
+     * none. A {@code not-modified} answer confirmed the copy, so it counts as a fetch.
+     */
+    public static boolean fresh(Optional<FetchRecord> last, Optional<Duration> batchWindow, Instant now) {
+        Optional<FetchRecord> good = last.filter(f -> f.state() == ItemState.FETCHED
+                || f.state() == ItemState.NOT_MODIFIED);
+        if (good.isEmpty()) {
+            return false;
+        }
+        Instant until = batchWindow.map(w -> good.get().fetchedAt().plus(w))
+                .orElseGet(() -> good.get().freshUntil().orElse(good.get().fetchedAt().plus(DEFAULT_WINDOW)));
+        return until.isAfter(now);
+    }
+
     public static boolean fresh(Optional<FetchRecord> last, Duration window, Instant now) {
         return last.filter(f -> f.state() == ItemState.FETCHED)
                 .filter(f -> f.fetchedAt().isAfter(now.minus(window)))

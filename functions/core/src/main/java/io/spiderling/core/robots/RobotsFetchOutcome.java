@@ -47,6 +47,11 @@ public sealed interface RobotsFetchOutcome {
     }
 
     /** The outcome of a fetch done with the shared {@link io.spiderling.core.port.PageFetcher}. */
+    static RobotsFetchOutcome from(FetchResult result) {
+        return from(result, result instanceof FetchResult.Response r ? r.redirects().size() : 0);
+    }
+
+    /** The outcome of a fetch done with the shared {@link io.spiderling.core.port.PageFetcher}, after {@code redirects} hops. */
     static RobotsFetchOutcome from(FetchResult result, int redirects) {
         return switch (result) {
             case FetchResult.Response r -> new Response(r.status(), r.body(),

@@ -1,227 +1,503 @@
 package io.spiderling.core.pipeline;
 
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static io.spiderling.core.testing.ScriptedFetcher.ok;
+import static io.spiderling.core.testing.ScriptedFetcher.redirect;
+import static io.spiderling.core.testing.ScriptedFetcher.response;
+import static io.spiderling.core.testing.ScriptedFetcher.status;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.spiderling.core.batch.BatchHeader;
+import io.spiderling.core.batch.BatchOptions;
 import io.spiderling.core.batch.ItemState;
-import io.spiderling.core.content.ContentKey;
-import io.spiderling.core.content.Hashing;
 import io.spiderling.core.fetch.FetchJob;
 import io.spiderling.core.fetch.FetchRecord;
 import io.spiderling.core.fetch.FetchResult;
 import io.spiderling.core.frontier.Frontier;
+import io.spiderling.core.politeness.RateLimiter;
+import io.spiderling.core.politeness.RateOverrides;
+import io.spiderling.core.politeness.RetryPolicy;
 import io.spiderling.core.port.BlobStore;
-import io.spiderling.core.port.PageFetcher;
+import io.spiderling.core.robots.RobotsPolicy;
 import io.spiderling.core.testing.CallLog;
 import io.spiderling.core.testing.InMemoryBatchStore;
-import io.spiderling.core.testing.InMemoryFrontierStore;
-import io.spiderling.core.testing.RecordingFetchQueue;
 import io.spiderling.core.testing.InMemoryBlobStore;
+import io.spiderling.core.testing.InMemoryFrontierStore;
+import io.spiderling.core.testing.InMemoryRateStore;
+import io.spiderling.core.testing.InMemoryRobotsStore;
 import io.spiderling.core.testing.InMemoryUrlStore;
+import io.spiderling.core.testing.RecordingFetchQueue;
+import io.spiderling.core.testing.ScriptedFetcher;
+import io.spiderling.core.testing.TestClock;
 import io.spiderling.core.url.NormalizedUrl;
-import java.nio.charset.StandardCharsets;
-import java.time.Clock;
+import io.spiderling.core.url.UrlNormalizer;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneOffset;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
+/**
+ * The fetch stage's decisions against in-memory stores and a scripted site, on a clock the test moves: every request
+ * the "site" saw is recorded with its time, so politeness is checked the way the end-to-end test checks it.
+ */
 class FetchPageTest {
 
-    private static final Instant NOW = Instant.parse("2025-03-01T10:00:00Z");
+    private static final Instant START = Instant.parse("2025-03-01T10:00:00Z");
     private static final String BATCH = "b1";
+    private static final String ROBOTS = "https://example.com/robots.txt";
     private static final NormalizedUrl URL = NormalizedUrl.parse("https://example.com/page");
-    private static final NormalizedUrl OTHER_URL = NormalizedUrl.parse("https://example.com/other");
-    private static final FetchJob JOB = new FetchJob(BATCH, URL, 1);
-    private static final byte[] BODY = "<title>Hello</title>".getBytes(StandardCharsets.UTF_8);
+    private static final NormalizedUrl OTHER = NormalizedUrl.parse("https://example.com/other");
 
+    private final TestClock clock = new TestClock(START);
     private final CallLog log = new CallLog();
     private final InMemoryBlobStore blobs = new InMemoryBlobStore(log);
     private final InMemoryUrlStore urls = new InMemoryUrlStore(log);
     private final InMemoryBatchStore batches = new InMemoryBatchStore(log);
     private final InMemoryFrontierStore frontierStore = new InMemoryFrontierStore();
-    private final List<String> requested = new ArrayList<>();
+    private final RecordingFetchQueue queue = new RecordingFetchQueue(log);
+    private final AtomicBoolean paused = new AtomicBoolean();
+    private final Frontier frontier = new Frontier(frontierStore, queue, clock, Frontier.Settings.DEFAULTS,
+            paused::get);
+    private final ScriptedFetcher site = new ScriptedFetcher(clock);
+    private final InMemoryRateStore rates = new InMemoryRateStore();
+    private SitePoliteness.Pause pause = clock::sleepUntil;
+    private Set<io.spiderling.core.url.SiteKey> optOut = Set.of();
 
-    /** Two queued items, so that ending the job's item does not also complete the batch. */
     @BeforeEach
     void batchOfTwoQueuedItems() {
-        batches.createBatch(new BatchHeader(BATCH, 2, 0, List.of(), 0, "http", NOW));
-        batches.addItems(BATCH, List.of(URL, OTHER_URL), NOW);
-        log.clear();
+        batches.createBatch(new BatchHeader(BATCH, 2, 0, List.of(), 0, "http", START));
+        batches.addItems(BATCH, List.of(URL, OTHER), START);
+        site.answer(ROBOTS, status(ROBOTS, 404));
+    }
+
+    private FetchPage fetchPage() {
+        return fetchPage(blobs);
+    }
+
+    private FetchPage fetchPage(BlobStore blobStore) {
+        SitePoliteness politeness = new SitePoliteness(RobotsPolicy.create(), new InMemoryRobotsStore(),
+                RateLimiter.create(), rates, RateOverrides.none(), site, clock, pause, () -> 0.0);
+        return new FetchPage(site, blobStore, urls, new BatchTracker(batches), frontier, politeness,
+                RetryPolicy.create(), paused::get, UrlNormalizer.create(), clock, () -> 0.0,
+                new FetchPage.Settings(optOut, 5, Duration.ofSeconds(30), Duration.ZERO, Duration.ofDays(30)));
+    }
+
+    /** Parks and releases the URL as planning would, and returns the job the frontier sent. */
+    private FetchJob send(NormalizedUrl url) {
+        urls.claim(url.urlHash(), url.value(), BATCH, clock.instant(), clock.instant().minusSeconds(1800));
+        frontier.park(BATCH, List.of(url));
+        return lastSent();
+    }
+
+    private FetchJob lastSent() {
+        return queue.sends().stream().filter(jobs -> !jobs.isEmpty()).reduce((a, b) -> b).orElseThrow().getLast();
+    }
+
+    /** Runs the job, and whenever it is requeued, moves the clock to its due time and runs it again. */
+    private FetchPage.Outcome runToEnd(FetchPage fetchPage, FetchJob job) {
+        FetchPage.Outcome outcome = fetchPage.process(job);
+        for (int i = 0; i < 100 && outcome instanceof FetchPage.Outcome.Requeued r; i++) {
+            clock.set(r.until());
+            frontier.release(job.siteKey());
+            outcome = fetchPage.process(lastSent());
+        }
+        return outcome;
+    }
+
+    private ItemState state(NormalizedUrl url) {
+        return batches.item(BATCH, url.urlHash()).orElseThrow().state();
+    }
+
+    @Test
+    void process_whenRobotsMissing_fetchesRobotsThenThePageASlotApartAndStoresIt() {
+        site.answer(URL.value(), ok(URL.value(), "<title>Hi</title>"));
+
+        var outcome = fetchPage().process(send(URL));
+
+        assertEquals(ItemState.FETCHED, assertInstanceOf(FetchPage.Outcome.Ended.class, outcome).state());
+        assertEquals(List.of(ROBOTS, URL.value()), site.urls());
+        assertEquals(Duration.ofSeconds(1), Duration.between(site.seen().get(0).at(), site.seen().get(1).at()),
+                "robots.txt takes a slot of the site's rate");
+        assertEquals(ItemState.FETCHED, state(URL));
+        FetchRecord record = urls.find(URL.urlHash()).orElseThrow().fetch().orElseThrow();
+        assertEquals(Optional.of("text/html"), record.contentType());
+        assertTrue(record.freshUntil().isPresent());
+        assertTrue(blobs.exists(record.contentKey().orElseThrow()));
+    }
+
+    @Test
+    void process_whenRobotsDisallowsThePath_endsDisallowedWithoutRequestingIt() {
+        site.answer(ROBOTS, ok(ROBOTS, "User-agent: *\nDisallow: /page\n"));
+
+        fetchPage().process(send(URL));
+
+        assertEquals(List.of(ROBOTS), site.urls());
+        assertEquals(ItemState.DISALLOWED, state(URL));
+        assertEquals(Optional.of("robots.txt"), batches.items(BATCH, Optional.of(ItemState.DISALLOWED),
+                Optional.empty(), 10).items().getFirst().detail());
+    }
+
+    @Test
+    void process_whenRobotsAnswers503_requeuesUntilItRecoversThenFetches() {
+        site.answer(ROBOTS, status(ROBOTS, 503), ok(ROBOTS, "User-agent: *\nAllow: /\n"));
+        site.answer(URL.value(), ok(URL.value(), "x"));
+
+        var first = assertInstanceOf(FetchPage.Outcome.Requeued.class, fetchPage().process(send(URL)));
+
+        assertEquals(List.of(ROBOTS), site.urls(), "no page request while the rules are undefined");
+        assertEquals(ItemState.QUEUED, state(URL));
+        assertEquals(1, frontierStore.pending(URL.siteKey()), "back in the park");
+        clock.set(first.until());
+        assertEquals(1, frontier.release(URL.siteKey()));
+        assertEquals(2, lastSent().send(), "a fresh deduplication id for the second send");
+        var end = runToEnd(fetchPage(), lastSent());
+
+        assertEquals(ItemState.FETCHED, assertInstanceOf(FetchPage.Outcome.Ended.class, end).state());
+        assertEquals(List.of(ROBOTS, ROBOTS, URL.value()), site.urls());
+    }
+
+    @Test
+    void process_whenRobotsUnreachablePastTheDeadline_failsRobotsUnreachableNotDisallowed() {
+        site.answer(ROBOTS, status(ROBOTS, 500));
+        FetchPage fetchPage = fetchPage();
+        FetchJob job = send(URL);
+        FetchPage.Outcome outcome = fetchPage.process(job);
+        while (outcome instanceof FetchPage.Outcome.Requeued r) {
+            clock.set(r.until());
+            frontier.release(URL.siteKey());
+            outcome = fetchPage.process(lastSent());
+        }
+
+        assertEquals(ItemState.FAILED, state(URL));
+        assertTrue(Duration.between(START, clock.instant()).compareTo(Duration.ofHours(6)) >= 0,
+                "only after the deadline: " + clock.instant());
+        assertEquals(Optional.of("robots-unreachable"), batches.items(BATCH, Optional.of(ItemState.FAILED),
+                Optional.empty(), 10).items().getFirst().detail());
+        assertFalse(site.urls().contains(URL.value()));
+    }
+
+    @Test
+    void process_whenTheSiteHasNoSlotWithinASecond_requeuesWithoutContactingIt() {
+        pause = when -> { }; // time stands still: three jobs arrive at the same instant
+        site.answer(URL.value(), ok(URL.value(), "a"));
+        site.answer(OTHER.value(), ok(OTHER.value(), "b"));
+        FetchPage fetchPage = fetchPage();
+
+        fetchPage.process(send(URL)); // robots.txt at 0 s, the page at 1 s
+        var refused = fetchPage.process(send(OTHER));
+
+        var requeued = assertInstanceOf(FetchPage.Outcome.Requeued.class, refused);
+        assertTrue(requeued.why().startsWith("rate"), requeued.why());
+        assertEquals(List.of(ROBOTS, URL.value()), site.urls());
+        assertEquals(ItemState.QUEUED, state(OTHER));
+        assertTrue(requeued.until().isAfter(START), requeued.until().toString());
+    }
+
+    @ParameterizedTest
+    @CsvSource({
+        "500, http 500 after 3 attempts",
+        "502, http 502 after 3 attempts",
+    })
+    void process_whenServerErrorPersists_triesThreeTimesThenFailsKeepingTheError(int code, String error) {
+        site.answer(URL.value(), status(URL.value(), code));
+        FetchPage fetchPage = fetchPage();
+        FetchPage.Outcome outcome = fetchPage.process(send(URL));
+        int attempts = 1;
+        while (outcome instanceof FetchPage.Outcome.Requeued r) {
+            clock.set(r.until());
+            frontier.release(URL.siteKey());
+            FetchJob again = lastSent();
+            assertEquals(++attempts, again.attempt());
+            outcome = fetchPage.process(again);
+        }
+
+        assertEquals(3, attempts);
+        assertEquals(3, site.urls().stream().filter(URL.value()::equals).count());
+        assertEquals(ItemState.FAILED, state(URL));
+        assertEquals(Optional.of(error), urls.find(URL.urlHash()).orElseThrow().fetch().orElseThrow().error());
+    }
+
+    @Test
+    void process_when404_failsAtOnce() {
+        site.answer(URL.value(), status(URL.value(), 404));
+
+        fetchPage().process(send(URL));
+
+        assertEquals(ItemState.FAILED, state(URL));
+        assertEquals(1, site.urls().stream().filter(URL.value()::equals).count());
+    }
+
+    @Test
+    void process_when429WithRetryAfter_requeuesNoEarlierAndSlowsTheSite() {
+        site.answer(URL.value(), response(URL.value(), 429, "", Map.of("retry-after", "120")),
+                ok(URL.value(), "ok"));
+
+        var outcome = assertInstanceOf(FetchPage.Outcome.Requeued.class, fetchPage().process(send(URL)));
+
+        assertTrue(!outcome.until().isBefore(clock.instant().plusSeconds(120)), outcome.until().toString());
+        var rate = rates.find(URL.siteKey()).orElseThrow();
+        assertTrue(rate.interval().compareTo(Duration.ofSeconds(1)) > 0, "slower after a 429: " + rate.interval());
+        assertTrue(rate.pausedUntil().isAfter(clock.instant()), "paused: " + rate.pausedUntil());
+    }
+
+    @Test
+    void process_whenStoredCopyHasAnEtag_asksConditionallyAnd304EndsNotModified() {
+        FetchRecord stored = new FetchRecord(URL.urlHash(), URL.value(), ItemState.FETCHED, Optional.of(200),
+                Optional.of("text/html"), 3, false, Optional.of("content/aa/x"), Optional.of("sha"),
+                Optional.of(URL.value()), START.minus(Duration.ofDays(2)), 1, 2, Optional.empty(),
+                Map.of("etag", "\"v1\""), List.of(), 0, 1, Optional.of(START.minus(Duration.ofDays(1))));
+        urls.recordFetch(stored);
+        site.answer(URL.value(), status(URL.value(), 304));
+
+        fetchPage().process(send(URL));
+
+        assertEquals(Optional.of("\"v1\""), site.seen().getLast().request().ifNoneMatch());
+        assertEquals(ItemState.NOT_MODIFIED, state(URL));
+        FetchRecord now = urls.find(URL.urlHash()).orElseThrow().fetch().orElseThrow();
+        assertEquals(ItemState.NOT_MODIFIED, now.state());
+        assertEquals(Optional.of("content/aa/x"), now.contentKey(), "the stored copy still stands");
+    }
+
+    @Test
+    void process_whenRedirectStaysOnTheSite_followsItThroughTheGateAndRecordsTheChain() {
+        String moved = "https://www.example.com/moved";
+        site.answer(URL.value(), redirect(URL.value(), 301, "https://www.example.com/moved"));
+        site.answer("https://www.example.com/robots.txt", status("https://www.example.com/robots.txt", 404));
+        site.answer(moved, ok(moved, "here"));
+
+        fetchPage().process(send(URL));
+
+        assertEquals(List.of(ROBOTS, URL.value(), "https://www.example.com/robots.txt", moved), site.urls(),
+                "the hop's origin has its own robots.txt");
+        var times = site.seen().stream().map(ScriptedFetcher.Seen::at).toList();
+        for (int i = 1; i < times.size(); i++) {
+            assertTrue(Duration.between(times.get(i - 1), times.get(i)).compareTo(Duration.ofSeconds(1)) >= 0,
+                    "every request of the site a slot apart: " + times);
+        }
+        assertEquals(ItemState.FETCHED, state(URL));
+        FetchRecord record = urls.find(NormalizedUrl.parse(moved).urlHash()).orElseThrow().fetch().orElseThrow();
+        assertEquals(List.of(URL.value()), record.redirects());
+    }
+
+    @Test
+    void process_whenRedirectLeavesTheSite_queuesTheRestUnderTheTargetSiteAndItEndsTheOriginalItem() {
+        String target = "https://elsewhere.example.org/landing";
+        site.answer(URL.value(), redirect(URL.value(), 302, target));
+        site.answer("https://elsewhere.example.org/robots.txt", status("https://elsewhere.example.org/robots.txt",
+                404));
+        site.answer(target, ok(target, "landed"));
+
+        var outcome = fetchPage().process(send(URL));
+
+        assertEquals(target, assertInstanceOf(FetchPage.Outcome.Redirected.class, outcome).target().value());
+        assertEquals(ItemState.QUEUED, state(URL));
+        FetchJob hop = lastSent();
+        assertEquals(target, hop.url().value());
+        assertEquals("example.org", hop.siteKey().value());
+        assertEquals(Optional.of(URL), hop.origin());
+
+        fetchPage().process(hop);
+
+        assertEquals(ItemState.FETCHED, state(URL), "the original URL's item ends with the target's answer");
+        FetchRecord record = urls.find(hop.urlHash()).orElseThrow().fetch().orElseThrow();
+        assertEquals(List.of(URL.value()), record.redirects());
+        assertEquals(0, frontierStore.released(hop.siteKey()) + frontierStore.released(URL.siteKey()));
+    }
+
+    @Test
+    void process_whenRedirectsLoop_failsNaming() {
+        String b = "https://example.com/b";
+        site.answer(URL.value(), redirect(URL.value(), 301, b));
+        site.answer(b, redirect(b, 301, URL.value()));
+
+        fetchPage().process(send(URL));
+
+        assertEquals(ItemState.FAILED, state(URL));
+        String detail = batches.items(BATCH, Optional.of(ItemState.FAILED), Optional.empty(), 10).items().getFirst()
+                .detail().orElseThrow();
+        assertEquals("redirect loop at " + URL.value(), detail);
+    }
+
+    @Test
+    void process_whenSiteOptedOut_endsDisallowedWithoutAnyRequest() {
+        optOut = Set.of(URL.siteKey());
+
+        fetchPage().process(send(URL));
+
+        assertEquals(List.of(), site.urls());
+        assertEquals(ItemState.DISALLOWED, state(URL));
+        assertEquals(Optional.of("opt-out"), batches.items(BATCH, Optional.of(ItemState.DISALLOWED),
+                Optional.empty(), 10).items().getFirst().detail());
+    }
+
+    @Test
+    void process_whenKillSwitchOff_parksTheJobSendsNothingAndResumesLater() {
+        site.answer(URL.value(), ok(URL.value(), "x"));
+        FetchJob job = send(URL);
+        paused.set(true);
+
+        var outcome = fetchPage().process(job);
+
+        assertInstanceOf(FetchPage.Outcome.Requeued.class, outcome);
+        assertEquals(List.of(), site.urls());
+        clock.advance(Duration.ofMinutes(5));
+        assertEquals(0, frontier.release(URL.siteKey()), "nothing released while paused");
+
+        paused.set(false);
+        assertEquals(1, frontier.release(URL.siteKey()));
+        fetchPage().process(lastSent());
+
+        assertEquals(ItemState.FETCHED, state(URL));
+    }
+
+    @Test
+    void process_whenAddressBlocked_failsAtOnceWithoutRetry() {
+        site.answer(URL.value(), new FetchResult.Failure("blocked", "link-local address 169.254.169.254",
+                Duration.ZERO));
+
+        fetchPage().process(send(URL));
+
+        assertEquals(ItemState.FAILED, state(URL));
+        assertEquals(Optional.of("blocked: link-local address 169.254.169.254"),
+                urls.find(URL.urlHash()).orElseThrow().fetch().orElseThrow().error());
+    }
+
+    @Test
+    void process_whenFreshCopyStoredSincePlanning_skipsWithoutContactingTheSite() {
+        urls.recordFetch(new FetchRecord(URL.urlHash(), URL.value(), ItemState.FETCHED, Optional.of(200),
+                Optional.empty(), 0, false, Optional.empty(), Optional.empty(), Optional.empty(),
+                START.minusSeconds(60), 0, 0, Optional.empty()));
+
+        fetchPage().process(send(URL));
+
+        assertEquals(List.of(), site.urls());
+        assertEquals(ItemState.SKIPPED, state(URL));
+    }
+
+    @Test
+    void process_whenBatchAsksForAShorterWindow_fetchesACopyOlderThanIt() {
+        batches.createBatch(new BatchHeader("b-short", 1, 0, List.of(), 0, "http", START, new BatchOptions(
+                Optional.empty(), Optional.of(Duration.ofSeconds(30))), ""));
+        batches.addItems("b-short", List.of(URL), START);
+        urls.recordFetch(new FetchRecord(URL.urlHash(), URL.value(), ItemState.FETCHED, Optional.of(200),
+                Optional.empty(), 0, false, Optional.empty(), Optional.empty(), Optional.empty(),
+                START.minusSeconds(60), 0, 0, Optional.empty()));
+        site.answer(URL.value(), ok(URL.value(), "new"));
+        frontier.park("b-short", List.of(URL));
+
+        fetchPage().process(lastSent());
+
+        assertEquals(ItemState.FETCHED, batches.item("b-short", URL.urlHash()).orElseThrow().state());
     }
 
     @Test
     void process_whenBatchCancelled_endsItemCancelledWithoutContactingTheSite() {
-        batches.markCancelled(BATCH, NOW);
+        batches.markCancelled(BATCH, START);
 
-        Optional<FetchRecord> record = fetchPageAnswering(response(200)).process(JOB);
+        fetchPage().process(send(URL));
 
-        assertEquals(Optional.empty(), record);
-        assertEquals(List.of(), requested);
-        assertTrue(blobs.isEmpty());
-        assertEquals(ItemState.CANCELLED, batches.item(BATCH, URL.urlHash()).orElseThrow().state());
+        assertEquals(List.of(), site.urls());
+        assertEquals(ItemState.CANCELLED, state(URL));
     }
 
     @Test
     void process_whenOtherBatchesJoinedTheFetch_endsTheirItemsWithTheSameOutcome() {
-        batches.createBatch(new BatchHeader("b2", 1, 0, List.of(), 0, "http", NOW));
-        batches.addItems("b2", List.of(URL), NOW);
-        urls.claim(URL.urlHash(), URL.value(), BATCH, NOW, NOW.minusSeconds(1800));
-        urls.claim(URL.urlHash(), URL.value(), "b2", NOW, NOW.minusSeconds(1800));
+        batches.createBatch(new BatchHeader("b2", 1, 0, List.of(), 0, "http", START));
+        batches.addItems("b2", List.of(URL), START);
+        FetchJob job = send(URL);
+        urls.claim(URL.urlHash(), URL.value(), "b2", START, START.minusSeconds(1800));
+        site.answer(URL.value(), ok(URL.value(), "x"));
 
-        fetchPageAnswering(response(200)).process(JOB);
+        fetchPage().process(job);
 
-        assertEquals(List.of(URL.value()), requested, "one fetch for both batches");
-        assertEquals(ItemState.FETCHED, batches.item(BATCH, URL.urlHash()).orElseThrow().state());
+        assertEquals(1, site.urls().stream().filter(URL.value()::equals).count(), "one fetch for both batches");
+        assertEquals(ItemState.FETCHED, state(URL));
         assertEquals(ItemState.FETCHED, batches.item("b2", URL.urlHash()).orElseThrow().state());
         assertTrue(batches.status("b2").orElseThrow().completedAt().isPresent());
         assertFalse(urls.claimed(URL.urlHash()));
     }
 
     @Test
-    void process_whenEndingAWaitingBatchFails_putsTheClaimBackSoTheRetryServesIt() {
-        batches.addItems("headerless", List.of(URL), NOW); // ending its item throws: the store lost the header
-        urls.claim(URL.urlHash(), URL.value(), BATCH, NOW, NOW.minusSeconds(1800));
-        urls.claim(URL.urlHash(), URL.value(), "headerless", NOW, NOW.minusSeconds(1800));
+    void process_whenBatchCancelledButAnotherBatchJoined_fetchesForTheOtherOnly() {
+        batches.createBatch(new BatchHeader("b2", 1, 0, List.of(), 0, "http", START));
+        batches.addItems("b2", List.of(URL), START);
+        FetchJob job = send(URL);
+        urls.claim(URL.urlHash(), URL.value(), "b2", START, START.minusSeconds(1800));
+        batches.markCancelled(BATCH, START);
+        site.answer(URL.value(), ok(URL.value(), "x"));
 
-        assertThrows(IllegalStateException.class, () -> fetchPageAnswering(response(200)).process(JOB));
+        fetchPage().process(job);
+
+        assertEquals(ItemState.CANCELLED, state(URL));
+        assertEquals(ItemState.FETCHED, batches.item("b2", URL.urlHash()).orElseThrow().state());
+    }
+
+    @Test
+    void process_whenEndingAWaitingBatchFails_putsTheClaimBackSoTheRetryServesIt() {
+        batches.addItems("headerless", List.of(URL), START); // ending its item throws: the store lost the header
+        FetchJob job = send(URL);
+        urls.claim(URL.urlHash(), URL.value(), "headerless", START, START.minusSeconds(1800));
+        site.answer(URL.value(), ok(URL.value(), "x"));
+
+        assertThrows(IllegalStateException.class, () -> fetchPage().process(job));
 
         assertTrue(urls.claimed(URL.urlHash()));
         assertEquals(List.of("headerless"), urls.releaseClaim(URL.urlHash()));
     }
 
     @Test
-    void process_whenBatchCancelledButAnotherBatchJoined_fetchesForTheOtherOnly() {
-        batches.createBatch(new BatchHeader("b2", 1, 0, List.of(), 0, "http", NOW));
-        batches.addItems("b2", List.of(URL), NOW);
-        urls.claim(URL.urlHash(), URL.value(), BATCH, NOW, NOW.minusSeconds(1800));
-        urls.claim(URL.urlHash(), URL.value(), "b2", NOW, NOW.minusSeconds(1800));
-        batches.markCancelled(BATCH, NOW);
-
-        fetchPageAnswering(response(200)).process(JOB);
-
-        assertEquals(List.of(URL.value()), requested);
-        assertEquals(ItemState.CANCELLED, batches.item(BATCH, URL.urlHash()).orElseThrow().state());
-        assertEquals(ItemState.FETCHED, batches.item("b2", URL.urlHash()).orElseThrow().state());
-    }
-
-    @Test
-    void process_when2xx_storesBodyThenUrlRowThenBatchItem() {
-        fetchPageAnswering(response(200)).process(JOB);
-
-        assertEquals(List.of(
-                "BlobStore.put " + ContentKey.forUrlHash(URL.urlHash()),
-                "UrlStore.recordFetch " + URL.urlHash() + " FETCHED",
-                "BatchStore.finishItem " + BATCH + " " + URL.urlHash() + " FETCHED",
-                "UrlStore.releaseClaim " + URL.urlHash()), log.entries());
-    }
-
-    @Test
-    void process_when2xx_storesBodyWithFetchMetadataUnderTheUrlsContentKey() {
-        String sha = Hashing.sha256Hex(BODY);
-
-        FetchRecord record = fetchPageAnswering(response(200)).process(JOB).orElseThrow();
-
-        String key = ContentKey.forUrlHash(URL.urlHash());
-        BlobStore.StoredBlob blob = blobs.get(key).orElseThrow();
-        assertArrayEquals(BODY, blob.bytes());
-        assertEquals("text/html; charset=utf-8", blob.contentType());
-        assertEquals(Map.of(
-                FetchPage.META_URL, URL.value(),
-                FetchPage.META_URL_HASH, URL.urlHash(),
-                FetchPage.META_FETCHED_AT, NOW.toString(),
-                FetchPage.META_CONTENT_SHA256, sha,
-                FetchPage.META_HTTP_STATUS, "200"), blob.metadata());
-        assertEquals(new FetchRecord(URL.urlHash(), URL.value(), ItemState.FETCHED, Optional.of(200),
-                Optional.of("text/html; charset=utf-8"), BODY.length, false, Optional.of(key), Optional.of(sha),
-                Optional.of(URL.value()), NOW, 30, 80, Optional.empty()), record);
-        assertEquals(Optional.of(record), urls.find(URL.urlHash()).orElseThrow().fetch());
-        assertEquals(List.of(URL.value()), requested);
-    }
-
-    @ParameterizedTest(name = "{0} -> {1}")
-    @CsvSource(textBlock = """
-            # status, item state, error
-            200,      FETCHED,
-            204,      FETCHED,
-            299,      FETCHED,
-            300,      FAILED,     http 300
-            304,      FAILED,     http 304
-            404,      FAILED,     http 404
-            503,      FAILED,     http 503
-            """)
-    void process_whenStatus_endsItemWithStateAndStoresBodyOnlyFor2xx(int status, ItemState state, String error) {
-        fetchPageAnswering(response(status)).process(JOB);
-
-        FetchRecord row = urls.find(URL.urlHash()).orElseThrow().fetch().orElseThrow();
-        assertEquals(state, row.state());
-        assertEquals(Optional.ofNullable(error), row.error());
-        assertEquals(Optional.of(status), row.httpStatus());
-        assertEquals(state == ItemState.FETCHED, blobs.get(ContentKey.forUrlHash(URL.urlHash())).isPresent());
-        assertEquals(new InMemoryBatchStore.Item(URL, state, error, NOW), batches.item(BATCH, URL.urlHash())
-                .orElseThrow());
-    }
-
-    @Test
-    void process_whenConnectionFails_endsItemFailedWithKindAndMessage() {
-        FetchResult failure = new FetchResult.Failure("connect", "Connection refused", Duration.ofMillis(12));
-
-        FetchRecord record = fetchPageAnswering(failure).process(JOB).orElseThrow();
-
-        assertEquals(new FetchRecord(URL.urlHash(), URL.value(), ItemState.FAILED, Optional.empty(), Optional.empty(),
-                0, false, Optional.empty(), Optional.empty(), Optional.empty(), NOW, 0, 12,
-                Optional.of("connect: Connection refused")), record);
-        assertEquals(Optional.of(record), urls.find(URL.urlHash()).orElseThrow().fetch());
-        assertEquals(new InMemoryBatchStore.Item(URL, ItemState.FAILED, "connect: Connection refused", NOW),
-                batches.item(BATCH, URL.urlHash()).orElseThrow());
-        assertTrue(blobs.isEmpty());
-    }
-
-    @Test
-    void process_whenBlobStoreThrows_propagatesAndLeavesItemQueued() {
+    void process_whenBlobStoreThrows_propagatesAndLeavesItemQueuedAndItsPlaceTaken() {
         RuntimeException outage = new IllegalStateException("S3 unavailable");
+        site.answer(URL.value(), ok(URL.value(), "x"));
+        FetchJob job = send(URL);
         BlobStore failing = new InMemoryBlobStore(new CallLog()) {
             @Override
             public void put(String key, byte[] bytes, String contentType, Map<String, String> metadata) {
                 throw outage;
             }
         };
-        FetchPage fetchPage = fetchPageAnswering(response(200), failing);
 
-        assertSame(outage, assertThrows(RuntimeException.class, () -> fetchPage.process(JOB)));
+        assertSame(outage, assertThrows(RuntimeException.class, () -> fetchPage(failing).process(job)));
 
-        assertEquals(List.of(), log.entries(), "neither the URL row nor the batch item was written");
-        assertEquals(ItemState.QUEUED, batches.item(BATCH, URL.urlHash()).orElseThrow().state());
+        assertEquals(ItemState.QUEUED, state(URL));
+        assertEquals(1, frontierStore.released(URL.siteKey()), "the message's retry still counts against the site");
     }
 
-    private FetchPage fetchPageAnswering(FetchResult result) {
-        return fetchPageAnswering(result, blobs);
+    @Test
+    void deadLettered_whenJobReachesTheDeadLetterQueue_endsItsItemAndWaitersFailedDlq() {
+        batches.createBatch(new BatchHeader("b2", 1, 0, List.of(), 0, "http", START));
+        batches.addItems("b2", List.of(URL), START);
+        FetchJob job = send(URL);
+        urls.claim(URL.urlHash(), URL.value(), "b2", START, START.minusSeconds(1800));
+
+        fetchPage().deadLettered(job);
+
+        assertEquals(ItemState.FAILED, state(URL));
+        assertEquals(ItemState.FAILED, batches.item("b2", URL.urlHash()).orElseThrow().state());
+        assertEquals(0, frontierStore.released(URL.siteKey()));
+        assertEquals(List.of(), site.urls());
     }
 
-    private FetchPage fetchPageAnswering(FetchResult result, BlobStore blobStore) {
-        PageFetcher fetcher = url -> {
-            requested.add(url);
-            return result;
-        };
-        return new FetchPage(fetcher, blobStore, urls, new BatchTracker(batches),
-                new Frontier(frontierStore, new RecordingFetchQueue(new CallLog()), Clock.fixed(NOW, ZoneOffset.UTC),
-                        Frontier.Settings.DEFAULTS), Clock.fixed(NOW, ZoneOffset.UTC));
-    }
+    @Test
+    void process_whenRedeliveredAfterRequeue_doesNotRequeueTwice() {
+        site.answer(ROBOTS, status(ROBOTS, 503));
+        FetchJob job = send(URL);
+        fetchPage().process(job);
 
-    private static FetchResult.Response response(int status) {
-        return new FetchResult.Response(status, Map.of("content-type", "text/html; charset=utf-8"), BODY, false,
-                URL.value(), Duration.ofMillis(30), Duration.ofMillis(80));
+        fetchPage().process(job); // the same message again
+
+        assertEquals(1, frontierStore.pending(URL.siteKey()));
+        assertEquals(0, frontierStore.released(URL.siteKey()));
     }
 }

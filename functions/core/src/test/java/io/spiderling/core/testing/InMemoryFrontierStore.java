@@ -50,7 +50,19 @@ public final class InMemoryFrontierStore implements FrontierStore {
             return false;
         }
         pendingOf(entry.site()).remove(key);
-        releasedOf(entry.site()).put(key, new Released(entry, now));
+        releasedOf(entry.site()).put(key, new Released(entry.with(entry.attempt(), entry.notBefore(), entry.send() + 1),
+                now));
+        return true;
+    }
+
+    @Override
+    public synchronized boolean requeue(SiteKey site, String batchId, String urlHash, int attempt, Instant notBefore) {
+        Released r = releasedOf(site).remove(key(batchId, urlHash));
+        if (r == null) {
+            return false;
+        }
+        FrontierEntry e = r.entry();
+        pendingOf(site).put(key(batchId, urlHash), e.with(attempt, notBefore, e.send()));
         return true;
     }
 

@@ -76,6 +76,15 @@ public class Beans {
         return p.frontier();
     }
 
+    private static String read(String file) {
+        try {
+            return java.nio.file.Files.readString(java.nio.file.Path.of(file));
+        } catch (java.io.IOException e) {
+            throw new IllegalArgumentException("spiderling.fetch.rate-overrides-file: cannot read " + file + ": "
+                    + e.getMessage(), e);
+        }
+    }
+
     /** Also used by the local runner, which reads the same configuration without Quarkus. */
     public static PipelineSettings settings(SpiderlingConfig c) {
         var aws = c.aws();
@@ -87,7 +96,10 @@ public class Beans {
                 new PipelineSettings.Resources(c.bucket(), c.tables().urls(), c.tables().batches(), c.tables().sites(),
                         c.queues().fetch(), c.queues().plan()),
                 new PipelineSettings.Fetch(c.fetch().userAgent(), c.fetch().connectTimeout(),
-                        c.fetch().totalTimeout(), c.fetch().maxBodyBytes(), c.fetch().maxRedirects()),
+                        c.fetch().firstByteTimeout(), c.fetch().totalTimeout(), c.fetch().maxBodyBytes(),
+                        c.fetch().maxRedirects(), c.fetch().allowLoopback(), c.fetch().robotsAgent(),
+                        java.util.Set.copyOf(c.fetch().optOut().orElse(java.util.List.of())),
+                        c.fetch().rateOverridesFile().map(Beans::read).orElse("")),
                 new Frontier.Settings(c.frontier().depthCap(), c.frontier().spacing(), c.frontier().lostAfter()),
                 new PipelineSettings.Uploads(c.uploads().urlTtl(), c.uploads().chunkBytes()));
     }

@@ -4,6 +4,7 @@ import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithName;
 import java.net.URI;
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -76,6 +77,9 @@ public interface SpiderlingConfig {
         @WithName("connect-timeout")
         Duration connectTimeout();
 
+        @WithName("first-byte-timeout")
+        Duration firstByteTimeout();
+
         @WithName("total-timeout")
         Duration totalTimeout();
 
@@ -84,6 +88,18 @@ public interface SpiderlingConfig {
 
         @WithName("max-redirects")
         int maxRedirects();
+
+        @WithName("allow-loopback")
+        boolean allowLoopback();
+
+        @WithName("robots-agent")
+        String robotsAgent();
+
+        @WithName("opt-out")
+        Optional<List<String>> optOut();
+
+        @WithName("rate-overrides-file")
+        Optional<String> rateOverridesFile();
     }
 
     interface Frontier {

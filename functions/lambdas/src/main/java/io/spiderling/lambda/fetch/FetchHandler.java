@@ -5,29 +5,50 @@ import com.amazonaws.services.lambda.runtime.RequestHandler;
 import com.amazonaws.services.lambda.runtime.events.SQSBatchResponse;
 import com.amazonaws.services.lambda.runtime.events.SQSEvent;
 import io.spiderling.aws.FetchJobCodec;
+import io.spiderling.core.fetch.FetchJob;
 import io.spiderling.core.pipeline.FetchPage;
+import io.spiderling.lambda.config.SpiderlingConfig;
 import io.spiderling.lambda.internal.SqsBatches;
 import jakarta.inject.Inject;
 import jakarta.inject.Named;
 import jakarta.inject.Singleton;
+import java.time.Duration;
 
 /**
- * The SQS FIFO fetch queue: one fetch per message, in each site's order. Whatever the site answers is a handled
- * outcome; only a storage failure fails a message, and with it the rest of its site's group in this batch.
+ * The SQS FIFO fetch queue: one fetch per message, in each site's order. Every handled outcome is a success: fetched,
+ * refused and parked, or ended with an error; only a storage failure fails a message, and with it the rest of its
+ * site's group in this batch. No fetch starts once the invocation has less time left than a fetch can take: those
+ * jobs go back to the frontier.
  */
 @Named("fetch")
 @Singleton
 public class FetchHandler implements RequestHandler<SQSEvent, SQSBatchResponse> {
 
+    /** Room for the writes after the GET, and for a slot wait of up to a second. */
+    private static final Duration MARGIN = Duration.ofSeconds(5);
+
     private final FetchPage fetchPage;
+    private final Duration fetchTakes;
 
     @Inject
-    public FetchHandler(FetchPage fetchPage) {
+    public FetchHandler(FetchPage fetchPage, SpiderlingConfig config) {
+        this(fetchPage, config.fetch().totalTimeout());
+    }
+
+    public FetchHandler(FetchPage fetchPage, Duration totalTimeout) {
         this.fetchPage = fetchPage;
+        this.fetchTakes = totalTimeout.plus(MARGIN);
     }
 
     @Override
     public SQSBatchResponse handleRequest(SQSEvent event, Context context) {
-        return SqsBatches.process(event, message -> fetchPage.process(FetchJobCodec.decode(message.getBody())));
+        return SqsBatches.process(event, message -> {
+            FetchJob job = FetchJobCodec.decode(message.getBody());
+            if (context != null && context.getRemainingTimeInMillis() < fetchTakes.toMillis()) {
+                fetchPage.postpone(job);
+            } else {
+                fetchPage.process(job);
+            }
+        });
     }
 }

@@ -1,176 +1,271 @@
 package io.spiderling.lambda.fetch;
 
+import io.spiderling.core.fetch.FetchRequest;
 import io.spiderling.core.fetch.FetchResult;
+import io.spiderling.core.net.AddressPolicy;
+import io.spiderling.core.net.BodyLimits;
+import io.spiderling.core.net.BoundedBody;
+import io.spiderling.core.net.GzipDeflateDecoder;
 import io.spiderling.core.port.PageFetcher;
 import io.spiderling.lambda.PipelineSettings;
-import io.vertx.core.AsyncResult;
-import io.vertx.core.Future;
-import io.vertx.core.Handler;
 import io.vertx.core.Vertx;
-import io.vertx.core.buffer.Buffer;
-import io.vertx.core.streams.WriteStream;
-import io.vertx.ext.web.client.HttpResponse;
-import io.vertx.ext.web.client.WebClient;
-import io.vertx.ext.web.client.WebClientOptions;
-import io.vertx.ext.web.codec.BodyCodec;
+import io.vertx.core.http.HttpClient;
+import io.vertx.core.http.HttpClientOptions;
+import io.vertx.core.http.HttpClientRequest;
+import io.vertx.core.http.HttpClientResponse;
+import io.vertx.core.http.HttpMethod;
+import io.vertx.core.http.RequestOptions;
+import io.vertx.core.net.SocketAddress;
 import java.net.ConnectException;
+import java.net.InetAddress;
+import java.net.URI;
 import java.net.UnknownHostException;
+import java.nio.ByteBuffer;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.zip.ZipException;
 import javax.net.ssl.SSLException;
 
 /**
- * {@link PageFetcher} on the Vert.x web client. The body is streamed into a capped buffer rather than collected whole,
- * so an oversized page costs at most the cap in memory; the time of its first chunk gives the time to first byte.
+ * {@link PageFetcher} on the Vert.x HTTP client, with the safety rules applied on the wire.
+ *
+ * <ul>
+ *   <li><b>SSRF guard.</b> The host is resolved here and every address checked with {@link AddressPolicy}; the
+ *       connection goes to exactly the address checked ({@link RequestOptions#setServer}), with the name kept for the
+ *       Host header and TLS, so a DNS answer that changes between check and connect (rebinding) cannot slip through.
+ *       Every redirect hop this class follows is checked again.</li>
+ *   <li><b>Timeouts.</b> Connect, idle (no byte for that long, which bounds the time to first byte), and total.</li>
+ *   <li><b>Body.</b> Streamed into a {@link BoundedBody}: cut at the cap and flagged, never held beyond it. gzip and
+ *       deflate are decoded here, chunk by chunk, so a decompression bomb is stopped by its ratio before it grows.</li>
+ *   <li><b>Redirects</b> are followed only when the request asks (robots.txt); page redirects go back to the fetch
+ *       stage, which checks each hop against robots.txt and the rate limit.</li>
+ * </ul>
  */
 public final class VertxPageFetcher implements PageFetcher, AutoCloseable {
 
-    /** The response headers kept on the metadata row. */
-    private static final List<String> KEPT_HEADERS =
-            List.of("content-type", "content-length", "etag", "last-modified", "cache-control", "expires", "location");
+    /** Headers returned to the caller; the fetch stage keeps the ones it stores. */
+    private static final List<String> HEADERS = List.of("content-type", "content-length", "etag", "last-modified",
+            "cache-control", "expires", "retry-after", "location", "date", "age", "content-encoding");
 
-    private final WebClient client;
+    private final HttpClient client;
     private final PipelineSettings.Fetch settings;
+    private final AddressPolicy addresses;
+    private final BodyLimits limits;
 
     public VertxPageFetcher(Vertx vertx, PipelineSettings.Fetch settings) {
         this.settings = settings;
-        this.client = WebClient.create(vertx, new WebClientOptions()
-                .setUserAgent(settings.userAgent())
+        this.addresses = settings.allowLoopback() ? AddressPolicy.allowingLoopback() : AddressPolicy.strict();
+        this.limits = BodyLimits.defaults().withMaxBytes((int) Math.min(Integer.MAX_VALUE, settings.maxBodyBytes()));
+        this.client = vertx.createHttpClient(new HttpClientOptions()
                 .setConnectTimeout((int) settings.connectTimeout().toMillis())
-                .setFollowRedirects(true)
-                .setMaxRedirects(settings.maxRedirects())
-                .setDecompressionSupported(true)
-                .setKeepAlive(true));
+                .setKeepAlive(true)
+                .setForceSni(true)
+                .setVerifyHost(true)
+                .setTryUseCompression(false)); // decoded here, under the ratio guard
     }
 
     @Override
-    public FetchResult fetch(String url) {
+    public FetchResult fetch(FetchRequest request) {
         long start = System.nanoTime();
-        CappedBody body = new CappedBody(settings.maxBodyBytes(), start);
-        try {
-            HttpResponse<Void> response = client.getAbs(url)
-                    .timeout(settings.totalTimeout().toMillis())
-                    .as(BodyCodec.pipe(body))
-                    .send()
-                    .toCompletionStage().toCompletableFuture()
-                    .get(settings.totalTimeout().toMillis() + 1_000, TimeUnit.MILLISECONDS);
-            Duration total = Duration.ofNanos(System.nanoTime() - start);
-            Map<String, String> headers = new HashMap<>();
-            for (String name : KEPT_HEADERS) {
-                String value = response.getHeader(name);
-                if (value != null) {
-                    headers.put(name, value);
+        List<String> redirects = new ArrayList<>();
+        String url = request.url();
+        while (true) {
+            FetchResult result = once(url, request, start);
+            if (result instanceof FetchResult.Response r && r.redirect() && redirects.size() < request.maxRedirects()) {
+                String next;
+                try {
+                    next = URI.create(url).resolve(r.headers().get("location").strip()).toString();
+                } catch (IllegalArgumentException e) {
+                    return withRedirects(r, redirects);
                 }
+                if (!next.startsWith("http://") && !next.startsWith("https://")) {
+                    return withRedirects(r, redirects);
+                }
+                redirects.add(url);
+                url = next;
+                continue;
             }
-            List<String> redirects = response.followedRedirects();
-            String finalUrl = redirects.isEmpty() ? url : redirects.get(redirects.size() - 1);
-            return new FetchResult.Response(response.statusCode(), headers, body.bytes(), body.truncated(), finalUrl,
-                    body.firstByteAfter().orElse(total), total);
+            return result instanceof FetchResult.Response r ? withRedirects(r, redirects) : result;
+        }
+    }
+
+    private static FetchResult withRedirects(FetchResult.Response r, List<String> redirects) {
+        return new FetchResult.Response(r.status(), r.headers(), r.body(), r.truncated(), r.finalUrl(),
+                r.timeToFirstByte(), r.total(), redirects, r.connect());
+    }
+
+    private FetchResult once(String url, FetchRequest request, long start) {
+        URI uri;
+        try {
+            uri = URI.create(url);
+        } catch (IllegalArgumentException e) {
+            return new FetchResult.Failure("io", "invalid URL " + url, elapsed(start));
+        }
+        String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
+        if (!scheme.equals("http") && !scheme.equals("https") || uri.getHost() == null) {
+            return new FetchResult.Failure("blocked", "scheme " + scheme + " is not fetched", elapsed(start));
+        }
+        String host = uri.getHost().startsWith("[") ? uri.getHost().substring(1, uri.getHost().length() - 1)
+                : uri.getHost();
+        InetAddress address;
+        try {
+            List<InetAddress> resolved = Arrays.asList(InetAddress.getAllByName(host));
+            switch (addresses.checkAll(resolved)) {
+                case AddressPolicy.Verdict.Refused refused -> {
+                    return new FetchResult.Failure("blocked", refused.reason() + " address "
+                            + refused.address().getHostAddress(), elapsed(start));
+                }
+                case AddressPolicy.Verdict.Allowed allowed -> address = allowed.address();
+            }
+        } catch (UnknownHostException e) {
+            return new FetchResult.Failure("dns", "unknown host " + host, elapsed(start));
+        }
+        boolean ssl = scheme.equals("https");
+        int port = uri.getPort() > 0 ? uri.getPort() : ssl ? 443 : 80;
+        String path = (uri.getRawPath() == null || uri.getRawPath().isEmpty() ? "/" : uri.getRawPath())
+                + (uri.getRawQuery() == null ? "" : "?" + uri.getRawQuery());
+        long left = settings.totalTimeout().toMillis() - Duration.ofNanos(System.nanoTime() - start).toMillis();
+        if (left <= 0) {
+            return new FetchResult.Failure("timeout", "total timeout of " + settings.totalTimeout() + " reached",
+                    elapsed(start));
+        }
+        RequestOptions options = new RequestOptions()
+                .setMethod(HttpMethod.GET)
+                .setServer(SocketAddress.inetSocketAddress(port, address.getHostAddress()))
+                .setHost(host)
+                .setPort(port)
+                .setSsl(ssl)
+                .setURI(path)
+                .setFollowRedirects(false)
+                .setConnectTimeout(settings.connectTimeout().toMillis())
+                .setIdleTimeout(settings.firstByteTimeout().toMillis())
+                .addHeader("User-Agent", settings.userAgent())
+                .addHeader("Accept-Encoding", "gzip, deflate");
+        request.ifNoneMatch().ifPresent(tag -> options.addHeader("If-None-Match", tag));
+        request.ifModifiedSince().ifPresent(date -> options.addHeader("If-Modified-Since", date));
+
+        CompletableFuture<FetchResult> done = new CompletableFuture<>();
+        long[] connectedAt = {-1};
+        long[] firstByteAt = {-1};
+        client.request(options).onFailure(done::completeExceptionally).onSuccess(req -> {
+            connectedAt[0] = System.nanoTime();
+            req.send().onFailure(done::completeExceptionally).onSuccess(response -> read(url, req, response, start,
+                    connectedAt, firstByteAt, done));
+        });
+        try {
+            return done.get(left, TimeUnit.MILLISECONDS);
         } catch (ExecutionException e) {
             return failure(e.getCause(), start);
         } catch (TimeoutException e) {
-            return failure(e, start);
+            done.cancel(true);
+            return new FetchResult.Failure("timeout", "total timeout of " + settings.totalTimeout() + " reached",
+                    elapsed(start));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return failure(e, start);
         }
     }
 
+    private void read(String url, HttpClientRequest req, HttpClientResponse response, long start, long[] connectedAt,
+            long[] firstByteAt, CompletableFuture<FetchResult> done) {
+        Map<String, String> headers = new HashMap<>();
+        for (String name : HEADERS) {
+            String value = response.getHeader(name);
+            if (value != null) {
+                headers.put(name, value);
+            }
+        }
+        String encoding = headers.getOrDefault("content-encoding", "").trim().toLowerCase(Locale.ROOT);
+        GzipDeflateDecoder decoder = switch (encoding) {
+            case "gzip", "x-gzip" -> GzipDeflateDecoder.gzip();
+            case "deflate" -> GzipDeflateDecoder.deflate();
+            default -> null;
+        };
+        BoundedBody body = BoundedBody.create(limits);
+        Runnable finish = () -> {
+            if (decoder != null) {
+                decoder.close();
+            }
+            if (body.ratioExceeded()) {
+                done.complete(new FetchResult.Failure("blocked", "decompression ratio above "
+                        + limits.maxDecompressionRatio() + " (a compression bomb?)", elapsed(start)));
+                return;
+            }
+            Duration total = elapsed(start);
+            Duration ttfb = firstByteAt[0] < 0 ? total : Duration.ofNanos(firstByteAt[0] - start);
+            Duration connect = connectedAt[0] < 0 ? Duration.ZERO : Duration.ofNanos(connectedAt[0] - start);
+            done.complete(new FetchResult.Response(response.statusCode(), headers, body.toByteArray(),
+                    body.truncated(), url, ttfb, total, List.of(), connect));
+        };
+        response.handler(chunk -> {
+            if (firstByteAt[0] < 0) {
+                firstByteAt[0] = System.nanoTime();
+            }
+            if (done.isDone() || !body.accepting()) {
+                return;
+            }
+            boolean more;
+            try {
+                more = decoder == null ? body.accept(chunk.getBytes(), chunk.length())
+                        : decoder.decodeInto(ByteBuffer.wrap(chunk.getBytes()), body);
+            } catch (ZipException e) {
+                decoder.close();
+                done.complete(new FetchResult.Failure("io", "bad " + encoding + " body: " + e.getMessage(),
+                        elapsed(start)));
+                req.reset();
+                return;
+            }
+            if (!more) {
+                // Cut at the cap (or stopped by the ratio guard): stop reading, close the connection.
+                finish.run();
+                req.reset();
+            }
+        });
+        response.exceptionHandler(e -> {
+            if (!done.isDone()) {
+                done.completeExceptionally(e);
+            }
+        });
+        response.endHandler(v -> {
+            if (!done.isDone()) {
+                finish.run();
+            }
+        });
+    }
+
+    private static Duration elapsed(long start) {
+        return Duration.ofNanos(System.nanoTime() - start);
+    }
+
     private static FetchResult failure(Throwable cause, long start) {
-        Duration total = Duration.ofNanos(System.nanoTime() - start);
         String kind = switch (cause) {
             case UnknownHostException ignored -> "dns";
             case ConnectException ignored -> "connect";
             case SSLException ignored -> "tls";
             case TimeoutException ignored -> "timeout";
             case io.netty.handler.timeout.TimeoutException ignored -> "timeout";
-            default -> cause.getClass().getSimpleName().toLowerCase(Locale.ROOT).contains("timeout") ? "timeout" : "io";
+            case io.vertx.core.http.StreamResetException ignored -> "io";
+            default -> {
+                String name = cause.getClass().getSimpleName().toLowerCase(Locale.ROOT);
+                String message = String.valueOf(cause.getMessage()).toLowerCase(Locale.ROOT);
+                yield name.contains("timeout") || message.contains("timeout") || message.contains("timed out")
+                        ? "timeout" : name.contains("connect") ? "connect" : "io";
+            }
         };
-        return new FetchResult.Failure(kind, String.valueOf(cause.getMessage()), total);
+        return new FetchResult.Failure(kind, String.valueOf(cause.getMessage()), elapsed(start));
     }
 
     @Override
     public void close() {
         client.close();
-    }
-
-    /** Keeps the first {@code cap} bytes and drops the rest, remembering that it did. */
-    private static final class CappedBody implements WriteStream<Buffer> {
-        private final long cap;
-        private final long start;
-        private final Buffer buffer = Buffer.buffer();
-        private boolean truncated;
-        private long firstByteNanos = -1;
-
-        CappedBody(long cap, long start) {
-            this.cap = cap;
-            this.start = start;
-        }
-
-        synchronized byte[] bytes() {
-            return buffer.getBytes();
-        }
-
-        synchronized boolean truncated() {
-            return truncated;
-        }
-
-        synchronized Optional<Duration> firstByteAfter() {
-            return firstByteNanos < 0 ? Optional.empty() : Optional.of(Duration.ofNanos(firstByteNanos - start));
-        }
-
-        @Override
-        public synchronized Future<Void> write(Buffer data) {
-            if (firstByteNanos < 0) {
-                firstByteNanos = System.nanoTime();
-            }
-            long room = cap - buffer.length();
-            if (data.length() > room) {
-                truncated = true;
-                if (room > 0) {
-                    buffer.appendBuffer(data, 0, (int) room);
-                }
-            } else {
-                buffer.appendBuffer(data);
-            }
-            return Future.succeededFuture();
-        }
-
-        @Override
-        public void write(Buffer data, Handler<AsyncResult<Void>> handler) {
-            write(data).onComplete(handler);
-        }
-
-        @Override
-        public void end(Handler<AsyncResult<Void>> handler) {
-            handler.handle(Future.succeededFuture());
-        }
-
-        @Override
-        public WriteStream<Buffer> exceptionHandler(Handler<Throwable> handler) {
-            return this;
-        }
-
-        @Override
-        public WriteStream<Buffer> setWriteQueueMaxSize(int maxSize) {
-            return this;
-        }
-
-        @Override
-        public boolean writeQueueFull() {
-            return false;
-        }
-
-        @Override
-        public WriteStream<Buffer> drainHandler(Handler<Void> handler) {
-            return this;
-        }
     }
 }

@@ -1,0 +1,98 @@
+package io.spiderling.aws;
+
+import static io.spiderling.aws.Attrs.n;
+import static io.spiderling.aws.Attrs.number;
+import static io.spiderling.aws.Attrs.s;
+
+import io.spiderling.core.politeness.SiteRate;
+import io.spiderling.core.port.RateStore;
+import io.spiderling.core.url.SiteKey;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException;
+
+/**
+ * {@link RateStore} on the {@code sites} table: {@code pk = RATE#<site>}, {@code sk = rate}, one item per site key
+ * (Aragog's rate item). Every write is a put conditional on the version read ({@value #VERSION_CONDITION}), so two
+ * fetchers deciding on the same state cannot both win: the loser reads again. {@code ttl} lets an idle site's state
+ * disappear after a week.
+ */
+public final class DynamoDbRateStore implements RateStore {
+
+    static final String VERSION_CONDITION = "attribute_not_exists(pk) OR version = :read";
+    private static final Duration IDLE_TTL = Duration.ofDays(7);
+
+    private final DynamoDbClient dynamo;
+    private final String table;
+    private final Clock clock;
+
+    public DynamoDbRateStore(DynamoDbClient dynamo, String table, Clock clock) {
+        this.dynamo = dynamo;
+        this.table = table;
+        this.clock = clock;
+    }
+
+    static Map<String, AttributeValue> key(SiteKey site) {
+        return Map.of("pk", s("RATE#" + site.value()), "sk", s("rate"));
+    }
+
+    /**
+     * Times are stored to the millisecond, rounded up: a slot rounded down would let the next one, computed from it,
+     * come up to a millisecond early.
+     */
+    static long ceilMillis(Instant at) {
+        long millis = at.toEpochMilli();
+        return at.getNano() % 1_000_000 == 0 ? millis : millis + 1;
+    }
+
+    @Override
+    public Optional<SiteRate> find(SiteKey site) {
+        Map<String, AttributeValue> item = dynamo.getItem(b -> b.tableName(table).key(key(site))
+                .consistentRead(true)).item();
+        if (item == null || item.isEmpty()) {
+            return Optional.empty();
+        }
+        List<Instant> inFlight = item.containsKey("inFlight")
+                ? item.get("inFlight").ns().stream().map(v -> Instant.ofEpochMilli(Long.parseLong(v))).toList()
+                : List.of();
+        return Optional.of(new SiteRate(Instant.ofEpochMilli(number(item, "lastSlot", 0)),
+                Duration.ofMillis(number(item, "intervalMs", 1000)),
+                Duration.ofMillis(number(item, "baseIntervalMs", 1000)),
+                Instant.ofEpochMilli(number(item, "pausedUntil", 0)),
+                (int) number(item, "throttles", 0), (int) number(item, "successes", 0),
+                Duration.ofMillis(number(item, "responseTimeMs", 0)), inFlight, number(item, "version", 0)));
+    }
+
+    @Override
+    public boolean save(SiteKey site, SiteRate r, long readVersion) {
+        Map<String, AttributeValue> item = new HashMap<>(key(site));
+        item.put("lastSlot", n(ceilMillis(r.lastSlot())));
+        item.put("intervalMs", n(r.interval().toMillis()));
+        item.put("baseIntervalMs", n(r.baseInterval().toMillis()));
+        item.put("pausedUntil", n(r.pausedUntil().toEpochMilli()));
+        item.put("throttles", n(r.throttles()));
+        item.put("successes", n(r.successes()));
+        item.put("responseTimeMs", n(r.responseTime().toMillis()));
+        if (!r.inFlight().isEmpty()) {
+            // A number set: slots are distinct, being at least one interval apart.
+            item.put("inFlight", AttributeValue.fromNs(r.inFlight().stream()
+                    .map(at -> Long.toString(ceilMillis(at))).distinct().toList()));
+        }
+        item.put("version", n(r.version()));
+        item.put("ttl", n(clock.instant().plus(IDLE_TTL).getEpochSecond()));
+        try {
+            dynamo.putItem(b -> b.tableName(table).item(item).conditionExpression(VERSION_CONDITION)
+                    .expressionAttributeValues(Map.of(":read", n(readVersion))));
+            return true;
+        } catch (ConditionalCheckFailedException raced) {
+            return false;
+        }
+    }
+}

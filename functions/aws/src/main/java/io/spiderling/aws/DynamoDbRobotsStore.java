@@ -1,0 +1,81 @@
+package io.spiderling.aws;
+
+import static io.spiderling.aws.Attrs.instant;
+import static io.spiderling.aws.Attrs.n;
+import static io.spiderling.aws.Attrs.number;
+import static io.spiderling.aws.Attrs.s;
+import static io.spiderling.aws.Attrs.string;
+
+import io.spiderling.core.port.RobotsStore;
+import io.spiderling.core.robots.AccessResult;
+import io.spiderling.core.robots.RobotsCacheEntry;
+import io.spiderling.core.robots.RobotsOrigin;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Optional;
+import software.amazon.awssdk.core.SdkBytes;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+
+/**
+ * {@link RobotsStore} on the {@code sites} table: {@code pk = ROBOTS#<origin>}, {@code sk = robots}. The robots.txt
+ * text is stored gzip-compressed (at most 350,000 bytes, see {@code RobotsPolicy}), so an item stays under DynamoDB's
+ * 400 KB. {@code ttl} (epoch seconds) is the table's TTL attribute, so idle origins disappear; DynamoDB deletes late,
+ * so the policy checks {@code expiresAt} on every read as well.
+ */
+public final class DynamoDbRobotsStore implements RobotsStore {
+
+    private final DynamoDbClient dynamo;
+    private final String table;
+
+    public DynamoDbRobotsStore(DynamoDbClient dynamo, String table) {
+        this.dynamo = dynamo;
+        this.table = table;
+    }
+
+    static Map<String, AttributeValue> key(RobotsOrigin origin) {
+        return Map.of("pk", s("ROBOTS#" + origin.value()), "sk", s("robots"));
+    }
+
+    @Override
+    public Optional<RobotsCacheEntry> find(RobotsOrigin origin) {
+        Map<String, AttributeValue> item = dynamo.getItem(b -> b.tableName(table).key(key(origin))
+                .consistentRead(true)).item();
+        if (item == null || item.isEmpty()) {
+            return Optional.empty();
+        }
+        byte[] gzip = item.containsKey("robotsGzip") ? item.get("robotsGzip").b().asByteArray() : new byte[0];
+        return Optional.of(new RobotsCacheEntry(origin,
+                AccessResult.valueOf(string(item, "lastResult").orElseThrow()),
+                number(item, "lastStatus").map(Long::intValue),
+                instant(item, "attemptedAt").orElseThrow(),
+                instant(item, "fetchedAt"), instant(item, "freshUntil"),
+                instant(item, "expiresAt").orElseThrow(),
+                gzip, Attrs.bool(item, "truncated"),
+                (int) number(item, "consecutiveFailures", 0),
+                instant(item, "firstFailureAt"), instant(item, "nextRetryAt"),
+                number(item, "crawlDelayMs").map(Duration::ofMillis)));
+    }
+
+    @Override
+    public void save(RobotsCacheEntry e) {
+        Map<String, AttributeValue> item = new HashMap<>(key(e.origin()));
+        item.put("lastResult", s(e.lastResult().name()));
+        e.lastStatus().ifPresent(status -> item.put("lastStatus", n(status)));
+        item.put("attemptedAt", n(e.attemptedAt().toEpochMilli()));
+        e.fetchedAt().ifPresent(at -> item.put("fetchedAt", n(at.toEpochMilli())));
+        e.freshUntil().ifPresent(at -> item.put("freshUntil", n(at.toEpochMilli())));
+        item.put("expiresAt", n(e.expiresAt().toEpochMilli()));
+        item.put("ttl", n(e.expiresAt().getEpochSecond()));
+        if (e.robotsGzip().length > 0) {
+            item.put("robotsGzip", AttributeValue.fromB(SdkBytes.fromByteArray(e.robotsGzip())));
+        }
+        item.put("truncated", AttributeValue.fromBool(e.truncated()));
+        item.put("consecutiveFailures", n(e.consecutiveFailures()));
+        e.firstFailureAt().ifPresent(at -> item.put("firstFailureAt", n(at.toEpochMilli())));
+        e.nextRetryAt().ifPresent(at -> item.put("nextRetryAt", n(at.toEpochMilli())));
+        e.crawlDelay().ifPresent(d -> item.put("crawlDelayMs", n(d.toMillis())));
+        dynamo.putItem(b -> b.tableName(table).item(item));
+    }
+}

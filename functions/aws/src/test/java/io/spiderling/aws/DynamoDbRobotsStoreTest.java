@@ -1,0 +1,64 @@
+package io.spiderling.aws;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.spiderling.core.robots.RobotsCacheEntry;
+import io.spiderling.core.robots.RobotsFetchOutcome;
+import io.spiderling.core.robots.RobotsOrigin;
+import io.spiderling.core.robots.RobotsPolicy;
+import io.spiderling.core.robots.RobotsVerdict;
+import io.spiderling.testkit.EmbeddedAws;
+import io.spiderling.testkit.EmbeddedAwsExtension;
+import io.spiderling.testkit.StackResources;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+@ExtendWith(EmbeddedAwsExtension.class)
+class DynamoDbRobotsStoreTest {
+
+    private static final Instant NOW = Instant.parse("2025-03-01T10:00:00Z");
+
+    private final DynamoDbRobotsStore store;
+
+    DynamoDbRobotsStoreTest(EmbeddedAws aws, StackResources res) {
+        this.store = new DynamoDbRobotsStore(aws.dynamoDb(), res.sitesTable());
+    }
+
+    @Test
+    void save_whenRulesStored_readsBackAnEntryThatDecidesTheSame() {
+        RobotsPolicy policy = RobotsPolicy.create();
+        RobotsOrigin origin = RobotsOrigin.of("https://round-trip.example/");
+        RobotsCacheEntry entry = policy.onFetched(origin, RobotsFetchOutcome.Response.of(200,
+                "User-agent: *\nDisallow: /private\nCrawl-delay: 3\n"), Optional.empty(), NOW, 0.0);
+
+        store.save(entry);
+        Optional<RobotsCacheEntry> read = store.find(origin);
+
+        assertEquals(Optional.of(entry), read);
+        assertTrue(policy.decide(read, "https://round-trip.example/private/x", NOW)
+                instanceof RobotsVerdict.Disallowed);
+        assertEquals(new RobotsVerdict.Allowed(Duration.ofSeconds(3)),
+                policy.decide(read, "https://round-trip.example/public", NOW));
+    }
+
+    @Test
+    void save_whenOutageRecorded_keepsTheFailureCountAndRetryTime() {
+        RobotsPolicy policy = RobotsPolicy.create();
+        RobotsOrigin origin = RobotsOrigin.of("http://outage.example:8080/");
+        RobotsCacheEntry failed = policy.onFetched(origin, new RobotsFetchOutcome.Failure("connect", 0),
+                Optional.empty(), NOW, 0.0);
+
+        store.save(failed);
+
+        RobotsCacheEntry read = store.find(origin).orElseThrow();
+        assertEquals(failed, read);
+        assertEquals(1, read.consecutiveFailures());
+        assertFalse(read.hasCopy());
+        assertEquals(Optional.empty(), store.find(RobotsOrigin.of("http://outage.example/")), "another origin");
+    }
+}

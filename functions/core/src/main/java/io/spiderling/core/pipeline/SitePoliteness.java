@@ -1,0 +1,162 @@
+package io.spiderling.core.pipeline;
+
+import io.spiderling.core.fetch.FetchRequest;
+import io.spiderling.core.fetch.FetchResult;
+import io.spiderling.core.politeness.RateDecision;
+import io.spiderling.core.politeness.RateLimiter;
+import io.spiderling.core.politeness.RateOverrides;
+import io.spiderling.core.politeness.SiteRate;
+import io.spiderling.core.port.PageFetcher;
+import io.spiderling.core.port.RateStore;
+import io.spiderling.core.port.RobotsStore;
+import io.spiderling.core.robots.RobotsCacheEntry;
+import io.spiderling.core.robots.RobotsFetchOutcome;
+import io.spiderling.core.robots.RobotsOrigin;
+import io.spiderling.core.robots.RobotsPolicy;
+import io.spiderling.core.robots.RobotsVerdict;
+import io.spiderling.core.url.NormalizedUrl;
+import io.spiderling.core.url.SiteKey;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Optional;
+import java.util.function.DoubleSupplier;
+
+/**
+ * The gate every request to a site passes: robots.txt first (fetched when the cache has no usable copy, which itself
+ * takes a slot of the site's rate), then a slot from the site's rate item. The decisions are the pure
+ * {@link RobotsPolicy} and {@link RateLimiter}; this class reads their state, writes it back conditionally and waits
+ * for a granted slot, which the limiter keeps within a second.
+ */
+public final class SitePoliteness {
+
+    /** Re-reads after a lost conditional write; each loser sees a newer state, so a few suffice. */
+    private static final int RATE_ATTEMPTS = 10;
+
+    /** Blocks until an instant; a test passes one that moves its clock instead. */
+    @FunctionalInterface
+    public interface Pause {
+        void until(Instant when);
+    }
+
+    /** Where a URL stands with its site. */
+    public sealed interface Gate {
+        /** Go ahead: the request may start at {@code slot} (already waited for); report it back with {@link #done}. */
+        record Go(SiteKey site, Instant slot) implements Gate {}
+
+        /** Not now: ask again from {@code until}. */
+        record Wait(Instant until, String why) implements Gate {}
+
+        /** robots.txt forbids the URL. */
+        record Disallowed(String reason) implements Gate {}
+
+        /** robots.txt stayed unreachable past the deadline: the URL fails. */
+        record Unreachable(String reason) implements Gate {}
+    }
+
+    private final RobotsPolicy robots;
+    private final RobotsStore robotsStore;
+    private final RateLimiter limiter;
+    private final RateStore rates;
+    private final RateOverrides overrides;
+    private final PageFetcher fetcher;
+    private final Clock clock;
+    private final Pause pause;
+    private final DoubleSupplier jitter;
+
+    public SitePoliteness(RobotsPolicy robots, RobotsStore robotsStore, RateLimiter limiter, RateStore rates,
+            RateOverrides overrides, PageFetcher fetcher, Clock clock, Pause pause, DoubleSupplier jitter) {
+        this.robots = robots;
+        this.robotsStore = robotsStore;
+        this.limiter = limiter;
+        this.rates = rates;
+        this.overrides = overrides;
+        this.fetcher = fetcher;
+        this.clock = clock;
+        this.pause = pause;
+        this.jitter = jitter;
+    }
+
+    /** Checks robots.txt (fetching it if needed) and takes a rate slot for one request to {@code url}. */
+    public Gate admit(NormalizedUrl url) {
+        RobotsOrigin origin = RobotsOrigin.of(url);
+        Optional<RobotsCacheEntry> entry = robotsStore.find(origin);
+        if (robots.needsFetch(entry, clock.instant())) {
+            Gate slot = acquire(url.siteKey(), entry.flatMap(RobotsCacheEntry::crawlDelay));
+            if (!(slot instanceof Gate.Go go)) {
+                return slot;
+            }
+            FetchResult result = fetcher.fetch(new FetchRequest(origin.robotsUrl(),
+                    robots.settings().maxRedirects(), Optional.empty(), Optional.empty()));
+            done(go, result);
+            RobotsCacheEntry fetched = robots.onFetched(origin, RobotsFetchOutcome.from(result), entry,
+                    clock.instant(), jitter.getAsDouble());
+            robotsStore.save(fetched);
+            entry = Optional.of(fetched);
+        }
+        return switch (robots.decide(entry, url.value(), clock.instant())) {
+            case RobotsVerdict.Allowed allowed -> acquire(url.siteKey(), Optional.of(allowed.crawlDelay())
+                    .filter(d -> !d.isZero()));
+            case RobotsVerdict.Disallowed d -> new Gate.Disallowed(d.reason());
+            case RobotsVerdict.Wait w -> new Gate.Wait(w.until(), "robots.txt unavailable");
+            case RobotsVerdict.Unreachable u -> new Gate.Unreachable(u.reason());
+            case RobotsVerdict.FetchFirst f -> new Gate.Wait(clock.instant().plusSeconds(1), "robots.txt not cached");
+        };
+    }
+
+    /**
+     * Takes one slot of the site's rate: read, decide, write on the version read, again on a lost race. A refusal
+     * says when to ask again. A granted slot is waited for here (at most the limiter's max delay).
+     */
+    public Gate acquire(SiteKey site, Optional<Duration> crawlDelay) {
+        Duration base = limiter.baseInterval(site.value(), overrides, crawlDelay);
+        for (int attempt = 0; attempt < RATE_ATTEMPTS; attempt++) {
+            Optional<SiteRate> stored = rates.find(site);
+            SiteRate state = stored.map(s -> limiter.rebase(s, base)).orElseGet(() -> limiter.initial(base));
+            long readVersion = stored.map(SiteRate::version).orElse(0L);
+            switch (limiter.acquire(state, nowMillis(), 1)) {
+                case RateDecision.Refused refused -> {
+                    return new Gate.Wait(refused.retryAt(), "rate: " + refused.reason().name().toLowerCase());
+                }
+                case RateDecision.Granted granted -> {
+                    if (rates.save(site, granted.next(), readVersion)) {
+                        Instant slot = granted.slots().getFirst();
+                        if (slot.isAfter(clock.instant())) {
+                            pause.until(slot);
+                        }
+                        return new Gate.Go(site, slot);
+                    }
+                }
+            }
+        }
+        throw new IllegalStateException("rate item of " + site.value() + " kept changing under " + RATE_ATTEMPTS
+                + " attempts");
+    }
+
+    /**
+     * Now, rounded up to the millisecond: stores keep times to the millisecond, and a slot must read back exactly as
+     * granted for {@link #done} to find its in-flight place.
+     */
+    private Instant nowMillis() {
+        Instant now = clock.instant();
+        Instant floor = now.truncatedTo(java.time.temporal.ChronoUnit.MILLIS);
+        return floor.equals(now) ? now : floor.plusMillis(1);
+    }
+
+    /** Gives back the request's in-flight place and lets the site's answer adjust its rate (slower after a 429). */
+    public void done(Gate.Go go, FetchResult result) {
+        for (int attempt = 0; attempt < RATE_ATTEMPTS; attempt++) {
+            Optional<SiteRate> stored = rates.find(go.site());
+            if (stored.isEmpty()) {
+                return;
+            }
+            SiteRate next = limiter.onResult(limiter.release(stored.get(), go.slot()), result, nowMillis(),
+                    jitter.getAsDouble());
+            if (next.equals(stored.get()) || rates.save(go.site(), next, stored.get().version())) {
+                return;
+            }
+        }
+        throw new IllegalStateException("rate item of " + go.site().value() + " kept changing under "
+                + RATE_ATTEMPTS + " attempts");
+    }
+}

@@ -1,0 +1,29 @@
+package io.spiderling.core.testing;
+
+import io.spiderling.core.politeness.SiteRate;
+import io.spiderling.core.port.RateStore;
+import io.spiderling.core.url.SiteKey;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Optional;
+
+/** A {@link RateStore} in a map, with the port's conditional write on the version read. */
+public final class InMemoryRateStore implements RateStore {
+
+    private final Map<SiteKey, SiteRate> rates = new HashMap<>();
+
+    @Override
+    public synchronized Optional<SiteRate> find(SiteKey site) {
+        return Optional.ofNullable(rates.get(site));
+    }
+
+    @Override
+    public synchronized boolean save(SiteKey site, SiteRate next, long readVersion) {
+        long stored = Optional.ofNullable(rates.get(site)).map(SiteRate::version).orElse(0L);
+        if (stored != readVersion) {
+            return false;
+        }
+        rates.put(site, next);
+        return true;
+    }
+}

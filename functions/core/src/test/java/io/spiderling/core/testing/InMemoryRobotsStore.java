@@ -1,0 +1,24 @@
+package io.spiderling.core.testing;
+
+import io.spiderling.core.port.RobotsStore;
+import io.spiderling.core.robots.RobotsCacheEntry;
+import io.spiderling.core.robots.RobotsOrigin;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Optional;
+
+/** A {@link RobotsStore} in a map; like DynamoDB it keeps expired entries, so the policy must check expiry. */
+public final class InMemoryRobotsStore implements RobotsStore {
+
+    private final Map<RobotsOrigin, RobotsCacheEntry> entries = new HashMap<>();
+
+    @Override
+    public synchronized Optional<RobotsCacheEntry> find(RobotsOrigin origin) {
+        return Optional.ofNullable(entries.get(origin));
+    }
+
+    @Override
+    public synchronized void save(RobotsCacheEntry entry) {
+        entries.put(entry.origin(), entry);
+    }
+}

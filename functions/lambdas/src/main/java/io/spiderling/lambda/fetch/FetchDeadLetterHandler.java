@@ -1,0 +1,48 @@
+package io.spiderling.lambda.fetch;
+
+import com.amazonaws.services.lambda.runtime.Context;
+import com.amazonaws.services.lambda.runtime.RequestHandler;
+import com.amazonaws.services.lambda.runtime.events.SQSBatchResponse;
+import com.amazonaws.services.lambda.runtime.events.SQSEvent;
+import io.spiderling.aws.FetchJobCodec;
+import io.spiderling.core.fetch.FetchJob;
+import io.spiderling.core.pipeline.FetchPage;
+import io.spiderling.lambda.internal.SqsBatches;
+import jakarta.inject.Inject;
+import jakarta.inject.Named;
+import jakarta.inject.Singleton;
+import org.jboss.logging.Logger;
+
+/**
+ * The fetch queue's dead-letter queue: a job the queue gave up on (its handler failed maxReceiveCount times) ends as
+ * {@code failed} with detail {@code dlq}, with every batch waiting on it, and its frontier place is freed, so no batch
+ * waits forever for it. A message that is not a fetch job is logged and dropped.
+ */
+@Named("fetch-dlq")
+@Singleton
+public class FetchDeadLetterHandler implements RequestHandler<SQSEvent, SQSBatchResponse> {
+
+    private static final Logger LOG = Logger.getLogger(FetchDeadLetterHandler.class);
+
+    private final FetchPage fetchPage;
+
+    @Inject
+    public FetchDeadLetterHandler(FetchPage fetchPage) {
+        this.fetchPage = fetchPage;
+    }
+
+    @Override
+    public SQSBatchResponse handleRequest(SQSEvent event, Context context) {
+        return SqsBatches.process(event, message -> {
+            FetchJob job;
+            try {
+                job = FetchJobCodec.decode(message.getBody());
+            } catch (IllegalArgumentException e) {
+                LOG.errorf("dropping dead-lettered message %s: %s", message.getMessageId(), e.getMessage());
+                return;
+            }
+            LOG.warnf("fetch job for %s (batch %s) was dead-lettered", job.url().value(), job.batchId());
+            fetchPage.deadLettered(job);
+        });
+    }
+}
