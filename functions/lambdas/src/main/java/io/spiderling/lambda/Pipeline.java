@@ -75,8 +75,8 @@ public final class Pipeline implements AutoCloseable {
         var f = settings.fetch();
         DoubleSupplier jitter = () -> ThreadLocalRandom.current().nextDouble();
         SitePoliteness politeness = new SitePoliteness(
-                RobotsPolicy.create(RobotsPolicy.Settings.DEFAULTS.withAgent(f.robotsAgent())),
-                new DynamoDbRobotsStore(clients.dynamoDb(), r.sitesTable()), RateLimiter.create(),
+                RobotsPolicy.create(robotsSettings(f)),
+                new DynamoDbRobotsStore(clients.dynamoDb(), r.sitesTable()), RateLimiter.create(rateSettings(f)),
                 new DynamoDbRateStore(clients.dynamoDb(), r.sitesTable(), clock),
                 f.rateOverrides().isBlank() ? RateOverrides.none() : RateOverrides.parse(f.rateOverrides()),
                 fetcher, clock, Pipeline::sleepUntil, jitter);
@@ -87,7 +87,7 @@ public final class Pipeline implements AutoCloseable {
         this.cancel = new CancelBatch(batches, clock);
         this.canonicalize = new Canonicalize(blobs, batches, urls, frontier, clock);
         this.fetchPage = new FetchPage(fetcher, blobs, urls, new BatchTracker(batches), frontier, politeness,
-                RetryPolicy.create(), fetchSwitch, normalizer, clock, jitter, new FetchPage.Settings(
+                RetryPolicy.create(retrySettings(f)), fetchSwitch, normalizer, clock, jitter, new FetchPage.Settings(
                         f.optOut().stream().map(SiteKey::new).collect(Collectors.toSet()), f.maxRedirects(),
                         FetchPage.Settings.DEFAULTS.pausedRecheck(), FetchPage.Settings.DEFAULTS.freshMin(),
                         FetchPage.Settings.DEFAULTS.freshMax()));
@@ -139,6 +139,25 @@ public final class Pipeline implements AutoCloseable {
 
     public Frontier frontier() {
         return frontier;
+    }
+
+    private static RobotsPolicy.Settings robotsSettings(PipelineSettings.Fetch f) {
+        var d = RobotsPolicy.Settings.DEFAULTS.withAgent(f.robotsAgent());
+        return new RobotsPolicy.Settings(d.agent(), d.maxBodyBytes(), d.maxStoredBytes(), d.maxRedirects(),
+                d.minFreshness(), d.maxFreshness(), d.ttl(), f.robotsRetryBase(), d.backoffCap(), d.unreachableAfter(),
+                d.crawlDelayCap());
+    }
+
+    private static RateLimiter.Settings rateSettings(PipelineSettings.Fetch f) {
+        var d = RateLimiter.Settings.DEFAULTS;
+        return new RateLimiter.Settings(d.defaultInterval(), d.maxDelay(), d.maxInFlight(), d.lease(), d.maxInterval(),
+                d.responseFactor(), d.smoothing(), d.recoverAfter(), f.throttlePause(), d.maxPause(), d.pauseJitter());
+    }
+
+    private static RetryPolicy.Settings retrySettings(PipelineSettings.Fetch f) {
+        var d = RetryPolicy.Settings.DEFAULTS;
+        return new RetryPolicy.Settings(d.maxAttempts(), d.maxThrottledAttempts(), f.retryBase(),
+                d.backoffMultiplier(), d.maxBackoff(), d.maxRetryAfter(), d.retryAfterJitter());
     }
 
     /** The operators' kill switch. */

@@ -31,10 +31,13 @@ public record PipelineSettings(AwsSettings aws, Resources resources, Fetch fetch
      * @param robotsAgent the product token robots.txt groups are matched against
      * @param optOut site keys never contacted
      * @param rateOverrides the text of a rate overrides file ({@code site-key qps} per line), empty for none
+     * @param robotsRetryBase the first wait before asking an unreachable robots.txt again (doubling, up to an hour)
+     * @param throttlePause how long a 429/503 without Retry-After pauses the site (doubling while they repeat)
+     * @param retryBase the first wait before trying a URL again after a 5xx or a network error (quadrupling)
      */
     public record Fetch(String userAgent, Duration connectTimeout, Duration firstByteTimeout, Duration totalTimeout,
             long maxBodyBytes, int maxRedirects, boolean allowLoopback, String robotsAgent, Set<String> optOut,
-            String rateOverrides) {
+            String rateOverrides, Duration robotsRetryBase, Duration throttlePause, Duration retryBase) {
 
         public Fetch {
             optOut = Set.copyOf(optOut);

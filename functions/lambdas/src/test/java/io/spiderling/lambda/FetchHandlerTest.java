@@ -12,7 +12,11 @@ import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 import io.spiderling.aws.DynamoDbBatchStore;
 import io.spiderling.aws.DynamoDbUrlStore;
+import com.amazonaws.services.lambda.runtime.Context;
+import com.amazonaws.services.lambda.runtime.events.SQSEvent;
 import io.spiderling.aws.FetchJobCodec;
+import io.spiderling.lambda.fetch.FetchDeadLetterHandler;
+import io.spiderling.lambda.fetch.FetchHandler;
 import io.spiderling.core.batch.BatchHeader;
 import io.spiderling.core.batch.ItemState;
 import io.spiderling.core.content.ContentKey;
@@ -99,6 +103,57 @@ class FetchHandlerTest {
         var status = pipeline.queries().batch("fetch-groups").orElseThrow();
         assertEquals(1, status.queued());
         assertEquals(1, status.terminalCounts().get(ItemState.FETCHED));
+    }
+
+    @Inject
+    FetchHandler fetchHandler;
+
+    @Inject
+    FetchDeadLetterHandler deadLetterHandler;
+
+    @Test
+    void handleRequest_whenInvocationHasLessTimeLeftThanAFetch_expectJobPostponedAndSiteNotContacted() {
+        site.page("/fetch/late", "<title>late</title>");
+        NormalizedUrl url = NormalizedUrl.parse(site.url("/fetch/late"));
+        batch("fetch-late", url);
+        SQSEvent event = sqsEvent("fetch-late", url);
+        Context almostOut = (Context) java.lang.reflect.Proxy.newProxyInstance(Context.class.getClassLoader(),
+                new Class<?>[] {Context.class}, (proxy, method, args) ->
+                        method.getName().equals("getRemainingTimeInMillis") ? 2_000 : null);
+
+        var response = fetchHandler.handleRequest(event, almostOut);
+
+        assertEquals(List.of(), response.getBatchItemFailures(), "postponing is a handled outcome");
+        assertEquals(0, site.requestCount("/fetch/late"));
+        assertEquals(1, pipeline.queries().batch("fetch-late").orElseThrow().queued());
+    }
+
+    @Test
+    void deadLetterHandler_whenSampleDeadLetteredJob_expectItemFailedDlq() {
+        NormalizedUrl url = NormalizedUrl.parse(site.url("/fetch/poison"));
+        batch("fetch-dlq", url);
+        ObjectNode sample = (ObjectNode) Events.load("sqs-fetch-dlq.json").get("Records").get(0);
+        assertTrue(sample.get("eventSourceARN").asText().endsWith("spiderling-fetch-dlq.fifo"));
+        SQSEvent event = sqsEvent("fetch-dlq", url);
+
+        var response = deadLetterHandler.handleRequest(event, null);
+
+        assertEquals(List.of(), response.getBatchItemFailures());
+        assertEquals(0, site.requestCount("/fetch/poison"));
+        var items = pipeline.queries().items("fetch-dlq", java.util.Optional.of(ItemState.FAILED),
+                java.util.Optional.empty(), 10).orElseThrow().items();
+        assertEquals(java.util.Optional.of("dlq"), items.getFirst().detail());
+        assertTrue(pipeline.queries().batch("fetch-dlq").orElseThrow().done());
+    }
+
+    private static SQSEvent sqsEvent(String batchId, NormalizedUrl url) {
+        SQSEvent.SQSMessage message = new SQSEvent.SQSMessage();
+        message.setMessageId("msg-" + batchId);
+        message.setBody(FetchJobCodec.encode(new FetchJob(batchId, url, 1)));
+        message.setAttributes(java.util.Map.of("MessageGroupId", url.siteKey().messageGroupId()));
+        SQSEvent event = new SQSEvent();
+        event.setRecords(List.of(message));
+        return event;
     }
 
     private void batch(String batchId, NormalizedUrl... urls) {

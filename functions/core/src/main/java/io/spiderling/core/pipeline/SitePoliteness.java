@@ -50,7 +50,10 @@ public final class SitePoliteness {
         /** robots.txt forbids the URL. */
         record Disallowed(String reason) implements Gate {}
 
-        /** robots.txt stayed unreachable past the deadline: the URL fails. */
+        /**
+         * robots.txt stayed unreachable past the deadline, or the site's address is one the SSRF guard refuses
+         * ({@code blocked: …}): the URL fails.
+         */
         record Unreachable(String reason) implements Gate {}
     }
 
@@ -86,10 +89,31 @@ public final class SitePoliteness {
             if (!(slot instanceof Gate.Go go)) {
                 return slot;
             }
-            FetchResult result = fetcher.fetch(new FetchRequest(origin.robotsUrl(),
-                    robots.settings().maxRedirects(), Optional.empty(), Optional.empty()));
+            FetchResult result = fetcher.fetch(FetchRequest.get(origin.robotsUrl()));
             done(go, result);
-            RobotsCacheEntry fetched = robots.onFetched(origin, RobotsFetchOutcome.from(result), entry,
+            // Redirects are followed here, one hop at a time, each hop taking a slot of its own site's rate.
+            String at = origin.robotsUrl();
+            int hops = 0;
+            while (result instanceof FetchResult.Response r && r.redirect()
+                    && hops < robots.settings().maxRedirects()) {
+                Optional<NormalizedUrl> next = hop(at, r.headers().get("location"));
+                if (next.isEmpty()) {
+                    break;
+                }
+                Gate hopSlot = acquire(next.get().siteKey(), Optional.empty());
+                if (!(hopSlot instanceof Gate.Go hopGo)) {
+                    return hopSlot;
+                }
+                hops++;
+                at = next.get().value();
+                result = fetcher.fetch(FetchRequest.get(at));
+                done(hopGo, result);
+            }
+            if (result instanceof FetchResult.Failure f && "blocked".equals(f.kind())) {
+                // The SSRF guard refused the site's address: nothing of it will ever be fetched.
+                return new Gate.Unreachable("blocked: " + f.message());
+            }
+            RobotsCacheEntry fetched = robots.onFetched(origin, RobotsFetchOutcome.from(result, hops), entry,
                     clock.instant(), jitter.getAsDouble());
             robotsStore.save(fetched);
             entry = Optional.of(fetched);
@@ -102,6 +126,17 @@ public final class SitePoliteness {
             case RobotsVerdict.Unreachable u -> new Gate.Unreachable(u.reason());
             case RobotsVerdict.FetchFirst f -> new Gate.Wait(clock.instant().plusSeconds(1), "robots.txt not cached");
         };
+    }
+
+    private static Optional<NormalizedUrl> hop(String from, String location) {
+        if (location == null || location.isBlank()) {
+            return Optional.empty();
+        }
+        try {
+            return Optional.of(NormalizedUrl.parse(java.net.URI.create(from).resolve(location.strip()).toString()));
+        } catch (IllegalArgumentException e) {
+            return Optional.empty();
+        }
     }
 
     /**

@@ -99,7 +99,8 @@ public class Beans {
                         c.fetch().firstByteTimeout(), c.fetch().totalTimeout(), c.fetch().maxBodyBytes(),
                         c.fetch().maxRedirects(), c.fetch().allowLoopback(), c.fetch().robotsAgent(),
                         java.util.Set.copyOf(c.fetch().optOut().orElse(java.util.List.of())),
-                        c.fetch().rateOverridesFile().map(Beans::read).orElse("")),
+                        c.fetch().rateOverridesFile().map(Beans::read).orElse(""), c.fetch().robotsRetryBase(),
+                        c.fetch().throttlePause(), c.fetch().retryBase()),
                 new Frontier.Settings(c.frontier().depthCap(), c.frontier().spacing(), c.frontier().lostAfter()),
                 new PipelineSettings.Uploads(c.uploads().urlTtl(), c.uploads().chunkBytes()));
     }

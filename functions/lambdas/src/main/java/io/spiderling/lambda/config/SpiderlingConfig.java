@@ -100,6 +100,15 @@ public interface SpiderlingConfig {
 
         @WithName("rate-overrides-file")
         Optional<String> rateOverridesFile();
+
+        @WithName("robots-retry-base")
+        Duration robotsRetryBase();
+
+        @WithName("throttle-pause")
+        Duration throttlePause();
+
+        @WithName("retry-base")
+        Duration retryBase();
     }
 
     interface Frontier {

@@ -40,11 +40,20 @@ public class FetchHandler implements RequestHandler<SQSEvent, SQSBatchResponse> 
         this.fetchTakes = totalTimeout.plus(MARGIN);
     }
 
+    /** No context, or no deadline in it (a local invocation reports none as zero or less), means no limit known. */
+    private boolean outOfTime(Context context) {
+        if (context == null) {
+            return false;
+        }
+        long left = context.getRemainingTimeInMillis();
+        return left > 0 && left < fetchTakes.toMillis();
+    }
+
     @Override
     public SQSBatchResponse handleRequest(SQSEvent event, Context context) {
         return SqsBatches.process(event, message -> {
             FetchJob job = FetchJobCodec.decode(message.getBody());
-            if (context != null && context.getRemainingTimeInMillis() < fetchTakes.toMillis()) {
+            if (outOfTime(context)) {
                 fetchPage.postpone(job);
             } else {
                 fetchPage.process(job);
