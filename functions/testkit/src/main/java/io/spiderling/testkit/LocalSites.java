@@ -7,6 +7,7 @@ import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.time.Clock;
 import java.util.ArrayList;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -84,6 +85,16 @@ public final class LocalSites implements AutoCloseable {
 
     public List<LocalSite> sites() {
         return List.copyOf(sites);
+    }
+
+    /**
+     * Writes a rate overrides file ({@code spiderling.fetch.rate-overrides-file}) giving every site {@code qps}
+     * requests per second, so a test that is not about the default rate need not wait for it.
+     */
+    public Path rateOverrides(Path dir, int qps) throws java.io.IOException {
+        StringBuilder lines = new StringBuilder();
+        sites.forEach(site -> lines.append(site.host()).append(' ').append(qps).append('\n'));
+        return java.nio.file.Files.writeString(dir.resolve("rate-overrides.txt"), lines);
     }
 
     /** What all sites received, in arrival order. */
