@@ -1,0 +1,178 @@
+package io.spiderling.local;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.spiderling.core.fetch.FetchRequest;
+import io.spiderling.core.fetch.FetchResult;
+import io.spiderling.lambda.PipelineSettings;
+import io.spiderling.lambda.fetch.VertxPageFetcher;
+import io.spiderling.testkit.LocalSite;
+import io.spiderling.testkit.LocalSites;
+import io.vertx.core.Vertx;
+import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.zip.GZIPOutputStream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The HTTP fetcher against real local sites: timeouts, the SSRF guard on addresses and redirects, conditional GET,
+ * and bodies that are too big or too compressed. The 64 MiB body runs in the fork with a fixed 384 MB heap, with the
+ * site serving it from the same heap, so a fetcher that held the whole body would show.
+ */
+@Tag("bounded-memory")
+class VertxPageFetcherTest {
+
+    private static final int CAP = 10 * 1024 * 1024;
+    private static Vertx vertx;
+    private static LocalSites sites;
+    private static VertxPageFetcher fetcher;
+    private static VertxPageFetcher strict;
+
+    @BeforeAll
+    static void start() {
+        vertx = Vertx.vertx();
+        sites = LocalSites.start(1);
+        fetcher = new VertxPageFetcher(vertx, settings(true));
+        strict = new VertxPageFetcher(vertx, settings(false));
+    }
+
+    @AfterAll
+    static void stop() {
+        fetcher.close();
+        strict.close();
+        sites.close();
+        vertx.close();
+    }
+
+    private static PipelineSettings.Fetch settings(boolean allowLoopback) {
+        return new PipelineSettings.Fetch("spiderling/test (+https://example.org/bot)", Duration.ofSeconds(2),
+                Duration.ofSeconds(1), Duration.ofSeconds(5), CAP, 5, allowLoopback, "spiderling", Set.of(), "",
+                Duration.ofMinutes(1), Duration.ofSeconds(60), Duration.ofSeconds(30));
+    }
+
+    private static LocalSite site() {
+        return sites.site(0);
+    }
+
+    @Test
+    void fetch_whenServerNeverAnswers_timesOutWithoutHanging() {
+        site().page("/hang", "late");
+        site().beforeResponding("/hang", () -> sleep(Duration.ofSeconds(4)));
+
+        long start = System.nanoTime();
+        FetchResult result = fetcher.fetch(FetchRequest.get(site().url("/hang")));
+
+        assertEquals("timeout", assertInstanceOf(FetchResult.Failure.class, result).kind(), result.toString());
+        assertTrue(Duration.ofNanos(System.nanoTime() - start).compareTo(Duration.ofSeconds(3)) < 0,
+                "gave up after the first-byte timeout, not the site's 4 s");
+    }
+
+    @Test
+    void fetch_whenAddressIsTheMetadataService_refusesWithoutConnecting() {
+        FetchResult result = fetcher.fetch(FetchRequest.get("http://169.254.169.254/latest/meta-data/"));
+
+        FetchResult.Failure failure = assertInstanceOf(FetchResult.Failure.class, result);
+        assertEquals("blocked", failure.kind());
+        assertTrue(failure.message().startsWith("link-local"), failure.message());
+    }
+
+    @Test
+    void fetch_whenStrict_refusesLoopbackToo() {
+        site().page("/local", "x");
+
+        FetchResult result = strict.fetch(FetchRequest.get(site().url("/local")));
+
+        assertEquals("blocked", assertInstanceOf(FetchResult.Failure.class, result).kind());
+        assertEquals(0, site().requestCount("/local"));
+    }
+
+    @Test
+    void fetch_whenFollowedRedirectLeadsToAPrivateAddress_refusesTheHop() {
+        site().respond("/to-private", 302, "text/plain", new byte[0], Map.of("Location", "http://10.0.0.1/admin"));
+
+        FetchResult result = fetcher.fetch(new FetchRequest(site().url("/to-private"), 5, Optional.empty(),
+                Optional.empty()));
+
+        FetchResult.Failure failure = assertInstanceOf(FetchResult.Failure.class, result);
+        assertEquals("blocked", failure.kind());
+        assertTrue(failure.message().startsWith("private"), failure.message());
+    }
+
+    @Test
+    void fetch_whenStoredEtagGiven_sendsIfNoneMatchAndTheUserAgent() {
+        site().respond("/cached", 304, "text/html", new byte[0]);
+
+        FetchResult result = fetcher.fetch(new FetchRequest(site().url("/cached"), 0, Optional.of("\"v1\""),
+                Optional.of("Sat, 01 Mar 2025 10:00:00 GMT")));
+
+        assertEquals(304, assertInstanceOf(FetchResult.Response.class, result).status());
+        var request = site().requests().stream().filter(r -> r.path().equals("/cached")).toList().getLast();
+        assertEquals(Optional.of("\"v1\""), request.header("if-none-match"));
+        assertEquals(Optional.of("Sat, 01 Mar 2025 10:00:00 GMT"), request.header("if-modified-since"));
+        assertEquals(Optional.of("spiderling/test (+https://example.org/bot)"), request.header("user-agent"));
+    }
+
+    @Test
+    void fetch_whenBodyIs64MiB_keepsTheFirst10MiBAndFlagsIt() {
+        byte[] huge = new byte[64 * 1024 * 1024];
+        java.util.Arrays.fill(huge, (byte) 'a');
+        site().respond("/huge", 200, "text/plain", huge);
+        huge = null;
+
+        FetchResult result = fetcher.fetch(FetchRequest.get(site().url("/huge")));
+
+        FetchResult.Response response = assertInstanceOf(FetchResult.Response.class, result);
+        assertEquals(CAP, response.body().length);
+        assertTrue(response.truncated());
+        site().respond("/huge", 410, "text/plain", new byte[0]); // let the heap have it back
+    }
+
+    @Test
+    void fetch_whenGzipBodyExpandsAboveTheRatio_refusesItAsABomb() throws Exception {
+        ByteArrayOutputStream bomb = new ByteArrayOutputStream();
+        try (GZIPOutputStream gzip = new GZIPOutputStream(bomb)) {
+            byte[] zeros = new byte[1024 * 1024];
+            for (int i = 0; i < 50; i++) {
+                gzip.write(zeros);
+            }
+        }
+        site().respond("/bomb", 200, "text/html", bomb.toByteArray(), Map.of("Content-Encoding", "gzip"));
+
+        FetchResult result = fetcher.fetch(FetchRequest.get(site().url("/bomb")));
+
+        FetchResult.Failure failure = assertInstanceOf(FetchResult.Failure.class, result);
+        assertEquals("blocked", failure.kind());
+        assertTrue(failure.message().startsWith("decompression ratio"), failure.message());
+    }
+
+    @Test
+    void fetch_whenGzipBodyIsOrdinary_decodesIt() throws Exception {
+        ByteArrayOutputStream zipped = new ByteArrayOutputStream();
+        try (GZIPOutputStream gzip = new GZIPOutputStream(zipped)) {
+            gzip.write("<title>compressed</title>".getBytes(StandardCharsets.UTF_8));
+        }
+        site().respond("/gz", 200, "text/html", zipped.toByteArray(), Map.of("Content-Encoding", "gzip"));
+
+        FetchResult result = fetcher.fetch(FetchRequest.get(site().url("/gz")));
+
+        assertEquals("<title>compressed</title>", new String(assertInstanceOf(FetchResult.Response.class, result)
+                .body(), StandardCharsets.UTF_8));
+    }
+
+    private static void sleep(Duration d) {
+        try {
+            Thread.sleep(d.toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}
