@@ -103,6 +103,11 @@ class FetchHandlerTest {
         var status = pipeline.queries().batch("fetch-groups").orElseThrow();
         assertEquals(1, status.queued());
         assertEquals(1, status.terminalCounts().get(ItemState.FETCHED));
+
+        // The whole batch comes again (a crash after the fetch, before the messages were deleted): what already
+        // succeeded is not fetched again, because the fetch stage checks freshness before asking the site.
+        invoke(Events.JSON.createArrayNode().add(record(3, "fetch-groups", other, "g2")));
+        assertEquals(1, site.requestCount("/fetch/g2"), "nothing that succeeded is fetched again");
     }
 
     @Inject

@@ -185,8 +185,13 @@ public final class SitePoliteness {
             if (stored.isEmpty()) {
                 return;
             }
-            SiteRate next = limiter.onResult(limiter.release(stored.get(), go.slot()), result, nowMillis(),
+            Instant now = nowMillis();
+            SiteRate next = limiter.onResult(limiter.release(stored.get(), go.slot()), result, now,
                     jitter.getAsDouble());
+            if (result instanceof FetchResult.Response r) {
+                // When the request reached the site: the call's start plus the time to connect.
+                next = limiter.sentAt(next, now.minus(r.total()).plus(r.connect()));
+            }
             if (next.equals(stored.get()) || rates.save(go.site(), next, stored.get().version())) {
                 return;
             }

@@ -217,6 +217,18 @@ public final class RateLimiter {
      *
      * @param jitter uniformly random in [0, 1)
      */
+    /**
+     * The request of a slot reached the site only at {@code sent} (a cold connection, a busy fetcher): later slots
+     * count from then, so the site never sees two requests closer than the interval, whatever the delay in between.
+     */
+    public SiteRate sentAt(SiteRate state, Instant sent) {
+        if (!sent.isAfter(state.lastSlot())) {
+            return state;
+        }
+        return new SiteRate(sent, state.interval(), state.baseInterval(), state.pausedUntil(), state.throttles(),
+                state.successes(), state.responseTime(), state.inFlight(), state.version() + 1);
+    }
+
     public SiteRate onResult(SiteRate state, FetchResult result, Instant now, double jitter) {
         return switch (FetchOutcome.of(result)) {
             case THROTTLED -> onThrottled(state, now,

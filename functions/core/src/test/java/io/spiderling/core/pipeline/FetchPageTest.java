@@ -251,6 +251,40 @@ class FetchPageTest {
         assertTrue(rate.pausedUntil().isAfter(clock.instant()), "paused: " + rate.pausedUntil());
     }
 
+    /**
+     * Three 429s without Retry-After double the site's interval each time (1 s, 2 s, 4 s, 8 s); then every ten
+     * successes in a row halve it, back to the base. The pages are fetched as the frontier hands them over, on a
+     * clock the gate moves, so the gaps the site saw are the intervals.
+     */
+    @Test
+    void process_whenRepeated429sThenSuccesses_slowsTheSiteDownAndItsRateRecovers() {
+        NormalizedUrl throttled = NormalizedUrl.parse("https://example.com/busy");
+        site.answer(throttled.value(), status(throttled.value(), 429), status(throttled.value(), 429),
+                status(throttled.value(), 429), ok(throttled.value(), "finally"));
+        batches.addItems(BATCH, List.of(throttled), START);
+        FetchPage fetchPage = fetchPage();
+        FetchJob job = send(throttled);
+        runToEnd(fetchPage, job);
+        assertEquals(ItemState.FETCHED, state(throttled));
+        assertEquals(Duration.ofSeconds(8), rates.find(URL.siteKey()).orElseThrow().interval(), "after three 429s");
+
+        for (int i = 0; i < 30; i++) {
+            NormalizedUrl page = NormalizedUrl.parse("https://example.com/p" + i);
+            site.answer(page.value(), ok(page.value(), "p" + i));
+            batches.addItems(BATCH, List.of(page), clock.instant());
+            runToEnd(fetchPage, send(page));
+        }
+
+        assertEquals(Duration.ofSeconds(1), rates.find(URL.siteKey()).orElseThrow().interval(),
+                "thirty successes halve it three times");
+        var times = site.seen().stream().filter(s -> s.request().url().contains("/p")).map(ScriptedFetcher.Seen::at)
+                .toList();
+        Duration early = Duration.between(times.get(0), times.get(1));
+        Duration late = Duration.between(times.get(28), times.get(29));
+        assertTrue(early.compareTo(Duration.ofSeconds(8)) >= 0, "slow at first: " + early);
+        assertEquals(Duration.ofSeconds(1), late, "back to one a second");
+    }
+
     @Test
     void process_whenStoredCopyHasAnEtag_asksConditionallyAnd304EndsNotModified() {
         FetchRecord stored = new FetchRecord(URL.urlHash(), URL.value(), ItemState.FETCHED, Optional.of(200),
