@@ -89,7 +89,7 @@ public final class FetchBenchmark {
                         urls, siteCount, qps, pollers);
                 System.out.printf(Locale.ROOT, "fetched %d; makespan %.1f s; lower bound max_s (n_s - 1)/q = %.1f s;"
                         + " ratio %.2f%n", status.at("/counts/fetched").asInt(), makespan, bound, makespan / bound);
-                for (String service : new String[] {"DynamoDB", "SQS", "S3"}) {
+                for (String service : new String[] {"DynamoDb", "Sqs", "S3"}) {
                     long calls = RequestCounter.total(after, service) - RequestCounter.total(before, service);
                     System.out.printf(Locale.ROOT, "%-8s %7d calls, %5.1f per URL%n", service, calls,
                             calls / (double) urls);

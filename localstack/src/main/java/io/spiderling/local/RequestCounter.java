@@ -32,7 +32,7 @@ public final class RequestCounter implements ExecutionInterceptor {
         return copy;
     }
 
-    /** Calls so far of one service (as the SDK names it: "DynamoDB", "SQS", "S3"). */
+    /** Calls so far of one service, as the SDK names it: "DynamoDb", "Sqs", "S3". */
     public static long total(Map<String, Long> snapshot, String service) {
         return snapshot.entrySet().stream().filter(e -> e.getKey().startsWith(service + " "))
                 .mapToLong(Map.Entry::getValue).sum();

@@ -134,6 +134,21 @@ public final class FetchPage {
     }
 
     /**
+     * The invocation holds {@code jobs}, which may include several of one site: their rate slots are taken in one
+     * write per site (see {@link SitePoliteness#reserve}). Call {@link #invocationDone} at the end.
+     */
+    public void invocationHolds(List<FetchJob> jobs) {
+        Map<SiteKey, List<FetchJob>> bySite = new HashMap<>();
+        jobs.forEach(job -> bySite.computeIfAbsent(job.siteKey(), s -> new ArrayList<>()).add(job));
+        bySite.values().forEach(siteJobs -> politeness.reserve(siteJobs.getFirst().url(), siteJobs.size()));
+    }
+
+    /** Returns the rate slots the invocation reserved and did not use. */
+    public void invocationDone() {
+        politeness.returnReserved();
+    }
+
+    /**
      * The invocation has too little time left to fetch: the job goes back to the frontier, due at once, as a handled
      * outcome, rather than being failed back to the queue, where it would block its site's group and count towards
      * the dead-letter limit.

@@ -19,6 +19,10 @@ import io.spiderling.core.url.SiteKey;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.Optional;
 import java.util.function.DoubleSupplier;
 
@@ -66,6 +70,11 @@ public final class SitePoliteness {
     private final Clock clock;
     private final Pause pause;
     private final DoubleSupplier jitter;
+    /**
+     * Slots taken ahead for the jobs of this thread's invocation ({@link #reserve}), per site, earliest first. Per
+     * thread, because the local runner's pollers, like concurrent Lambda invocations, must not share them.
+     */
+    private final ThreadLocal<Map<SiteKey, Deque<Instant>>> reserved = ThreadLocal.withInitial(HashMap::new);
 
     public SitePoliteness(RobotsPolicy robots, RobotsStore robotsStore, RateLimiter limiter, RateStore rates,
             RateOverrides overrides, PageFetcher fetcher, Clock clock, Pause pause, DoubleSupplier jitter) {
@@ -140,10 +149,70 @@ public final class SitePoliteness {
     }
 
     /**
+     * An invocation holding {@code k} jobs of one site takes their slots in one conditional write, as many as the
+     * limiter grants (never more than the free in-flight places, nor beyond its max delay); {@link #acquire} then
+     * hands them out before asking the store again. Call {@link #returnReserved} when the invocation ends.
+     */
+    public void reserve(NormalizedUrl first, int k) {
+        if (k < 2) {
+            return;
+        }
+        SiteKey site = first.siteKey();
+        Optional<Duration> crawlDelay = robotsStore.find(RobotsOrigin.of(first))
+                .filter(e -> !e.expired(clock.instant()))
+                .flatMap(RobotsCacheEntry::crawlDelay)
+                .map(d -> d.compareTo(robots.settings().crawlDelayCap()) > 0 ? robots.settings().crawlDelayCap() : d);
+        Duration base = limiter.baseInterval(site.value(), overrides, crawlDelay);
+        for (int attempt = 0; attempt < RATE_ATTEMPTS; attempt++) {
+            Optional<SiteRate> stored = rates.find(site);
+            SiteRate state = stored.map(s -> limiter.rebase(s, base)).orElseGet(() -> limiter.initial(base));
+            if (!(limiter.acquire(state, nowMillis(), k) instanceof RateDecision.Granted granted)) {
+                return;
+            }
+            if (rates.save(site, granted.next(), stored.map(SiteRate::version).orElse(0L))) {
+                reserved.get().computeIfAbsent(site, x -> new ArrayDeque<>()).addAll(granted.slots());
+                return;
+            }
+        }
+    }
+
+    /** Gives back the in-flight places of reserved slots this thread did not use. */
+    public void returnReserved() {
+        Map<SiteKey, Deque<Instant>> mine = reserved.get();
+        mine.forEach((site, slots) -> {
+            for (Instant slot : slots) {
+                release(site, slot);
+            }
+        });
+        mine.clear();
+    }
+
+    private void release(SiteKey site, Instant slot) {
+        for (int attempt = 0; attempt < RATE_ATTEMPTS; attempt++) {
+            Optional<SiteRate> stored = rates.find(site);
+            if (stored.isEmpty()) {
+                return;
+            }
+            SiteRate next = limiter.release(stored.get(), slot);
+            if (next.equals(stored.get()) || rates.save(site, next, stored.get().version())) {
+                return;
+            }
+        }
+    }
+
+    /**
      * Takes one slot of the site's rate: read, decide, write on the version read, again on a lost race. A refusal
      * says when to ask again. A granted slot is waited for here (at most the limiter's max delay).
      */
     public Gate acquire(SiteKey site, Optional<Duration> crawlDelay) {
+        Deque<Instant> ahead = reserved.get().get(site);
+        if (ahead != null && !ahead.isEmpty()) {
+            Instant slot = ahead.poll();
+            if (slot.isAfter(clock.instant())) {
+                pause.until(slot);
+            }
+            return new Gate.Go(site, slot);
+        }
         Duration base = limiter.baseInterval(site.value(), overrides, crawlDelay);
         for (int attempt = 0; attempt < RATE_ATTEMPTS; attempt++) {
             Optional<SiteRate> stored = rates.find(site);

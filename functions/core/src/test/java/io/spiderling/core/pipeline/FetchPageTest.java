@@ -137,6 +137,27 @@ class FetchPageTest {
     }
 
     @Test
+    void invocationHolds_whenTwoJobsOfOneSite_takesBothSlotsInOneWriteAndReturnsWhatIsLeft() {
+        site.answer(URL.value(), ok(URL.value(), "a"));
+        site.answer(OTHER.value(), ok(OTHER.value(), "b"));
+        FetchPage fetchPage = fetchPage();
+        fetchPage.process(send(URL)); // robots.txt is cached from here on
+        clock.advance(Duration.ofSeconds(10));
+        FetchJob first = send(OTHER);
+        int before = rates.writes();
+
+        fetchPage.invocationHolds(List.of(first, first));
+
+        assertEquals(before + 1, rates.writes(), "one write for both slots");
+        assertEquals(2, rates.find(URL.siteKey()).orElseThrow().inFlight().size());
+        fetchPage.process(first);
+        fetchPage.invocationDone();
+
+        assertEquals(ItemState.FETCHED, state(OTHER));
+        assertEquals(List.of(), rates.find(URL.siteKey()).orElseThrow().inFlight(), "the unused slot given back");
+    }
+
+    @Test
     void process_whenRobotsDisallowsThePath_endsDisallowedWithoutRequestingIt() {
         site.answer(ROBOTS, ok(ROBOTS, "User-agent: *\nDisallow: /page\n"));
 

@@ -11,6 +11,7 @@ import java.util.Optional;
 public final class InMemoryRateStore implements RateStore {
 
     private final Map<SiteKey, SiteRate> rates = new HashMap<>();
+    private int writes;
 
     @Override
     public synchronized Optional<SiteRate> find(SiteKey site) {
@@ -24,6 +25,12 @@ public final class InMemoryRateStore implements RateStore {
             return false;
         }
         rates.put(site, next);
+        writes++;
         return true;
+    }
+
+    /** Successful writes so far. */
+    public synchronized int writes() {
+        return writes;
     }
 }

@@ -13,12 +13,14 @@ import jakarta.inject.Inject;
 import jakarta.inject.Named;
 import jakarta.inject.Singleton;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * The SQS FIFO fetch queue: one fetch per message, in each site's order. Every handled outcome is a success: fetched,
  * refused and parked, or ended with an error; only a storage failure fails a message, and with it the rest of its
  * site's group in this batch. No fetch starts once the invocation has less time left than a fetch can take: those
- * jobs go back to the frontier.
+ * jobs go back to the frontier. Several jobs of one site in one invocation take their rate slots in one write.
  */
 @Named("fetch")
 @Singleton
@@ -51,13 +53,27 @@ public class FetchHandler implements RequestHandler<SQSEvent, SQSBatchResponse> 
 
     @Override
     public SQSBatchResponse handleRequest(SQSEvent event, Context context) {
-        return SqsBatches.process(event, message -> {
-            FetchJob job = FetchJobCodec.decode(message.getBody());
-            if (outOfTime(context)) {
-                fetchPage.postpone(job);
-            } else {
-                fetchPage.process(job);
+        List<FetchJob> held = new ArrayList<>();
+        for (SQSEvent.SQSMessage message : event.getRecords() == null ? List.<SQSEvent.SQSMessage>of()
+                : event.getRecords()) {
+            try {
+                held.add(FetchJobCodec.decode(message.getBody()));
+            } catch (IllegalArgumentException unreadable) {
+                // fails below, in its turn, with the rest of its group
             }
-        });
+        }
+        fetchPage.invocationHolds(held);
+        try {
+            return SqsBatches.process(event, message -> {
+                FetchJob job = FetchJobCodec.decode(message.getBody());
+                if (outOfTime(context)) {
+                    fetchPage.postpone(job);
+                } else {
+                    fetchPage.process(job);
+                }
+            });
+        } finally {
+            fetchPage.invocationDone();
+        }
     }
 }
