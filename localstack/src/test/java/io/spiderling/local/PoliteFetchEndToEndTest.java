@@ -31,7 +31,9 @@ import org.junit.jupiter.api.io.TempDir;
  * Six local sites whose robots.txt behave differently, one batch over all of them, and the sites' own request logs
  * as the witness: no disallowed path is ever requested, every allowed page exactly once, and no two requests to one
  * site closer than its interval (250 ms here, set through the rate overrides file) minus a tolerance of
- * {@value #TOLERANCE_MS} ms for the gap between a granted slot and the request reaching the site's log. The waits are
+ * {@value #TOLERANCE_MS} ms: the site's log is written by its own server thread, which two busy cores can schedule
+ * tens of milliseconds after the request arrived, so the gap it records between two requests can be a little shorter
+ * than the gap between their sending. The waits are
  * shortened by configuration (robots.txt retried after 1 s, a 429 pausing 1 s), not by special code.
  */
 @ExtendWith(EmbeddedAwsExtension.class)
@@ -40,7 +42,7 @@ class PoliteFetchEndToEndTest {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final HttpClient HTTP = HttpClient.newHttpClient();
     private static final Duration INTERVAL = Duration.ofMillis(250);
-    private static final long TOLERANCE_MS = 40;
+    private static final long TOLERANCE_MS = 75;
 
     @Test
     void batch_whenSitesHaveDifferentRobots_expectOnlyAllowedPagesFetchedOnceAndNeverTooFast(EmbeddedAws aws,

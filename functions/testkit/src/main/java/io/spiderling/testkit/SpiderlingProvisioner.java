@@ -40,6 +40,8 @@ public final class SpiderlingProvisioner {
      * a site's pending entries in release order. Local, not global, because only a local index allows consistent reads.
      */
     public static final String SITES_ORDER_INDEX = "byOrder";
+    /** The sites table's TTL attribute. */
+    public static final String TTL_ATTRIBUTE = "ttl";
 
     // "<prefix>-content" must fit S3's 63 characters; the longest queue name, "<prefix>-fetch-dlq.fifo", fits SQS's 80.
     private static final int MAX_PREFIX_LENGTH = 63 - "-content".length();
@@ -68,6 +70,7 @@ public final class SpiderlingProvisioner {
             waiter.waitUntilTableExists(b -> b.tableName(batchesTable));
             waiter.waitUntilTableExists(b -> b.tableName(sitesTable));
         }
+        enableTtl(dynamoDb, sitesTable);
 
         String ingestDlq = createQueue(sqs, prefix + "-ingest-dlq", Map.of());
         String ingest = createQueue(sqs, prefix + "-ingest", Map.of(
@@ -141,6 +144,19 @@ public final class SpiderlingProvisioner {
         } catch (ResourceInUseException alreadyThere) {
             // Idempotent: keep the table and its items.
         }
+    }
+
+    /**
+     * The rate items and robots.txt copies carry {@code ttl} (epoch seconds), so idle sites disappear. DynamoDB deletes
+     * expired items late (and DynamoDB Local never), so readers check expiry themselves.
+     */
+    private static void enableTtl(DynamoDbClient dynamoDb, String table) {
+        var status = dynamoDb.describeTimeToLive(b -> b.tableName(table)).timeToLiveDescription();
+        if (status != null && TTL_ATTRIBUTE.equals(status.attributeName())) {
+            return;
+        }
+        dynamoDb.updateTimeToLive(b -> b.tableName(table)
+                .timeToLiveSpecification(t -> t.attributeName(TTL_ATTRIBUTE).enabled(true)));
     }
 
     private static KeySchemaElement key(String attribute, KeyType type) {

@@ -59,6 +59,8 @@ class EmbeddedAwsTest {
         TableDescription urls = aws.dynamoDb().describeTable(b -> b.tableName(p + "-urls")).table();
         assertEquals(List.of(key("urlHash", KeyType.HASH)), urls.keySchema());
         assertEquals(BillingMode.PAY_PER_REQUEST, urls.billingModeSummary().billingMode());
+        assertEquals("ttl", aws.dynamoDb().describeTimeToLive(b -> b.tableName(p + "-sites")).timeToLiveDescription()
+                .attributeName(), "idle sites' rate and robots.txt items expire");
         TableDescription batches = aws.dynamoDb().describeTable(b -> b.tableName(p + "-batches")).table();
         assertEquals(List.of(key("pk", KeyType.HASH), key("sk", KeyType.RANGE)), batches.keySchema());
 

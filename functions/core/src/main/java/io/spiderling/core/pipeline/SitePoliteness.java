@@ -74,7 +74,13 @@ public final class SitePoliteness {
      * Slots taken ahead for the jobs of this thread's invocation ({@link #reserve}), per site, earliest first. Per
      * thread, because the local runner's pollers, like concurrent Lambda invocations, must not share them.
      */
-    private final ThreadLocal<Map<SiteKey, Deque<Instant>>> reserved = ThreadLocal.withInitial(HashMap::new);
+    private final ThreadLocal<Map<SiteKey, Deque<Reserved>>> reserved = ThreadLocal.withInitial(HashMap::new);
+
+    /**
+     * A slot taken ahead: {@code slot} identifies its in-flight place; the request waits until {@code notBefore},
+     * which moves later when an earlier request of the site reached it late.
+     */
+    private record Reserved(Instant slot, Instant notBefore) {}
 
     public SitePoliteness(RobotsPolicy robots, RobotsStore robotsStore, RateLimiter limiter, RateStore rates,
             RateOverrides overrides, PageFetcher fetcher, Clock clock, Pause pause, DoubleSupplier jitter) {
@@ -170,7 +176,8 @@ public final class SitePoliteness {
                 return;
             }
             if (rates.save(site, granted.next(), stored.map(SiteRate::version).orElse(0L))) {
-                reserved.get().computeIfAbsent(site, x -> new ArrayDeque<>()).addAll(granted.slots());
+                Deque<Reserved> ahead = reserved.get().computeIfAbsent(site, x -> new ArrayDeque<>());
+                granted.slots().forEach(slot -> ahead.add(new Reserved(slot, slot)));
                 return;
             }
         }
@@ -178,10 +185,10 @@ public final class SitePoliteness {
 
     /** Gives back the in-flight places of reserved slots this thread did not use. */
     public void returnReserved() {
-        Map<SiteKey, Deque<Instant>> mine = reserved.get();
+        Map<SiteKey, Deque<Reserved>> mine = reserved.get();
         mine.forEach((site, slots) -> {
-            for (Instant slot : slots) {
-                release(site, slot);
+            for (Reserved r : slots) {
+                release(site, r.slot());
             }
         });
         mine.clear();
@@ -205,13 +212,14 @@ public final class SitePoliteness {
      * says when to ask again. A granted slot is waited for here (at most the limiter's max delay).
      */
     public Gate acquire(SiteKey site, Optional<Duration> crawlDelay) {
-        Deque<Instant> ahead = reserved.get().get(site);
+        Deque<Reserved> ahead = reserved.get().get(site);
         if (ahead != null && !ahead.isEmpty()) {
-            Instant slot = ahead.poll();
-            if (slot.isAfter(clock.instant())) {
-                pause.until(slot);
+            Reserved r = ahead.poll();
+            Instant start = r.notBefore().isAfter(r.slot()) ? r.notBefore() : r.slot();
+            if (start.isAfter(clock.instant())) {
+                pause.until(start);
             }
-            return new Gate.Go(site, slot);
+            return new Gate.Go(site, r.slot());
         }
         Duration base = limiter.baseInterval(site.value(), overrides, crawlDelay);
         for (int attempt = 0; attempt < RATE_ATTEMPTS; attempt++) {
@@ -237,6 +245,22 @@ public final class SitePoliteness {
                 + " attempts");
     }
 
+    /** Slots reserved ahead start no earlier than one interval after each other, counted from the request just sent. */
+    private void delayReserved(SiteKey site, Instant sent, Duration interval) {
+        Deque<Reserved> ahead = reserved.get().get(site);
+        if (ahead == null || ahead.isEmpty()) {
+            return;
+        }
+        Deque<Reserved> moved = new ArrayDeque<>();
+        Instant earliest = sent;
+        for (Reserved r : ahead) {
+            earliest = earliest.plus(interval);
+            moved.add(r.notBefore().isBefore(earliest) ? new Reserved(r.slot(), earliest) : r);
+        }
+        ahead.clear();
+        ahead.addAll(moved);
+    }
+
     /**
      * Now, rounded up to the millisecond: stores keep times to the millisecond, and a slot must read back exactly as
      * granted for {@link #done} to find its in-flight place.
@@ -259,7 +283,9 @@ public final class SitePoliteness {
                     jitter.getAsDouble());
             if (result instanceof FetchResult.Response r) {
                 // When the request reached the site: the call's start plus the time to connect.
-                next = limiter.sentAt(next, now.minus(r.total()).plus(r.connect()));
+                Instant sent = now.minus(r.total()).plus(r.connect());
+                next = limiter.sentAt(next, sent);
+                delayReserved(go.site(), sent, limiter.interval(next));
             }
             if (next.equals(stored.get()) || rates.save(go.site(), next, stored.get().version())) {
                 return;

@@ -91,7 +91,18 @@ public final class Views {
             f.contentSha256().ifPresent(s -> node.put("contentSha256", s));
             f.finalUrl().ifPresent(u -> node.put("finalUrl", u));
             node.put("fetchedAt", f.fetchedAt().toString());
-            node.putObject("timings").put("timeToFirstByteMs", f.timeToFirstByteMs()).put("totalMs", f.totalMs());
+            f.freshUntil().ifPresent(at -> node.put("freshUntil", at.toString()));
+            node.put("attempts", f.attempts());
+            node.putObject("timings").put("connectMs", f.connectMs()).put("timeToFirstByteMs", f.timeToFirstByteMs())
+                    .put("totalMs", f.totalMs());
+            if (!f.headers().isEmpty()) {
+                ObjectNode headers = node.putObject("headers");
+                new java.util.TreeMap<>(f.headers()).forEach(headers::put);
+            }
+            if (!f.redirects().isEmpty()) {
+                ArrayNode chain = node.putArray("redirects");
+                f.redirects().forEach(chain::add);
+            }
             f.error().ifPresent(e -> node.put("error", e));
         }, () -> node.put("state", ItemState.QUEUED.wireName()));
         record.extraction().ifPresent(x -> {
