@@ -107,7 +107,8 @@ public final class LocalMain {
         long started = System.nanoTime();
         try (LocalSites sites = args.demo() ? LocalSites.demoSites(3, 20) : null;
                 LocalSpiderling local = LocalSpiderling.start(aws, aws.provision(prefix),
-                        new LocalSpiderling.Options(args.port(), 2, java.time.Clock.systemUTC()))) {
+                        new LocalSpiderling.Options(args.port(), LocalSpiderling.Options.DEFAULT_FETCH_POLLERS,
+                                java.time.Clock.systemUTC()))) {
             List<String> urls = new ArrayList<>(args.demo() ? demoUrls(sites) : List.of());
             if (args.file().isPresent() || !args.demo()) {
                 urls.addAll(readUrls(args.file().filter(f -> !"-".equals(f)), stdin));

@@ -69,6 +69,13 @@ public final class LocalSpiderling implements AutoCloseable {
      */
     public record Options(int apiPort, int fetchPollers, Clock clock, Map<String, String> config,
             Duration sweepEvery) {
+        /**
+         * Concurrent fetch "invocations". A fetcher waits up to a second for its site's slot, so with fewer pollers
+         * than active sites the sites wait for each other; on AWS, Lambda runs about one invocation per message
+         * group. They mostly sleep, so six cost little even on two cores.
+         */
+        public static final int DEFAULT_FETCH_POLLERS = 6;
+
         public Options {
             config = Map.copyOf(config);
         }
@@ -82,7 +89,7 @@ public final class LocalSpiderling implements AutoCloseable {
         }
 
         public static Options defaults() {
-            return new Options(0, 2, Clock.systemUTC());
+            return new Options(0, DEFAULT_FETCH_POLLERS, Clock.systemUTC());
         }
 
         public Options withConfig(String key, String value) {
