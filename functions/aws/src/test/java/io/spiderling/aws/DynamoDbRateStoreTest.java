@@ -99,9 +99,10 @@ class DynamoDbRateStoreTest {
         }
         List<Instant> sortedStarts = started.stream().sorted().toList();
         for (int i = 1; i < sortedStarts.size(); i++) {
-            // The thread wakes at its slot or a little after; it can never wake before it.
+            // A thread wakes at its slot or after it, never before; on two busy cores one may wake late while the
+            // next wakes on time, so the starts get a scheduling tolerance the slots above do not need.
             Duration gap = Duration.between(sortedStarts.get(i - 1), sortedStarts.get(i));
-            assertTrue(gap.compareTo(interval.minusMillis(30)) >= 0, "starts " + gap + " apart");
+            assertTrue(gap.compareTo(interval.minusMillis(100)) >= 0, "starts " + gap + " apart");
         }
     }
 
