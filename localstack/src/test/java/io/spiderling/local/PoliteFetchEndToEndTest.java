@@ -1,5 +1,7 @@
 package io.spiderling.local;
 
+import static io.spiderling.local.LocalApi.awaitDone;
+import static io.spiderling.local.LocalApi.get;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -173,21 +175,5 @@ class PoliteFetchEndToEndTest {
         return JSON.readTree(response.body()).get("batchId").asText();
     }
 
-    private static JsonNode get(LocalSpiderling local, String pathAndQuery) throws Exception {
-        HttpResponse<String> response = HTTP.send(HttpRequest.newBuilder(local.apiUri().resolve(pathAndQuery)).GET()
-                .build(), HttpResponse.BodyHandlers.ofString());
-        assertEquals(200, response.statusCode(), response.body());
-        return JSON.readTree(response.body());
-    }
 
-    private static JsonNode awaitDone(LocalSpiderling local, String batchId, Duration timeout) throws Exception {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while (true) {
-            JsonNode status = get(local, "/batches/" + batchId);
-            if ((status.get("done").asBoolean() && status.has("completedAt")) || System.nanoTime() > deadline) {
-                return status;
-            }
-            Thread.sleep(250);
-        }
-    }
 }

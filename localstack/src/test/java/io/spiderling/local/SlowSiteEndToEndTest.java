@@ -1,5 +1,7 @@
 package io.spiderling.local;
 
+import static io.spiderling.local.LocalApi.awaitDone;
+import static io.spiderling.local.LocalApi.get;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -78,18 +80,5 @@ class SlowSiteEndToEndTest {
     private static String arn(EmbeddedAws aws, String queueUrl) {
         return aws.sqs().getQueueAttributes(b -> b.queueUrl(queueUrl).attributeNames(QueueAttributeName.QUEUE_ARN))
                 .attributes().get(QueueAttributeName.QUEUE_ARN);
-    }
-
-    private static JsonNode awaitDone(LocalSpiderling local, String batchId, Duration timeout) throws Exception {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while (true) {
-            HttpResponse<String> response = HTTP.send(HttpRequest.newBuilder(local.apiUri().resolve("/batches/"
-                    + batchId)).GET().build(), HttpResponse.BodyHandlers.ofString());
-            JsonNode status = JSON.readTree(response.body());
-            if ((status.get("done").asBoolean() && status.has("completedAt")) || System.nanoTime() > deadline) {
-                return status;
-            }
-            Thread.sleep(500);
-        }
     }
 }

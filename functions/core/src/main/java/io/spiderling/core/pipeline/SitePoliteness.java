@@ -25,6 +25,7 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.DoubleSupplier;
+import java.util.function.UnaryOperator;
 
 /**
  * The gate every request to a site passes: robots.txt first (fetched when the cache has no usable copy, which itself
@@ -195,16 +196,26 @@ public final class SitePoliteness {
     }
 
     private void release(SiteKey site, Instant slot) {
+        update(site, state -> limiter.release(state, slot));
+    }
+
+    /**
+     * Applies {@code change} to the site's stored state and writes the result on the version read, again on a lost
+     * race; an unchanged state is not written. Returns the state now stored, empty for a site with none.
+     */
+    private Optional<SiteRate> update(SiteKey site, UnaryOperator<SiteRate> change) {
         for (int attempt = 0; attempt < RATE_ATTEMPTS; attempt++) {
             Optional<SiteRate> stored = rates.find(site);
             if (stored.isEmpty()) {
-                return;
+                return stored;
             }
-            SiteRate next = limiter.release(stored.get(), slot);
+            SiteRate next = change.apply(stored.get());
             if (next.equals(stored.get()) || rates.save(site, next, stored.get().version())) {
-                return;
+                return Optional.of(next);
             }
         }
+        throw new IllegalStateException("rate item of " + site.value() + " kept changing under " + RATE_ATTEMPTS
+                + " attempts");
     }
 
     /**
@@ -273,25 +284,16 @@ public final class SitePoliteness {
 
     /** Gives back the request's in-flight place and lets the site's answer adjust its rate (slower after a 429). */
     public void done(Gate.Go go, FetchResult result) {
-        for (int attempt = 0; attempt < RATE_ATTEMPTS; attempt++) {
-            Optional<SiteRate> stored = rates.find(go.site());
-            if (stored.isEmpty()) {
-                return;
-            }
-            Instant now = nowMillis();
-            SiteRate next = limiter.onResult(limiter.release(stored.get(), go.slot()), result, now,
-                    jitter.getAsDouble());
-            if (result instanceof FetchResult.Response r) {
-                // When the request reached the site: the call's start plus the time to connect.
-                Instant sent = now.minus(r.total()).plus(r.connect());
-                next = limiter.sentAt(next, sent);
-                delayReserved(go.site(), sent, limiter.interval(next));
-            }
-            if (next.equals(stored.get()) || rates.save(go.site(), next, stored.get().version())) {
-                return;
-            }
+        Instant now = nowMillis();
+        // When the request reached the site: the call's start plus the time to connect.
+        Optional<Instant> sent = result instanceof FetchResult.Response r
+                ? Optional.of(now.minus(r.total()).plus(r.connect())) : Optional.empty();
+        Optional<SiteRate> written = update(go.site(), state -> {
+            SiteRate next = limiter.onResult(limiter.release(state, go.slot()), result, now, jitter.getAsDouble());
+            return sent.map(at -> limiter.sentAt(next, at)).orElse(next);
+        });
+        if (sent.isPresent() && written.isPresent()) {
+            delayReserved(go.site(), sent.get(), limiter.interval(written.get()));
         }
-        throw new IllegalStateException("rate item of " + go.site().value() + " kept changing under "
-                + RATE_ATTEMPTS + " attempts");
     }
 }

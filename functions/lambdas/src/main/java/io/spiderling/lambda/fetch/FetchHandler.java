@@ -13,8 +13,9 @@ import jakarta.inject.Inject;
 import jakarta.inject.Named;
 import jakarta.inject.Singleton;
 import java.time.Duration;
-import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The SQS FIFO fetch queue: one fetch per message, in each site's order. Every handled outcome is a success: fetched,
@@ -53,19 +54,24 @@ public class FetchHandler implements RequestHandler<SQSEvent, SQSBatchResponse> 
 
     @Override
     public SQSBatchResponse handleRequest(SQSEvent event, Context context) {
-        List<FetchJob> held = new ArrayList<>();
+        // Each body is read once: for the slots taken ahead, then for its turn. An unreadable one fails in its turn,
+        // with the rest of its group.
+        Map<String, FetchJob> jobs = new HashMap<>();
         for (SQSEvent.SQSMessage message : event.getRecords() == null ? List.<SQSEvent.SQSMessage>of()
                 : event.getRecords()) {
             try {
-                held.add(FetchJobCodec.decode(message.getBody()));
+                jobs.put(message.getMessageId(), FetchJobCodec.decode(message.getBody()));
             } catch (IllegalArgumentException unreadable) {
-                // fails below, in its turn, with the rest of its group
+                // reported when its turn comes
             }
         }
-        fetchPage.invocationHolds(held);
+        fetchPage.invocationHolds(List.copyOf(jobs.values()));
         try {
             return SqsBatches.process(event, message -> {
-                FetchJob job = FetchJobCodec.decode(message.getBody());
+                FetchJob job = jobs.get(message.getMessageId());
+                if (job == null) {
+                    job = FetchJobCodec.decode(message.getBody()); // throws, naming what is wrong
+                }
                 if (outOfTime(context)) {
                     fetchPage.postpone(job);
                 } else {

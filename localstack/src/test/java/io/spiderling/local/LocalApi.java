@@ -1,0 +1,42 @@
+package io.spiderling.local;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+
+/** The end-to-end tests' client of the local HTTP API, as a user with curl would call it. */
+final class LocalApi {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final HttpClient HTTP = HttpClient.newHttpClient();
+
+    private LocalApi() {}
+
+    /** GETs a path of the local API and expects 200. */
+    static JsonNode get(LocalSpiderling local, String pathAndQuery) throws Exception {
+        HttpResponse<String> response = HTTP.send(HttpRequest.newBuilder(local.apiUri().resolve(pathAndQuery)).GET()
+                .build(), HttpResponse.BodyHandlers.ofString());
+        assertEquals(200, response.statusCode(), response.body());
+        return JSON.readTree(response.body());
+    }
+
+    /**
+     * Polls {@code GET /batches/{id}} until it is done with its completion recorded (written right after the last
+     * count), or the timeout passes; returns the last status either way.
+     */
+    static JsonNode awaitDone(LocalSpiderling local, String batchId, Duration timeout) throws Exception {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (true) {
+            JsonNode status = get(local, "/batches/" + batchId);
+            if ((status.get("done").asBoolean() && status.has("completedAt")) || System.nanoTime() > deadline) {
+                return status;
+            }
+            Thread.sleep(250);
+        }
+    }
+}
