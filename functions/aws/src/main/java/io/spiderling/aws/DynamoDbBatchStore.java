@@ -97,6 +97,10 @@ public final class DynamoDbBatchStore implements BatchStore {
         item.put("createdAt", n(h.createdAt().toEpochMilli()));
         h.options().callbackUrl().ifPresent(url -> item.put("callbackUrl", s(url)));
         h.options().recrawlAfter().ifPresent(d -> item.put("recrawlAfter", s(d.toString())));
+        h.options().progressEvery().ifPresent(d -> item.put("progressEvery", s(d.toString())));
+        if (!h.client().isEmpty()) {
+            item.put("client", s(h.client()));
+        }
         if (!h.fingerprint().isEmpty()) {
             item.put("fingerprint", s(h.fingerprint()));
         }
@@ -294,12 +298,12 @@ public final class DynamoDbBatchStore implements BatchStore {
                 .map(v -> new Rejection(string(v.m(), "url").orElse(null), string(v.m(), "reason").orElse("")))
                 .toList();
         BatchOptions options = new BatchOptions(string(item, "callbackUrl"),
-                string(item, "recrawlAfter").map(Duration::parse));
+                string(item, "recrawlAfter").map(Duration::parse), string(item, "progressEvery").map(Duration::parse));
         Optional<UploadFormat> upload = string(item, "upload").flatMap(UploadFormat::fromWireName);
         BatchHeader header = new BatchHeader(batchId, (int) number(item, "total", 0),
                 (int) number(item, "duplicates", 0), rejected, (int) number(item, "rejectedCount", 0),
                 string(item, "source").orElse(""), instant(item, "createdAt").orElse(Instant.EPOCH), options,
-                string(item, "fingerprint").orElse(""), upload);
+                string(item, "fingerprint").orElse(""), upload, string(item, "client").orElse(""));
         Optional<PlanProgress> planning = upload.map(u -> number(item, "chunks")
                 .map(chunks -> new PlanProgress(chunks.intValue(), (int) number(item, "chunksDone", 0),
                         number(item, "bytes", 0)))

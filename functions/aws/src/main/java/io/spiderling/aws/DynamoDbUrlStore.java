@@ -38,12 +38,21 @@ public final class DynamoDbUrlStore implements UrlStore {
 
     static final String KEY = "urlHash";
 
-    /** A fetch older than the one stored (a late retry) does not overwrite it. */
-    static final String FETCH_CONDITION = "attribute_not_exists(fetchedAt) OR fetchedAt <= :fetchedAt";
+    /** A fetch older than the one stored (a late retry), or than the URL's redirect alias, does not overwrite it. */
+    static final String FETCH_CONDITION = "(attribute_not_exists(fetchedAt) OR fetchedAt <= :fetchedAt)"
+            + " AND (attribute_not_exists(redirectedAt) OR redirectedAt <= :fetchedAt)";
 
-    /** An extraction of older content than the stored extraction or the stored fetch is stale. */
+    /**
+     * Conditional on the content hash: an extraction is stale when a later extraction is stored, or when the row's
+     * fetch is newer than the content read and holds other bytes. The same bytes fetched again (a 304, an unchanged
+     * page) still take a late extraction of them.
+     */
     static final String EXTRACTION_CONDITION = "(attribute_not_exists(extractedFrom) OR extractedFrom <= :from)"
-            + " AND (attribute_not_exists(fetchedAt) OR fetchedAt <= :from)";
+            + " AND (attribute_not_exists(fetchedAt) OR fetchedAt <= :from OR contentSha256 = :sha)";
+
+    /** A redirect alias older than the URL's own fetch, or than the alias stored, is stale. */
+    static final String REDIRECT_CONDITION = "(attribute_not_exists(fetchedAt) OR fetchedAt <= :at)"
+            + " AND (attribute_not_exists(redirectedAt) OR redirectedAt <= :at)";
 
     /** Join a live claim of another batch. */
     static final String JOIN_CONDITION =
@@ -88,8 +97,34 @@ public final class DynamoDbUrlStore implements UrlStore {
         u.set("connectMs", n(r.connectMs()));
         u.set("attempts", n(r.attempts()));
         u.setOrRemove("freshUntil", r.freshUntil().map(at -> n(at.toEpochMilli())));
+        u.setOrRemove("redirectsTo", Optional.empty());
+        u.setOrRemove("redirectedAt", Optional.empty());
         u.values.put(":fetchedAt", n(r.fetchedAt().toEpochMilli()));
         u.apply(r.urlHash(), FETCH_CONDITION);
+    }
+
+    @Override
+    public void recordRedirect(String urlHash, String url, String target, Instant at) {
+        Update u = new Update();
+        u.setIfNotExists("url", s(url));
+        u.set("redirectsTo", s(target));
+        u.set("redirectedAt", n(at.toEpochMilli()));
+        u.values.put(":at", n(at.toEpochMilli()));
+        u.apply(urlHash, REDIRECT_CONDITION);
+    }
+
+    @Override
+    public boolean replaceFields(String urlHash, String url, Map<String, String> fields, long expectedVersion) {
+        Update u = new Update();
+        u.setIfNotExists("url", s(url));
+        u.set("fields", AttributeValue.fromM(fields.entrySet().stream()
+                .collect(java.util.stream.Collectors.toMap(Map.Entry::getKey, e -> s(e.getValue())))));
+        u.set("fieldsVersion", n(expectedVersion + 1));
+        if (expectedVersion == 0) {
+            return u.apply(urlHash, "attribute_not_exists(fieldsVersion)");
+        }
+        u.values.put(":expected", n(expectedVersion));
+        return u.apply(urlHash, "fieldsVersion = :expected");
     }
 
     @Override
@@ -102,6 +137,7 @@ public final class DynamoDbUrlStore implements UrlStore {
         u.setOrRemove("title", Optional.ofNullable(r.page().title()).map(Attrs::s));
         u.setOrRemove("description", Optional.ofNullable(r.page().description()).map(Attrs::s));
         u.values.put(":from", n(r.contentFetchedAt().toEpochMilli()));
+        u.values.put(":sha", s(r.contentSha256()));
         return u.apply(r.urlHash(), EXTRACTION_CONDITION);
     }
 
@@ -157,7 +193,10 @@ public final class DynamoDbUrlStore implements UrlStore {
                         string(item, "description").orElse(null)),
                 string(item, "extractedSha256").orElse(""), instant(item, "extractedFrom").orElseThrow(),
                 extractedAt));
-        return new UrlRecord(urlHash, fetch, extraction);
+        Map<String, String> fields = item.containsKey("fields") ? item.get("fields").m().entrySet().stream()
+                .collect(java.util.stream.Collectors.toMap(Map.Entry::getKey, e -> e.getValue().s())) : Map.of();
+        return new UrlRecord(urlHash, fetch, extraction, string(item, "redirectsTo"), fields,
+                number(item, "fieldsVersion", 0));
     }
 
     @Override

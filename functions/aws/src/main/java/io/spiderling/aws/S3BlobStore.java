@@ -11,10 +11,14 @@ import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.GetObjectResponse;
 import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
+import software.amazon.awssdk.services.s3.model.S3Exception;
 import software.amazon.awssdk.services.s3.presigner.S3Presigner;
 
 /** {@link BlobStore} on one S3 bucket. Metadata travels as S3 user metadata (lower-case keys). */
 public final class S3BlobStore implements BlobStore {
+
+    private static final int PRECONDITION_FAILED = 412;
+    private static final int CONFLICT = 409;
 
     private final S3Client s3;
     private final S3Presigner presigner;
@@ -30,6 +34,21 @@ public final class S3BlobStore implements BlobStore {
     public void put(String key, byte[] bytes, String contentType, Map<String, String> metadata) {
         s3.putObject(b -> b.bucket(bucket).key(key).contentType(contentType).metadata(metadata),
                 RequestBody.fromBytes(bytes));
+    }
+
+    /** A PUT with {@code If-None-Match: *}; S3 answers 412 when the key exists (409 if a concurrent PUT won). */
+    @Override
+    public boolean putIfAbsent(String key, byte[] bytes, String contentType, Map<String, String> metadata) {
+        try {
+            s3.putObject(b -> b.bucket(bucket).key(key).contentType(contentType).metadata(metadata).ifNoneMatch("*"),
+                    RequestBody.fromBytes(bytes));
+            return true;
+        } catch (S3Exception e) {
+            if (e.statusCode() == PRECONDITION_FAILED || e.statusCode() == CONFLICT) {
+                return false;
+            }
+            throw e;
+        }
     }
 
     @Override
@@ -81,6 +100,13 @@ public final class S3BlobStore implements BlobStore {
     public URI presignPut(String key, String contentType, Duration ttl) {
         return URI.create(presigner.presignPutObject(b -> b.signatureDuration(ttl)
                         .putObjectRequest(p -> p.bucket(bucket).key(key).contentType(contentType)))
+                .url().toString());
+    }
+
+    @Override
+    public URI presignGet(String key, Duration ttl) {
+        return URI.create(presigner.presignGetObject(b -> b.signatureDuration(ttl)
+                        .getObjectRequest(g -> g.bucket(bucket).key(key)))
                 .url().toString());
     }
 }

@@ -107,6 +107,31 @@ class S3BlobStoreTest {
     }
 
     @Test
+    void putIfAbsent_whenKeyExists_keepsTheFirstObjectAndSaysSo() {
+        assertTrue(store.putIfAbsent("content/cd/once", new byte[] {1}, "text/plain", Map.of("url", "first")));
+
+        assertFalse(store.putIfAbsent("content/cd/once", new byte[] {1}, "text/plain", Map.of("url", "second")));
+
+        StoredBlob blob = store.get("content/cd/once").orElseThrow();
+        assertArrayEquals(new byte[] {1}, blob.bytes());
+        assertEquals(Map.of("url", "first"), blob.metadata());
+    }
+
+    @Test
+    void presignGet_whenFetchedWithoutCredentials_returnsTheStoredBytes() throws Exception {
+        byte[] bytes = new byte[] {0, 1, 2, (byte) 0xFF};
+        store.put("content/ef/presigned", bytes, "application/octet-stream", Map.of());
+        URI url = store.presignGet("content/ef/presigned", Duration.ofMinutes(5));
+
+        HttpResponse<byte[]> response = HttpClient.newHttpClient().send(HttpRequest.newBuilder(url).GET().build(),
+                HttpResponse.BodyHandlers.ofByteArray());
+
+        assertEquals(200, response.statusCode());
+        assertArrayEquals(bytes, response.body());
+        assertTrue(url.getQuery().contains("X-Amz-Signature="), "a SigV4 query signature: " + url);
+    }
+
+    @Test
     void get_whenKeyMissing_returnsEmpty() {
         assertEquals(Optional.empty(), store.get("content/never/written"));
     }

@@ -31,7 +31,7 @@ class ExtractHandlerTest {
         // The sample event's key is the content key of https://example.com/.
         ObjectNode event = Events.load("s3-content-created.json");
         String key = event.at("/Records/0/s3/object/key").asText();
-        String urlHash = ContentKey.urlHashOf(key).orElseThrow();
+        String urlHash = ContentKey.sha256Of(key).orElseThrow();
         store(key, "https://example.com/", "<html><head><title>Example Domain</title>"
                 + "<meta name=description content=\"An example.\"></head></html>", Instant.parse("2026-11-22T05:00:00Z"));
 

@@ -56,7 +56,7 @@ class FetchHandlerTest {
         assertEquals(1, site.requestCount("/fetch/ok"));
         assertTrue(site.requests().getLast().header("user-agent").orElse("").startsWith("spiderling/"));
         byte[] stored = TestStack.aws().s3().getObjectAsBytes(b -> b.bucket(TestStack.resources().bucket())
-                .key(ContentKey.forUrlHash(url.urlHash()))).asByteArray();
+                .key(ContentKey.forSha256(url.urlHash()))).asByteArray();
         assertArrayEquals(html.getBytes(StandardCharsets.UTF_8), stored);
         var fetch = urls.find(url.urlHash()).orElseThrow().fetch().orElseThrow();
         assertEquals(ItemState.FETCHED, fetch.state());

@@ -9,10 +9,21 @@ import java.util.Optional;
  * @param callbackUrl where to report completion (normalized); the notification stage sends to it
  * @param recrawlAfter how old a stored copy may be before the URL is fetched again; empty means the deployment's
  *     default window
+ * @param progressEvery how often to post progress to the callback while the batch runs; empty for none
  */
-public record BatchOptions(Optional<String> callbackUrl, Optional<Duration> recrawlAfter) {
+public record BatchOptions(Optional<String> callbackUrl, Optional<Duration> recrawlAfter,
+        Optional<Duration> progressEvery) {
 
-    public static final BatchOptions NONE = new BatchOptions(Optional.empty(), Optional.empty());
+    public static final BatchOptions NONE = new BatchOptions(Optional.empty(), Optional.empty(), Optional.empty());
+
+    /** Shortest progress interval a client may ask for. */
+    public static final Duration MIN_PROGRESS_EVERY = Duration.ofSeconds(1);
+    /** Longest progress interval: the longest delay an SQS message can carry. */
+    public static final Duration MAX_PROGRESS_EVERY = Duration.ofMinutes(15);
+
+    public BatchOptions(Optional<String> callbackUrl, Optional<Duration> recrawlAfter) {
+        this(callbackUrl, recrawlAfter, Optional.empty());
+    }
 
     /** Longest recrawl window a client may ask for. */
     public static final Duration MAX_RECRAWL_AFTER = Duration.ofDays(365);

@@ -39,7 +39,7 @@ public final class ExtractContent {
      * those would improve on a retry.
      */
     public Optional<Outcome> onContent(String key) {
-        Optional<String> urlHash = ContentKey.urlHashOf(key);
+        Optional<String> urlHash = ContentKey.sha256Of(key);
         if (urlHash.isEmpty()) {
             return Optional.empty();
         }

@@ -62,6 +62,17 @@ public final class FetchPage {
     private static final String DEFAULT_CONTENT_TYPE = "application/octet-stream";
 
     /**
+     * Told when a fetch stored no new object because identical bytes were already stored under their content key:
+     * no object-created event will come for this URL, so its extraction happens here instead.
+     */
+    @FunctionalInterface
+    public interface ReusedContent {
+        ReusedContent NONE = (url, body, contentType, sha256, fetchedAt) -> {};
+
+        void reused(NormalizedUrl url, byte[] body, String contentType, String sha256, Instant fetchedAt);
+    }
+
+    /**
      * @param optOut sites that are never contacted; their URLs end as {@code disallowed} with detail {@code opt-out}
      * @param maxRedirects hops followed before a URL fails
      * @param pausedRecheck how long a job waits in the frontier while the kill switch is off
@@ -102,10 +113,12 @@ public final class FetchPage {
     private final Clock clock;
     private final DoubleSupplier jitter;
     private final Settings settings;
+    private final ReusedContent reusedContent;
 
     public FetchPage(PageFetcher fetcher, BlobStore blobs, UrlStore urls, BatchTracker tracker, Frontier frontier,
             SitePoliteness politeness, RetryPolicy retry, FetchSwitch fetchSwitch, UrlNormalizer normalizer,
-            Clock clock, DoubleSupplier jitter, Settings settings) {
+            Clock clock, DoubleSupplier jitter, Settings settings, ReusedContent reusedContent) {
+        this.reusedContent = reusedContent;
         this.fetcher = fetcher;
         this.blobs = blobs;
         this.urls = urls;
@@ -268,9 +281,13 @@ public final class FetchPage {
             Optional<FetchRecord> stored) {
         Instant now = clock.instant();
         if (result instanceof FetchResult.Response r && r.success()) {
-            FetchRecord record = store(job, url, via, r, now);
-            urls.recordFetch(record);
-            return end(job, ItemState.FETCHED, null, Optional.of(record));
+            Stored body = store(job, url, via, r, now);
+            recordFetch(body.record(), via);
+            if (!body.created()) {
+                reusedContent.reused(url, r.body(), body.record().contentType().orElseThrow(),
+                        body.record().contentSha256().orElseThrow(), now);
+            }
+            return end(job, ItemState.FETCHED, null, Optional.of(body.record()));
         }
         if (result instanceof FetchResult.Response r && r.status() == 304 && stored.isPresent()) {
             FetchRecord before = stored.get();
@@ -280,7 +297,7 @@ public final class FetchPage {
                     r.total().toMillis(), Optional.empty(), merged(before.headers(), r.headers()), via,
                     r.connect().toMillis(), job.attempt(), Optional.of(freshUntil(merged(before.headers(),
                             r.headers()), now)));
-            urls.recordFetch(record);
+            recordFetch(record, via);
             return end(job, ItemState.NOT_MODIFIED, null, Optional.of(record));
         }
         if (result instanceof FetchResult.Failure f && "blocked".equals(f.kind())) {
@@ -335,7 +352,7 @@ public final class FetchPage {
                     now, 0, f.total().toMillis(), Optional.of(error), Map.of(), via, 0, job.attempt(),
                     Optional.empty());
         };
-        urls.recordFetch(record);
+        recordFetch(record, via);
         return end(job, ItemState.FAILED, error, Optional.of(record));
     }
 
@@ -343,8 +360,22 @@ public final class FetchPage {
         FetchRecord record = new FetchRecord(url.urlHash(), url.value(), state, Optional.empty(), Optional.empty(), 0,
                 false, Optional.empty(), Optional.empty(), Optional.empty(), clock.instant(), 0, 0,
                 Optional.of(error), Map.of(), via, 0, job.attempt(), Optional.empty());
-        urls.recordFetch(record);
+        recordFetch(record, via);
         return record;
+    }
+
+    /**
+     * The row of the URL that answered, then an alias on each URL of the chain that led to it, so that reading any
+     * of them finds this record (the batch's item, keyed by the URL it asked for, ended with this fetch).
+     */
+    private void recordFetch(FetchRecord record, List<String> via) {
+        urls.recordFetch(record);
+        for (String hop : via) {
+            NormalizedUrl from = NormalizedUrl.parse(hop);
+            if (!from.urlHash().equals(record.urlHash())) {
+                urls.recordRedirect(from.urlHash(), from.value(), record.url(), record.fetchedAt());
+            }
+        }
     }
 
     private Outcome requeue(FetchJob job, int attempt, Instant until, String why) {
@@ -388,10 +419,17 @@ public final class FetchPage {
         }
     }
 
-    private FetchRecord store(FetchJob job, NormalizedUrl url, List<String> via, FetchResult.Response r,
+    /** @param created false when identical bytes were already stored under the content key */
+    private record Stored(FetchRecord record, boolean created) {}
+
+    /**
+     * The body goes under its content key only if no object holds it yet: a conditional PUT, so that of two URLs
+     * with the same bytes exactly one creates the object (and gets its object-created event) and the other is told.
+     */
+    private Stored store(FetchJob job, NormalizedUrl url, List<String> via, FetchResult.Response r,
             Instant fetchedAt) {
-        String key = ContentKey.forUrlHash(url.urlHash());
         String sha = Hashing.sha256Hex(r.body());
+        String key = ContentKey.forSha256(sha);
         Map<String, String> meta = new HashMap<>();
         meta.put(META_URL, url.value());
         meta.put(META_URL_HASH, url.urlHash());
@@ -399,12 +437,12 @@ public final class FetchPage {
         meta.put(META_CONTENT_SHA256, sha);
         meta.put(META_HTTP_STATUS, Integer.toString(r.status()));
         String contentType = Optional.ofNullable(r.contentType()).orElse(DEFAULT_CONTENT_TYPE);
-        blobs.put(key, r.body(), contentType, meta);
+        boolean created = blobs.putIfAbsent(key, r.body(), contentType, meta);
         Map<String, String> headers = kept(r.headers());
-        return new FetchRecord(url.urlHash(), url.value(), ItemState.FETCHED, Optional.of(r.status()),
+        return new Stored(new FetchRecord(url.urlHash(), url.value(), ItemState.FETCHED, Optional.of(r.status()),
                 Optional.of(contentType), r.body().length, r.truncated(), Optional.of(key), Optional.of(sha),
                 Optional.of(r.finalUrl()), fetchedAt, r.timeToFirstByte().toMillis(), r.total().toMillis(),
                 Optional.empty(), headers, via, r.connect().toMillis(), job.attempt(),
-                Optional.of(freshUntil(headers, fetchedAt)));
+                Optional.of(freshUntil(headers, fetchedAt))), created);
     }
 }

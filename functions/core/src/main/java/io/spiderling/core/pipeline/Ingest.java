@@ -69,14 +69,19 @@ public final class Ingest {
         return submit(batchId, rawUrls, source, BatchOptions.NONE);
     }
 
+    public Result submit(String batchId, List<String> rawUrls, String source, BatchOptions options) {
+        return submit(batchId, "", rawUrls, source, options);
+    }
+
     /**
      * Accepts a batch under {@code batchId}. Submitting the same request again under the same id (a client retrying
      * with its idempotency key) returns the stored batch and changes nothing; a different request under a taken id
      * is a {@link Result.Conflict}.
      *
+     * @param client who submits it; only they can see it afterwards
      * @throws IllegalArgumentException for a batch id that cannot name a manifest (see {@link #manifestKey})
      */
-    public Result submit(String batchId, List<String> rawUrls, String source, BatchOptions options) {
+    public Result submit(String batchId, String client, List<String> rawUrls, String source, BatchOptions options) {
         checkBatchId(batchId);
         if (rawUrls.isEmpty()) {
             return new Result.Refused("urls must not be empty", List.of());
@@ -96,11 +101,12 @@ public final class Ingest {
             return new Result.Refused("no acceptable URL in the batch", plan.rejected());
         }
         BatchHeader header = new BatchHeader(batchId, plan.accepted().size(), plan.duplicates(), plan.rejected(),
-                plan.rejected().size(), source, clock.instant(), checked, fingerprint(rawUrls, checked));
+                plan.rejected().size(), source, clock.instant(), checked, fingerprint(rawUrls, checked),
+                Optional.empty(), client);
         // The header goes first: canonicalize and fetch count against it, and the manifest's event may arrive at once.
         boolean replay = !batches.createBatch(header);
         BatchHeader standing = replay ? batches.status(batchId).orElseThrow().header() : header;
-        if (replay && !standing.fingerprint().equals(header.fingerprint())) {
+        if (replay && (!standing.fingerprint().equals(header.fingerprint()) || !standing.ownedBy(client))) {
             return new Result.Conflict("batch " + batchId + " already exists for a different request");
         }
         String key = manifestKey(batchId);
@@ -132,6 +138,12 @@ public final class Ingest {
      * returns the same batch with a fresh upload URL.
      */
     public UploadResult startUpload(String batchId, UploadFormat format, String source, BatchOptions options) {
+        return startUpload(batchId, "", format, source, options);
+    }
+
+    /** {@link #startUpload(String, UploadFormat, String, BatchOptions)} for a client, who alone can see the batch. */
+    public UploadResult startUpload(String batchId, String client, UploadFormat format, String source,
+            BatchOptions options) {
         checkBatchId(batchId);
         BatchOptions checked;
         try {
@@ -141,10 +153,10 @@ public final class Ingest {
         }
         Instant now = clock.instant();
         BatchHeader header = new BatchHeader(batchId, 0, 0, List.of(), 0, source, now, checked,
-                fingerprint(List.of("upload:" + format.wireName()), checked), Optional.of(format));
+                fingerprint(List.of("upload:" + format.wireName()), checked), Optional.of(format), client);
         if (!batches.createBatch(header)) {
             BatchHeader standing = batches.status(batchId).orElseThrow().header();
-            if (!standing.fingerprint().equals(header.fingerprint())) {
+            if (!standing.fingerprint().equals(header.fingerprint()) || !standing.ownedBy(client)) {
                 return new UploadResult.Conflict("batch " + batchId + " already exists for a different request");
             }
             header = standing;
@@ -164,13 +176,23 @@ public final class Ingest {
                         + BatchOptions.MAX_RECRAWL_AFTER + ", was " + d);
             }
         });
-        return new BatchOptions(callback, options.recrawlAfter());
+        options.progressEvery().ifPresent(d -> {
+            if (d.compareTo(BatchOptions.MIN_PROGRESS_EVERY) < 0 || d.compareTo(BatchOptions.MAX_PROGRESS_EVERY) > 0) {
+                throw new IllegalArgumentException("progressEvery must be between " + BatchOptions.MIN_PROGRESS_EVERY
+                        + " and " + BatchOptions.MAX_PROGRESS_EVERY + ", was " + d);
+            }
+        });
+        if (options.progressEvery().isPresent() && callback.isEmpty()) {
+            throw new IllegalArgumentException("progressEvery needs a callbackUrl to post progress to");
+        }
+        return new BatchOptions(callback, options.recrawlAfter(), options.progressEvery());
     }
 
     /** Identifies a request by what it asked for, so a retry matches and a different request does not. */
     static String fingerprint(List<String> rawUrls, BatchOptions options) {
         return Hashing.sha256Hex(String.join("\n", rawUrls) + "\n\u0000" + options.callbackUrl().orElse("")
-                + "\u0000" + options.recrawlAfter().map(Duration::toString).orElse(""));
+                + "\u0000" + options.recrawlAfter().map(Duration::toString).orElse("")
+                + options.progressEvery().map(d -> "\u0000" + d).orElse(""));
     }
 
     /**
@@ -178,9 +200,15 @@ public final class Ingest {
      * batch that is complete at once, so the refusal is visible and the message is never retried.
      */
     public BatchHeader recordRefused(String batchId, String source, List<Rejection> rejected) {
+        return recordRefused(batchId, "", source, rejected);
+    }
+
+    /** {@link #recordRefused(String, String, List)} on behalf of a client. */
+    public BatchHeader recordRefused(String batchId, String client, String source, List<Rejection> rejected) {
         checkBatchId(batchId);
         Instant now = clock.instant();
-        BatchHeader header = new BatchHeader(batchId, 0, 0, rejected, rejected.size(), source, now);
+        BatchHeader header = new BatchHeader(batchId, 0, 0, rejected, rejected.size(), source, now, BatchOptions.NONE,
+                "", Optional.empty(), client);
         batches.createBatch(header);
         batches.markCompleted(batchId, now);
         return header;

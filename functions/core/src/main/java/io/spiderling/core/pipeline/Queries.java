@@ -8,19 +8,32 @@ import io.spiderling.core.port.UrlStore;
 import io.spiderling.core.url.NormalizationResult;
 import io.spiderling.core.url.NormalizedUrl;
 import io.spiderling.core.url.UrlNormalizer;
+import io.spiderling.core.content.ContentKey;
+import io.spiderling.core.extract.ExtractionRecord;
+import io.spiderling.core.port.BlobStore;
+import java.net.URI;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.stream.Stream;
 
-/** The read side: batch progress and URL metadata. */
+/** The read side: batch progress, URL metadata resolved to canonical records, and links to stored bodies. */
 public final class Queries {
 
     private final UrlNormalizer normalizer;
     private final BatchStore batches;
     private final UrlStore urls;
+    private final BlobStore blobs;
 
-    public Queries(UrlNormalizer normalizer, BatchStore batches, UrlStore urls) {
+    public Queries(UrlNormalizer normalizer, BatchStore batches, UrlStore urls, BlobStore blobs) {
         this.normalizer = normalizer;
         this.batches = batches;
         this.urls = urls;
+        this.blobs = blobs;
     }
 
     public Optional<BatchStatus> batch(String batchId) {
@@ -46,20 +59,109 @@ public final class Queries {
     }
 
     public sealed interface UrlLookup {
-        record Found(NormalizedUrl url, UrlStore.UrlRecord record) implements UrlLookup {}
+        /**
+         * @param url the URL asked for, normalized
+         * @param record the record that answers for it: its own, or the record its alias points to
+         * @param alias the URL's own row when an alias was followed to {@code record}
+         */
+        record Found(NormalizedUrl url, UrlStore.UrlRecord record, Optional<UrlStore.UrlRecord> alias)
+                implements UrlLookup {
+            public Found(NormalizedUrl url, UrlStore.UrlRecord record) {
+                this(url, record, Optional.empty());
+            }
+
+            /** The URL whose record answers: the one asked for, or the alias's target. */
+            public String resolvedUrl() {
+                return alias.flatMap(UrlStore.UrlRecord::aliasOf).orElse(url.value());
+            }
+        }
 
         record NotFound(NormalizedUrl url) implements UrlLookup {}
 
         record Invalid(String reason) implements UrlLookup {}
     }
 
-    /** Looks a URL up by any of its spellings: it is normalized the way it was when submitted. */
+    /** Most URLs one {@link #urls} call takes. */
+    public static final int MAX_BATCH_GET = 100;
+
+    /**
+     * Looks a URL up by any of its spellings (it is normalized the way it was when submitted) and resolves its
+     * canonical record: a URL that redirected, or whose page named a canonical URL, answers with the target's record.
+     * Reads follow one hop only, so a chain of aliases cannot loop or fan out.
+     */
     public UrlLookup url(String raw) {
-        return switch (normalizer.normalize(raw)) {
-            case NormalizationResult.Rejected r -> new UrlLookup.Invalid(r.reason());
-            case NormalizationResult.Accepted a -> urls.find(a.url().urlHash())
-                    .<UrlLookup>map(rec -> new UrlLookup.Found(a.url(), rec))
-                    .orElse(new UrlLookup.NotFound(a.url()));
+        return urls(List.of(raw)).get(0);
+    }
+
+    /**
+     * {@link #url} for up to {@value #MAX_BATCH_GET} URLs, answered in order, in two batched reads: the URLs' own rows,
+     * then the records their aliases point to.
+     *
+     * @throws IllegalArgumentException for an empty list or more than {@value #MAX_BATCH_GET} URLs
+     */
+    public List<UrlLookup> urls(List<String> raws) {
+        if (raws.isEmpty() || raws.size() > MAX_BATCH_GET) {
+            throw new IllegalArgumentException("between 1 and " + MAX_BATCH_GET + " URLs, not " + raws.size());
+        }
+        List<NormalizationResult> normalized = raws.stream().map(normalizer::normalize).toList();
+        Map<String, UrlStore.UrlRecord> own = urls.findAll(normalized.stream()
+                .flatMap(r -> r instanceof NormalizationResult.Accepted a ? Stream.of(a.url().urlHash()) : Stream.empty())
+                .toList());
+        Map<String, NormalizedUrl> targets = new HashMap<>();
+        own.values().forEach(rec -> rec.aliasOf().map(NormalizedUrl::parse)
+                .ifPresent(t -> targets.put(t.urlHash(), t)));
+        Map<String, UrlStore.UrlRecord> aliased = targets.isEmpty() ? Map.of() : urls.findAll(targets.keySet());
+        List<UrlLookup> lookups = new ArrayList<>(raws.size());
+        for (NormalizationResult result : normalized) {
+            lookups.add(switch (result) {
+                case NormalizationResult.Rejected r -> new UrlLookup.Invalid(r.reason());
+                case NormalizationResult.Accepted a -> resolve(a.url(), own.get(a.url().urlHash()), aliased);
+            });
+        }
+        return lookups;
+    }
+
+    private static UrlLookup resolve(NormalizedUrl url, UrlStore.UrlRecord own,
+            Map<String, UrlStore.UrlRecord> aliased) {
+        if (own == null) {
+            return new UrlLookup.NotFound(url);
+        }
+        Optional<UrlStore.UrlRecord> target = own.aliasOf()
+                .map(t -> aliased.get(NormalizedUrl.parse(t).urlHash()))
+                .filter(t -> t.fetch().isPresent() || t.extraction().isPresent());
+        if (target.isPresent()) {
+            return new UrlLookup.Found(url, target.get(), Optional.of(own));
+        }
+        if (own.fetch().isEmpty() && own.extraction().isEmpty() && own.fields().isEmpty()) {
+            return new UrlLookup.NotFound(url); // a claim or an alias to nothing yet: nothing to show
+        }
+        return new UrlLookup.Found(url, own);
+    }
+
+    /** A short-lived link to a URL's stored body. */
+    public sealed interface ContentLink {
+        record Link(NormalizedUrl url, String resolvedUrl, URI uri, Instant expiresAt, String contentSha256)
+                implements ContentLink {}
+
+        /** The URL is known but no body is stored (it failed, or was never fetched itself). */
+        record NoContent(NormalizedUrl url) implements ContentLink {}
+
+        record NotFound(NormalizedUrl url) implements ContentLink {}
+
+        record Invalid(String reason) implements ContentLink {}
+    }
+
+    /** Resolves the URL as {@link #url} does, then presigns a GET of its body for {@code ttl}. */
+    public ContentLink content(String raw, Duration ttl, Instant now) {
+        return switch (url(raw)) {
+            case UrlLookup.Invalid i -> new ContentLink.Invalid(i.reason());
+            case UrlLookup.NotFound nf -> new ContentLink.NotFound(nf.url());
+            case UrlLookup.Found found -> found.record().fetch().flatMap(f -> f.contentSha256())
+                    .or(() -> found.record().extraction().map(ExtractionRecord::contentSha256))
+                    .filter(sha -> !sha.isEmpty())
+                    .<ContentLink>map(sha -> new ContentLink.Link(found.url(), found.resolvedUrl(),
+                            blobs.presignGet(ContentKey.forSha256(sha), ttl), now.plus(ttl), sha))
+                    .orElse(new ContentLink.NoContent(found.url()));
         };
     }
 }

@@ -11,6 +11,12 @@ public interface BlobStore {
 
     void put(String key, byte[] bytes, String contentType, Map<String, String> metadata);
 
+    /**
+     * Writes the object only if no object exists at {@code key}, atomically, so two writers of the same
+     * content-addressed key cannot both believe they created it. Returns false when one existed.
+     */
+    boolean putIfAbsent(String key, byte[] bytes, String contentType, Map<String, String> metadata);
+
     boolean exists(String key);
 
     /** Empty when the key does not exist (for example an S3 event for an object deleted since). */
@@ -33,6 +39,9 @@ public interface BlobStore {
      * passed, without credentials of their own.
      */
     URI presignPut(String key, String contentType, Duration ttl);
+
+    /** A URL that lets its holder GET the object at {@code key} until {@code ttl} has passed. */
+    URI presignGet(String key, Duration ttl);
 
     record StoredBlob(byte[] bytes, String contentType, Map<String, String> metadata) {
         public StoredBlob {

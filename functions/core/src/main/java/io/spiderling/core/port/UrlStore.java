@@ -16,15 +16,28 @@ public interface UrlStore {
     /**
      * Writes the fetch fields of the URL's row. Fields written by the extractor are left alone, because the
      * extractor may have run first (S3 events can beat the metadata write). A fetch older than the one stored (a
-     * late retry) is ignored.
+     * late retry) is ignored. A fetch of the URL itself ends an older redirect alias: it answers for itself again.
      */
     void recordFetch(FetchRecord record);
 
     /**
-     * Writes the extracted fields unless the row already holds an extraction of newer content, or a fetch newer than
-     * the content this extraction read. Returns false when the write was refused as stale.
+     * Writes the extracted fields, conditional on the content hash: refused (false) when the row already holds an
+     * extraction of content fetched later, or a fetch of other content newer than the content this extraction read.
+     * Application fields are never touched.
      */
     boolean recordExtraction(ExtractionRecord record);
+
+    /**
+     * Records that the URL redirected to {@code target} at {@code at}: reads of it follow to the target's record.
+     * Ignored when the row holds a fetch of its own, or an alias, newer than {@code at}.
+     */
+    void recordRedirect(String urlHash, String url, String target, Instant at);
+
+    /**
+     * Replaces the URL's application fields if they are still at {@code expectedVersion} (0: none were ever
+     * written), creating the row if needed. Returns false when another writer changed them first.
+     */
+    boolean replaceFields(String urlHash, String url, Map<String, String> fields, long expectedVersion);
 
     Optional<UrlRecord> find(String urlHash);
 
@@ -72,6 +85,28 @@ public interface UrlStore {
         JOINED
     }
 
-    /** What is known about a URL: its last fetch and its extracted metadata, either of which may be missing. */
-    record UrlRecord(String urlHash, Optional<FetchRecord> fetch, Optional<ExtractionRecord> extraction) {}
+    /**
+     * What is known about a URL: its last fetch and its extracted metadata, either of which may be missing, where it
+     * redirects to, and the fields applications attached to it.
+     *
+     * @param redirectsTo the last hop of the redirect chain this URL started, when it no longer answers for itself
+     * @param fields application fields by name, each value a JSON text
+     * @param fieldsVersion bumped by every {@link #replaceFields}; 0 when none were written
+     */
+    record UrlRecord(String urlHash, Optional<FetchRecord> fetch, Optional<ExtractionRecord> extraction,
+            Optional<String> redirectsTo, Map<String, String> fields, long fieldsVersion) {
+
+        public UrlRecord {
+            fields = Map.copyOf(fields);
+        }
+
+        public UrlRecord(String urlHash, Optional<FetchRecord> fetch, Optional<ExtractionRecord> extraction) {
+            this(urlHash, fetch, extraction, Optional.empty(), Map.of(), 0);
+        }
+
+        /** Where reads of this URL go: the redirect target, else the page's accepted canonical URL, else nowhere. */
+        public Optional<String> aliasOf() {
+            return redirectsTo.or(() -> extraction.flatMap(ExtractionRecord::canonicalUrl));
+        }
+    }
 }

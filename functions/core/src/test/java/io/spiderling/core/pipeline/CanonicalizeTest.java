@@ -158,7 +158,7 @@ class CanonicalizeTest {
 
     private static FetchRecord fetched(NormalizedUrl url, Instant at) {
         return new FetchRecord(url.urlHash(), url.value(), ItemState.FETCHED, Optional.of(200),
-                Optional.of("text/html"), 10, false, Optional.of(ContentKey.forUrlHash(url.urlHash())),
+                Optional.of("text/html"), 10, false, Optional.of(ContentKey.forSha256(url.urlHash())),
                 Optional.of("ab"), Optional.of(url.value()), at, 1, 2, Optional.empty());
     }
 

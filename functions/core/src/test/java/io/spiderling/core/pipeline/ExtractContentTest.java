@@ -27,7 +27,7 @@ class ExtractContentTest {
     private static final Instant FETCHED_AT = Instant.parse("2025-03-01T10:00:00Z");
     private static final Instant NOW = FETCHED_AT.plusSeconds(3);
     private static final NormalizedUrl URL = NormalizedUrl.parse("https://example.com/page");
-    private static final String KEY = ContentKey.forUrlHash(URL.urlHash());
+    private static final String KEY = ContentKey.forSha256(URL.urlHash());
     /** What the fetch stage wrote as the body's hash; the extraction carries it, it does not recompute it. */
     private static final String SHA = "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08";
     private static final String HTML = "<html><head><title> Hello \n world </title>"

@@ -81,6 +81,9 @@ class FetchPageTest {
         site.answer(ROBOTS, status(ROBOTS, 404));
     }
 
+    /** URLs whose bytes were already stored, so that their extraction was asked for inline. */
+    private final List<String> reused = new java.util.ArrayList<>();
+
     private FetchPage fetchPage() {
         return fetchPage(blobs);
     }
@@ -90,7 +93,8 @@ class FetchPageTest {
                 RateLimiter.create(), rates, RateOverrides.none(), site, clock, pause, () -> 0.0);
         return new FetchPage(site, blobStore, urls, new BatchTracker(batches), frontier, politeness,
                 RetryPolicy.create(), paused::get, UrlNormalizer.create(), clock, () -> 0.0,
-                new FetchPage.Settings(optOut, 5, Duration.ofSeconds(30), Duration.ZERO, Duration.ofDays(30)));
+                new FetchPage.Settings(optOut, 5, Duration.ofSeconds(30), Duration.ZERO, Duration.ofDays(30)),
+                (url, body, contentType, sha, at) -> reused.add(url.value()));
     }
 
     /** Parks and releases the URL as planning would, and returns the job the frontier sent. */
@@ -134,6 +138,24 @@ class FetchPageTest {
         assertEquals(Optional.of("text/html"), record.contentType());
         assertTrue(record.freshUntil().isPresent());
         assertTrue(blobs.exists(record.contentKey().orElseThrow()));
+    }
+
+    @Test
+    void process_whenTwoUrlsServeIdenticalBytes_storesThemOnceAndAsksForTheSecondsExtractionInline() {
+        site.answer(URL.value(), ok(URL.value(), "<title>Same</title>"));
+        site.answer(OTHER.value(), ok(OTHER.value(), "<title>Same</title>"));
+        FetchPage fetchPage = fetchPage();
+
+        fetchPage.process(send(URL));
+        clock.advance(Duration.ofSeconds(10));
+        fetchPage.process(send(OTHER));
+
+        FetchRecord first = urls.find(URL.urlHash()).orElseThrow().fetch().orElseThrow();
+        FetchRecord second = urls.find(OTHER.urlHash()).orElseThrow().fetch().orElseThrow();
+        assertEquals(first.contentKey(), second.contentKey(), "one content-addressed object");
+        assertEquals(URL.value(), blobs.get(first.contentKey().orElseThrow()).orElseThrow().metadata()
+                .get(FetchPage.META_URL), "the first writer's object is kept");
+        assertEquals(List.of(OTHER.value()), reused, "no object-created event comes for the second URL");
     }
 
     @Test
@@ -343,6 +365,8 @@ class FetchPageTest {
         assertEquals(ItemState.FETCHED, state(URL));
         FetchRecord record = urls.find(NormalizedUrl.parse(moved).urlHash()).orElseThrow().fetch().orElseThrow();
         assertEquals(List.of(URL.value()), record.redirects());
+        assertEquals(Optional.of(moved), urls.find(URL.urlHash()).orElseThrow().aliasOf(),
+                "the URL asked for is an alias of the page it landed on");
     }
 
     @Test
@@ -367,6 +391,7 @@ class FetchPageTest {
         assertEquals(ItemState.FETCHED, state(URL), "the original URL's item ends with the target's answer");
         FetchRecord record = urls.find(hop.urlHash()).orElseThrow().fetch().orElseThrow();
         assertEquals(List.of(URL.value()), record.redirects());
+        assertEquals(Optional.of(target), urls.find(URL.urlHash()).orElseThrow().aliasOf());
         assertEquals(0, frontierStore.released(hop.siteKey()) + frontierStore.released(URL.siteKey()));
     }
 
@@ -518,7 +543,7 @@ class FetchPageTest {
         FetchJob job = send(URL);
         BlobStore failing = new InMemoryBlobStore(new CallLog()) {
             @Override
-            public void put(String key, byte[] bytes, String contentType, Map<String, String> metadata) {
+            public boolean putIfAbsent(String key, byte[] bytes, String contentType, Map<String, String> metadata) {
                 throw outage;
             }
         };

@@ -321,6 +321,16 @@ class PlanUploadTest {
         }
 
         @Override
+        public void recordRedirect(String urlHash, String url, String target, Instant at) {
+            delegate.recordRedirect(urlHash, url, target, at);
+        }
+
+        @Override
+        public boolean replaceFields(String urlHash, String url, Map<String, String> fields, long expectedVersion) {
+            return delegate.replaceFields(urlHash, url, fields, expectedVersion);
+        }
+
+        @Override
         public Optional<UrlRecord> find(String urlHash) {
             return delegate.find(urlHash);
         }

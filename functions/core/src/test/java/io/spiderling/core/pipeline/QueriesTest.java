@@ -1,15 +1,23 @@
 package io.spiderling.core.pipeline;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.spiderling.core.batch.ItemState;
 import io.spiderling.core.fetch.FetchRecord;
 import io.spiderling.core.testing.CallLog;
 import io.spiderling.core.testing.InMemoryBatchStore;
+import io.spiderling.core.testing.InMemoryBlobStore;
 import io.spiderling.core.testing.InMemoryUrlStore;
 import io.spiderling.core.url.NormalizedUrl;
 import io.spiderling.core.url.UrlNormalizer;
+import io.spiderling.core.content.ContentKey;
+import java.time.Duration;
 import java.time.Instant;
+import java.util.Collections;
+import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
@@ -19,7 +27,9 @@ class QueriesTest {
 
     private final CallLog log = new CallLog();
     private final InMemoryUrlStore urls = new InMemoryUrlStore(log);
-    private final Queries queries = new Queries(UrlNormalizer.create(), new InMemoryBatchStore(log), urls);
+    private final InMemoryBlobStore blobs = new InMemoryBlobStore(log);
+    private final Queries queries = new Queries(UrlNormalizer.create(), new InMemoryBatchStore(log), urls,
+            blobs);
 
     @Test
     void url_whenInvalid_returnsInvalidWithTheNormalizersReason() {
@@ -40,5 +50,85 @@ class QueriesTest {
         Queries.UrlLookup lookup = queries.url("  HTTP://EXAMPLE.com:80/a/../b?y=2&x=1#frag ");
 
         assertEquals(new Queries.UrlLookup.Found(URL, urls.find(URL.urlHash()).orElseThrow()), lookup);
+    }
+
+    private static final Instant AT = Instant.parse("2025-03-01T10:00:00Z");
+    private static final String SHA = "ab".repeat(32);
+
+    private static FetchRecord fetched(NormalizedUrl url, Instant at) {
+        return new FetchRecord(url.urlHash(), url.value(), ItemState.FETCHED, Optional.of(200),
+                Optional.of("text/html"), 10, false, Optional.of(ContentKey.forSha256(SHA)), Optional.of(SHA),
+                Optional.of(url.value()), at, 5, 9, Optional.empty());
+    }
+
+    @Test
+    void url_whenItRedirected_answersWithTheTargetsRecordOneHopAway() {
+        NormalizedUrl target = NormalizedUrl.parse("http://example.com/landing");
+        urls.recordFetch(fetched(target, AT));
+        urls.recordRedirect(URL.urlHash(), URL.value(), target.value(), AT);
+
+        var found = assertInstanceOf(Queries.UrlLookup.Found.class, queries.url(URL.value()));
+
+        assertEquals(target.urlHash(), found.record().urlHash());
+        assertEquals(target.value(), found.resolvedUrl());
+        assertEquals(URL, found.url());
+    }
+
+    @Test
+    void url_whenAliasTargetIsItselfAnAlias_stopsAfterOneHop() {
+        NormalizedUrl middle = NormalizedUrl.parse("http://example.com/middle");
+        NormalizedUrl last = NormalizedUrl.parse("http://example.com/last");
+        urls.recordFetch(fetched(middle, AT));
+        urls.recordRedirect(middle.urlHash(), middle.value(), last.value(), AT.plusSeconds(1));
+        urls.recordFetch(fetched(last, AT));
+        urls.recordRedirect(URL.urlHash(), URL.value(), middle.value(), AT);
+
+        var found = assertInstanceOf(Queries.UrlLookup.Found.class, queries.url(URL.value()));
+
+        assertEquals(middle.urlHash(), found.record().urlHash());
+    }
+
+    @Test
+    void url_whenAliasTargetUnknown_answersWithTheUrlsOwnRowOrNotFound() {
+        urls.recordRedirect(URL.urlHash(), URL.value(), "http://example.com/nowhere", AT);
+
+        assertEquals(new Queries.UrlLookup.NotFound(URL), queries.url(URL.value()));
+    }
+
+    @Test
+    void urls_whenSeveral_answersEachInOrder() {
+        urls.recordFetch(fetched(URL, AT));
+
+        var lookups = queries.urls(List.of("ftp://x", URL.value(), "http://example.com/unknown"));
+
+        assertInstanceOf(Queries.UrlLookup.Invalid.class, lookups.get(0));
+        assertInstanceOf(Queries.UrlLookup.Found.class, lookups.get(1));
+        assertInstanceOf(Queries.UrlLookup.NotFound.class, lookups.get(2));
+    }
+
+    @Test
+    void urls_whenMoreThan100_throws() {
+        assertThrows(IllegalArgumentException.class, () -> queries.urls(Collections.nCopies(101, URL.value())));
+        assertThrows(IllegalArgumentException.class, () -> queries.urls(List.of()));
+    }
+
+    @Test
+    void content_whenFetched_presignsItsContentKey() {
+        urls.recordFetch(fetched(URL, AT));
+
+        var link = assertInstanceOf(Queries.ContentLink.Link.class, queries.content(URL.value(),
+                Duration.ofMinutes(5), AT));
+
+        assertTrue(link.uri().toString().contains(ContentKey.forSha256(SHA)), link.uri().toString());
+        assertEquals(AT.plus(Duration.ofMinutes(5)), link.expiresAt());
+    }
+
+    @Test
+    void content_whenFailedWithoutBody_saysNoContent() {
+        urls.recordFetch(new FetchRecord(URL.urlHash(), URL.value(), ItemState.FAILED, Optional.of(404),
+                Optional.empty(), 0, false, Optional.empty(), Optional.empty(), Optional.of(URL.value()), AT, 5, 9,
+                Optional.of("http 404")));
+
+        assertEquals(new Queries.ContentLink.NoContent(URL), queries.content(URL.value(), Duration.ofMinutes(5), AT));
     }
 }

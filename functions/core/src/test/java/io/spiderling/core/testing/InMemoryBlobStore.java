@@ -26,6 +26,12 @@ public class InMemoryBlobStore implements BlobStore {
     }
 
     @Override
+    public boolean putIfAbsent(String key, byte[] bytes, String contentType, Map<String, String> metadata) {
+        log.record("BlobStore", "putIfAbsent", key);
+        return blobs.putIfAbsent(key, new StoredBlob(bytes.clone(), contentType, metadata)) == null;
+    }
+
+    @Override
     public boolean exists(String key) {
         return blobs.containsKey(key);
     }
@@ -65,6 +71,11 @@ public class InMemoryBlobStore implements BlobStore {
     @Override
     public URI presignPut(String key, String contentType, Duration ttl) {
         return URI.create("memory://blobs/" + key + "?ttl=" + ttl);
+    }
+
+    @Override
+    public URI presignGet(String key, Duration ttl) {
+        return URI.create("memory://blobs/" + key + "?get&ttl=" + ttl);
     }
 
     public boolean isEmpty() {

@@ -12,51 +12,90 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * A {@link UrlStore} in a map, with the port's staleness rule for extractions. Like {@code DynamoDbUrlStore}, it keeps
- * a stored fetch when handed an older one (the port does not say so; a late retry must not roll the row back).
+ * A {@link UrlStore} in a map, with the port's rules: an older fetch does not replace a newer one, extractions are
+ * conditional on the content hash, redirect aliases yield to a newer fetch of the URL itself, and application fields
+ * are versioned.
  */
 public final class InMemoryUrlStore implements UrlStore {
 
     private final CallLog log;
-    private final Map<String, UrlRecord> rows = new HashMap<>();
+    private final Map<String, Row> rows = new HashMap<>();
     private final Map<String, ClaimRow> claims = new HashMap<>();
 
     private record ClaimRow(String batchId, Instant at, Set<String> waiters) {}
+
+    private static final class Row {
+        Optional<FetchRecord> fetch = Optional.empty();
+        Optional<ExtractionRecord> extraction = Optional.empty();
+        Optional<String> redirectsTo = Optional.empty();
+        Instant redirectedAt = Instant.MIN;
+        Map<String, String> fields = Map.of();
+        long fieldsVersion;
+    }
 
     public InMemoryUrlStore(CallLog log) {
         this.log = log;
     }
 
+    private Row row(String urlHash) {
+        return rows.computeIfAbsent(urlHash, h -> new Row());
+    }
+
     @Override
     public void recordFetch(FetchRecord record) {
         log.record("UrlStore", "recordFetch", record.urlHash() + " " + record.state());
-        Optional<UrlRecord> row = find(record.urlHash());
-        if (row.flatMap(UrlRecord::fetch).filter(f -> f.fetchedAt().isAfter(record.fetchedAt())).isPresent()) {
+        Row row = row(record.urlHash());
+        if (row.fetch.filter(f -> f.fetchedAt().isAfter(record.fetchedAt())).isPresent()
+                || row.redirectedAt.isAfter(record.fetchedAt())) {
             return;
         }
-        Optional<ExtractionRecord> extraction = row.flatMap(UrlRecord::extraction);
-        rows.put(record.urlHash(), new UrlRecord(record.urlHash(), Optional.of(record), extraction));
+        row.fetch = Optional.of(record);
+        row.redirectsTo = Optional.empty();
+        row.redirectedAt = Instant.MIN;
     }
 
     @Override
     public boolean recordExtraction(ExtractionRecord record) {
         log.record("UrlStore", "recordExtraction", record.urlHash());
-        Optional<UrlRecord> row = find(record.urlHash());
+        Row row = row(record.urlHash());
         Instant read = record.contentFetchedAt();
-        boolean newerExtraction = row.flatMap(UrlRecord::extraction)
-                .filter(e -> e.contentFetchedAt().isAfter(read)).isPresent();
-        boolean newerFetch = row.flatMap(UrlRecord::fetch).filter(f -> f.fetchedAt().isAfter(read)).isPresent();
-        if (newerExtraction || newerFetch) {
+        boolean newerExtraction = row.extraction.filter(e -> e.contentFetchedAt().isAfter(read)).isPresent();
+        boolean newerOtherFetch = row.fetch.filter(f -> f.fetchedAt().isAfter(read)
+                && !f.contentSha256().equals(Optional.of(record.contentSha256()))).isPresent();
+        if (newerExtraction || newerOtherFetch) {
             return false;
         }
-        rows.put(record.urlHash(),
-                new UrlRecord(record.urlHash(), row.flatMap(UrlRecord::fetch), Optional.of(record)));
+        row.extraction = Optional.of(record);
+        return true;
+    }
+
+    @Override
+    public void recordRedirect(String urlHash, String url, String target, Instant at) {
+        log.record("UrlStore", "recordRedirect", urlHash + " " + target);
+        Row row = row(urlHash);
+        if (row.fetch.filter(f -> f.fetchedAt().isAfter(at)).isPresent() || row.redirectedAt.isAfter(at)) {
+            return;
+        }
+        row.redirectsTo = Optional.of(target);
+        row.redirectedAt = at;
+    }
+
+    @Override
+    public boolean replaceFields(String urlHash, String url, Map<String, String> fields, long expectedVersion) {
+        log.record("UrlStore", "replaceFields", urlHash);
+        Row row = row(urlHash);
+        if (row.fieldsVersion != expectedVersion) {
+            return false;
+        }
+        row.fields = Map.copyOf(fields);
+        row.fieldsVersion++;
         return true;
     }
 
     @Override
     public Optional<UrlRecord> find(String urlHash) {
-        return Optional.ofNullable(rows.get(urlHash));
+        return Optional.ofNullable(rows.get(urlHash)).map(r -> new UrlRecord(urlHash, r.fetch, r.extraction,
+                r.redirectsTo, r.fields, r.fieldsVersion));
     }
 
     @Override
