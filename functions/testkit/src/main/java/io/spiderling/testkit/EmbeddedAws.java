@@ -156,6 +156,7 @@ public final class EmbeddedAws implements AutoCloseable {
                 Map.entry("spiderling.tables.urls", r.urlsTable()),
                 Map.entry("spiderling.tables.batches", r.batchesTable()),
                 Map.entry("spiderling.tables.sites", r.sitesTable()),
+                Map.entry("spiderling.tables.links", r.linksTable()),
                 Map.entry("spiderling.queues.fetch", r.fetchQueueUrl()),
                 Map.entry("spiderling.queues.plan", r.planQueueUrl()));
     }

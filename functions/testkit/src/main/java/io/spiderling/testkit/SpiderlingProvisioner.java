@@ -61,14 +61,17 @@ public final class SpiderlingProvisioner {
         String urlsTable = prefix + "-urls";
         String batchesTable = prefix + "-batches";
         String sitesTable = prefix + "-sites";
+        String linksTable = prefix + "-links";
         createTable(dynamoDb, urlsTable, "urlHash", null, null);
         createTable(dynamoDb, batchesTable, "pk", "sk", null);
         createTable(dynamoDb, sitesTable, "pk", "sk", new NumberIndex(SITES_ORDER_INDEX, "ord"));
+        createTable(dynamoDb, linksTable, "target", "source", null);
         try (DynamoDbWaiter waiter = dynamoDb.waiter()) {
             // DynamoDB Local creates tables ACTIVE; real DynamoDB takes a few seconds.
             waiter.waitUntilTableExists(b -> b.tableName(urlsTable));
             waiter.waitUntilTableExists(b -> b.tableName(batchesTable));
             waiter.waitUntilTableExists(b -> b.tableName(sitesTable));
+            waiter.waitUntilTableExists(b -> b.tableName(linksTable));
         }
         enableTtl(dynamoDb, sitesTable);
 
@@ -92,8 +95,8 @@ public final class SpiderlingProvisioner {
                 QueueAttributeName.VISIBILITY_TIMEOUT, String.valueOf(PLAN_VISIBILITY_TIMEOUT_SECONDS),
                 QueueAttributeName.REDRIVE_POLICY, redrivePolicy(sqs, planDlq)));
 
-        return new StackResources(prefix, bucket, urlsTable, batchesTable, sitesTable, ingest, ingestDlq, fetch,
-                fetchDlq, plan, planDlq);
+        return new StackResources(prefix, bucket, urlsTable, batchesTable, sitesTable, linksTable, ingest, ingestDlq,
+                fetch, fetchDlq, plan, planDlq);
     }
 
     private static void validate(String prefix) {

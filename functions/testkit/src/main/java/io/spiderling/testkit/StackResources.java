@@ -9,6 +9,8 @@ package io.spiderling.testkit;
  * @param batchesTable the DynamoDB table of batches, {@code <prefix>-batches}, keyed by {@code pk} and {@code sk}
  * @param sitesTable the DynamoDB table of the per-site frontier, {@code <prefix>-sites}, keyed by {@code pk} and
  *     {@code sk}, with the local secondary index {@code byOrder} on ({@code pk}, {@code ord})
+ * @param linksTable the DynamoDB table of links indexed by target, {@code <prefix>-links}, keyed by {@code target}
+ *     ({@code <target hash>#<shard>}) and {@code source} (the linking page's hash)
  * @param ingestQueueUrl the standard queue {@code <prefix>-ingest}
  * @param ingestDlqUrl its dead-letter queue {@code <prefix>-ingest-dlq}
  * @param fetchQueueUrl the FIFO queue {@code <prefix>-fetch.fifo}
@@ -22,6 +24,7 @@ public record StackResources(
         String urlsTable,
         String batchesTable,
         String sitesTable,
+        String linksTable,
         String ingestQueueUrl,
         String ingestDlqUrl,
         String fetchQueueUrl,

@@ -63,6 +63,10 @@ class EmbeddedAwsTest {
                 .attributeName(), "idle sites' rate and robots.txt items expire");
         TableDescription batches = aws.dynamoDb().describeTable(b -> b.tableName(p + "-batches")).table();
         assertEquals(List.of(key("pk", KeyType.HASH), key("sk", KeyType.RANGE)), batches.keySchema());
+        TableDescription links = aws.dynamoDb().describeTable(b -> b.tableName(p + "-links")).table();
+        assertEquals(p + "-links", res.linksTable());
+        assertEquals(List.of(key("target", KeyType.HASH), key("source", KeyType.RANGE)), links.keySchema());
+        assertEquals(BillingMode.PAY_PER_REQUEST, links.billingModeSummary().billingMode());
 
         Set<String> queueNames = aws.sqs().listQueues(b -> b.queueNamePrefix(p + "-")).queueUrls().stream()
                 .map(url -> url.substring(url.lastIndexOf('/') + 1))
