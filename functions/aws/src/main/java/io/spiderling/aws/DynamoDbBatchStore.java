@@ -10,6 +10,7 @@ import io.spiderling.core.batch.BatchHeader;
 import io.spiderling.core.batch.BatchItem;
 import io.spiderling.core.batch.BatchOptions;
 import io.spiderling.core.batch.BatchStatus;
+import io.spiderling.core.batch.CallbackState;
 import io.spiderling.core.batch.ChunkCounts;
 import io.spiderling.core.batch.ManifestEntry;
 import io.spiderling.core.batch.PlanProgress;
@@ -312,13 +313,55 @@ public final class DynamoDbBatchStore implements BatchStore {
         for (ItemState state : ItemState.values()) {
             number(item, COUNTER_PREFIX + state.wireName()).ifPresent(c -> counts.put(state, c.intValue()));
         }
+        CallbackState callback = new CallbackState(instant(item, "completionEmittedAt"),
+                instant(item, "callbackDeliveredAt"), string(item, "callbackFailure"),
+                (int) number(item, "callbackAttempts", 0), number(item, "progressSent", 0));
         return Optional.of(new BatchStatus(header, counts, instant(item, "completedAt"), instant(item, "cancelledAt"),
-                planning));
+                planning, callback));
     }
 
     @Override
     public boolean markCompleted(String batchId, Instant at) {
         return setOnce(batchId, "completedAt", at);
+    }
+
+    @Override
+    public boolean markCompletionEmitted(String batchId, Instant at) {
+        return setOnce(batchId, "completionEmittedAt", at);
+    }
+
+    @Override
+    public void recordCallbackDelivered(String batchId, Instant at, int attempts) {
+        updateHeader(batchId, "SET callbackDeliveredAt = :at, callbackAttempts = :n REMOVE callbackFailure",
+                "attribute_exists(pk) AND attribute_not_exists(callbackDeliveredAt)",
+                Map.of(":at", n(at.toEpochMilli()), ":n", n(attempts)));
+    }
+
+    @Override
+    public void recordCallbackFailed(String batchId, String reason, int attempts, Instant at) {
+        updateHeader(batchId, "SET callbackFailure = :reason, callbackFailedAt = :at, callbackAttempts = :n",
+                "attribute_exists(pk) AND attribute_not_exists(callbackDeliveredAt)",
+                Map.of(":reason", s(reason), ":at", n(at.toEpochMilli()), ":n", n(attempts)));
+    }
+
+    @Override
+    public boolean markProgressSent(String batchId, long sequence) {
+        return updateHeader(batchId, "SET progressSent = :n",
+                "attribute_exists(pk) AND (attribute_not_exists(progressSent) OR progressSent < :n)",
+                Map.of(":n", n(sequence)));
+    }
+
+    private boolean updateHeader(String batchId, String update, String condition,
+            Map<String, AttributeValue> values) {
+        try {
+            dynamo.updateItem(b -> b.tableName(table).key(headerKey(batchId))
+                    .updateExpression(update)
+                    .conditionExpression(condition)
+                    .expressionAttributeValues(values));
+            return true;
+        } catch (ConditionalCheckFailedException e) {
+            return false;
+        }
     }
 
     @Override

@@ -10,6 +10,7 @@ import static io.spiderling.aws.Attrs.string;
 import io.spiderling.core.batch.ItemState;
 import io.spiderling.core.extract.ExtractionRecord;
 import io.spiderling.core.extract.PageMetadata;
+import io.spiderling.core.extract.StructuredData;
 import io.spiderling.core.fetch.FetchRecord;
 import io.spiderling.core.port.UrlStore;
 import java.time.Instant;
@@ -129,16 +130,67 @@ public final class DynamoDbUrlStore implements UrlStore {
 
     @Override
     public boolean recordExtraction(ExtractionRecord r) {
+        PageMetadata p = r.page();
         Update u = new Update();
         u.setIfNotExists("url", s(r.url()));
         u.set("extractedAt", n(r.extractedAt().toEpochMilli()));
         u.set("extractedFrom", n(r.contentFetchedAt().toEpochMilli()));
         u.set("extractedSha256", s(r.contentSha256()));
-        u.setOrRemove("title", Optional.ofNullable(r.page().title()).map(Attrs::s));
-        u.setOrRemove("description", Optional.ofNullable(r.page().description()).map(Attrs::s));
+        u.setOrRemove("title", text(p.title()));
+        u.setOrRemove("description", text(p.description()));
+        u.setOrRemove("language", text(p.language()));
+        u.setOrRemove("canonicalHref", text(p.canonicalHref()));
+        u.setOrRemove("image", text(p.image()));
+        u.setOrRemove("encoding", text(p.encoding()));
+        u.setOrRemove("og", map(p.openGraph()));
+        u.setOrRemove("twitter", map(p.twitter()));
+        u.setOrRemove("structured", p.structuredData().isEmpty() ? Optional.empty()
+                : Optional.of(AttributeValue.fromL(p.structuredData().stream().map(d -> AttributeValue.fromM(Map.of(
+                        "type", s(d.type()), "fields", AttributeValue.fromM(strings(d.fields()))))).toList())));
+        u.setOrRemove("outlinks", p.outlinks().isEmpty() ? Optional.empty()
+                : Optional.of(AttributeValue.fromL(p.outlinks().stream().map(Attrs::s).toList())));
+        u.set("outlinksFound", n(p.outlinksFound()));
+        u.setOrRemove("canonicalUrl", r.canonicalUrl().map(Attrs::s));
+        u.setOrRemove("extractedFromUrl", r.source().map(Attrs::s));
         u.values.put(":from", n(r.contentFetchedAt().toEpochMilli()));
         u.values.put(":sha", s(r.contentSha256()));
         return u.apply(r.urlHash(), EXTRACTION_CONDITION);
+    }
+
+    @Override
+    public void recordLinked(String urlHash, List<String> outlinks, Instant contentFetchedAt) {
+        Update u = new Update();
+        u.set("linked", AttributeValue.fromL(outlinks.stream().map(Attrs::s).toList()));
+        u.values.put(":from", n(contentFetchedAt.toEpochMilli()));
+        u.apply(urlHash, "extractedFrom = :from");
+    }
+
+    private static Optional<AttributeValue> text(String value) {
+        return Optional.ofNullable(value).map(Attrs::s);
+    }
+
+    private static Optional<AttributeValue> map(Map<String, String> values) {
+        return values.isEmpty() ? Optional.empty() : Optional.of(AttributeValue.fromM(strings(values)));
+    }
+
+    private static Map<String, AttributeValue> strings(Map<String, String> values) {
+        Map<String, AttributeValue> m = new java.util.LinkedHashMap<>();
+        values.forEach((k, v) -> m.put(k, s(v)));
+        return m;
+    }
+
+    private static Map<String, String> strings(Map<String, AttributeValue> item, String attribute) {
+        if (!item.containsKey(attribute) || !item.get(attribute).hasM()) {
+            return Map.of();
+        }
+        Map<String, String> m = new java.util.TreeMap<>();
+        item.get(attribute).m().forEach((k, v) -> m.put(k, v.s()));
+        return m;
+    }
+
+    private static List<String> list(Map<String, AttributeValue> item, String attribute) {
+        return item.containsKey(attribute) && item.get(attribute).hasL()
+                ? item.get(attribute).l().stream().map(AttributeValue::s).toList() : List.of();
     }
 
     @Override
@@ -189,14 +241,24 @@ public final class DynamoDbUrlStore implements UrlStore {
                         : List.of(),
                 number(item, "connectMs", 0), (int) number(item, "attempts", 1), instant(item, "freshUntil")));
         Optional<ExtractionRecord> extraction = instant(item, "extractedAt").map(extractedAt -> new ExtractionRecord(
-                urlHash, url, new PageMetadata(string(item, "title").orElse(null),
-                        string(item, "description").orElse(null)),
-                string(item, "extractedSha256").orElse(""), instant(item, "extractedFrom").orElseThrow(),
-                extractedAt));
+                urlHash, url, page(item), string(item, "extractedSha256").orElse(""),
+                instant(item, "extractedFrom").orElseThrow(), extractedAt, string(item, "canonicalUrl"),
+                string(item, "extractedFromUrl")));
         Map<String, String> fields = item.containsKey("fields") ? item.get("fields").m().entrySet().stream()
                 .collect(java.util.stream.Collectors.toMap(Map.Entry::getKey, e -> e.getValue().s())) : Map.of();
         return new UrlRecord(urlHash, fetch, extraction, string(item, "redirectsTo"), fields,
-                number(item, "fieldsVersion", 0));
+                number(item, "fieldsVersion", 0), list(item, "linked"));
+    }
+
+    private static PageMetadata page(Map<String, AttributeValue> item) {
+        List<StructuredData> structured = item.containsKey("structured") && item.get("structured").hasL()
+                ? item.get("structured").l().stream().map(v -> new StructuredData(string(v.m(), "type").orElse(""),
+                        strings(v.m(), "fields"))).toList()
+                : List.of();
+        return new PageMetadata(string(item, "title").orElse(null), string(item, "description").orElse(null),
+                string(item, "language").orElse(null), string(item, "canonicalHref").orElse(null),
+                string(item, "image").orElse(null), strings(item, "og"), strings(item, "twitter"), structured,
+                list(item, "outlinks"), (int) number(item, "outlinksFound", 0), string(item, "encoding").orElse(null));
     }
 
     @Override

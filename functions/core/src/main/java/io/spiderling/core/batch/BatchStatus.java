@@ -11,12 +11,19 @@ import java.util.Optional;
  * @param terminalCounts how many items reached each terminal state; states never reached are absent
  * @param cancelledAt when the client cancelled the batch; its unstarted URLs then end as {@code cancelled}
  * @param planning for an uploaded manifest, how far its planning has got; empty for a batch submitted with its URLs
+ * @param callback where its notifications stand
  */
 public record BatchStatus(BatchHeader header, Map<ItemState, Integer> terminalCounts, Optional<Instant> completedAt,
-        Optional<Instant> cancelledAt, Optional<PlanProgress> planning) {
+        Optional<Instant> cancelledAt, Optional<PlanProgress> planning, CallbackState callback) {
 
     public BatchStatus {
         terminalCounts = Map.copyOf(terminalCounts);
+        java.util.Objects.requireNonNull(callback, "callback");
+    }
+
+    public BatchStatus(BatchHeader header, Map<ItemState, Integer> terminalCounts, Optional<Instant> completedAt,
+            Optional<Instant> cancelledAt, Optional<PlanProgress> planning) {
+        this(header, terminalCounts, completedAt, cancelledAt, planning, CallbackState.NONE);
     }
 
     public BatchStatus(BatchHeader header, Map<ItemState, Integer> terminalCounts, Optional<Instant> completedAt,

@@ -4,14 +4,29 @@ import io.spiderling.core.batch.BatchStatus;
 import io.spiderling.core.batch.ItemState;
 import io.spiderling.core.port.BatchStore;
 import java.time.Instant;
+import java.util.Optional;
 
-/** Ends batch items and records a batch's completion exactly once. */
+/** Ends batch items, records a batch's completion exactly once, and emits it. */
 public final class BatchTracker {
 
+    /** Told when a batch completes: queues its callback and tells the listeners. */
+    @FunctionalInterface
+    public interface Completions {
+        Completions NONE = status -> {};
+
+        void completed(BatchStatus status);
+    }
+
     private final BatchStore batches;
+    private final Completions completions;
 
     public BatchTracker(BatchStore batches) {
+        this(batches, Completions.NONE);
+    }
+
+    public BatchTracker(BatchStore batches, Completions completions) {
         this.batches = batches;
+        this.completions = completions;
     }
 
     /**
@@ -35,9 +50,24 @@ public final class BatchTracker {
      * count may change: ending an item, and (for an upload) planning its last chunk after its items have all ended.
      */
     public void checkCompletion(String batchId, Instant at) {
-        batches.status(batchId)
-                .filter(status -> status.done() && status.completedAt().isEmpty())
-                .ifPresent(status -> batches.markCompleted(batchId, at));
+        Optional<BatchStatus> done = batches.status(batchId).filter(BatchStatus::done);
+        if (done.isEmpty()) {
+            return;
+        }
+        BatchStatus status = done.get();
+        if (status.completedAt().isEmpty()) {
+            if (!batches.markCompleted(batchId, at)) {
+                return; // another caller recorded it, and emits it
+            }
+            status = new BatchStatus(status.header(), status.terminalCounts(), Optional.of(at),
+                    status.cancelledAt(), status.planning(), status.callback());
+        } else if (status.callback().completionEmittedAt().isPresent()) {
+            return;
+        }
+        // Recorded just now, or recorded by a caller that died before emitting it: emit, then say so. A caller racing
+        // in between emits it twice, under the same event id, which receivers and the notify stage drop.
+        completions.completed(status);
+        batches.markCompletionEmitted(batchId, at);
     }
 
     public java.util.Optional<BatchStatus> status(String batchId) {

@@ -61,15 +61,18 @@ public final class FetchPage {
 
     private static final String DEFAULT_CONTENT_TYPE = "application/octet-stream";
 
-    /**
-     * Told when a fetch stored no new object because identical bytes were already stored under their content key:
-     * no object-created event will come for this URL, so its extraction happens here instead.
-     */
-    @FunctionalInterface
-    public interface ReusedContent {
-        ReusedContent NONE = (url, body, contentType, sha256, fetchedAt) -> {};
+    /** Told what the fetch stage stored, for what follows it. */
+    public interface Listener {
+        Listener NONE = new Listener() {};
 
-        void reused(NormalizedUrl url, byte[] body, String contentType, String sha256, Instant fetchedAt);
+        /**
+         * A fetch stored no new object because identical bytes were already stored under their content key: no
+         * object-created event will come for this URL, so its extraction happens here instead.
+         */
+        default void reused(NormalizedUrl url, byte[] body, String contentType, String sha256, Instant fetchedAt) {}
+
+        /** A URL was fetched (or confirmed unchanged) and its items ended, in these batches. */
+        default void fetched(FetchRecord record, List<String> batchIds) {}
     }
 
     /**
@@ -113,12 +116,12 @@ public final class FetchPage {
     private final Clock clock;
     private final DoubleSupplier jitter;
     private final Settings settings;
-    private final ReusedContent reusedContent;
+    private final Listener listener;
 
     public FetchPage(PageFetcher fetcher, BlobStore blobs, UrlStore urls, BatchTracker tracker, Frontier frontier,
             SitePoliteness politeness, RetryPolicy retry, FetchSwitch fetchSwitch, UrlNormalizer normalizer,
-            Clock clock, DoubleSupplier jitter, Settings settings, ReusedContent reusedContent) {
-        this.reusedContent = reusedContent;
+            Clock clock, DoubleSupplier jitter, Settings settings, Listener listener) {
+        this.listener = listener;
         this.fetcher = fetcher;
         this.blobs = blobs;
         this.urls = urls;
@@ -284,7 +287,7 @@ public final class FetchPage {
             Stored body = store(job, url, via, r, now);
             recordFetch(body.record(), via);
             if (!body.created()) {
-                reusedContent.reused(url, r.body(), body.record().contentType().orElseThrow(),
+                listener.reused(url, r.body(), body.record().contentType().orElseThrow(),
                         body.record().contentSha256().orElseThrow(), now);
             }
             return end(job, ItemState.FETCHED, null, Optional.of(body.record()));
@@ -392,6 +395,7 @@ public final class FetchPage {
         String itemDetail = detail == null && job.origin().isPresent() ? "via " + job.url().value() : detail;
         tracker.finish(job.batchId(), job.itemHash(), state, itemDetail, at);
         List<String> waiters = urls.releaseClaim(job.itemHash());
+        List<String> batchIds = new ArrayList<>(List.of(job.batchId()));
         for (int i = 0; i < waiters.size(); i++) {
             String batchId = waiters.get(i);
             if (batchId.equals(job.batchId())) {
@@ -403,6 +407,10 @@ public final class FetchPage {
                 rejoin(job, waiters.subList(i, waiters.size()));
                 throw e;
             }
+            batchIds.add(batchId);
+        }
+        if (state == ItemState.FETCHED || state == ItemState.NOT_MODIFIED) {
+            record.ifPresent(r -> listener.fetched(r, batchIds));
         }
         return new Outcome.Ended(state, record);
     }

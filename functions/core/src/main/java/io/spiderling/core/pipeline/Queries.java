@@ -11,6 +11,7 @@ import io.spiderling.core.url.UrlNormalizer;
 import io.spiderling.core.content.ContentKey;
 import io.spiderling.core.extract.ExtractionRecord;
 import io.spiderling.core.port.BlobStore;
+import io.spiderling.core.port.LinkStore;
 import java.net.URI;
 import java.time.Duration;
 import java.time.Instant;
@@ -28,12 +29,26 @@ public final class Queries {
     private final BatchStore batches;
     private final UrlStore urls;
     private final BlobStore blobs;
+    private final Optional<LinkStore> links;
 
+    /** Queries without the inlinks index. */
     public Queries(UrlNormalizer normalizer, BatchStore batches, UrlStore urls, BlobStore blobs) {
+        this(normalizer, batches, urls, blobs, Optional.empty());
+    }
+
+    /** @param links the inlinks index; empty when the feature is switched off */
+    public Queries(UrlNormalizer normalizer, BatchStore batches, UrlStore urls, BlobStore blobs,
+            Optional<LinkStore> links) {
         this.normalizer = normalizer;
         this.batches = batches;
         this.urls = urls;
         this.blobs = blobs;
+        this.links = links;
+    }
+
+    /** The batch, if it exists and belongs to {@code client}: another client's batch is as unknown as a missing one. */
+    public Optional<BatchStatus> batch(String batchId, String client) {
+        return batches.status(batchId).filter(status -> status.header().ownedBy(client));
     }
 
     public Optional<BatchStatus> batch(String batchId) {
@@ -48,11 +63,12 @@ public final class Queries {
      *
      * @throws IllegalArgumentException for a cursor that was not returned by this API, or a limit outside 1..1000
      */
-    public Optional<ItemPage> items(String batchId, Optional<ItemState> state, Optional<String> cursor, int limit) {
+    public Optional<ItemPage> items(String batchId, String client, Optional<ItemState> state, Optional<String> cursor,
+            int limit) {
         if (limit < 1 || limit > MAX_PAGE) {
             throw new IllegalArgumentException("limit must be between 1 and " + MAX_PAGE + ", was " + limit);
         }
-        if (batches.status(batchId).isEmpty()) {
+        if (batch(batchId, client).isEmpty()) {
             return Optional.empty();
         }
         return Optional.of(batches.items(batchId, state, cursor, limit));
@@ -136,6 +152,33 @@ public final class Queries {
             return new UrlLookup.NotFound(url); // a claim or an alias to nothing yet: nothing to show
         }
         return new UrlLookup.Found(url, own);
+    }
+
+    /** Pages linking to a URL. */
+    public sealed interface Inlinks {
+        record Page(NormalizedUrl url, LinkStore.InlinkPage page) implements Inlinks {}
+
+        record Invalid(String reason) implements Inlinks {}
+
+        /** The deployment does not index links. */
+        record Disabled() implements Inlinks {}
+    }
+
+    /**
+     * The pages whose outlinks include the URL (normalized as submitted; inlinks are recorded against the URL as
+     * linked, so an alias's inlinks are its own).
+     *
+     * @throws IllegalArgumentException for a cursor not returned by this API, or a limit outside 1..1000
+     */
+    public Inlinks inlinks(String raw, Optional<String> cursor, int limit) {
+        if (links.isEmpty()) {
+            return new Inlinks.Disabled();
+        }
+        return switch (normalizer.normalize(raw)) {
+            case NormalizationResult.Rejected r -> new Inlinks.Invalid(r.reason());
+            case NormalizationResult.Accepted a -> new Inlinks.Page(a.url(),
+                    links.get().inlinks(a.url().urlHash(), cursor, limit));
+        };
     }
 
     /** A short-lived link to a URL's stored body. */

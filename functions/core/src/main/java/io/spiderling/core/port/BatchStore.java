@@ -100,6 +100,24 @@ public interface BatchStore {
     /** Records completion once. Returns true only for the call that recorded it; false for an unknown batch. */
     boolean markCompleted(String batchId, Instant at);
 
+    /**
+     * Records that the completion was emitted (queued for the callback and published to listeners). Returns true only
+     * for the call that recorded it.
+     */
+    boolean markCompletionEmitted(String batchId, Instant at);
+
+    /** Records that the completion callback was delivered, on its {@code attempts}-th attempt; the first record wins. */
+    void recordCallbackDelivered(String batchId, Instant at, int attempts);
+
+    /** Records that the completion callback was given up, with why; a delivery recorded earlier is kept. */
+    void recordCallbackFailed(String batchId, String reason, int attempts, Instant at);
+
+    /**
+     * Records that progress report {@code sequence} is being posted. Returns false when that report (or a later one)
+     * already was: a duplicate message, which must not post again.
+     */
+    boolean markProgressSent(String batchId, long sequence);
+
     /** Records a cancellation once. Returns true only for the call that recorded it; false for an unknown batch. */
     boolean markCancelled(String batchId, Instant at);
 

@@ -28,6 +28,12 @@ public interface UrlStore {
     boolean recordExtraction(ExtractionRecord record);
 
     /**
+     * Records which outlinks of the URL the links table now holds, after they were written there, unless the row's
+     * extraction has moved on past the content fetched at {@code contentFetchedAt}.
+     */
+    void recordLinked(String urlHash, List<String> outlinks, Instant contentFetchedAt);
+
+    /**
      * Records that the URL redirected to {@code target} at {@code at}: reads of it follow to the target's record.
      * Ignored when the row holds a fetch of its own, or an alias, newer than {@code at}.
      */
@@ -92,16 +98,18 @@ public interface UrlStore {
      * @param redirectsTo the last hop of the redirect chain this URL started, when it no longer answers for itself
      * @param fields application fields by name, each value a JSON text
      * @param fieldsVersion bumped by every {@link #replaceFields}; 0 when none were written
+     * @param linked the outlinks the links table holds for this URL
      */
     record UrlRecord(String urlHash, Optional<FetchRecord> fetch, Optional<ExtractionRecord> extraction,
-            Optional<String> redirectsTo, Map<String, String> fields, long fieldsVersion) {
+            Optional<String> redirectsTo, Map<String, String> fields, long fieldsVersion, List<String> linked) {
 
         public UrlRecord {
             fields = Map.copyOf(fields);
+            linked = List.copyOf(linked);
         }
 
         public UrlRecord(String urlHash, Optional<FetchRecord> fetch, Optional<ExtractionRecord> extraction) {
-            this(urlHash, fetch, extraction, Optional.empty(), Map.of(), 0);
+            this(urlHash, fetch, extraction, Optional.empty(), Map.of(), 0, List.of());
         }
 
         /** Where reads of this URL go: the redirect target, else the page's accepted canonical URL, else nowhere. */

@@ -321,6 +321,11 @@ class PlanUploadTest {
         }
 
         @Override
+        public void recordLinked(String urlHash, java.util.List<String> outlinks, Instant contentFetchedAt) {
+            delegate.recordLinked(urlHash, outlinks, contentFetchedAt);
+        }
+
+        @Override
         public void recordRedirect(String urlHash, String url, String target, Instant at) {
             delegate.recordRedirect(urlHash, url, target, at);
         }

@@ -124,6 +124,11 @@ class UpdateFieldsTest {
         }
 
         @Override
+        public void recordLinked(String urlHash, java.util.List<String> outlinks, Instant contentFetchedAt) {
+            delegate.recordLinked(urlHash, outlinks, contentFetchedAt);
+        }
+
+        @Override
         public void recordRedirect(String urlHash, String url, String target, Instant at) {
             delegate.recordRedirect(urlHash, url, target, at);
         }

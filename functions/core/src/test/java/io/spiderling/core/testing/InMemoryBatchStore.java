@@ -4,6 +4,7 @@ import io.spiderling.core.batch.BatchHeader;
 import io.spiderling.core.batch.BatchItem;
 import io.spiderling.core.batch.ItemPage;
 import io.spiderling.core.batch.BatchStatus;
+import io.spiderling.core.batch.CallbackState;
 import io.spiderling.core.batch.ItemState;
 import io.spiderling.core.batch.ChunkCounts;
 import io.spiderling.core.batch.ManifestEntry;
@@ -37,6 +38,7 @@ public final class InMemoryBatchStore implements BatchStore {
         final Map<ItemState, Integer> counts = new EnumMap<>(ItemState.class);
         Instant completedAt;
         Instant cancelledAt;
+        CallbackState callback = CallbackState.NONE;
         PlanProgress planning = PlanProgress.AWAITING_UPLOAD;
         int addedTotal;
         int addedDuplicates;
@@ -152,13 +154,14 @@ public final class InMemoryBatchStore implements BatchStore {
         return Optional.ofNullable(batches.get(batchId))
                 .map(b -> new BatchStatus(withAdded(b), b.counts, Optional.ofNullable(b.completedAt),
                         Optional.ofNullable(b.cancelledAt),
-                        b.header.upload().isPresent() ? Optional.of(b.planning) : Optional.empty()));
+                        b.header.upload().isPresent() ? Optional.of(b.planning) : Optional.empty(), b.callback));
     }
 
     private static BatchHeader withAdded(Batch b) {
         BatchHeader h = b.header;
         return new BatchHeader(h.batchId(), h.total() + b.addedTotal, h.duplicates() + b.addedDuplicates,
-                h.rejected(), h.rejectedCount(), h.source(), h.createdAt(), h.options(), h.fingerprint(), h.upload());
+                h.rejected(), h.rejectedCount(), h.source(), h.createdAt(), h.options(), h.fingerprint(), h.upload(),
+                h.client());
     }
 
     @Override
@@ -169,6 +172,52 @@ public final class InMemoryBatchStore implements BatchStore {
             return false;
         }
         batch.completedAt = at;
+        return true;
+    }
+
+    @Override
+    public boolean markCompletionEmitted(String batchId, Instant at) {
+        log.record("BatchStore", "markCompletionEmitted", batchId);
+        Batch b = batches.get(batchId);
+        if (b == null || b.callback.completionEmittedAt().isPresent()) {
+            return false;
+        }
+        CallbackState c = b.callback;
+        b.callback = new CallbackState(Optional.of(at), c.deliveredAt(), c.failure(), c.attempts(), c.progressSent());
+        return true;
+    }
+
+    @Override
+    public void recordCallbackDelivered(String batchId, Instant at, int attempts) {
+        log.record("BatchStore", "recordCallbackDelivered", batchId);
+        Batch b = batches.get(batchId);
+        if (b != null && b.callback.deliveredAt().isEmpty()) {
+            CallbackState c = b.callback;
+            b.callback = new CallbackState(c.completionEmittedAt(), Optional.of(at), Optional.empty(), attempts,
+                    c.progressSent());
+        }
+    }
+
+    @Override
+    public void recordCallbackFailed(String batchId, String reason, int attempts, Instant at) {
+        log.record("BatchStore", "recordCallbackFailed", batchId);
+        Batch b = batches.get(batchId);
+        if (b != null && b.callback.deliveredAt().isEmpty()) {
+            CallbackState c = b.callback;
+            b.callback = new CallbackState(c.completionEmittedAt(), Optional.empty(), Optional.of(reason), attempts,
+                    c.progressSent());
+        }
+    }
+
+    @Override
+    public boolean markProgressSent(String batchId, long sequence) {
+        log.record("BatchStore", "markProgressSent", batchId + " " + sequence);
+        Batch b = batches.get(batchId);
+        if (b == null || b.callback.progressSent() >= sequence) {
+            return false;
+        }
+        CallbackState c = b.callback;
+        b.callback = new CallbackState(c.completionEmittedAt(), c.deliveredAt(), c.failure(), c.attempts(), sequence);
         return true;
     }
 

@@ -31,6 +31,7 @@ public final class InMemoryUrlStore implements UrlStore {
         Instant redirectedAt = Instant.MIN;
         Map<String, String> fields = Map.of();
         long fieldsVersion;
+        List<String> linked = List.of();
     }
 
     public InMemoryUrlStore(CallLog log) {
@@ -70,6 +71,15 @@ public final class InMemoryUrlStore implements UrlStore {
     }
 
     @Override
+    public void recordLinked(String urlHash, List<String> outlinks, Instant contentFetchedAt) {
+        log.record("UrlStore", "recordLinked", urlHash);
+        Row row = row(urlHash);
+        if (row.extraction.filter(e -> e.contentFetchedAt().equals(contentFetchedAt)).isPresent()) {
+            row.linked = List.copyOf(outlinks);
+        }
+    }
+
+    @Override
     public void recordRedirect(String urlHash, String url, String target, Instant at) {
         log.record("UrlStore", "recordRedirect", urlHash + " " + target);
         Row row = row(urlHash);
@@ -95,7 +105,7 @@ public final class InMemoryUrlStore implements UrlStore {
     @Override
     public Optional<UrlRecord> find(String urlHash) {
         return Optional.ofNullable(rows.get(urlHash)).map(r -> new UrlRecord(urlHash, r.fetch, r.extraction,
-                r.redirectsTo, r.fields, r.fieldsVersion));
+                r.redirectsTo, r.fields, r.fieldsVersion, r.linked));
     }
 
     @Override

@@ -4,74 +4,111 @@ import com.amazonaws.services.lambda.runtime.Context;
 import com.amazonaws.services.lambda.runtime.RequestHandler;
 import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPEvent;
 import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPResponse;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.spiderling.core.batch.ItemState;
 import io.spiderling.core.pipeline.CancelBatch;
 import io.spiderling.core.pipeline.Queries;
+import io.spiderling.core.pipeline.UpdateFields;
 import io.spiderling.lambda.internal.HttpJson;
 import jakarta.inject.Inject;
 import jakarta.inject.Named;
 import jakarta.inject.Singleton;
+import java.io.IOException;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * The read API and batch control: {@code GET /batches/{id}}, {@code GET /batches/{id}/urls}, {@code DELETE
- * /batches/{id}} and {@code GET /urls?url=…}.
+ * The read API and batch control, every route behind {@link ApiAuth}:
+ * <ul>
+ *   <li>{@code GET /batches/{id}}, {@code GET /batches/{id}/urls}, {@code DELETE /batches/{id}}: the caller's own
+ *       batches only; another client's batch is a 404, exactly as a missing one;</li>
+ *   <li>{@code GET /urls?url=…}, {@code POST /urls/batchGet}, {@code GET /urls/content?url=…},
+ *       {@code GET /urls/inlinks?url=…}, {@code PATCH /urls/fields?url=…}: the deployment's shared metadata store.</li>
+ * </ul>
  */
 @Named("api")
 @Singleton
 public class ApiHandler implements RequestHandler<APIGatewayV2HTTPEvent, APIGatewayV2HTTPResponse> {
 
+    /** How long a presigned content link stays valid. */
+    public static final Duration CONTENT_LINK_TTL = Duration.ofMinutes(5);
+
     private static final Pattern BATCH = Pattern.compile("/batches/([^/]+)");
     private static final Pattern BATCH_URLS = Pattern.compile("/batches/([^/]+)/urls");
     private static final int DEFAULT_PAGE = 100;
+    /** A batchGet body holds at most 100 URLs of at most 2,048 characters, so this is generous. */
+    private static final int MAX_BATCH_GET_BYTES = 512 * 1024;
+    private static final int MAX_FIELDS_BODY_BYTES = 256 * 1024;
 
     private final Queries queries;
     private final CancelBatch cancel;
+    private final UpdateFields fields;
+    private final ApiAuth auth;
+    private final Clock clock;
 
     @Inject
-    public ApiHandler(Queries queries, CancelBatch cancel) {
+    public ApiHandler(Queries queries, CancelBatch cancel, UpdateFields fields, ApiAuth auth, Clock clock) {
         this.queries = queries;
         this.cancel = cancel;
+        this.fields = fields;
+        this.auth = auth;
+        this.clock = clock;
     }
 
     @Override
     public APIGatewayV2HTTPResponse handleRequest(APIGatewayV2HTTPEvent event, Context context) {
+        return switch (auth.authenticate(event)) {
+            case ApiAuth.Outcome.Refused refused -> ApiAuth.unauthorized(refused);
+            case ApiAuth.Outcome.Client client -> route(event, client.id());
+        };
+    }
+
+    private APIGatewayV2HTTPResponse route(APIGatewayV2HTTPEvent event, String client) {
         String method = HttpJson.method(event);
         String path = HttpJson.path(event);
         Matcher batch = BATCH.matcher(path);
         Matcher batchUrls = BATCH_URLS.matcher(path);
-        return switch (method) {
-            case "GET" -> {
-                if (batch.matches()) {
-                    yield batchStatus(batch.group(1));
-                } else if (batchUrls.matches()) {
-                    yield batchUrls(batchUrls.group(1), event);
-                } else if ("/urls".equals(path)) {
-                    yield url(event);
+        return switch (method + " " + path) {
+            case "GET /urls" -> url(event);
+            case "POST /urls/batchGet" -> batchGet(event);
+            case "GET /urls/content" -> content(event);
+            case "GET /urls/inlinks" -> inlinks(event);
+            case "PATCH /urls/fields" -> patchFields(event);
+            default -> {
+                if (method.equals("GET") && batch.matches()) {
+                    yield batchStatus(batch.group(1), client);
+                } else if (method.equals("GET") && batchUrls.matches()) {
+                    yield batchUrls(batchUrls.group(1), client, event);
+                } else if (method.equals("DELETE") && batch.matches()) {
+                    yield cancel(batch.group(1), client);
                 }
-                yield HttpJson.error(404, "no route for GET " + path);
+                yield HttpJson.error(404, "no route for " + method + " " + path);
             }
-            case "DELETE" -> batch.matches() ? cancel(batch.group(1))
-                    : HttpJson.error(404, "no route for DELETE " + path);
-            default -> HttpJson.error(405, method + " is not supported on " + path);
         };
     }
 
-    private APIGatewayV2HTTPResponse batchStatus(String id) {
-        return queries.batch(id)
+    private APIGatewayV2HTTPResponse batchStatus(String id, String client) {
+        return queries.batch(id, client)
                 .map(status -> HttpJson.json(200, Views.batch(status)))
                 .orElseGet(() -> HttpJson.error(404, "no batch " + id));
     }
 
-    private APIGatewayV2HTTPResponse batchUrls(String id, APIGatewayV2HTTPEvent event) {
+    private APIGatewayV2HTTPResponse batchUrls(String id, String client, APIGatewayV2HTTPEvent event) {
         Optional<ItemState> state;
         int limit;
         try {
             state = HttpJson.query(event, "state").map(ItemState::fromWireName);
             limit = HttpJson.query(event, "limit").map(Integer::parseInt).orElse(DEFAULT_PAGE);
-            return queries.items(id, state, HttpJson.query(event, "cursor"), limit)
+            return queries.items(id, client, state, HttpJson.query(event, "cursor"), limit)
                     .map(page -> HttpJson.json(200, Views.items(id, page)))
                     .orElseGet(() -> HttpJson.error(404, "no batch " + id));
         } catch (NumberFormatException e) {
@@ -81,7 +118,10 @@ public class ApiHandler implements RequestHandler<APIGatewayV2HTTPEvent, APIGate
         }
     }
 
-    private APIGatewayV2HTTPResponse cancel(String id) {
+    private APIGatewayV2HTTPResponse cancel(String id, String client) {
+        if (queries.batch(id, client).isEmpty()) {
+            return HttpJson.error(404, "no batch " + id);
+        }
         return switch (cancel.cancel(id)) {
             case CancelBatch.Result.Cancelled c -> HttpJson.json(202, Views.batch(c.status()));
             case CancelBatch.Result.AlreadyComplete done -> HttpJson.json(409, Views.batch(done.status())
@@ -92,12 +132,140 @@ public class ApiHandler implements RequestHandler<APIGatewayV2HTTPEvent, APIGate
 
     private APIGatewayV2HTTPResponse url(APIGatewayV2HTTPEvent event) {
         return HttpJson.query(event, "url")
-                .map(url -> switch (queries.url(url)) {
-                    case Queries.UrlLookup.Found found -> HttpJson.json(200, Views.url(found));
-                    case Queries.UrlLookup.NotFound nf -> HttpJson.json(404, HttpJson.JSON.createObjectNode()
-                            .put("error", "not fetched yet").put("url", nf.url().value()));
-                    case Queries.UrlLookup.Invalid invalid -> HttpJson.error(400, "invalid url: " + invalid.reason());
-                })
+                .map(url -> lookup(queries.url(url), 200))
                 .orElseGet(() -> HttpJson.error(400, "missing query parameter \"url\""));
+    }
+
+    private static APIGatewayV2HTTPResponse lookup(Queries.UrlLookup lookup, int okStatus) {
+        return switch (lookup) {
+            case Queries.UrlLookup.Found found -> HttpJson.json(okStatus, Views.url(found));
+            case Queries.UrlLookup.NotFound nf -> HttpJson.json(404, HttpJson.JSON.createObjectNode()
+                    .put("error", "not fetched yet").put("url", nf.url().value()));
+            case Queries.UrlLookup.Invalid invalid -> HttpJson.error(400, "invalid url: " + invalid.reason());
+        };
+    }
+
+    /**
+     * {@code {"urls":[…]}}, at most 100: answers {@code {"results":[…]}} in the same order, each the record as
+     * {@code GET /urls} shows it, or an entry with {@code error} and {@code status} (404 unknown, 400 invalid).
+     */
+    private APIGatewayV2HTTPResponse batchGet(APIGatewayV2HTTPEvent event) {
+        byte[] body = HttpJson.body(event);
+        if (body.length > MAX_BATCH_GET_BYTES) {
+            return HttpJson.error(413, "body over " + MAX_BATCH_GET_BYTES + " bytes");
+        }
+        List<String> raws = new ArrayList<>();
+        try {
+            JsonNode urls = HttpJson.JSON.readTree(body).path("urls");
+            if (!urls.isArray()) {
+                return HttpJson.error(400, "body must be {\"urls\":[…]}");
+            }
+            for (JsonNode url : urls) {
+                if (!url.isTextual()) {
+                    return HttpJson.error(400, "every url must be a string");
+                }
+                raws.add(url.asText());
+            }
+        } catch (IOException e) {
+            return HttpJson.error(400, "body is not JSON: " + e.getOriginalMessage());
+        }
+        if (raws.isEmpty() || raws.size() > Queries.MAX_BATCH_GET) {
+            return HttpJson.error(400, "urls must hold 1 to " + Queries.MAX_BATCH_GET + " URLs, not " + raws.size());
+        }
+        ObjectNode node = HttpJson.JSON.createObjectNode();
+        ArrayNode results = node.putArray("results");
+        List<Queries.UrlLookup> lookups = queries.urls(raws);
+        for (int i = 0; i < raws.size(); i++) {
+            results.add(switch (lookups.get(i)) {
+                case Queries.UrlLookup.Found found -> Views.url(found);
+                case Queries.UrlLookup.NotFound nf -> HttpJson.JSON.createObjectNode().put("url", nf.url().value())
+                        .put("status", 404).put("error", "not fetched yet");
+                case Queries.UrlLookup.Invalid invalid -> HttpJson.JSON.createObjectNode().put("url", raws.get(i))
+                        .put("status", 400).put("error", "invalid url: " + invalid.reason());
+            });
+        }
+        return HttpJson.json(200, node);
+    }
+
+    private APIGatewayV2HTTPResponse content(APIGatewayV2HTTPEvent event) {
+        Optional<String> url = HttpJson.query(event, "url");
+        if (url.isEmpty()) {
+            return HttpJson.error(400, "missing query parameter \"url\"");
+        }
+        return switch (queries.content(url.get(), CONTENT_LINK_TTL, clock.instant())) {
+            case Queries.ContentLink.Link link -> HttpJson.json(200, HttpJson.JSON.createObjectNode()
+                    .put("url", link.resolvedUrl())
+                    .put("contentUrl", link.uri().toString())
+                    .put("method", "GET")
+                    .put("expiresAt", link.expiresAt().toString())
+                    .put("contentSha256", link.contentSha256()));
+            case Queries.ContentLink.NoContent none -> HttpJson.json(404, HttpJson.JSON.createObjectNode()
+                    .put("error", "no stored content").put("url", none.url().value()));
+            case Queries.ContentLink.NotFound nf -> HttpJson.json(404, HttpJson.JSON.createObjectNode()
+                    .put("error", "not fetched yet").put("url", nf.url().value()));
+            case Queries.ContentLink.Invalid invalid -> HttpJson.error(400, "invalid url: " + invalid.reason());
+        };
+    }
+
+    private APIGatewayV2HTTPResponse inlinks(APIGatewayV2HTTPEvent event) {
+        Optional<String> url = HttpJson.query(event, "url");
+        if (url.isEmpty()) {
+            return HttpJson.error(400, "missing query parameter \"url\"");
+        }
+        try {
+            int limit = HttpJson.query(event, "limit").map(Integer::parseInt).orElse(DEFAULT_PAGE);
+            return switch (queries.inlinks(url.get(), HttpJson.query(event, "cursor"), limit)) {
+                case Queries.Inlinks.Page page -> {
+                    ObjectNode node = HttpJson.JSON.createObjectNode().put("url", page.url().value());
+                    ArrayNode inlinks = node.putArray("inlinks");
+                    page.page().inlinks().forEach(l -> inlinks.addObject().put("url", l.sourceUrl())
+                            .put("seenAt", l.seenAt().toString()));
+                    page.page().nextCursor().ifPresentOrElse(c -> node.put("cursor", c), () -> node.putNull("cursor"));
+                    yield HttpJson.json(200, node);
+                }
+                case Queries.Inlinks.Invalid invalid -> HttpJson.error(400, "invalid url: " + invalid.reason());
+                case Queries.Inlinks.Disabled disabled -> HttpJson.error(404,
+                        "this deployment does not index links (spiderling.links.enabled=false)");
+            };
+        } catch (NumberFormatException e) {
+            return HttpJson.error(400, "limit must be a number");
+        } catch (IllegalArgumentException e) {
+            return HttpJson.error(400, e.getMessage());
+        }
+    }
+
+    /**
+     * The body is a JSON object of fields, as in a JSON merge patch: each member adds or replaces that field with its
+     * value (any JSON), and {@code null} removes it. Answers the URL's fields after the change.
+     */
+    private APIGatewayV2HTTPResponse patchFields(APIGatewayV2HTTPEvent event) {
+        Optional<String> url = HttpJson.query(event, "url");
+        if (url.isEmpty()) {
+            return HttpJson.error(400, "missing query parameter \"url\"");
+        }
+        byte[] body = HttpJson.body(event);
+        if (body.length > MAX_FIELDS_BODY_BYTES) {
+            return HttpJson.error(413, "body over " + MAX_FIELDS_BODY_BYTES + " bytes");
+        }
+        Map<String, Optional<String>> patch = new LinkedHashMap<>();
+        try {
+            JsonNode root = HttpJson.JSON.readTree(body);
+            if (root == null || !root.isObject()) {
+                return HttpJson.error(400, "body must be a JSON object of fields, e.g. {\"team\":\"search\"}");
+            }
+            root.fields().forEachRemaining(e -> patch.put(e.getKey(), e.getValue().isNull() ? Optional.empty()
+                    : Optional.of(e.getValue().toString())));
+        } catch (IOException e) {
+            return HttpJson.error(400, "body is not JSON: " + e.getOriginalMessage());
+        }
+        return switch (fields.patch(url.get(), patch)) {
+            case UpdateFields.Result.Updated updated -> {
+                ObjectNode node = HttpJson.JSON.createObjectNode().put("url", updated.url().value());
+                node.set("fields", Views.fields(updated.fields()));
+                yield HttpJson.json(200, node);
+            }
+            case UpdateFields.Result.Invalid invalid -> HttpJson.error(400, invalid.reason());
+            case UpdateFields.Result.Conflict conflict -> HttpJson.error(409, conflict.reason());
+        };
     }
 }

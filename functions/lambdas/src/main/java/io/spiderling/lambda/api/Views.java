@@ -11,7 +11,12 @@ import io.spiderling.core.batch.Rejection;
 import io.spiderling.core.pipeline.Ingest;
 import io.spiderling.core.pipeline.Queries;
 import io.spiderling.lambda.internal.HttpJson;
+import io.spiderling.core.content.ContentKey;
+import io.spiderling.core.extract.ExtractionRecord;
+import io.spiderling.core.extract.PageMetadata;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 
 /** The API's JSON shapes, in one place. */
 public final class Views {
@@ -77,11 +82,18 @@ public final class Views {
         return node;
     }
 
+    /**
+     * A URL's record. {@code url} is the URL whose record answers; {@code requestedUrl} and {@code aliasOf} appear
+     * when the URL asked for is an alias (it redirected, or its page named a canonical URL).
+     */
     public static ObjectNode url(Queries.UrlLookup.Found found) {
         var record = found.record();
         ObjectNode node = HttpJson.JSON.createObjectNode()
-                .put("url", found.url().value())
+                .put("url", found.resolvedUrl())
                 .put("urlHash", record.urlHash());
+        found.alias().ifPresent(alias -> node.put("requestedUrl", found.url().value())
+                .put("aliasOf", found.resolvedUrl())
+                .put("aliasReason", alias.redirectsTo().isPresent() ? "redirect" : "canonical"));
         record.fetch().ifPresentOrElse(f -> {
             node.put("state", f.state().wireName());
             f.httpStatus().ifPresent(s -> node.put("httpStatus", s));
@@ -104,18 +116,73 @@ public final class Views {
                 f.redirects().forEach(chain::add);
             }
             f.error().ifPresent(e -> node.put("error", e));
-        }, () -> node.put("state", ItemState.QUEUED.wireName()));
+        }, () -> {
+            if (record.extraction().flatMap(ExtractionRecord::source).isEmpty()) {
+                node.put("state", ItemState.QUEUED.wireName());
+            }
+        });
         record.extraction().ifPresent(x -> {
-            ObjectNode meta = node.putObject("metadata");
-            if (x.page().title() != null) {
-                meta.put("title", x.page().title());
+            x.source().ifPresent(source -> node.put("contentFrom", source)
+                    .put("contentKey", ContentKey.forSha256(x.contentSha256()))
+                    .put("contentSha256", x.contentSha256()));
+            x.canonicalUrl().ifPresent(c -> node.put("canonicalUrl", c));
+            node.set("metadata", metadata(x));
+        });
+        if (!record.fields().isEmpty()) {
+            node.set("fields", fields(record.fields()));
+        }
+        return node;
+    }
+
+    private static ObjectNode metadata(ExtractionRecord x) {
+        PageMetadata p = x.page();
+        ObjectNode meta = HttpJson.JSON.createObjectNode();
+        putIfPresent(meta, "title", p.title());
+        putIfPresent(meta, "description", p.description());
+        putIfPresent(meta, "language", p.language());
+        putIfPresent(meta, "image", p.image());
+        putIfPresent(meta, "canonicalHref", p.canonicalHref());
+        putIfPresent(meta, "encoding", p.encoding());
+        if (!p.openGraph().isEmpty()) {
+            ObjectNode og = meta.putObject("openGraph");
+            p.openGraph().forEach(og::put);
+        }
+        if (!p.twitter().isEmpty()) {
+            ObjectNode tw = meta.putObject("twitter");
+            p.twitter().forEach(tw::put);
+        }
+        if (!p.structuredData().isEmpty()) {
+            ArrayNode items = meta.putArray("structuredData");
+            p.structuredData().forEach(d -> {
+                ObjectNode item = items.addObject().put("type", d.type());
+                d.fields().forEach(item::put);
+            });
+        }
+        ArrayNode outlinks = meta.putArray("outlinks");
+        p.outlinks().forEach(outlinks::add);
+        meta.put("outlinksFound", p.outlinksFound());
+        meta.put("extractedAt", x.extractedAt().toString());
+        meta.put("contentSha256", x.contentSha256());
+        return meta;
+    }
+
+    /** Application fields, each stored as JSON text, back as JSON values. */
+    public static ObjectNode fields(Map<String, String> fields) {
+        ObjectNode node = HttpJson.JSON.createObjectNode();
+        new TreeMap<>(fields).forEach((name, json) -> {
+            try {
+                node.set(name, HttpJson.JSON.readTree(json));
+            } catch (java.io.IOException e) {
+                node.put(name, json); // not written through the API; shown as the text it is
             }
-            if (x.page().description() != null) {
-                meta.put("description", x.page().description());
-            }
-            meta.put("extractedAt", x.extractedAt().toString());
         });
         return node;
+    }
+
+    private static void putIfPresent(ObjectNode node, String name, String value) {
+        if (value != null) {
+            node.put(name, value);
+        }
     }
 
     public static ObjectNode items(String batchId, ItemPage page) {

@@ -6,6 +6,7 @@ import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPEvent;
 import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPResponse;
 import io.spiderling.core.content.Hashing;
 import io.spiderling.core.pipeline.Ingest;
+import io.spiderling.lambda.api.ApiAuth;
 import io.spiderling.lambda.api.Views;
 import io.spiderling.lambda.internal.HttpJson;
 import jakarta.inject.Inject;
@@ -36,18 +37,20 @@ public class IngestHttpHandler implements RequestHandler<APIGatewayV2HTTPEvent, 
     private static final Pattern IDEMPOTENCY_KEY = Pattern.compile("[\\x20-\\x7E]{1,255}");
 
     private final Ingest ingest;
+    private final ApiAuth auth;
 
     @Inject
-    public IngestHttpHandler(Ingest ingest) {
+    public IngestHttpHandler(Ingest ingest, ApiAuth auth) {
         this.ingest = ingest;
+        this.auth = auth;
     }
 
     /**
-     * A new batch gets a random id. With an Idempotency-Key the id derives from the key, so a retried request finds
-     * the batch its first attempt created.
+     * A new batch gets a random id. With an Idempotency-Key the id derives from the client and the key, so a retried
+     * request finds the batch its first attempt created, and two clients' keys never meet.
      */
-    static String batchIdFor(Optional<String> idempotencyKey) {
-        return idempotencyKey.map(key -> "k-" + Hashing.sha256Hex(key).substring(0, 32))
+    static String batchIdFor(String client, Optional<String> idempotencyKey) {
+        return idempotencyKey.map(key -> "k-" + Hashing.sha256Hex(client + "\u0000" + key).substring(0, 32))
                 .orElseGet(() -> UUID.randomUUID().toString());
     }
 
@@ -63,6 +66,13 @@ public class IngestHttpHandler implements RequestHandler<APIGatewayV2HTTPEvent, 
 
     @Override
     public APIGatewayV2HTTPResponse handleRequest(APIGatewayV2HTTPEvent event, Context context) {
+        return switch (auth.authenticate(event)) {
+            case ApiAuth.Outcome.Refused refused -> ApiAuth.unauthorized(refused);
+            case ApiAuth.Outcome.Client client -> handle(event, client.id());
+        };
+    }
+
+    private APIGatewayV2HTTPResponse handle(APIGatewayV2HTTPEvent event, String client) {
         String path = HttpJson.path(event);
         if (!"POST".equals(HttpJson.method(event)) || !("/batches".equals(path) || UPLOADS.equals(path))) {
             return HttpJson.error(404, "no route for " + HttpJson.method(event) + " " + path);
@@ -76,14 +86,14 @@ public class IngestHttpHandler implements RequestHandler<APIGatewayV2HTTPEvent, 
         if (idempotencyKey.isPresent() && !IDEMPOTENCY_KEY.matcher(idempotencyKey.get()).matches()) {
             return HttpJson.error(400, "Idempotency-Key must be 1 to 255 printable ASCII characters");
         }
-        return UPLOADS.equals(path) ? upload(body, idempotencyKey) : submit(body, idempotencyKey);
+        return UPLOADS.equals(path) ? upload(body, client, idempotencyKey) : submit(body, client, idempotencyKey);
     }
 
-    private APIGatewayV2HTTPResponse upload(byte[] body, Optional<String> idempotencyKey) {
+    private APIGatewayV2HTTPResponse upload(byte[] body, String client, Optional<String> idempotencyKey) {
         return switch (SubmissionParser.parseUpload(body)) {
             case SubmissionParser.ParsedUpload.Invalid invalid -> HttpJson.error(400, invalid.problem());
             case SubmissionParser.ParsedUpload.Request request -> switch (ingest.startUpload(
-                    batchIdFor(idempotencyKey), request.format(), "upload", request.options())) {
+                    batchIdFor(client, idempotencyKey), client, request.format(), "upload", request.options())) {
                 case Ingest.UploadResult.Started started -> HttpJson.json(201, Views.uploadStarted(started));
                 case Ingest.UploadResult.Refused refused -> HttpJson.error(400, refused.reason());
                 case Ingest.UploadResult.Conflict conflict -> HttpJson.error(422,
@@ -92,11 +102,11 @@ public class IngestHttpHandler implements RequestHandler<APIGatewayV2HTTPEvent, 
         };
     }
 
-    private APIGatewayV2HTTPResponse submit(byte[] body, Optional<String> idempotencyKey) {
+    private APIGatewayV2HTTPResponse submit(byte[] body, String client, Optional<String> idempotencyKey) {
         return switch (SubmissionParser.parseJson(body)) {
             case SubmissionParser.Parsed.Invalid invalid -> HttpJson.error(400, invalid.problem());
-            case SubmissionParser.Parsed.Urls urls -> switch (ingest.submit(batchIdFor(idempotencyKey), urls.urls(),
-                    "http", urls.options())) {
+            case SubmissionParser.Parsed.Urls urls -> switch (ingest.submit(batchIdFor(client, idempotencyKey),
+                    client, urls.urls(), "http", urls.options())) {
                 case Ingest.Result.Accepted accepted -> HttpJson.json(202, Views.accepted(accepted));
                 case Ingest.Result.Refused refused -> HttpJson.json(400, Views.refused(refused));
                 case Ingest.Result.Conflict conflict -> HttpJson.error(422,

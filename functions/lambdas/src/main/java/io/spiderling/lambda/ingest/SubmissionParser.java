@@ -22,7 +22,7 @@ final class SubmissionParser {
 
     private SubmissionParser() {}
 
-    private static final Set<String> FIELDS = Set.of("url", "urls", "callbackUrl", "recrawlAfter");
+    private static final Set<String> FIELDS = Set.of("url", "urls", "callbackUrl", "recrawlAfter", "progressEvery");
 
     sealed interface Parsed {
         record Urls(List<String> urls, BatchOptions options) implements Parsed {
@@ -34,7 +34,7 @@ final class SubmissionParser {
         record Invalid(String problem) implements Parsed {}
     }
 
-    private static final Set<String> UPLOAD_FIELDS = Set.of("format", "callbackUrl", "recrawlAfter");
+    private static final Set<String> UPLOAD_FIELDS = Set.of("format", "callbackUrl", "recrawlAfter", "progressEvery");
 
     sealed interface ParsedUpload {
         /** The manifest's format (default {@code text}) and the batch options. */
@@ -63,7 +63,7 @@ final class SubmissionParser {
         for (var names = root.fieldNames(); names.hasNext(); ) {
             String name = names.next();
             if (!UPLOAD_FIELDS.contains(name)) {
-                return new ParsedUpload.Invalid("unknown field \"" + name + "\"; expected format, callbackUrl, recrawlAfter");
+                return new ParsedUpload.Invalid("unknown field \"" + name + "\"; expected format, callbackUrl, recrawlAfter, progressEvery");
             }
         }
         try {
@@ -71,11 +71,16 @@ final class SubmissionParser {
                     .map(f -> UploadFormat.fromWireName(f).orElseThrow(() -> new IllegalArgumentException(
                             "\"format\" must be \"text\" or \"jsonl\", was \"" + f + "\"")))
                     .orElse(UploadFormat.TEXT);
-            return new ParsedUpload.Request(format, new BatchOptions(optionalText(root, "callbackUrl"),
-                    optionalText(root, "recrawlAfter").map(SubmissionParser::duration)));
+            return new ParsedUpload.Request(format, options(root));
         } catch (IllegalArgumentException e) {
             return new ParsedUpload.Invalid(e.getMessage());
         }
+    }
+
+    private static BatchOptions options(JsonNode root) {
+        return new BatchOptions(optionalText(root, "callbackUrl"),
+                optionalText(root, "recrawlAfter").map(SubmissionParser::duration),
+                optionalText(root, "progressEvery").map(SubmissionParser::duration));
     }
 
     static Parsed parseJson(byte[] body) {
@@ -94,13 +99,12 @@ final class SubmissionParser {
         for (var names = root.fieldNames(); names.hasNext(); ) {
             String name = names.next();
             if (!FIELDS.contains(name)) {
-                return new Parsed.Invalid("unknown field \"" + name + "\"; expected urls, callbackUrl, recrawlAfter");
+                return new Parsed.Invalid("unknown field \"" + name + "\"; expected urls, callbackUrl, recrawlAfter, progressEvery");
             }
         }
         BatchOptions options;
         try {
-            options = new BatchOptions(optionalText(root, "callbackUrl"),
-                    optionalText(root, "recrawlAfter").map(SubmissionParser::duration));
+            options = options(root);
         } catch (IllegalArgumentException e) {
             return new Parsed.Invalid(e.getMessage());
         }
