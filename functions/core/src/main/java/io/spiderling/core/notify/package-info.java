@@ -1,0 +1,13 @@
+/**
+ * Telling a client about its batch: the webhook deliveries Spiderling POSTs to a client's callback URL, as pure
+ * decisions and formats that the notify function applies.
+ *
+ * <ul>
+ *   <li>{@link io.spiderling.core.notify.WebhookSignature}: the HMAC headers on every delivery, and the check a
+ *       receiver runs on them.</li>
+ * </ul>
+ *
+ * <p>Nothing here opens a socket, reads the clock or draws a random number: the time, the jitter and the DNS answer
+ * are passed in, so every rule is table-tested in milliseconds.
+ */
+package io.spiderling.core.notify;
