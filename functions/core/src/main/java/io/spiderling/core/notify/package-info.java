@@ -5,6 +5,8 @@
  * <ul>
  *   <li>{@link io.spiderling.core.notify.WebhookSignature}: the HMAC headers on every delivery, and the check a
  *       receiver runs on them.</li>
+ *   <li>{@link io.spiderling.core.notify.DeliveryPolicy}: after an attempt, delivered, retry after an equal-jitter
+ *       backoff (10 s doubling, at most 15 min, 8 attempts), or give up (3xx, most 4xx, a blocked address).</li>
  * </ul>
  *
  * <p>Nothing here opens a socket, reads the clock or draws a random number: the time, the jitter and the DNS answer
