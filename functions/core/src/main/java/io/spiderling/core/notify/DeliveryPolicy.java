@@ -244,7 +244,8 @@ public final class DeliveryPolicy {
         }
         nominal = Math.min(nominal, max);
         long fixed = nominal / 2;
-        long random = (long) Math.floor(jitter01 * (nominal - fixed + 1)); // 0 … nominal − fixed, each equally likely
+        // 0 … nominal − fixed whole seconds, each equally likely, so both ends of [d/2, d] can be drawn
+        long random = (long) Math.floor(jitter01 * (nominal - fixed + 1));
         return Duration.ofSeconds(fixed + random);
     }
 
