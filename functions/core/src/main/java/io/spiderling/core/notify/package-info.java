@@ -7,6 +7,9 @@
  *       receiver runs on them.</li>
  *   <li>{@link io.spiderling.core.notify.DeliveryPolicy}: after an attempt, delivered, retry after an equal-jitter
  *       backoff (10 s doubling, at most 15 min, 8 attempts), or give up (3xx, most 4xx, a blocked address).</li>
+ *   <li>{@link io.spiderling.core.notify.CallbackPolicy}: which callback URLs may be called at all, at submit and
+ *       again at send: https, an allow-listed host, and only public addresses, so a callback cannot be aimed at the
+ *       metadata service or the VPC.</li>
  * </ul>
  *
  * <p>Nothing here opens a socket, reads the clock or draws a random number: the time, the jitter and the DNS answer
