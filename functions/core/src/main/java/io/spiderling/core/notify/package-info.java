@@ -5,6 +5,8 @@
  * <ul>
  *   <li>{@link io.spiderling.core.notify.CallbackEvent}: what a delivery says (counts by state, done or not) and
  *       its JSON body, with an event id that is the same on every retry.</li>
+ *   <li>{@link io.spiderling.core.notify.ProgressSchedule}: when the n-th progress report of a running batch is due,
+ *       and how long a queue message should wait for it.</li>
  *   <li>{@link io.spiderling.core.notify.WebhookSignature}: the HMAC headers on every delivery, and the check a
  *       receiver runs on them.</li>
  *   <li>{@link io.spiderling.core.notify.DeliveryPolicy}: after an attempt, delivered, retry after an equal-jitter
