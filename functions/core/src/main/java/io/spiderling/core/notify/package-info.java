@@ -16,7 +16,7 @@
  *       metadata service or the VPC.</li>
  * </ul>
  *
- * <p>Nothing here opens a socket, reads the clock or draws a random number: the time, the jitter and the DNS answer
- * are passed in, so every rule is table-tested in milliseconds.
+ * <p>Nothing here opens a socket, reads the clock or draws a random number: the time and the jitter are arguments, and
+ * name resolution is a function the caller injects, so every rule is table-tested in milliseconds with a fake DNS.
  */
 package io.spiderling.core.notify;
