@@ -67,15 +67,15 @@ public final class FetchBenchmark {
             try (LocalSpiderling local = LocalSpiderling.start(aws, resources, options)) {
                 Map<String, Long> before = RequestCounter.snapshot();
                 long start = System.nanoTime();
-                HttpResponse<String> posted = HTTP.send(HttpRequest.newBuilder(local.apiUri().resolve("/batches"))
+                HttpResponse<String> posted = HTTP.send(local.apiRequest("/batches")
                         .POST(HttpRequest.BodyPublishers.ofString(JSON.createObjectNode().set("urls", list)
                                 .toString())).build(), HttpResponse.BodyHandlers.ofString());
                 String batchId = JSON.readTree(posted.body()).get("batchId").asText();
                 JsonNode status;
                 while (true) {
                     Thread.sleep(1000);
-                    status = JSON.readTree(HTTP.send(HttpRequest.newBuilder(local.apiUri().resolve("/batches/"
-                            + batchId)).GET().build(), HttpResponse.BodyHandlers.ofString()).body());
+                    status = JSON.readTree(HTTP.send(local.apiRequest("/batches/"
+                            + batchId).GET().build(), HttpResponse.BodyHandlers.ofString()).body());
                     if (status.get("done").asBoolean() && status.has("completedAt")) {
                         break;
                     }

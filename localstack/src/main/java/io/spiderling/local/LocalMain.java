@@ -123,11 +123,14 @@ public final class LocalMain {
             out.printf("  DynamoDB  %s  tables %s, %s%n", aws.dynamoDbEndpoint(), r.urlsTable(), r.batchesTable());
             out.printf("  S3        %s  bucket %s%n", aws.s3Endpoint(), r.bucket());
             out.printf("  HTTP API  %s%n", local.apiUri());
+            String token = local.localClient().orElseThrow().token();
+            Path tokenFile = writeToken(token);
+            out.printf("  API token %s (in %s): send Authorization: Bearer <token>%n", token, tokenFile);
             if (sites != null) {
                 sites.sites().forEach(s -> out.printf("  demo site %s%n", s.baseUrl()));
             }
 
-            ApiClient api = new ApiClient(local.apiUri());
+            ApiClient api = new ApiClient(local.apiUri(), token);
             long submitted = System.nanoTime();
             HttpResponse<String> response = api.post("/batches", batchBody(urls));
             JsonNode accepted = JSON.readTree(response.body());
@@ -152,8 +155,8 @@ public final class LocalMain {
             }
 
             out.printf("%nWhere things are:%n");
-            out.printf("  content   s3://%s/content/<first 2 hex of urlHash>/<urlHash> on %s%n", r.bucket(),
-                    aws.s3Endpoint());
+            out.printf("  content   s3://%s/content/<first 2 hex of sha256>/<sha256 of the body> on %s%n",
+                    r.bucket(), aws.s3Endpoint());
             out.printf("  metadata  DynamoDB table %s (key urlHash = sha256 of the normalized URL) on %s%n",
                     r.urlsTable(), aws.dynamoDbEndpoint());
             out.printf("  batch     DynamoDB table %s; GET %s/batches/%s%n", r.batchesTable(), local.apiUri(), batchId);
@@ -169,13 +172,22 @@ public final class LocalMain {
                 }
             }
             if (args.serve()) {
-                out.printf("%nServing. Try:%n  curl -s '%s/batches/%s'%n  curl -s '%s/urls?url=%s'%n"
-                        + "Ctrl-C stops.%n", local.apiUri(), batchId, local.apiUri(),
+                out.printf("%nServing. Try:%n  curl -s -H \"Authorization: Bearer $(cat %s)\" '%s/batches/%s'%n"
+                        + "  curl -s -H \"Authorization: Bearer $(cat %s)\" '%s/urls?url=%s'%nCtrl-C stops.%n",
+                        tokenFile, local.apiUri(), batchId, tokenFile, local.apiUri(),
                         URLEncoder.encode(urls.get(0), StandardCharsets.UTF_8));
                 Thread.currentThread().join();
             }
             return status.get("done").asBoolean() ? 0 : 1;
         }
+    }
+
+    /** Where a local run leaves its API token, for curl: {@code .spiderling/local-token} (ignored by git). */
+    static Path writeToken(String token) throws IOException {
+        Path file = Path.of(".spiderling", "local-token");
+        Files.createDirectories(file.getParent());
+        Files.writeString(file, token + "\n");
+        return file;
     }
 
     private static JsonNode waitForBatch(ApiClient api, String batchId, Duration timeout, PrintStream out)
@@ -234,17 +246,19 @@ public final class LocalMain {
     }
 
     /** A plain HTTP client for the local API: the runner uses the API the way a client would. */
-    record ApiClient(URI base) {
+    record ApiClient(URI base, String token) {
         private static final HttpClient HTTP = HttpClient.newHttpClient();
 
         HttpResponse<String> get(String pathAndQuery) throws IOException, InterruptedException {
-            return HTTP.send(HttpRequest.newBuilder(base.resolve(pathAndQuery)).GET().build(),
+            return HTTP.send(HttpRequest.newBuilder(base.resolve(pathAndQuery))
+                    .header("authorization", "Bearer " + token).GET().build(),
                     HttpResponse.BodyHandlers.ofString());
         }
 
         HttpResponse<String> post(String path, String json) throws IOException, InterruptedException {
             return HTTP.send(HttpRequest.newBuilder(base.resolve(path))
                     .header("content-type", "application/json")
+                    .header("authorization", "Bearer " + token)
                     .POST(HttpRequest.BodyPublishers.ofString(json)).build(), HttpResponse.BodyHandlers.ofString());
         }
     }

@@ -18,6 +18,7 @@ import io.spiderling.lambda.fetch.FetchDeadLetterHandler;
 import io.spiderling.lambda.fetch.FetchHandler;
 import io.spiderling.lambda.ingest.IngestHttpHandler;
 import io.spiderling.lambda.ingest.IngestQueueHandler;
+import io.spiderling.lambda.notify.NotifyHandler;
 import io.spiderling.lambda.internal.HttpJson;
 import io.spiderling.testkit.EmbeddedAws;
 import io.spiderling.testkit.StackResources;
@@ -35,6 +36,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.Executors;
@@ -99,7 +101,11 @@ public final class LocalSpiderling implements AutoCloseable {
         }
     }
 
+    /** The configuration key of the clients file (tokens and webhook secrets). */
+    public static final String CLIENTS_FILE = "spiderling.auth.clients-file";
+
     private final StackResources resources;
+    private final Optional<LocalClient> localClient;
     private final PipelineSettings settings;
     private final Vertx vertx = Vertx.vertx();
     private final Pipeline pipeline;
@@ -123,11 +129,19 @@ public final class LocalSpiderling implements AutoCloseable {
 
     private LocalSpiderling(EmbeddedAws aws, StackResources resources, Options options) {
         this.resources = resources;
-        this.settings = settings(aws, resources, options.config());
+        Map<String, String> config = new java.util.HashMap<>(options.config());
+        if (!config.containsKey(CLIENTS_FILE)) {
+            this.localClient = Optional.of(LocalClient.create());
+            config.put(CLIENTS_FILE, localClient.get().file().toString());
+        } else {
+            this.localClient = Optional.empty();
+        }
+        this.settings = settings(aws, resources, config);
         this.pipeline = Pipeline.create(settings, vertx,
                 blobs -> new NotifyingBlobStore(blobs, this::objectCreated), options.clock());
-        this.ingest = new IngestHttpHandler(pipeline.ingest());
-        this.api = new ApiHandler(pipeline.queries(), pipeline.cancel());
+        this.ingest = new IngestHttpHandler(pipeline.ingest(), pipeline.apiAuth());
+        this.api = new ApiHandler(pipeline.queries(), pipeline.cancel(), pipeline.updateFields(), pipeline.apiAuth(),
+                options.clock());
         this.canonicalize = new CanonicalizeHandler(pipeline.canonicalize(), pipeline.planUpload());
         this.extract = new ExtractHandler(pipeline.extract());
         FetchHandler fetch = new FetchHandler(pipeline.fetchPage(), settings.fetch().totalTimeout());
@@ -148,6 +162,9 @@ public final class LocalSpiderling implements AutoCloseable {
             startPoller("plan-" + i, new SqsPoller(sqs, resources.planQueueUrl(), e -> plan.handleRequest(e, null),
                     running, 1));
         }
+        NotifyHandler notify = new NotifyHandler(pipeline.notifyBatch());
+        startPoller("notify", new SqsPoller(sqs, resources.notifyQueueUrl(), e -> notify.handleRequest(e, null),
+                running));
         this.uploads = new UploadWatcher(pipeline.clients().s3(), resources.bucket(), this::objectCreated);
         this.apiServer = new LocalApiServer(options.apiPort(), this::http);
         // EventBridge's schedule, locally; and S3's notifications for uploads, which s3proxy does not raise.
@@ -172,6 +189,9 @@ public final class LocalSpiderling implements AutoCloseable {
         Map<String, String> local = new java.util.HashMap<>(aws.functionConfig(r));
         // The local sites live on 127.0.0.x; the SSRF guard still refuses every other private range.
         local.put("spiderling.fetch.allow-loopback", "true");
+        // Bearer tokens from a clients file, and webhooks to local receivers over plain http.
+        local.put("spiderling.auth.mode", "token-file");
+        local.put("spiderling.notify.allow-http", "true");
         URL properties = Beans.class.getClassLoader().getResource("application.properties");
         try {
             SmallRyeConfig config = new SmallRyeConfigBuilder()
@@ -284,6 +304,18 @@ public final class LocalSpiderling implements AutoCloseable {
 
     public URI apiUri() {
         return apiServer.uri();
+    }
+
+    /** A request to the local API, as the runner's own client when it made one up. */
+    public java.net.http.HttpRequest.Builder apiRequest(String pathAndQuery) {
+        var builder = java.net.http.HttpRequest.newBuilder(apiUri().resolve(pathAndQuery));
+        localClient.ifPresent(c -> builder.header("authorization", "Bearer " + c.token()));
+        return builder;
+    }
+
+    /** The client the runner made up when no clients file was configured: its id, token and webhook secret. */
+    public Optional<LocalClient> localClient() {
+        return localClient;
     }
 
     public Pipeline pipeline() {

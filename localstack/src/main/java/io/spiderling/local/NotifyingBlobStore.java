@@ -29,6 +29,16 @@ final class NotifyingBlobStore implements BlobStore {
         onCreated.accept(key, (long) bytes.length);
     }
 
+    /** Only a put that created the object raises the event, as on S3 (a refused conditional PUT creates nothing). */
+    @Override
+    public boolean putIfAbsent(String key, byte[] bytes, String contentType, Map<String, String> metadata) {
+        boolean created = delegate.putIfAbsent(key, bytes, contentType, metadata);
+        if (created) {
+            onCreated.accept(key, (long) bytes.length);
+        }
+        return created;
+    }
+
     @Override
     public boolean exists(String key) {
         return delegate.exists(key);
@@ -62,5 +72,10 @@ final class NotifyingBlobStore implements BlobStore {
     @Override
     public URI presignPut(String key, String contentType, Duration ttl) {
         return delegate.presignPut(key, contentType, ttl);
+    }
+
+    @Override
+    public URI presignGet(String key, Duration ttl) {
+        return delegate.presignGet(key, ttl);
     }
 }

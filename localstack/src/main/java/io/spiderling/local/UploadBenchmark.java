@@ -78,7 +78,7 @@ public final class UploadBenchmark {
 
     private static void run(EmbeddedAws aws, StackResources resources, LocalSpiderling local, Manifest manifest)
             throws Exception {
-        HttpResponse<String> created = HTTP.send(HttpRequest.newBuilder(local.apiUri().resolve("/batches/uploads"))
+        HttpResponse<String> created = HTTP.send(local.apiRequest("/batches/uploads")
                 .POST(HttpRequest.BodyPublishers.ofString("{\"format\":\"jsonl\"}")).build(),
                 HttpResponse.BodyHandlers.ofString());
         JsonNode upload = JSON.readTree(created.body());
@@ -190,7 +190,7 @@ public final class UploadBenchmark {
     }
 
     private static JsonNode get(LocalSpiderling local, String path) throws Exception {
-        HttpResponse<String> response = HTTP.send(HttpRequest.newBuilder(local.apiUri().resolve(path)).GET().build(),
+        HttpResponse<String> response = HTTP.send(local.apiRequest(path).GET().build(),
                 HttpResponse.BodyHandlers.ofString());
         if (response.statusCode() != 200) {
             throw new IllegalStateException(path + ": " + response.statusCode() + " " + response.body());

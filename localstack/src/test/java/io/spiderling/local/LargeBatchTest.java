@@ -69,7 +69,7 @@ class LargeBatchTest {
         Collections.shuffle(submitted, random);
 
         try (LocalSpiderling local = LocalSpiderling.start(aws, resources,
-                new LocalSpiderling.Options(0, 0, Clock.systemUTC()))) {
+                LocalApi.withSampleClients(new LocalSpiderling.Options(0, 0, Clock.systemUTC())))) {
             JsonNode accepted = JSON.readTree(local.http(post(submitted)).getBody());
             assertEquals(DISTINCT, accepted.get("accepted").asInt(), accepted.toString());
             assertEquals(DUPLICATES, accepted.get("duplicates").asInt());

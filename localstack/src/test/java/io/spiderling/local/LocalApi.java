@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import io.spiderling.testkit.SampleClients;
 import java.time.Duration;
 
 /** The end-to-end tests' client of the local HTTP API, as a user with curl would call it. */
@@ -17,10 +18,21 @@ final class LocalApi {
 
     private LocalApi() {}
 
+    /** A request to the local API as client A of the sample clients file. */
+    static HttpRequest.Builder request(LocalSpiderling local, String pathAndQuery) {
+        return HttpRequest.newBuilder(local.apiUri().resolve(pathAndQuery))
+                .header("authorization", "Bearer " + SampleClients.TOKEN_A);
+    }
+
+    /** Runner options with the sample clients file, so the sample events' token is accepted. */
+    static LocalSpiderling.Options withSampleClients(LocalSpiderling.Options options) {
+        return options.withConfig(LocalSpiderling.CLIENTS_FILE, SampleClients.file().toString());
+    }
+
     /** GETs a path of the local API and expects 200. */
     static JsonNode get(LocalSpiderling local, String pathAndQuery) throws Exception {
-        HttpResponse<String> response = HTTP.send(HttpRequest.newBuilder(local.apiUri().resolve(pathAndQuery)).GET()
-                .build(), HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> response = HTTP.send(request(local, pathAndQuery).GET().build(),
+                HttpResponse.BodyHandlers.ofString());
         assertEquals(200, response.statusCode(), response.body());
         return JSON.readTree(response.body());
     }

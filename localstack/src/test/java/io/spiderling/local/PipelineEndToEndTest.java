@@ -99,12 +99,13 @@ class PipelineEndToEndTest {
             assertEquals(1L, perPath.get(first.url("/gone")));
             assertEquals(pages.size() + 1, perPath.size(), perPath.keySet().toString());
 
-            // Bytes in S3 at the URL's hash key, and the title in DynamoDB.
+            // Bytes in S3 under their content hash, and the title in DynamoDB.
             var urls = new DynamoDbUrlStore(aws.dynamoDb(), resources.urlsTable());
             for (var page : pages.entrySet()) {
                 String urlHash = NormalizedUrl.parse(page.getKey()).urlHash();
                 byte[] stored = aws.s3().getObjectAsBytes(b -> b.bucket(resources.bucket())
-                        .key(ContentKey.forUrlHash(urlHash))).asByteArray();
+                        .key(ContentKey.forSha256(io.spiderling.core.content.Hashing.sha256Hex(
+                                page.getValue().getBytes(StandardCharsets.UTF_8))))).asByteArray();
                 assertArrayEquals(page.getValue().getBytes(StandardCharsets.UTF_8), stored, page.getKey());
                 var record = urls.find(urlHash).orElseThrow();
                 String title = page.getValue().substring(page.getValue().indexOf("<title>") + 7,
@@ -249,7 +250,7 @@ class PipelineEndToEndTest {
         dir.toFile().deleteOnExit();
         Path file = sites.rateOverrides(dir, 10);
         file.toFile().deleteOnExit();
-        return LocalSpiderling.Options.defaults().withConfig("spiderling.fetch.rate-overrides-file", file.toString());
+        return LocalApi.withSampleClients(LocalSpiderling.Options.defaults()).withConfig("spiderling.fetch.rate-overrides-file", file.toString());
     }
 
     /** A request for a page, not for robots.txt (which the fetch stage asks once per site before its pages). */

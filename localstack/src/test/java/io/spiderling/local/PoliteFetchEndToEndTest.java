@@ -102,7 +102,7 @@ class PoliteFetchEndToEndTest {
                 overrides.append(sites.site(s).host()).append(' ').append(1000 / INTERVAL.toMillis()).append('\n');
             }
             Path overridesFile = Files.writeString(dir.resolve("rate-overrides.txt"), overrides);
-            LocalSpiderling.Options options = LocalSpiderling.Options.defaults()
+            LocalSpiderling.Options options = LocalApi.withSampleClients(LocalSpiderling.Options.defaults())
                     .withConfig("spiderling.fetch.rate-overrides-file", overridesFile.toString())
                     .withConfig("spiderling.fetch.robots-retry-base", "1s")
                     .withConfig("spiderling.fetch.throttle-pause", "1s")
@@ -168,7 +168,7 @@ class PoliteFetchEndToEndTest {
     private static String submit(LocalSpiderling local, List<String> urls) throws Exception {
         var array = JSON.createArrayNode();
         urls.forEach(array::add);
-        HttpResponse<String> response = HTTP.send(HttpRequest.newBuilder(local.apiUri().resolve("/batches"))
+        HttpResponse<String> response = HTTP.send(LocalApi.request(local, "/batches")
                 .POST(HttpRequest.BodyPublishers.ofString(JSON.createObjectNode().set("urls", array).toString()))
                 .build(), HttpResponse.BodyHandlers.ofString());
         assertEquals(202, response.statusCode(), response.body());

@@ -54,9 +54,9 @@ class SlowSiteEndToEndTest {
                 urls.add(site.url("/slow/" + p));
             }
             Path rates = Files.writeString(dir.resolve("rates.txt"), site.host() + " 0.2\n");
-            try (LocalSpiderling local = LocalSpiderling.start(aws, resources, LocalSpiderling.Options.defaults()
+            try (LocalSpiderling local = LocalSpiderling.start(aws, resources, LocalApi.withSampleClients(LocalSpiderling.Options.defaults())
                     .withConfig("spiderling.fetch.rate-overrides-file", rates.toString()))) {
-                HttpResponse<String> posted = HTTP.send(HttpRequest.newBuilder(local.apiUri().resolve("/batches"))
+                HttpResponse<String> posted = HTTP.send(LocalApi.request(local, "/batches")
                         .POST(HttpRequest.BodyPublishers.ofString(JSON.createObjectNode().set("urls", urls)
                                 .toString())).build(), HttpResponse.BodyHandlers.ofString());
                 String batchId = JSON.readTree(posted.body()).get("batchId").asText();

@@ -48,7 +48,7 @@ class UploadEndToEndTest {
     void upload_whenJsonlManifestOverSeveralChunks_expectEachPageFetchedOnceAndExactCounts(EmbeddedAws aws,
             StackResources resources, @TempDir Path dir) throws Exception {
         try (LocalSites sites = LocalSites.start(SITES);
-                LocalSpiderling local = LocalSpiderling.start(aws, resources, LocalSpiderling.Options.defaults()
+                LocalSpiderling local = LocalSpiderling.start(aws, resources, LocalApi.withSampleClients(LocalSpiderling.Options.defaults())
                         .withConfig("spiderling.uploads.chunk-bytes", String.valueOf(CHUNK_BYTES))
                         // Aragog's rate for its own sites; the default 1 per second would make this test minutes long.
                         .withConfig("spiderling.fetch.rate-overrides-file", sites.rateOverrides(dir, 10).toString()))) {
@@ -81,7 +81,7 @@ class UploadEndToEndTest {
             assertTrue(bytes.length > 2 * CHUNK_BYTES, "spans at least three chunks: " + bytes.length);
 
             String request = PipelineEndToEndTest.sample("api-post-batches-uploads.json").get("body").asText();
-            HttpResponse<String> created = HTTP.send(HttpRequest.newBuilder(local.apiUri().resolve("/batches/uploads"))
+            HttpResponse<String> created = HTTP.send(LocalApi.request(local, "/batches/uploads")
                     .header("Idempotency-Key", "upload-e2e-1")
                     .POST(HttpRequest.BodyPublishers.ofString(request)).build(), HttpResponse.BodyHandlers.ofString());
             assertEquals(201, created.statusCode(), created.body());

@@ -1,6 +1,32 @@
 package io.spiderling.lambda;
 
 import io.spiderling.aws.AwsClients;
+import io.spiderling.aws.DynamoDbLinkStore;
+import io.spiderling.aws.SqsEventSink;
+import io.spiderling.aws.SqsNotifyQueue;
+import io.spiderling.core.auth.Clients;
+import io.spiderling.core.extract.CanonicalLink;
+import io.spiderling.core.fetch.FetchRecord;
+import io.spiderling.core.net.AddressPolicy;
+import io.spiderling.core.notify.CallbackPolicy;
+import io.spiderling.core.notify.DeliveryPolicy;
+import io.spiderling.core.notify.UrlFetchedEvent;
+import io.spiderling.core.pipeline.EmitCompletion;
+import io.spiderling.core.pipeline.NotifyBatch;
+import io.spiderling.core.pipeline.UpdateFields;
+import io.spiderling.core.port.EventSink;
+import io.spiderling.core.port.LinkStore;
+import io.spiderling.core.port.NotifyQueue;
+import io.spiderling.core.url.NormalizedUrl;
+import io.spiderling.lambda.api.ApiAuth;
+import io.spiderling.lambda.api.GatewayAuth;
+import io.spiderling.lambda.api.TokenFileAuth;
+import io.spiderling.lambda.notify.VertxWebhookSender;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Optional;
 import io.spiderling.aws.DynamoDbBatchStore;
 import io.spiderling.aws.DynamoDbFetchSwitch;
 import io.spiderling.aws.DynamoDbFrontierStore;
@@ -55,13 +81,18 @@ public final class Pipeline implements AutoCloseable {
     private final CancelBatch cancel;
     private final Frontier frontier;
     private final DynamoDbFetchSwitch fetchSwitch;
+    private final UpdateFields updateFields;
+    private final NotifyBatch notifyBatch;
+    private final ApiAuth apiAuth;
+    private final VertxWebhookSender webhooks;
     /** How long a function trusts the kill switch it read. */
     private static final Duration SWITCH_CACHE = Duration.ofSeconds(5);
 
     private Pipeline(PipelineSettings settings, AwsClients clients, VertxPageFetcher fetcher,
-            UnaryOperator<BlobStore> blobDecorator, Clock clock) {
+            VertxWebhookSender webhooks, UnaryOperator<BlobStore> blobDecorator, Clock clock) {
         this.clients = clients;
         this.fetcher = fetcher;
+        this.webhooks = webhooks;
         var r = settings.resources();
         UrlNormalizer normalizer = UrlNormalizer.create();
         BlobStore blobs = blobDecorator.apply(new S3BlobStore(clients.s3(), clients.s3Presigner(), r.bucket()));
@@ -80,19 +111,63 @@ public final class Pipeline implements AutoCloseable {
                 new DynamoDbRateStore(clients.dynamoDb(), r.sitesTable(), clock),
                 f.rateOverrides().isBlank() ? RateOverrides.none() : RateOverrides.parse(f.rateOverrides()),
                 fetcher, clock, Pipeline::sleepUntil, jitter);
-        this.ingest = new Ingest(normalizer, batches, blobs, clock, settings.uploads().urlTtl());
+        var serving = settings.serving();
+        Clients clientsFile = serving.clients().isBlank() ? Clients.none() : Clients.parse(serving.clients());
+        this.apiAuth = switch (serving.authMode()) {
+            case "token-file" -> new TokenFileAuth(clientsFile);
+            case "gateway" -> new GatewayAuth(serving.clientClaim());
+            default -> throw new IllegalArgumentException(
+                    "spiderling.auth.mode must be token-file or gateway, was " + serving.authMode());
+        };
+        CallbackPolicy callbacks = new CallbackPolicy(new CallbackPolicy.Settings(serving.callbackHosts(),
+                serving.callbackHttp()), f.allowLoopback() ? AddressPolicy.allowingLoopback() : AddressPolicy.strict(),
+                Pipeline::resolve);
+        NotifyQueue notifyQueue = new SqsNotifyQueue(clients.sqs(), r.notifyQueueUrl());
+        EventSink events = r.eventsQueueUrl().isBlank() ? EventSink.NONE
+                : new SqsEventSink(clients.sqs(), r.eventsQueueUrl());
+        BatchTracker tracker = new BatchTracker(batches, new EmitCompletion(notifyQueue, events));
+        LinkStore links = new DynamoDbLinkStore(clients.dynamoDb(), r.linksTable());
+        this.ingest = new Ingest(normalizer, batches, blobs, clock, settings.uploads().urlTtl(),
+                Optional.of(callbacks), Optional.of(notifyQueue));
         this.planUpload = new PlanUpload(normalizer, blobs, batches, urls, frontier,
                 new SqsPlanQueue(clients.sqs(), r.planQueueUrl()), clock,
-                new PlanUpload.Settings(settings.uploads().chunkBytes()));
-        this.cancel = new CancelBatch(batches, clock);
-        this.canonicalize = new Canonicalize(blobs, batches, urls, frontier, clock);
-        this.fetchPage = new FetchPage(fetcher, blobs, urls, new BatchTracker(batches), frontier, politeness,
+                new PlanUpload.Settings(settings.uploads().chunkBytes()), tracker);
+        this.cancel = new CancelBatch(batches, clock, tracker);
+        this.canonicalize = new Canonicalize(blobs, batches, urls, frontier, clock, tracker);
+        this.extract = new ExtractContent(blobs, urls, links, HtmlExtractor.create(),
+                new CanonicalLink(normalizer, serving.canonicalScope()), clock,
+                new ExtractContent.Settings(serving.indexLinks()));
+        FetchPage.Listener listener = new FetchPage.Listener() {
+            @Override
+            public void reused(NormalizedUrl url, byte[] body, String contentType, String sha256, Instant at) {
+                extract.reused(url, body, contentType, sha256, at);
+            }
+
+            @Override
+            public void fetched(FetchRecord record, List<String> batchIds) {
+                events.publish(UrlFetchedEvent.TYPE, UrlFetchedEvent.id(record),
+                        UrlFetchedEvent.toJson(record, batchIds));
+            }
+        };
+        this.fetchPage = new FetchPage(fetcher, blobs, urls, tracker, frontier, politeness,
                 RetryPolicy.create(retrySettings(f)), fetchSwitch, normalizer, clock, jitter, new FetchPage.Settings(
                         f.optOut().stream().map(SiteKey::new).collect(Collectors.toSet()), f.maxRedirects(),
                         FetchPage.Settings.DEFAULTS.pausedRecheck(), FetchPage.Settings.DEFAULTS.freshMin(),
-                        FetchPage.Settings.DEFAULTS.freshMax()));
-        this.extract = new ExtractContent(blobs, urls, HtmlExtractor.create(), clock);
-        this.queries = new Queries(normalizer, batches, urls);
+                        FetchPage.Settings.DEFAULTS.freshMax()), listener);
+        this.queries = new Queries(normalizer, batches, urls, blobs,
+                serving.indexLinks() ? Optional.of(links) : Optional.empty());
+        this.updateFields = new UpdateFields(normalizer, urls);
+        this.notifyBatch = new NotifyBatch(batches, notifyQueue, webhooks, clientsFile::webhookSecret, callbacks,
+                DeliveryPolicy.create(), clock, jitter);
+    }
+
+    /** Every address of a host; none when the name does not resolve (the callback policy says so). */
+    private static List<InetAddress> resolve(String host) {
+        try {
+            return Arrays.asList(InetAddress.getAllByName(host));
+        } catch (UnknownHostException e) {
+            return List.of();
+        }
     }
 
     public static Pipeline create(PipelineSettings settings, Vertx vertx, Clock clock) {
@@ -106,7 +181,7 @@ public final class Pipeline implements AutoCloseable {
     public static Pipeline create(PipelineSettings settings, Vertx vertx, UnaryOperator<BlobStore> blobDecorator,
             Clock clock) {
         return new Pipeline(settings, AwsClients.create(settings.aws()), new VertxPageFetcher(vertx, settings.fetch()),
-                blobDecorator, clock);
+                new VertxWebhookSender(vertx), blobDecorator, clock);
     }
 
     public Ingest ingest() {
@@ -139,6 +214,18 @@ public final class Pipeline implements AutoCloseable {
 
     public Frontier frontier() {
         return frontier;
+    }
+
+    public UpdateFields updateFields() {
+        return updateFields;
+    }
+
+    public NotifyBatch notifyBatch() {
+        return notifyBatch;
+    }
+
+    public ApiAuth apiAuth() {
+        return apiAuth;
     }
 
     private static RobotsPolicy.Settings robotsSettings(PipelineSettings.Fetch f) {
@@ -184,6 +271,7 @@ public final class Pipeline implements AutoCloseable {
     @Override
     public void close() {
         fetcher.close();
+        webhooks.close();
         clients.close();
     }
 }

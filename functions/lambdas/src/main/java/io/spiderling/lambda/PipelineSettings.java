@@ -11,11 +11,36 @@ import java.util.Set;
  * stack.
  */
 public record PipelineSettings(AwsSettings aws, Resources resources, Fetch fetch, Frontier.Settings frontier,
-        Uploads uploads) {
+        Uploads uploads, Serving serving) {
 
-    /** Names of the deployed resources. */
+    /**
+     * Names of the deployed resources.
+     *
+     * @param eventsQueueUrl where url.fetched and batch.completed events go; empty to publish none
+     */
     public record Resources(String bucket, String urlsTable, String batchesTable, String sitesTable,
-            String fetchQueueUrl, String planQueueUrl) {}
+            String linksTable, String fetchQueueUrl, String planQueueUrl, String notifyQueueUrl,
+            String eventsQueueUrl) {}
+
+    /**
+     * What the extract, notify and API stages need besides resources.
+     *
+     * @param indexLinks whether outlinks are indexed in the links table, for {@code GET /urls/inlinks}
+     * @param canonicalScope which {@code rel=canonical} links may move a page's record
+     * @param callbackHosts hosts callbacks may go to ({@code *}, {@code host}, {@code *.domain})
+     * @param callbackHttp whether plain-http callbacks are allowed (local runs)
+     * @param authMode {@code token-file} (local) or {@code gateway} (an API Gateway authorizer ran first)
+     * @param clients the clients file's text: tokens (token-file mode) and webhook secrets (both modes)
+     * @param clientClaim in gateway mode, the JWT claim that names the client
+     */
+    public record Serving(boolean indexLinks, io.spiderling.core.extract.CanonicalLink.Scope canonicalScope,
+            java.util.List<String> callbackHosts, boolean callbackHttp, String authMode, String clients,
+            String clientClaim) {
+
+        public Serving {
+            callbackHosts = java.util.List.copyOf(callbackHosts);
+        }
+    }
 
     /**
      * @param urlTtl how long an upload URL stays valid

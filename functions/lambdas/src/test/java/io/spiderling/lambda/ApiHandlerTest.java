@@ -16,6 +16,7 @@ import io.spiderling.core.batch.ItemState;
 import io.spiderling.core.batch.Rejection;
 import io.spiderling.core.fetch.FetchRecord;
 import io.spiderling.core.url.NormalizedUrl;
+import io.spiderling.testkit.SampleClients;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
@@ -37,8 +38,8 @@ class ApiHandlerTest {
         String batchId = event.at("/pathParameters/id").asText();
         var one = NormalizedUrl.parse("https://example.com/one");
         var two = NormalizedUrl.parse("https://example.com/two");
-        batches.createBatch(new BatchHeader(batchId, 2, 1, List.of(new Rejection("ftp://x/", "unsupported scheme: ftp")),
-                1, "http", Instant.parse("2026-11-22T05:30:00Z")));
+        batches.createBatch(mine(new BatchHeader(batchId, 2, 1, List.of(new Rejection("ftp://x/", "unsupported scheme: ftp")),
+                1, "http", Instant.parse("2026-11-22T05:30:00Z"))));
         batches.addItems(batchId, List.of(one, two), Instant.now());
         batches.finishItem(batchId, one.urlHash(), ItemState.FETCHED, null, Instant.now());
 
@@ -68,7 +69,7 @@ class ApiHandlerTest {
         assertEquals(url.value(), body.get("url").asText());
         assertEquals("fetched", body.get("state").asText());
         assertEquals(200, body.get("httpStatus").asInt());
-        assertEquals("content/0f/" + url.urlHash(), body.get("contentKey").asText());
+        assertEquals("content/0f/" + url.urlHash(), body.get("contentKey").asText(), "the key as recorded");
         assertEquals(40, body.at("/timings/totalMs").asInt());
     }
 
@@ -93,7 +94,7 @@ class ApiHandlerTest {
         String batchId = "api-list";
         List<NormalizedUrl> items = java.util.stream.IntStream.range(0, 5)
                 .mapToObj(i -> NormalizedUrl.parse("https://example.com/list/" + i)).toList();
-        batches.createBatch(new BatchHeader(batchId, items.size(), 0, List.of(), 0, "http", Instant.now()));
+        batches.createBatch(mine(new BatchHeader(batchId, items.size(), 0, List.of(), 0, "http", Instant.now())));
         batches.addItems(batchId, items, Instant.now());
         batches.finishItem(batchId, items.get(0).urlHash(), ItemState.FAILED, "http 500", Instant.now());
         batches.finishItem(batchId, items.get(1).urlHash(), ItemState.FAILED, "http 404", Instant.now());
@@ -127,7 +128,7 @@ class ApiHandlerTest {
         ObjectNode event = Events.load("api-get-batch-urls.json");
         String batchId = "api-list-bad";
         event.put("rawPath", "/batches/" + batchId + "/urls");
-        batches.createBatch(new BatchHeader(batchId, 0, 0, List.of(), 0, "http", Instant.now()));
+        batches.createBatch(mine(new BatchHeader(batchId, 0, 0, List.of(), 0, "http", Instant.now())));
         ObjectNode query = (ObjectNode) event.get("queryStringParameters");
 
         query.put("state", "sleeping");
@@ -148,9 +149,9 @@ class ApiHandlerTest {
         String open = "api-cancel-open";
         String complete = "api-cancel-complete";
         var url = NormalizedUrl.parse("https://example.com/cancel");
-        batches.createBatch(new BatchHeader(open, 1, 0, List.of(), 0, "http", Instant.now()));
+        batches.createBatch(mine(new BatchHeader(open, 1, 0, List.of(), 0, "http", Instant.now())));
         batches.addItems(open, List.of(url), Instant.now());
-        batches.createBatch(new BatchHeader(complete, 1, 0, List.of(), 0, "http", Instant.now()));
+        batches.createBatch(mine(new BatchHeader(complete, 1, 0, List.of(), 0, "http", Instant.now())));
         batches.addItems(complete, List.of(url), Instant.now());
         batches.finishItem(complete, url.urlHash(), ItemState.FETCHED, null, Instant.now());
 
@@ -167,6 +168,139 @@ class ApiHandlerTest {
         assertEquals(cancelledAt, Events.JSON.readTree(second.get("body").asText()).get("cancelledAt").asText());
         assertEquals(409, done.get("statusCode").asInt());
         assertEquals(404, unknown.get("statusCode").asInt());
+    }
+
+    @Test
+    void handleRequest_whenNoOrWrongCredentials_expect401AndNothingElse() throws Exception {
+        ObjectNode event = Events.load("api-get-batch.json");
+        ((ObjectNode) event.get("headers")).remove("authorization");
+        JsonNode missing = call(event);
+        ((ObjectNode) event.get("headers")).put("authorization", "Bearer not-a-token-of-anyone-0000");
+        JsonNode wrong = call(event);
+
+        assertEquals(401, missing.get("statusCode").asInt());
+        assertEquals(401, wrong.get("statusCode").asInt());
+        assertEquals("invalid credentials", Events.JSON.readTree(wrong.get("body").asText()).get("error").asText());
+        assertTrue(missing.at("/headers/www-authenticate").asText().startsWith("Bearer"));
+    }
+
+    @Test
+    void handleRequest_whenClientBAsksForClientAsBatch_expect404AsIfMissing() throws Exception {
+        String batchId = "api-private";
+        batches.createBatch(mine(new BatchHeader(batchId, 1, 0, List.of(), 0, "http", Instant.now())));
+        batches.addItems(batchId, List.of(NormalizedUrl.parse("https://example.com/private")), Instant.now());
+        for (String sample : List.of("api-get-batch.json", "api-get-batch-urls.json", "api-delete-batch.json")) {
+            ObjectNode event = Events.load(sample);
+            event.put("rawPath", sample.contains("urls") ? "/batches/" + batchId + "/urls" : "/batches/" + batchId);
+            ((ObjectNode) event.get("headers")).put("authorization", "Bearer " + SampleClients.TOKEN_B);
+
+            assertEquals("no batch " + batchId, error(event, 404), sample);
+        }
+        assertTrue(batches.status(batchId).orElseThrow().cancelledAt().isEmpty(), "client B cancelled nothing");
+        ObjectNode own = Events.load("api-get-batch.json");
+        own.put("rawPath", "/batches/" + batchId);
+        assertEquals(batchId, ok(own).get("batchId").asText(), "client A still sees it");
+    }
+
+    @Test
+    void handleRequest_whenBatchGet_expectEachUrlInOrderFoundMissingOrInvalid() throws Exception {
+        var known = NormalizedUrl.parse("https://example.com/");
+        urls.recordFetch(fetched(known));
+        ObjectNode event = Events.load("api-post-urls-batchget.json");
+
+        JsonNode results = ok(event).get("results");
+
+        assertEquals(3, results.size());
+        assertEquals(known.value(), results.get(0).get("url").asText());
+        assertEquals("fetched", results.get(0).get("state").asText());
+        assertEquals(404, results.get(1).get("status").asInt());
+        assertEquals("https://example.org/b", results.get(1).get("url").asText());
+        assertEquals(400, results.get(2).get("status").asInt());
+        event.put("body", "{\"urls\":" + Events.JSON.valueToTree(java.util.Collections.nCopies(101, "https://a.b/"))
+                + "}");
+        assertEquals("urls must hold 1 to 100 URLs, not 101", error(event, 400));
+    }
+
+    @Test
+    void handleRequest_whenUrlRedirected_expectTheTargetsRecordWithTheAliasNamed() throws Exception {
+        var asked = NormalizedUrl.parse("https://example.com/old-home");
+        var target = NormalizedUrl.parse("https://example.com/new-home");
+        urls.recordFetch(fetched(target));
+        urls.recordRedirect(asked.urlHash(), asked.value(), target.value(), Instant.parse("2026-11-22T05:31:00Z"));
+        ObjectNode event = Events.load("api-get-url.json");
+        ((ObjectNode) event.get("queryStringParameters")).put("url", asked.value());
+
+        JsonNode body = ok(event);
+
+        assertEquals(target.value(), body.get("url").asText());
+        assertEquals(asked.value(), body.get("requestedUrl").asText());
+        assertEquals("redirect", body.get("aliasReason").asText());
+    }
+
+    @Test
+    void handleRequest_whenPatchingSampleFields_expectThemMergedShownAndValidated() throws Exception {
+        ObjectNode event = Events.load("api-patch-url-fields.json");
+
+        JsonNode patched = ok(event);
+        ObjectNode get = Events.load("api-get-url.json");
+        urls.recordFetch(fetched(NormalizedUrl.parse("https://example.com/")));
+        JsonNode record = ok(get);
+
+        assertEquals(0.87, patched.at("/fields/search.score").asDouble());
+        assertEquals("ranking", record.at("/fields/search.team").asText());
+        assertTrue(record.at("/fields/obsolete").isMissingNode(), "null removes a field");
+        event.put("body", "{\"bad name\":1}");
+        assertTrue(error(event, 400).startsWith("invalid field name"));
+        event.put("body", "[1]");
+        assertTrue(error(event, 400).startsWith("body must be a JSON object"));
+    }
+
+    @Test
+    void handleRequest_whenContentAsked_expectAPresignedUrlServingTheStoredBytes() throws Exception {
+        var url = NormalizedUrl.parse("https://example.com/");
+        byte[] bytes = "<html>the origin's exact bytes \u00e9</html>".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        String sha = io.spiderling.core.content.Hashing.sha256Hex(bytes);
+        new io.spiderling.aws.S3BlobStore(TestStack.aws().s3(), TestStack.aws().s3Presigner(),
+                TestStack.resources().bucket()).put(io.spiderling.core.content.ContentKey.forSha256(sha), bytes,
+                "text/html", java.util.Map.of());
+        urls.recordFetch(new FetchRecord(url.urlHash(), url.value(), ItemState.FETCHED, Optional.of(200),
+                Optional.of("text/html"), bytes.length, false,
+                Optional.of(io.spiderling.core.content.ContentKey.forSha256(sha)), Optional.of(sha),
+                Optional.of(url.value()), Instant.now(), 1, 2, Optional.empty()));
+
+        JsonNode link = ok(Events.load("api-get-url-content.json"));
+        var response = java.net.http.HttpClient.newHttpClient().send(java.net.http.HttpRequest.newBuilder(
+                java.net.URI.create(link.get("contentUrl").asText())).build(),
+                java.net.http.HttpResponse.BodyHandlers.ofByteArray());
+
+        assertEquals(200, response.statusCode());
+        org.junit.jupiter.api.Assertions.assertArrayEquals(bytes, response.body());
+        assertEquals(sha, link.get("contentSha256").asText());
+    }
+
+    @Test
+    void handleRequest_whenInlinksAsked_expectThePagesLinkingToTheUrl() throws Exception {
+        var links = new io.spiderling.aws.DynamoDbLinkStore(TestStack.aws().dynamoDb(),
+                TestStack.resources().linksTable());
+        var source = NormalizedUrl.parse("https://example.org/links-to-home");
+        links.replaceOutlinks(source.urlHash(), source.value(), List.of(), List.of("https://example.com/"),
+                Instant.now());
+
+        JsonNode body = ok(Events.load("api-get-url-inlinks.json"));
+
+        assertTrue(body.findValuesAsText("url").contains(source.value()), body.toString());
+    }
+
+    private static FetchRecord fetched(NormalizedUrl url) {
+        return new FetchRecord(url.urlHash(), url.value(), ItemState.FETCHED, Optional.of(200),
+                Optional.of("text/html"), 10, false, Optional.empty(), Optional.empty(), Optional.of(url.value()),
+                Instant.now(), 1, 2, Optional.empty());
+    }
+
+    /** The header as client A's, the client of the sample events' token. */
+    private static BatchHeader mine(BatchHeader h) {
+        return new BatchHeader(h.batchId(), h.total(), h.duplicates(), h.rejected(), h.rejectedCount(), h.source(),
+                h.createdAt(), h.options(), h.fingerprint(), h.upload(), SampleClients.CLIENT_A);
     }
 
     private static String error(ObjectNode event, int status) throws Exception {

@@ -11,6 +11,7 @@ import io.spiderling.aws.S3BlobStore;
 import io.spiderling.core.content.ContentKey;
 import io.spiderling.core.content.Hashing;
 import io.spiderling.core.pipeline.FetchPage;
+import io.spiderling.core.url.NormalizedUrl;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.Map;
@@ -28,20 +29,30 @@ class ExtractHandlerTest {
 
     @Test
     void handleRequest_whenEventArrivesBeforeMetadataRowAndTwice_expectTitleStoredOnce() {
-        // The sample event's key is the content key of https://example.com/.
-        ObjectNode event = Events.load("s3-content-created.json");
-        String key = event.at("/Records/0/s3/object/key").asText();
-        String urlHash = ContentKey.sha256Of(key).orElseThrow();
-        store(key, "https://example.com/", "<html><head><title>Example Domain</title>"
-                + "<meta name=description content=\"An example.\"></head></html>", Instant.parse("2026-11-22T05:00:00Z"));
+        String url = "https://example.com/";
+        ObjectNode event = eventFor(store(url, "<html><head><title>Example Domain</title>"
+                + "<meta name=description content=\"An example.\"></head></html>", Instant.parse("2026-11-22T05:00:00Z")));
 
         assertEquals("1", Events.invoke(event).statusCode(200).extract().asString());
         assertEquals("1", Events.invoke(event).statusCode(200).extract().asString(), "a duplicate event rewrites the same");
 
-        var extraction = urls.find(urlHash).orElseThrow().extraction().orElseThrow();
+        var extraction = urls.find(NormalizedUrl.parse(url).urlHash()).orElseThrow().extraction().orElseThrow();
         assertEquals("Example Domain", extraction.page().title());
         assertEquals("An example.", extraction.page().description());
-        assertEquals("https://example.com/", extraction.url());
+        assertEquals(url, extraction.url());
+    }
+
+    @Test
+    void handleRequest_whenEventsArriveReversed_expectTheNewestMetadataKept() {
+        String url = "https://example.com/reversed";
+        String older = store(url, "<title>Older</title>", Instant.parse("2026-11-22T05:00:00Z"));
+        String newer = store(url, "<title>Newer</title>", Instant.parse("2026-11-22T06:00:00Z"));
+
+        assertEquals("1", Events.invoke(eventFor(newer)).statusCode(200).extract().asString());
+        assertEquals("0", Events.invoke(eventFor(older)).statusCode(200).extract().asString());
+
+        assertEquals("Newer", urls.find(NormalizedUrl.parse(url).urlHash()).orElseThrow().extraction().orElseThrow()
+                .page().title());
     }
 
     @Test
@@ -52,12 +63,23 @@ class ExtractHandlerTest {
         assertEquals("0", Events.invoke(event).statusCode(200).extract().asString());
     }
 
-    private void store(String key, String url, String html, Instant fetchedAt) {
+    /** The sample event, for the object at {@code key}. */
+    private static ObjectNode eventFor(String key) {
+        ObjectNode event = Events.load("s3-content-created.json");
+        ((ObjectNode) event.at("/Records/0/s3/object")).put("key", key);
+        return event;
+    }
+
+    /** Stores a body as the fetch stage does, under its content key, and returns the key. */
+    private String store(String url, String html, Instant fetchedAt) {
         byte[] body = html.getBytes(StandardCharsets.UTF_8);
+        String sha = Hashing.sha256Hex(body);
+        String key = ContentKey.forSha256(sha);
         blobs.put(key, body, "text/html; charset=utf-8", Map.of(
                 FetchPage.META_URL, url,
-                FetchPage.META_URL_HASH, Hashing.sha256Hex(url),
+                FetchPage.META_URL_HASH, NormalizedUrl.parse(url).urlHash(),
                 FetchPage.META_FETCHED_AT, fetchedAt.toString(),
-                FetchPage.META_CONTENT_SHA256, Hashing.sha256Hex(body)));
+                FetchPage.META_CONTENT_SHA256, sha));
+        return key;
     }
 }

@@ -20,6 +20,7 @@ import io.spiderling.lambda.fetch.FetchHandler;
 import io.spiderling.core.batch.BatchHeader;
 import io.spiderling.core.batch.ItemState;
 import io.spiderling.core.content.ContentKey;
+import io.spiderling.core.content.Hashing;
 import io.spiderling.core.fetch.FetchJob;
 import io.spiderling.core.url.NormalizedUrl;
 import io.spiderling.testkit.LocalSite;
@@ -56,7 +57,7 @@ class FetchHandlerTest {
         assertEquals(1, site.requestCount("/fetch/ok"));
         assertTrue(site.requests().getLast().header("user-agent").orElse("").startsWith("spiderling/"));
         byte[] stored = TestStack.aws().s3().getObjectAsBytes(b -> b.bucket(TestStack.resources().bucket())
-                .key(ContentKey.forSha256(url.urlHash()))).asByteArray();
+                .key(ContentKey.forSha256(Hashing.sha256Hex(html.getBytes(StandardCharsets.UTF_8))))).asByteArray();
         assertArrayEquals(html.getBytes(StandardCharsets.UTF_8), stored);
         var fetch = urls.find(url.urlHash()).orElseThrow().fetch().orElseThrow();
         assertEquals(ItemState.FETCHED, fetch.state());
@@ -145,7 +146,7 @@ class FetchHandlerTest {
 
         assertEquals(List.of(), response.getBatchItemFailures());
         assertEquals(0, site.requestCount("/fetch/poison"));
-        var items = pipeline.queries().items("fetch-dlq", java.util.Optional.of(ItemState.FAILED),
+        var items = pipeline.queries().items("fetch-dlq", "", java.util.Optional.of(ItemState.FAILED),
                 java.util.Optional.empty(), 10).orElseThrow().items();
         assertEquals(java.util.Optional.of("dlq"), items.getFirst().detail());
         assertTrue(pipeline.queries().batch("fetch-dlq").orElseThrow().done());

@@ -57,6 +57,12 @@ final class HandlerProfiles {
         }
     }
 
+    public static final class Notify extends Selecting {
+        public Notify() {
+            super("notify");
+        }
+    }
+
     public static final class Sweep extends Selecting {
         public Sweep() {
             super("sweep");

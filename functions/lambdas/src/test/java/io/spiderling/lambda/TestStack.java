@@ -36,6 +36,7 @@ public class TestStack implements QuarkusTestResourceLifecycleManager {
     @Override
     public Map<String, String> start() {
         Map<String, String> config = new java.util.HashMap<>(aws().functionConfig(resources()));
+        config.put("spiderling.auth.clients-file", io.spiderling.testkit.SampleClients.file().toString());
         // The handler tests share one local site and run back to back: at the default 1 request per second a test's
         // fetch would find the site's next slot taken by the previous test's and be parked instead of fetched.
         try {

@@ -158,7 +158,9 @@ public final class EmbeddedAws implements AutoCloseable {
                 Map.entry("spiderling.tables.sites", r.sitesTable()),
                 Map.entry("spiderling.tables.links", r.linksTable()),
                 Map.entry("spiderling.queues.fetch", r.fetchQueueUrl()),
-                Map.entry("spiderling.queues.plan", r.planQueueUrl()));
+                Map.entry("spiderling.queues.plan", r.planQueueUrl()),
+                Map.entry("spiderling.queues.notify", r.notifyQueueUrl()),
+                Map.entry("spiderling.queues.events", r.eventsQueueUrl()));
     }
 
     @Override

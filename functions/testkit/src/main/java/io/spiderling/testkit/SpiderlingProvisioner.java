@@ -95,8 +95,14 @@ public final class SpiderlingProvisioner {
                 QueueAttributeName.VISIBILITY_TIMEOUT, String.valueOf(PLAN_VISIBILITY_TIMEOUT_SECONDS),
                 QueueAttributeName.REDRIVE_POLICY, redrivePolicy(sqs, planDlq)));
 
+        String notifyDlq = createQueue(sqs, prefix + "-notify-dlq", Map.of());
+        String notify = createQueue(sqs, prefix + "-notify", Map.of(
+                QueueAttributeName.VISIBILITY_TIMEOUT, String.valueOf(NOTIFY_VISIBILITY_TIMEOUT_SECONDS),
+                QueueAttributeName.REDRIVE_POLICY, redrivePolicy(sqs, notifyDlq)));
+        String events = createQueue(sqs, prefix + "-events", Map.of());
+
         return new StackResources(prefix, bucket, urlsTable, batchesTable, sitesTable, linksTable, ingest, ingestDlq,
-                fetch, fetchDlq, plan, planDlq);
+                fetch, fetchDlq, plan, planDlq, notify, notifyDlq, events);
     }
 
     private static void validate(String prefix) {
@@ -169,6 +175,9 @@ public final class SpiderlingProvisioner {
     private static AttributeDefinition stringAttribute(String name) {
         return AttributeDefinition.builder().attributeName(name).attributeType(ScalarAttributeType.S).build();
     }
+
+    /** A delivery attempt takes at most two 10 s timeouts per address tried. */
+    static final int NOTIFY_VISIBILITY_TIMEOUT_SECONDS = 60;
 
     private static String createQueue(SqsClient sqs, String name, Map<QueueAttributeName, String> attributes) {
         return sqs.createQueue(b -> b.queueName(name).attributes(attributes)).queueUrl();

@@ -17,6 +17,10 @@ package io.spiderling.testkit;
  * @param fetchDlqUrl its FIFO dead-letter queue {@code <prefix>-fetch-dlq.fifo}
  * @param planQueueUrl the standard queue {@code <prefix>-plan} of upload chunks to plan
  * @param planDlqUrl its dead-letter queue {@code <prefix>-plan-dlq}
+ * @param notifyQueueUrl the standard queue {@code <prefix>-notify} of callback deliveries
+ * @param notifyDlqUrl its dead-letter queue {@code <prefix>-notify-dlq}
+ * @param eventsQueueUrl the standard queue {@code <prefix>-events} where listeners read url.fetched and
+ *     batch.completed events
  */
 public record StackResources(
         String prefix,
@@ -30,4 +34,7 @@ public record StackResources(
         String fetchQueueUrl,
         String fetchDlqUrl,
         String planQueueUrl,
-        String planDlqUrl) {}
+        String planDlqUrl,
+        String notifyQueueUrl,
+        String notifyDlqUrl,
+        String eventsQueueUrl) {}

@@ -62,7 +62,8 @@ public final class HtmlExtractor {
             return PageMetadata.empty(); // not expected from an in-memory stream; metadata is best-effort anyway
         }
         return new PageMetadata(clean(document.title(), MAX_TITLE_LENGTH), clean(description(document),
-                MAX_DESCRIPTION_LENGTH));
+                MAX_DESCRIPTION_LENGTH), null, null, null, java.util.Map.of(), java.util.Map.of(), java.util.List.of(),
+                java.util.List.of(), 0, null);
     }
 
     private static String description(Document document) {

@@ -14,10 +14,16 @@ public final class CancelBatch {
 
     private final BatchStore batches;
     private final Clock clock;
+    private final BatchTracker tracker;
 
     public CancelBatch(BatchStore batches, Clock clock) {
+        this(batches, clock, new BatchTracker(batches));
+    }
+
+    public CancelBatch(BatchStore batches, Clock clock, BatchTracker tracker) {
         this.batches = batches;
         this.clock = clock;
+        this.tracker = tracker;
     }
 
     public sealed interface Result {
@@ -42,7 +48,7 @@ public final class CancelBatch {
         if (before.get().planning().filter(p -> !p.uploaded()).isPresent()) {
             // An upload that never came: the batch has no URLs, so it is complete now. A late upload plans nothing.
             batches.beginPlanning(batchId, 0, 0, now);
-            new BatchTracker(batches).checkCompletion(batchId, now);
+            tracker.checkCompletion(batchId, now);
         }
         BatchStatus after = batches.status(batchId).orElseThrow();
         return new Result.Cancelled(after, after.cancelledAt().orElseThrow());

@@ -35,9 +35,15 @@ public final class Canonicalize {
     private final Clock clock;
 
     public Canonicalize(BlobStore blobs, BatchStore batches, UrlStore urls, Frontier frontier, Clock clock) {
+        this(blobs, batches, urls, frontier, clock, new BatchTracker(batches));
+    }
+
+    /** @param tracker ends items that need no fetch, and emits the completion they may bring */
+    public Canonicalize(BlobStore blobs, BatchStore batches, UrlStore urls, Frontier frontier, Clock clock,
+            BatchTracker tracker) {
         this.blobs = blobs;
         this.batches = batches;
-        this.planner = new ItemPlanner(urls, new BatchTracker(batches));
+        this.planner = new ItemPlanner(urls, tracker);
         this.frontier = frontier;
         this.clock = clock;
     }

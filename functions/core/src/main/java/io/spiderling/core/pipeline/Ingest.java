@@ -5,7 +5,10 @@ import io.spiderling.core.batch.BatchOptions;
 import io.spiderling.core.batch.BatchPlan;
 import io.spiderling.core.batch.BatchPlanner;
 import io.spiderling.core.batch.Rejection;
+import io.spiderling.core.notify.CallbackPolicy;
+import io.spiderling.core.notify.ProgressSchedule;
 import io.spiderling.core.port.BlobStore;
+import io.spiderling.core.port.NotifyQueue;
 import io.spiderling.core.port.BatchStore;
 import io.spiderling.core.content.Hashing;
 import io.spiderling.core.url.NormalizationResult;
@@ -40,6 +43,8 @@ public final class Ingest {
     private final BlobStore blobs;
     private final Clock clock;
     private final Duration uploadUrlTtl;
+    private final Optional<CallbackPolicy> callbacks;
+    private final Optional<NotifyQueue> notifyQueue;
 
     public Ingest(UrlNormalizer normalizer, BatchStore batches, BlobStore blobs, Clock clock) {
         this(normalizer, batches, blobs, clock, DEFAULT_UPLOAD_URL_TTL);
@@ -47,6 +52,18 @@ public final class Ingest {
 
     /** @param uploadUrlTtl how long an upload URL from {@link #startUpload} stays valid */
     public Ingest(UrlNormalizer normalizer, BatchStore batches, BlobStore blobs, Clock clock, Duration uploadUrlTtl) {
+        this(normalizer, batches, blobs, clock, uploadUrlTtl, Optional.empty(), Optional.empty());
+    }
+
+    /**
+     * @param callbacks checks a batch's callback URL at submit (the SSRF guard and the allowed hosts); empty to only
+     *     normalize it
+     * @param notifyQueue where a batch that asks for progress reports gets its first one scheduled
+     */
+    public Ingest(UrlNormalizer normalizer, BatchStore batches, BlobStore blobs, Clock clock, Duration uploadUrlTtl,
+            Optional<CallbackPolicy> callbacks, Optional<NotifyQueue> notifyQueue) {
+        this.callbacks = callbacks;
+        this.notifyQueue = notifyQueue;
         this.uploadUrlTtl = uploadUrlTtl;
         this.normalizer = normalizer;
         this.planner = BatchPlanner.create(normalizer);
@@ -105,6 +122,9 @@ public final class Ingest {
                 Optional.empty(), client);
         // The header goes first: canonicalize and fetch count against it, and the manifest's event may arrive at once.
         boolean replay = !batches.createBatch(header);
+        if (!replay) {
+            scheduleProgress(header);
+        }
         BatchHeader standing = replay ? batches.status(batchId).orElseThrow().header() : header;
         if (replay && (!standing.fingerprint().equals(header.fingerprint()) || !standing.ownedBy(client))) {
             return new Result.Conflict("batch " + batchId + " already exists for a different request");
@@ -154,7 +174,9 @@ public final class Ingest {
         Instant now = clock.instant();
         BatchHeader header = new BatchHeader(batchId, 0, 0, List.of(), 0, source, now, checked,
                 fingerprint(List.of("upload:" + format.wireName()), checked), Optional.of(format), client);
-        if (!batches.createBatch(header)) {
+        if (batches.createBatch(header)) {
+            scheduleProgress(header);
+        } else {
             BatchHeader standing = batches.status(batchId).orElseThrow().header();
             if (!standing.fingerprint().equals(header.fingerprint()) || !standing.ownedBy(client)) {
                 return new UploadResult.Conflict("batch " + batchId + " already exists for a different request");
@@ -165,11 +187,25 @@ public final class Ingest {
         return new UploadResult.Started(header, url, now.plus(uploadUrlTtl));
     }
 
+    /** The first progress report's message; each report schedules the next (see {@link NotifyBatch}). */
+    private void scheduleProgress(BatchHeader header) {
+        header.options().progressEvery().ifPresent(every -> notifyQueue.ifPresent(queue -> queue.send(
+                NotifyQueue.Message.progress(header.batchId(), 1),
+                new ProgressSchedule(every, header.createdAt()).delayUntil(1, header.createdAt()))));
+    }
+
     private BatchOptions checkOptions(BatchOptions options) {
         Optional<String> callback = options.callbackUrl().map(raw -> switch (normalizer.normalize(raw)) {
             case NormalizationResult.Accepted a -> a.url().value();
             case NormalizationResult.Rejected r -> throw new IllegalArgumentException("callbackUrl: " + r.reason());
         });
+        // A name that does not resolve now may later (it is checked again at each send); anything else refused now
+        // would be refused then too.
+        callback.ifPresent(url -> callbacks.ifPresent(policy -> {
+            if (policy.check(url) instanceof CallbackPolicy.Verdict.Refused refused && !refused.retryable()) {
+                throw new IllegalArgumentException("callbackUrl refused: " + refused.reason());
+            }
+        }));
         options.recrawlAfter().ifPresent(d -> {
             if (d.isNegative() || d.compareTo(BatchOptions.MAX_RECRAWL_AFTER) > 0) {
                 throw new IllegalArgumentException("recrawlAfter must be between PT0S and "

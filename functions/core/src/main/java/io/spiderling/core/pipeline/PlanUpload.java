@@ -76,10 +76,16 @@ public final class PlanUpload {
 
     public PlanUpload(UrlNormalizer normalizer, BlobStore blobs, BatchStore batches, UrlStore urls, Frontier frontier,
             PlanQueue queue, Clock clock, Settings settings) {
+        this(normalizer, blobs, batches, urls, frontier, queue, clock, settings, new BatchTracker(batches));
+    }
+
+    /** @param tracker ends items that need no fetch, and emits the completion they may bring */
+    public PlanUpload(UrlNormalizer normalizer, BlobStore blobs, BatchStore batches, UrlStore urls, Frontier frontier,
+            PlanQueue queue, Clock clock, Settings settings, BatchTracker tracker) {
         this.normalizer = normalizer;
         this.blobs = blobs;
         this.batches = batches;
-        this.tracker = new BatchTracker(batches);
+        this.tracker = tracker;
         this.planner = new ItemPlanner(urls, tracker);
         this.frontier = frontier;
         this.queue = queue;

@@ -2,20 +2,30 @@ package io.spiderling.core.pipeline;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.spiderling.core.batch.ItemState;
 import io.spiderling.core.content.ContentKey;
+import io.spiderling.core.content.Hashing;
+import io.spiderling.core.extract.CanonicalLink;
 import io.spiderling.core.extract.ExtractionRecord;
 import io.spiderling.core.extract.HtmlExtractor;
-import io.spiderling.core.extract.PageMetadata;
+import io.spiderling.core.fetch.FetchRecord;
+import io.spiderling.core.port.LinkStore;
 import io.spiderling.core.testing.CallLog;
+import io.spiderling.core.testing.InMemoryBatchStore;
 import io.spiderling.core.testing.InMemoryBlobStore;
+import io.spiderling.core.testing.InMemoryLinkStore;
 import io.spiderling.core.testing.InMemoryUrlStore;
+import io.spiderling.core.testing.TestClock;
 import io.spiderling.core.url.NormalizedUrl;
+import io.spiderling.core.url.UrlNormalizer;
 import java.nio.charset.StandardCharsets;
-import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneOffset;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
@@ -24,92 +34,237 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 class ExtractContentTest {
 
-    private static final Instant FETCHED_AT = Instant.parse("2025-03-01T10:00:00Z");
-    private static final Instant NOW = FETCHED_AT.plusSeconds(3);
+    private static final Instant T1 = Instant.parse("2025-03-01T10:00:00Z");
+    private static final Instant T2 = T1.plus(Duration.ofHours(2));
     private static final NormalizedUrl URL = NormalizedUrl.parse("https://example.com/page");
-    private static final String KEY = ContentKey.forSha256(URL.urlHash());
-    /** What the fetch stage wrote as the body's hash; the extraction carries it, it does not recompute it. */
-    private static final String SHA = "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08";
-    private static final String HTML = "<html><head><title> Hello \n world </title>"
-            + "<meta name=description content='A page'></head></html>";
+    private static final NormalizedUrl CANONICAL = NormalizedUrl.parse("https://example.com/the-page");
 
     private final CallLog log = new CallLog();
     private final InMemoryBlobStore blobs = new InMemoryBlobStore(log);
     private final InMemoryUrlStore urls = new InMemoryUrlStore(log);
-    private final ExtractContent extract = new ExtractContent(blobs, urls, HtmlExtractor.create(),
-            Clock.fixed(NOW, ZoneOffset.UTC));
+    private final InMemoryLinkStore links = new InMemoryLinkStore(log);
+    private final TestClock clock = new TestClock(T2.plusSeconds(60));
+    private final ExtractContent extract = new ExtractContent(blobs, urls, links, HtmlExtractor.create(),
+            new CanonicalLink(UrlNormalizer.create(), CanonicalLink.Scope.SAME_SITE), clock,
+            ExtractContent.Settings.DEFAULTS);
 
-    @Test
-    void onContent_whenHtml_recordsTitleAndContentFetchedAtFromTheObjectsMetadata() {
-        storePage(KEY, fetchMetadata());
+    private static String page(String title, String... links) {
+        StringBuilder html = new StringBuilder("<html><head><title>" + title + "</title>"
+                + "<meta name=description content='About " + title + "'></head><body>");
+        for (String link : links) {
+            html.append("<a href='").append(link).append("'>x</a>");
+        }
+        return html.append("</body></html>").toString();
+    }
 
-        Optional<ExtractContent.Outcome> outcome = extract.onContent(KEY);
+    /** Stores a body as the fetch stage does, under its content key, and returns the key. */
+    private String store(NormalizedUrl url, String html, Instant fetchedAt) {
+        byte[] bytes = html.getBytes(StandardCharsets.UTF_8);
+        String sha = Hashing.sha256Hex(bytes);
+        String key = ContentKey.forSha256(sha);
+        blobs.put(key, bytes, "text/html; charset=utf-8", Map.of(
+                FetchPage.META_URL, url.value(),
+                FetchPage.META_URL_HASH, url.urlHash(),
+                FetchPage.META_FETCHED_AT, fetchedAt.toString(),
+                FetchPage.META_CONTENT_SHA256, sha,
+                FetchPage.META_HTTP_STATUS, "200"));
+        return key;
+    }
 
-        ExtractionRecord expected = new ExtractionRecord(URL.urlHash(), URL.value(),
-                new PageMetadata("Hello world", "A page"), SHA, FETCHED_AT, NOW);
-        assertEquals(Optional.of(new ExtractContent.Outcome(expected, true)), outcome);
-        assertEquals(Optional.of(expected), urls.find(URL.urlHash()).orElseThrow().extraction());
+    private static FetchRecord fetched(NormalizedUrl url, String html, Instant at) {
+        String sha = Hashing.sha256Hex(html.getBytes(StandardCharsets.UTF_8));
+        return new FetchRecord(url.urlHash(), url.value(), ItemState.FETCHED, Optional.of(200),
+                Optional.of("text/html"), html.length(), false, Optional.of(ContentKey.forSha256(sha)),
+                Optional.of(sha), Optional.of(url.value()), at, 1, 2, Optional.empty());
+    }
+
+    private String title(NormalizedUrl url) {
+        return urls.find(url.urlHash()).orElseThrow().extraction().orElseThrow().page().title();
     }
 
     @Test
-    void onContent_whenNewerContentAlreadyExtracted_reportsNotWritten() {
-        ExtractionRecord newer = new ExtractionRecord(URL.urlHash(), URL.value(), new PageMetadata("Newer", null),
-                "0".repeat(64), FETCHED_AT.plusSeconds(60), NOW);
-        urls.recordExtraction(newer);
-        storePage(KEY, fetchMetadata());
+    void onContent_whenHtml_recordsItsMetadataOnTheUrlsRowAndItsOutlinksInTheLinksTable() {
+        String key = store(URL, page("Hello", "/a", "https://other.org/b"), T1);
 
-        ExtractContent.Outcome outcome = extract.onContent(KEY).orElseThrow();
+        ExtractContent.Outcome outcome = extract.onContent(key).orElseThrow();
 
-        assertFalse(outcome.written());
-        assertEquals(Optional.of(newer), urls.find(URL.urlHash()).orElseThrow().extraction());
+        assertTrue(outcome.written());
+        ExtractionRecord record = urls.find(URL.urlHash()).orElseThrow().extraction().orElseThrow();
+        assertEquals("Hello", record.page().title());
+        assertEquals(T1, record.contentFetchedAt());
+        assertEquals(List.of("https://example.com/a", "https://other.org/b"), record.page().outlinks());
+        assertEquals(List.of(URL.value()), inlinksOf("https://other.org/b"));
+        assertEquals(record.page().outlinks(), urls.find(URL.urlHash()).orElseThrow().linked());
+    }
+
+    @Test
+    void onContent_whenEventsArriveReversed_keepsTheNewestExtraction() {
+        String older = store(URL, page("Old"), T1);
+        String newer = store(URL, page("New"), T2);
+        urls.recordFetch(fetched(URL, page("New"), T2));
+
+        assertTrue(extract.onContent(newer).orElseThrow().written());
+        assertFalse(extract.onContent(older).orElseThrow().written(), "an older body's late event is refused");
+
+        assertEquals("New", title(URL));
+    }
+
+    @Test
+    void onContent_whenEventDuplicatedAndBeforeTheRow_writesOnceAndTheRowLaterKeepsIt() {
+        String key = store(URL, page("Early"), T1);
+
+        assertTrue(extract.onContent(key).orElseThrow().written());
+        assertTrue(extract.onContent(key).orElseThrow().written(), "a duplicate rewrites the same extraction");
+        urls.recordFetch(fetched(URL, page("Early"), T1));
+
+        assertEquals("Early", title(URL));
+    }
+
+    @Test
+    void onContent_whenSameBytesWereConfirmedLaterByA304_stillTakesTheLateExtraction() {
+        String key = store(URL, page("Same"), T1);
+        urls.recordFetch(fetched(URL, page("Same"), T2)); // a newer fetch (304) of the same bytes
+
+        assertTrue(extract.onContent(key).orElseThrow().written());
+        assertEquals("Same", title(URL));
+    }
+
+    @Test
+    void onContent_whenCanonicalLinkNamesAnotherPageOfTheSite_makesAnAliasAndWritesTheCanonicalRecord() {
+        String html = "<html><head><title>Product</title><link rel=canonical href='" + CANONICAL.value()
+                + "'></head></html>";
+        String key = store(URL, html, T1);
+
+        ExtractContent.Outcome outcome = extract.onContent(key).orElseThrow();
+
+        assertTrue(outcome.canonicalWritten());
+        assertEquals(Optional.of(CANONICAL.value()), urls.find(URL.urlHash()).orElseThrow().aliasOf());
+        ExtractionRecord copy = urls.find(CANONICAL.urlHash()).orElseThrow().extraction().orElseThrow();
+        assertEquals("Product", copy.page().title());
+        assertEquals(Optional.of(URL.value()), copy.source());
+        Queries queries = new Queries(UrlNormalizer.create(), new InMemoryBatchStore(log), urls, blobs);
+        var found = assertInstanceOf(Queries.UrlLookup.Found.class, queries.url(URL.value()));
+        assertEquals(CANONICAL.urlHash(), found.record().urlHash(), "the alias resolves to the canonical record");
+    }
+
+    @Test
+    void onContent_whenCanonicalLinkIsRelativeOrCrossSite_changesNothing() {
+        String key = store(URL, "<html><head><title>T</title><link rel=canonical href='/the-page'>"
+                + "</head></html>", T1);
+
+        ExtractContent.Outcome outcome = extract.onContent(key).orElseThrow();
+
+        assertFalse(outcome.canonicalWritten());
+        assertEquals(Optional.empty(), urls.find(URL.urlHash()).orElseThrow().aliasOf());
+        assertEquals("/the-page", urls.find(URL.urlHash()).orElseThrow().extraction().orElseThrow().page()
+                .canonicalHref());
+    }
+
+    @Test
+    void onContent_whenCanonicalUrlHasNewerContentOfItsOwn_leavesItAlone() {
+        String own = page("Its own");
+        urls.recordFetch(fetched(CANONICAL, own, T2));
+        extract.extract(CANONICAL, own.getBytes(StandardCharsets.UTF_8), "text/html",
+                Hashing.sha256Hex(own.getBytes(StandardCharsets.UTF_8)), T2);
+        String key = store(URL, "<html><head><title>Alias</title><link rel=canonical href='" + CANONICAL.value()
+                + "'></head></html>", T1);
+
+        assertFalse(extract.onContent(key).orElseThrow().canonicalWritten());
+        assertEquals("Its own", title(CANONICAL));
+    }
+
+    @Test
+    void onContent_whenReExtracted_keepsApplicationFieldsAndUpdatesTheLinks() {
+        String first = store(URL, page("One", "/kept", "/dropped"), T1);
+        extract.onContent(first);
+        urls.replaceFields(URL.urlHash(), URL.value(), Map.of("team", "\"search\""), 0);
+        String second = store(URL, page("Two", "/kept", "/added"), T2);
+
+        extract.onContent(second);
+
+        var row = urls.find(URL.urlHash()).orElseThrow();
+        assertEquals("Two", row.extraction().orElseThrow().page().title());
+        assertEquals(Map.of("team", "\"search\""), row.fields(), "the extractor never touches application fields");
+        assertEquals(List.of(URL.value()), inlinksOf("https://example.com/kept"));
+        assertEquals(List.of(), inlinksOf("https://example.com/dropped"));
+        assertEquals(List.of(URL.value()), inlinksOf("https://example.com/added"));
+    }
+
+    @Test
+    void onContent_whenLinksSwitchedOff_writesNoLinks() {
+        ExtractContent noLinks = new ExtractContent(blobs, urls, links, HtmlExtractor.create(),
+                new CanonicalLink(UrlNormalizer.create(), CanonicalLink.Scope.SAME_SITE), clock,
+                new ExtractContent.Settings(false));
+
+        noLinks.onContent(store(URL, page("No links", "/a"), T1));
+
+        assertEquals(List.of(), inlinksOf("https://example.com/a"));
+        assertEquals(List.of("https://example.com/a"), urls.find(URL.urlHash()).orElseThrow().extraction()
+                .orElseThrow().page().outlinks(), "the row keeps its outlinks");
+    }
+
+    @Test
+    void reused_whenTheFetchStageFoundTheBytesStored_extractsForThatUrl() {
+        NormalizedUrl mirror = NormalizedUrl.parse("https://mirror.example.net/page");
+        String html = page("Mirrored");
+
+        extract.reused(mirror, html.getBytes(StandardCharsets.UTF_8), "text/html",
+                Hashing.sha256Hex(html.getBytes(StandardCharsets.UTF_8)), T1);
+
+        assertEquals("Mirrored", title(mirror));
     }
 
     @ParameterizedTest
     @ValueSource(strings = {"manifests/b1.txt", "content/", "content/9f/9f86d081"})
     void onContent_whenKeyIsNotAContentKey_returnsEmptyAndRecordsNothing(String key) {
-        storePage(key, fetchMetadata());
+        blobs.put(key, new byte[] {1}, "text/html", Map.of());
+
+        assertEquals(Optional.empty(), extract.onContent(key));
+    }
+
+    @Test
+    void onContent_whenObjectIsGone_returnsEmpty() {
+        assertEquals(Optional.empty(), extract.onContent(ContentKey.forSha256("ab".repeat(32))));
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {FetchPage.META_URL, FetchPage.META_FETCHED_AT, FetchPage.META_CONTENT_SHA256})
+    void onContent_whenFetchMetadataEntryMissing_returnsEmptyAndRecordsNothing(String missing) {
+        String key = store(URL, page("x"), T1);
+        Map<String, String> metadata = new HashMap<>(blobs.get(key).orElseThrow().metadata());
+        metadata.remove(missing);
+        blobs.put(key, blobs.get(key).orElseThrow().bytes(), "text/html", metadata);
 
         assertEquals(Optional.empty(), extract.onContent(key));
         assertEquals(Optional.empty(), urls.find(URL.urlHash()));
     }
 
     @Test
-    void onContent_whenObjectIsGone_returnsEmptyAndRecordsNothing() {
-        assertEquals(Optional.empty(), extract.onContent(KEY));
-        assertEquals(Optional.empty(), urls.find(URL.urlHash()));
-    }
+    void onContent_whenMetadataHashDisagreesWithTheKey_returnsEmpty() {
+        String key = store(URL, page("x"), T1);
+        Map<String, String> metadata = new HashMap<>(blobs.get(key).orElseThrow().metadata());
+        metadata.put(FetchPage.META_CONTENT_SHA256, "cd".repeat(32));
+        blobs.put(key, blobs.get(key).orElseThrow().bytes(), "text/html", metadata);
 
-    @ParameterizedTest
-    @ValueSource(strings = {FetchPage.META_URL, FetchPage.META_FETCHED_AT, FetchPage.META_CONTENT_SHA256})
-    void onContent_whenFetchMetadataEntryMissing_returnsEmptyAndRecordsNothing(String missing) {
-        Map<String, String> metadata = new HashMap<>(fetchMetadata());
-        metadata.remove(missing);
-        storePage(KEY, metadata);
-
-        assertEquals(Optional.empty(), extract.onContent(KEY));
-        assertEquals(Optional.empty(), urls.find(URL.urlHash()));
+        assertEquals(Optional.empty(), extract.onContent(key));
     }
 
     @Test
-    void onContent_whenFetchTimeUnreadable_returnsEmptyAndRecordsNothing() {
-        Map<String, String> metadata = new HashMap<>(fetchMetadata());
-        metadata.put(FetchPage.META_FETCHED_AT, "yesterday");
-        storePage(KEY, metadata);
+    void onContent_whenBodyIsGarbage_recordsEmptyMetadataWithoutThrowing() {
+        byte[] garbage = new byte[4096];
+        for (int i = 0; i < garbage.length; i++) {
+            garbage[i] = (byte) (i * 31 + 7);
+        }
+        String sha = Hashing.sha256Hex(garbage);
+        String key = ContentKey.forSha256(sha);
+        blobs.put(key, garbage, "text/html", Map.of(FetchPage.META_URL, URL.value(), FetchPage.META_FETCHED_AT,
+                T1.toString(), FetchPage.META_CONTENT_SHA256, sha));
 
-        assertEquals(Optional.empty(), extract.onContent(KEY));
-        assertEquals(Optional.empty(), urls.find(URL.urlHash()));
+        assertTrue(extract.onContent(key).orElseThrow().written());
     }
 
-    private void storePage(String key, Map<String, String> metadata) {
-        blobs.put(key, HTML.getBytes(StandardCharsets.UTF_8), "text/html; charset=utf-8", metadata);
-    }
-
-    private static Map<String, String> fetchMetadata() {
-        return Map.of(
-                FetchPage.META_URL, URL.value(),
-                FetchPage.META_URL_HASH, URL.urlHash(),
-                FetchPage.META_FETCHED_AT, FETCHED_AT.toString(),
-                FetchPage.META_CONTENT_SHA256, SHA,
-                FetchPage.META_HTTP_STATUS, "200");
+    private List<String> inlinksOf(String url) {
+        LinkStore.InlinkPage page = links.inlinks(NormalizedUrl.parse(url).urlHash(), Optional.empty(), 100);
+        return page.inlinks().stream().map(LinkStore.Inlink::sourceUrl).toList();
     }
 }

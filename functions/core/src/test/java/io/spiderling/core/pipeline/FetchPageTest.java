@@ -94,7 +94,12 @@ class FetchPageTest {
         return new FetchPage(site, blobStore, urls, new BatchTracker(batches), frontier, politeness,
                 RetryPolicy.create(), paused::get, UrlNormalizer.create(), clock, () -> 0.0,
                 new FetchPage.Settings(optOut, 5, Duration.ofSeconds(30), Duration.ZERO, Duration.ofDays(30)),
-                (url, body, contentType, sha, at) -> reused.add(url.value()));
+                new FetchPage.Listener() {
+                    @Override
+                    public void reused(NormalizedUrl url, byte[] body, String contentType, String sha, Instant at) {
+                        reused.add(url.value());
+                    }
+                });
     }
 
     /** Parks and releases the URL as planning would, and returns the job the frontier sent. */

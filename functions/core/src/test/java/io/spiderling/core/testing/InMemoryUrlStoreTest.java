@@ -69,7 +69,8 @@ class InMemoryUrlStoreTest {
     }
 
     private static ExtractionRecord extraction(String title, Instant contentFetchedAt) {
-        return new ExtractionRecord(HASH, "https://example.com/", new PageMetadata(title, null), "0".repeat(64),
+        return new ExtractionRecord(HASH, "https://example.com/", new PageMetadata(title, null, null, null, null,
+                java.util.Map.of(), java.util.Map.of(), java.util.List.of(), java.util.List.of(), 0, null), "0".repeat(64),
                 contentFetchedAt, contentFetchedAt.plusSeconds(1));
     }
 

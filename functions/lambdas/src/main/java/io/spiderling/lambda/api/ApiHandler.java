@@ -167,7 +167,7 @@ public class ApiHandler implements RequestHandler<APIGatewayV2HTTPEvent, APIGate
                 raws.add(url.asText());
             }
         } catch (IOException e) {
-            return HttpJson.error(400, "body is not JSON: " + e.getOriginalMessage());
+            return HttpJson.error(400, "body is not JSON: " + firstLine(e.getMessage()));
         }
         if (raws.isEmpty() || raws.size() > Queries.MAX_BATCH_GET) {
             return HttpJson.error(400, "urls must hold 1 to " + Queries.MAX_BATCH_GET + " URLs, not " + raws.size());
@@ -234,6 +234,10 @@ public class ApiHandler implements RequestHandler<APIGatewayV2HTTPEvent, APIGate
         }
     }
 
+    private static String firstLine(String message) {
+        return message == null ? "" : message.lines().findFirst().orElse("");
+    }
+
     /**
      * The body is a JSON object of fields, as in a JSON merge patch: each member adds or replaces that field with its
      * value (any JSON), and {@code null} removes it. Answers the URL's fields after the change.
@@ -256,7 +260,7 @@ public class ApiHandler implements RequestHandler<APIGatewayV2HTTPEvent, APIGate
             root.fields().forEachRemaining(e -> patch.put(e.getKey(), e.getValue().isNull() ? Optional.empty()
                     : Optional.of(e.getValue().toString())));
         } catch (IOException e) {
-            return HttpJson.error(400, "body is not JSON: " + e.getOriginalMessage());
+            return HttpJson.error(400, "body is not JSON: " + firstLine(e.getMessage()));
         }
         return switch (fields.patch(url.get(), patch)) {
             case UpdateFields.Result.Updated updated -> {

@@ -66,6 +66,19 @@ public final class Views {
         status.cancelledAt().ifPresent(at -> node.put("cancelledAt", at.toString()));
         header.options().callbackUrl().ifPresent(url -> node.put("callbackUrl", url));
         header.options().recrawlAfter().ifPresent(d -> node.put("recrawlAfter", d.toString()));
+        header.options().progressEvery().ifPresent(d -> node.put("progressEvery", d.toString()));
+        if (header.options().callbackUrl().isPresent()) {
+            var c = status.callback();
+            ObjectNode callback = node.putObject("callback");
+            callback.put("state", c.deliveredAt().isPresent() ? "delivered" : c.failure().isPresent() ? "failed"
+                    : status.completedAt().isPresent() ? "sending" : "waiting");
+            c.deliveredAt().ifPresent(at -> callback.put("deliveredAt", at.toString()));
+            c.failure().ifPresent(f -> callback.put("failure", f));
+            callback.put("attempts", c.attempts());
+            if (c.progressSent() > 0) {
+                callback.put("progressSent", c.progressSent());
+            }
+        }
         ObjectNode counts = node.putObject("counts");
         status.countsByState().forEach((state, count) -> counts.put(state.wireName(), count));
         node.put("duplicates", header.duplicates());

@@ -76,13 +76,36 @@ public class Beans {
         return p.frontier();
     }
 
-    private static String read(String file) {
+    @Produces
+    io.spiderling.core.pipeline.UpdateFields updateFields(Pipeline p) {
+        return p.updateFields();
+    }
+
+    @Produces
+    io.spiderling.core.pipeline.NotifyBatch notifyBatch(Pipeline p) {
+        return p.notifyBatch();
+    }
+
+    @Produces
+    io.spiderling.lambda.api.ApiAuth apiAuth(Pipeline p) {
+        return p.apiAuth();
+    }
+
+    private static String read(String key, String file) {
         try {
             return java.nio.file.Files.readString(java.nio.file.Path.of(file));
         } catch (java.io.IOException e) {
-            throw new IllegalArgumentException("spiderling.fetch.rate-overrides-file: cannot read " + file + ": "
-                    + e.getMessage(), e);
+            throw new IllegalArgumentException(key + ": cannot read " + file + ": " + e.getMessage(), e);
         }
+    }
+
+    private static io.spiderling.core.extract.CanonicalLink.Scope scope(String value) {
+        return switch (value) {
+            case "same-site" -> io.spiderling.core.extract.CanonicalLink.Scope.SAME_SITE;
+            case "any-site" -> io.spiderling.core.extract.CanonicalLink.Scope.ANY_SITE;
+            default -> throw new IllegalArgumentException(
+                    "spiderling.extract.canonical-scope must be same-site or any-site, was " + value);
+        };
     }
 
     /** Also used by the local runner, which reads the same configuration without Quarkus. */
@@ -94,14 +117,20 @@ public class Beans {
                 new AwsSettings(aws.region(), aws.endpoint().sqs(), aws.endpoint().dynamodb(), aws.endpoint().s3(),
                         credentials),
                 new PipelineSettings.Resources(c.bucket(), c.tables().urls(), c.tables().batches(), c.tables().sites(),
-                        c.queues().fetch(), c.queues().plan()),
+                        c.tables().links(), c.queues().fetch(), c.queues().plan(), c.queues().notifyQueue(),
+                        c.queues().events().orElse("")),
                 new PipelineSettings.Fetch(c.fetch().userAgent(), c.fetch().connectTimeout(),
                         c.fetch().firstByteTimeout(), c.fetch().totalTimeout(), c.fetch().maxBodyBytes(),
                         c.fetch().maxRedirects(), c.fetch().allowLoopback(), c.fetch().robotsAgent(),
                         java.util.Set.copyOf(c.fetch().optOut().orElse(java.util.List.of())),
-                        c.fetch().rateOverridesFile().map(Beans::read).orElse(""), c.fetch().robotsRetryBase(),
+                        c.fetch().rateOverridesFile().map(f -> read("spiderling.fetch.rate-overrides-file", f))
+                                .orElse(""), c.fetch().robotsRetryBase(),
                         c.fetch().throttlePause(), c.fetch().retryBase()),
                 new Frontier.Settings(c.frontier().depthCap(), c.frontier().spacing(), c.frontier().lostAfter()),
-                new PipelineSettings.Uploads(c.uploads().urlTtl(), c.uploads().chunkBytes()));
+                new PipelineSettings.Uploads(c.uploads().urlTtl(), c.uploads().chunkBytes()),
+                new PipelineSettings.Serving(c.links().enabled(), scope(c.extract().canonicalScope()),
+                        c.notifications().allowedHosts(), c.notifications().allowHttp(), c.auth().mode(),
+                        c.auth().clientsFile().map(f -> read("spiderling.auth.clients-file", f)).orElse(""),
+                        c.auth().clientClaim()));
     }
 }

@@ -28,6 +28,42 @@ public interface SpiderlingConfig {
 
     Uploads uploads();
 
+    Links links();
+
+    Extract extract();
+
+    @WithName("notify")
+    Notify notifications();
+
+    Auth auth();
+
+    interface Links {
+        boolean enabled();
+    }
+
+    interface Extract {
+        @WithName("canonical-scope")
+        String canonicalScope();
+    }
+
+    interface Notify {
+        @WithName("allowed-hosts")
+        List<String> allowedHosts();
+
+        @WithName("allow-http")
+        boolean allowHttp();
+    }
+
+    interface Auth {
+        String mode();
+
+        @WithName("clients-file")
+        Optional<String> clientsFile();
+
+        @WithName("client-claim")
+        String clientClaim();
+    }
+
     interface Aws {
         String region();
 
@@ -54,12 +90,19 @@ public interface SpiderlingConfig {
         String batches();
 
         String sites();
+
+        String links();
     }
 
     interface Queues {
         String fetch();
 
         String plan();
+
+        @WithName("notify")
+        String notifyQueue();
+
+        Optional<String> events();
     }
 
     interface Uploads {

@@ -1,0 +1,40 @@
+package io.spiderling.lambda.notify;
+
+import com.amazonaws.services.lambda.runtime.Context;
+import com.amazonaws.services.lambda.runtime.RequestHandler;
+import com.amazonaws.services.lambda.runtime.events.SQSBatchResponse;
+import com.amazonaws.services.lambda.runtime.events.SQSEvent;
+import io.spiderling.aws.SqsNotifyQueue;
+import io.spiderling.core.pipeline.NotifyBatch;
+import io.spiderling.lambda.internal.SqsBatches;
+import jakarta.inject.Inject;
+import jakarta.inject.Named;
+import jakarta.inject.Singleton;
+import org.jboss.logging.Logger;
+
+/**
+ * The notify queue: one callback delivery attempt per message. Retries go back to the queue as new delayed messages
+ * (the backoff is the stage's, not the queue's), so a message fails only when the stores do; an unreadable one is
+ * logged and dropped.
+ */
+@Named("notify")
+@Singleton
+public class NotifyHandler implements RequestHandler<SQSEvent, SQSBatchResponse> {
+
+    private static final Logger LOG = Logger.getLogger(NotifyHandler.class);
+
+    private final NotifyBatch notify;
+
+    @Inject
+    public NotifyHandler(NotifyBatch notify) {
+        this.notify = notify;
+    }
+
+    @Override
+    public SQSBatchResponse handleRequest(SQSEvent event, Context context) {
+        return SqsBatches.process(event, message -> SqsNotifyQueue.decode(message.getBody()).ifPresentOrElse(
+                m -> LOG.infof("notify %s %s #%d attempt %d: %s", m.batchId(), m.kind().wireName(), m.sequence(),
+                        m.attempt(), notify.handle(m)),
+                () -> LOG.errorf("dropping unreadable notify message %s", message.getMessageId())));
+    }
+}
