@@ -165,7 +165,9 @@ class DynamoDbUrlStoreTest {
 
     @Test
     void recordFetch_whenOlderThanStored_doesNotOverwrite() {
-        assertEquals("attribute_not_exists(fetchedAt) OR fetchedAt <= :fetchedAt", DynamoDbUrlStore.FETCH_CONDITION);
+        assertEquals("(attribute_not_exists(fetchedAt) OR fetchedAt <= :fetchedAt)"
+                + " AND (attribute_not_exists(redirectedAt) OR redirectedAt <= :fetchedAt)",
+                DynamoDbUrlStore.FETCH_CONDITION);
         FetchRecord newer = fullFetch(T2, "sha-2");
         store.recordFetch(newer);
 
@@ -186,7 +188,7 @@ class DynamoDbUrlStoreTest {
 
     @Test
     void recordExtraction_whenNoRowYet_createsRowWithExtractionOnly() {
-        ExtractionRecord extraction = extraction(T1, "sha-1", new PageMetadata("Title", "Description"));
+        ExtractionRecord extraction = extraction(T1, "sha-1", meta("Title", "Description"));
 
         assertTrue(store.recordExtraction(extraction));
 
@@ -195,7 +197,7 @@ class DynamoDbUrlStoreTest {
 
     @Test
     void recordFetch_whenExtractionOfSameContentCameFirst_keepsTheExtraction() {
-        ExtractionRecord extraction = extraction(T1, "sha-1", new PageMetadata("Title", "Description"));
+        ExtractionRecord extraction = extraction(T1, "sha-1", meta("Title", "Description"));
         store.recordExtraction(extraction);
         FetchRecord fetch = fullFetch(T1, "sha-1");
 
@@ -208,7 +210,7 @@ class DynamoDbUrlStoreTest {
     void recordExtraction_whenFetchAlreadyStored_addsExtractionAndKeepsFetch() {
         FetchRecord fetch = fullFetch(T1, "sha-1");
         store.recordFetch(fetch);
-        ExtractionRecord extraction = extraction(T1, "sha-1", new PageMetadata(null, "Only a description"));
+        ExtractionRecord extraction = extraction(T1, "sha-1", meta(null, "Only a description"));
 
         assertTrue(store.recordExtraction(extraction));
 
@@ -218,13 +220,14 @@ class DynamoDbUrlStoreTest {
     @Test
     void recordExtraction_whenContentOlderThanStoredFetch_returnsFalseAndKeepsNewerData() {
         assertEquals("(attribute_not_exists(extractedFrom) OR extractedFrom <= :from)"
-                + " AND (attribute_not_exists(fetchedAt) OR fetchedAt <= :from)", DynamoDbUrlStore.EXTRACTION_CONDITION);
+                + " AND (attribute_not_exists(fetchedAt) OR fetchedAt <= :from OR contentSha256 = :sha)",
+                DynamoDbUrlStore.EXTRACTION_CONDITION);
         FetchRecord fetch = fullFetch(T2, "sha-2");
         store.recordFetch(fetch);
-        ExtractionRecord current = extraction(T2, "sha-2", new PageMetadata("New", "new"));
+        ExtractionRecord current = extraction(T2, "sha-2", meta("New", "new"));
         store.recordExtraction(current);
 
-        assertFalse(store.recordExtraction(extraction(T1, "sha-1", new PageMetadata("Old", "old"))));
+        assertFalse(store.recordExtraction(extraction(T1, "sha-1", meta("Old", "old"))));
 
         assertEquals(new UrlRecord(urlHash, Optional.of(fetch), Optional.of(current)), store.find(urlHash).orElseThrow());
     }
@@ -234,7 +237,7 @@ class DynamoDbUrlStoreTest {
         FetchRecord fetch = fullFetch(T2, "sha-2");
         store.recordFetch(fetch);
 
-        assertFalse(store.recordExtraction(extraction(T1, "sha-1", new PageMetadata("Old", "old"))));
+        assertFalse(store.recordExtraction(extraction(T1, "sha-1", meta("Old", "old"))));
 
         assertEquals(new UrlRecord(urlHash, Optional.of(fetch), Optional.empty()), store.find(urlHash).orElseThrow());
     }
@@ -242,17 +245,17 @@ class DynamoDbUrlStoreTest {
     @Test
     void recordExtraction_whenContentOlderThanStoredExtraction_returnsFalseAndKeepsNewerData() {
         // No fetch row: only the stored extraction's content time can refuse the write.
-        ExtractionRecord newer = extraction(T2, "sha-2", new PageMetadata("New", "new"));
+        ExtractionRecord newer = extraction(T2, "sha-2", meta("New", "new"));
         store.recordExtraction(newer);
 
-        assertFalse(store.recordExtraction(extraction(T1, "sha-1", new PageMetadata("Old", null))));
+        assertFalse(store.recordExtraction(extraction(T1, "sha-1", meta("Old", null))));
 
         assertEquals(new UrlRecord(urlHash, Optional.empty(), Optional.of(newer)), store.find(urlHash).orElseThrow());
     }
 
     @Test
     void recordExtraction_whenSameContentAgain_returnsTrueWithSameData() {
-        ExtractionRecord extraction = extraction(T1, "sha-1", new PageMetadata("Title", null));
+        ExtractionRecord extraction = extraction(T1, "sha-1", meta("Title", null));
         store.recordExtraction(extraction);
 
         assertTrue(store.recordExtraction(extraction));
@@ -266,7 +269,7 @@ class DynamoDbUrlStoreTest {
         // field the extraction touched would show.
         FetchRecord fetch = failedFetch(T1);
         store.recordFetch(fetch);
-        ExtractionRecord newer = extraction(T2, "sha-2", new PageMetadata("Newer", null));
+        ExtractionRecord newer = extraction(T2, "sha-2", meta("Newer", null));
 
         assertTrue(store.recordExtraction(newer));
 
@@ -275,7 +278,7 @@ class DynamoDbUrlStoreTest {
 
     @Test
     void recordExtraction_whenNewerContentDropsAField_removesTheOldValue() {
-        store.recordExtraction(extraction(T1, "sha-1", new PageMetadata("Title", "Description")));
+        store.recordExtraction(extraction(T1, "sha-1", meta("Title", "Description")));
         ExtractionRecord newer = extraction(T2, "sha-2", PageMetadata.empty());
 
         assertTrue(store.recordExtraction(newer));
@@ -297,5 +300,79 @@ class DynamoDbUrlStoreTest {
 
     private ExtractionRecord extraction(Instant contentFetchedAt, String sha, PageMetadata page) {
         return new ExtractionRecord(urlHash, url, page, sha, contentFetchedAt, contentFetchedAt.plusSeconds(2));
+    }
+
+    private static PageMetadata meta(String title, String description) {
+        return new PageMetadata(title, description, null, null, null, java.util.Map.of(), java.util.Map.of(),
+                java.util.List.of(), java.util.List.of(), 0, null);
+    }
+
+    @Test
+    void recordExtraction_whenEverythingExtracted_readsBackTheSame() {
+        PageMetadata rich = new PageMetadata("T", "D", "en-GB", "https://example.com/c", "https://example.com/i.jpg",
+                java.util.Map.of("title", "OG", "type", "product"), java.util.Map.of("card", "summary"),
+                java.util.List.of(new io.spiderling.core.extract.StructuredData("Product",
+                        java.util.Map.of("name", "Shoe", "price", "9.99", "priceCurrency", "EUR"))),
+                java.util.List.of("https://example.com/a", "https://example.org/b"), 7, "windows-1252");
+        ExtractionRecord record = new ExtractionRecord(urlHash, "https://example.com/", rich, "sha-1", T1,
+                T1.plusSeconds(1), Optional.of("https://example.com/c"), Optional.of("https://example.com/x"));
+
+        assertTrue(store.recordExtraction(record));
+
+        ExtractionRecord back = store.find(urlHash).orElseThrow().extraction().orElseThrow();
+        assertEquals(record.page().structuredData(), back.page().structuredData());
+        assertEquals(new java.util.TreeMap<>(rich.openGraph()), new java.util.TreeMap<>(back.page().openGraph()));
+        assertEquals(rich.outlinks(), back.page().outlinks());
+        assertEquals(7, back.page().outlinksFound());
+        assertEquals("windows-1252", back.page().encoding());
+        assertEquals(Optional.of("https://example.com/c"), back.canonicalUrl());
+        assertEquals(Optional.of("https://example.com/x"), back.source());
+        assertEquals(Optional.of("https://example.com/c"), store.find(urlHash).orElseThrow().aliasOf());
+    }
+
+    @Test
+    void recordExtraction_whenANewerFetchHoldsTheSameBytes_stillTakesTheLateExtraction() {
+        store.recordFetch(fullFetch(T2, "sha-1")); // a 304 at T2 confirming the bytes fetched at T1
+
+        assertTrue(store.recordExtraction(extraction(T1, "sha-1", meta("Late", null))));
+    }
+
+    @Test
+    void recordRedirect_whenNoNewerOwnFetch_pointsReadsAtTheTargetUntilTheUrlIsFetchedItself() {
+        store.recordRedirect(urlHash, "https://example.com/", "https://example.com/moved", T1);
+        assertEquals(Optional.of("https://example.com/moved"), store.find(urlHash).orElseThrow().redirectsTo());
+
+        store.recordRedirect(urlHash, "https://example.com/", "https://example.com/older", T1.minusSeconds(5));
+        assertEquals(Optional.of("https://example.com/moved"), store.find(urlHash).orElseThrow().redirectsTo(),
+                "an older alias does not replace a newer one");
+
+        store.recordFetch(fullFetch(T2, "sha-2"));
+        assertEquals(Optional.empty(), store.find(urlHash).orElseThrow().redirectsTo(),
+                "its own newer fetch answers for it again");
+        store.recordRedirect(urlHash, "https://example.com/", "https://example.com/moved", T1);
+        assertEquals(Optional.empty(), store.find(urlHash).orElseThrow().redirectsTo());
+    }
+
+    @Test
+    void replaceFields_whenVersionMatches_writesAndBumpsItElseRefuses() {
+        assertTrue(store.replaceFields(urlHash, "https://example.com/", java.util.Map.of("a", "1"), 0));
+        assertFalse(store.replaceFields(urlHash, "https://example.com/", java.util.Map.of("a", "2"), 0));
+        assertTrue(store.replaceFields(urlHash, "https://example.com/", java.util.Map.of("a", "3", "b", "[]"), 1));
+
+        UrlRecord row = store.find(urlHash).orElseThrow();
+        assertEquals(java.util.Map.of("a", "3", "b", "[]"), row.fields());
+        assertEquals(2, row.fieldsVersion());
+        store.recordExtraction(extraction(T1, "sha-1", meta("T", null)));
+        assertEquals(row.fields(), store.find(urlHash).orElseThrow().fields(), "extraction leaves them");
+    }
+
+    @Test
+    void recordLinked_whenExtractionIsStillTheOneIndexed_recordsTheLinks() {
+        store.recordExtraction(extraction(T2, "sha-2", meta("T", null)));
+
+        store.recordLinked(urlHash, java.util.List.of("https://example.com/a"), T1);
+        assertEquals(java.util.List.of(), store.find(urlHash).orElseThrow().linked(), "a stale extraction's links");
+        store.recordLinked(urlHash, java.util.List.of("https://example.com/b"), T2);
+        assertEquals(java.util.List.of("https://example.com/b"), store.find(urlHash).orElseThrow().linked());
     }
 }

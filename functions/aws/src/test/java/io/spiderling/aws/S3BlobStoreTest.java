@@ -108,11 +108,12 @@ class S3BlobStoreTest {
 
     @Test
     void putIfAbsent_whenKeyExists_keepsTheFirstObjectAndSaysSo() {
-        assertTrue(store.putIfAbsent("content/cd/once", new byte[] {1}, "text/plain", Map.of("url", "first")));
+        String key = "content/cd/once-" + java.util.UUID.randomUUID();
+        assertTrue(store.putIfAbsent(key, new byte[] {1}, "text/plain", Map.of("url", "first")));
 
-        assertFalse(store.putIfAbsent("content/cd/once", new byte[] {1}, "text/plain", Map.of("url", "second")));
+        assertFalse(store.putIfAbsent(key, new byte[] {1}, "text/plain", Map.of("url", "second")));
 
-        StoredBlob blob = store.get("content/cd/once").orElseThrow();
+        StoredBlob blob = store.get(key).orElseThrow();
         assertArrayEquals(new byte[] {1}, blob.bytes());
         assertEquals(Map.of("url", "first"), blob.metadata());
     }

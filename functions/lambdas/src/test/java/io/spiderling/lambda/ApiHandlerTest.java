@@ -205,7 +205,9 @@ class ApiHandlerTest {
     @Test
     void handleRequest_whenBatchGet_expectEachUrlInOrderFoundMissingOrInvalid() throws Exception {
         var known = NormalizedUrl.parse("https://example.com/");
-        urls.recordFetch(fetched(known));
+        urls.recordFetch(new FetchRecord(known.urlHash(), known.value(), ItemState.FETCHED, Optional.of(200),
+                Optional.of("text/html"), 10, false, Optional.empty(), Optional.empty(), Optional.of(known.value()),
+                Instant.parse("2026-11-22T05:31:00Z"), 1, 2, Optional.empty()));
         ObjectNode event = Events.load("api-post-urls-batchget.json");
 
         JsonNode results = ok(event).get("results");
@@ -240,10 +242,12 @@ class ApiHandlerTest {
     @Test
     void handleRequest_whenPatchingSampleFields_expectThemMergedShownAndValidated() throws Exception {
         ObjectNode event = Events.load("api-patch-url-fields.json");
+        ((ObjectNode) event.get("queryStringParameters")).put("url", "https://example.com/fields");
 
         JsonNode patched = ok(event);
         ObjectNode get = Events.load("api-get-url.json");
-        urls.recordFetch(fetched(NormalizedUrl.parse("https://example.com/")));
+        ((ObjectNode) get.get("queryStringParameters")).put("url", "https://example.com/fields");
+        urls.recordFetch(fetched(NormalizedUrl.parse("https://example.com/fields")));
         JsonNode record = ok(get);
 
         assertEquals(0.87, patched.at("/fields/search.score").asDouble());
@@ -257,7 +261,7 @@ class ApiHandlerTest {
 
     @Test
     void handleRequest_whenContentAsked_expectAPresignedUrlServingTheStoredBytes() throws Exception {
-        var url = NormalizedUrl.parse("https://example.com/");
+        var url = NormalizedUrl.parse("https://example.com/content");
         byte[] bytes = "<html>the origin's exact bytes \u00e9</html>".getBytes(java.nio.charset.StandardCharsets.UTF_8);
         String sha = io.spiderling.core.content.Hashing.sha256Hex(bytes);
         new io.spiderling.aws.S3BlobStore(TestStack.aws().s3(), TestStack.aws().s3Presigner(),
@@ -268,7 +272,9 @@ class ApiHandlerTest {
                 Optional.of(io.spiderling.core.content.ContentKey.forSha256(sha)), Optional.of(sha),
                 Optional.of(url.value()), Instant.now(), 1, 2, Optional.empty()));
 
-        JsonNode link = ok(Events.load("api-get-url-content.json"));
+        ObjectNode event = Events.load("api-get-url-content.json");
+        ((ObjectNode) event.get("queryStringParameters")).put("url", url.value());
+        JsonNode link = ok(event);
         var response = java.net.http.HttpClient.newHttpClient().send(java.net.http.HttpRequest.newBuilder(
                 java.net.URI.create(link.get("contentUrl").asText())).build(),
                 java.net.http.HttpResponse.BodyHandlers.ofByteArray());

@@ -60,7 +60,7 @@ class CanonicalizeHandlerTest {
 
     @Test
     void handleRequest_whenUploadCreated_expectOneChunkMessageEachWhichThePlanHandlerPlans() throws Exception {
-        String batchId = "k-349e746de0d9209025a8407b6ab15998"; // the sample events' batch
+        String batchId = "k-8a185fb71966494a15832f1071653d3b"; // the sample events' batch
         pipeline.ingest().startUpload(batchId, UploadFormat.JSONL, "upload", BatchOptions.NONE);
         StringBuilder manifest = new StringBuilder();
         for (int i = 0; i < 3000; i++) { // about 110 KB: several chunks of the test profile's 16 KiB

@@ -92,7 +92,7 @@ class IngestHttpHandlerTest {
             `{"urls":["https://example.com/"],"recrawlAfter":"-PT1H"}`    | recrawlAfter must be between PT0S and PT8760H, was PT-1H
             `{"urls":["https://example.com/"],"callbackUrl":5}`           | "callbackUrl" must be a string
             `{"urls":["https://example.com/"],"callbackUrl":"ftp://x/y"}` | callbackUrl: unsupported scheme: ftp
-            `{"urls":["https://example.com/"],"callbackURL":"https://x/"}` | unknown field "callbackURL"; expected urls, callbackUrl, recrawlAfter
+            `{"urls":["https://example.com/"],"callbackURL":"https://x/"}` | unknown field "callbackURL"; expected urls, callbackUrl, recrawlAfter, progressEvery
             `{"urls":"https://example.com/"}`                             | "urls" must be an array of strings
             `{"url":"https://example.com/","urls":[]}`                    | give "urls" or "url", not both
             `[]`                                                          | expected a JSON object like {"urls":[...]}
@@ -186,7 +186,7 @@ class IngestHttpHandlerTest {
         assertEquals(201, response.get("statusCode").asInt(), response.toString());
         JsonNode body = Events.JSON.readTree(response.get("body").asText());
         String batchId = body.get("batchId").asText();
-        assertEquals("k-349e746de0d9209025a8407b6ab15998", batchId, "the id the sample events use");
+        assertEquals("k-8a185fb71966494a15832f1071653d3b", batchId, "the id the sample events use");
         assertEquals("PUT", body.get("method").asText());
         assertEquals("jsonl", body.get("format").asText());
         assertEquals("application/x-ndjson", body.get("headers").get("Content-Type").asText());
@@ -210,7 +210,7 @@ class IngestHttpHandlerTest {
     @ParameterizedTest
     @CsvSource(delimiter = '|', value = {
         "{\"format\":\"csv\"}|\"format\" must be \"text\" or \"jsonl\", was \"csv\"",
-        "{\"urls\":[]}|unknown field \"urls\"; expected format, callbackUrl, recrawlAfter",
+        "{\"urls\":[]}|unknown field \"urls\"; expected format, callbackUrl, recrawlAfter, progressEvery",
         "[1]|expected a JSON object like {\"format\":\"jsonl\"}",
         "{\"recrawlAfter\":\"soon\"}|\"recrawlAfter\" must be an ISO-8601 duration such as PT1H, was \"soon\"",
         "{\"callbackUrl\":\"ftp://hooks.example/\"}|callbackUrl: unsupported scheme: ftp",
