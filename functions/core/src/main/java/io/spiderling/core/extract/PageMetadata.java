@@ -1,16 +1,70 @@
 package io.spiderling.core.extract;
 
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
 /**
- * What the extractor found in a page; either field is {@code null} when the page has none.
+ * What the extractor found in a page. Text fields are {@code null} when the page has none; maps and lists are never
+ * {@code null}, are unmodifiable and keep the page's order.
  *
- * @param title the document title, whitespace collapsed
- * @param description the meta description, else the OpenGraph description, whitespace collapsed
+ * @param title the document title, whitespace collapsed, at most {@value HtmlExtractor#MAX_TITLE_LENGTH} characters
+ * @param description the meta description, else {@code og:description}; whitespace collapsed, at most
+ *     {@value HtmlExtractor#MAX_DESCRIPTION_LENGTH} characters
+ * @param language the root element's {@code lang} as written, trimmed, e.g. {@code en-GB}
+ * @param canonicalHref the first {@code <link rel=canonical>} href as written, trimmed and not resolved, so that a
+ *     caller can tell a relative canonical from an absolute one
+ * @param image an absolute http(s) URL of a representative image: {@code og:image}, else {@code twitter:image}, else
+ *     the first image in the page that is not a data URI or a tracking pixel
+ * @param openGraph the {@code og:*} meta properties, keyed without the {@code og:} prefix ({@code title},
+ *     {@code image}, {@code site_name}, …); the first value of a key wins
+ * @param twitter the {@code twitter:*} meta entries, keyed without the {@code twitter:} prefix
+ * @param structuredData the schema.org items of the page's JSON-LD blocks
+ * @param outlinks the page's links as absolute normalized http(s) URLs, distinct, in document order, capped
+ * @param outlinksFound how many distinct valid links the page has, before the cap
+ * @param encoding the WHATWG name of the encoding the body was decoded with, e.g. {@code windows-1252}; {@code null}
+ *     when the body was not HTML and so was not decoded
  */
-public record PageMetadata(String title, String description) {
+public record PageMetadata(
+        String title,
+        String description,
+        String language,
+        String canonicalHref,
+        String image,
+        Map<String, String> openGraph,
+        Map<String, String> twitter,
+        List<StructuredData> structuredData,
+        List<String> outlinks,
+        int outlinksFound,
+        String encoding) {
 
-    private static final PageMetadata EMPTY = new PageMetadata(null, null);
+    private static final PageMetadata EMPTY =
+            new PageMetadata(null, null, null, null, null, Map.of(), Map.of(), List.of(), List.of(), 0, null);
 
+    public PageMetadata {
+        openGraph = orderedCopy(openGraph);
+        twitter = orderedCopy(twitter);
+        structuredData = structuredData == null ? List.of() : List.copyOf(structuredData);
+        outlinks = outlinks == null ? List.of() : List.copyOf(outlinks);
+        if (outlinksFound < 0) {
+            throw new IllegalArgumentException("outlinksFound must not be negative: " + outlinksFound);
+        }
+    }
+
+    /** Nothing found, nothing decoded: what a non-HTML body gives. */
     public static PageMetadata empty() {
         return EMPTY;
+    }
+
+    /** An unmodifiable copy in the given map's order; {@code Map.copyOf} would lose it. Rejects null entries. */
+    static Map<String, String> orderedCopy(Map<String, String> map) {
+        if (map == null || map.isEmpty()) {
+            return Map.of();
+        }
+        Map<String, String> copy = new LinkedHashMap<>(map.size() * 2);
+        map.forEach((key, value) -> copy.put(Objects.requireNonNull(key, "key"), Objects.requireNonNull(value, key)));
+        return Collections.unmodifiableMap(copy);
     }
 }

@@ -16,6 +16,7 @@ import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
@@ -46,14 +47,14 @@ class ExtractContentTest {
         Optional<ExtractContent.Outcome> outcome = extract.onContent(KEY);
 
         ExtractionRecord expected = new ExtractionRecord(URL.urlHash(), URL.value(),
-                new PageMetadata("Hello world", "A page"), SHA, FETCHED_AT, NOW);
+                page("Hello world", "A page", "UTF-8"), SHA, FETCHED_AT, NOW);
         assertEquals(Optional.of(new ExtractContent.Outcome(expected, true)), outcome);
         assertEquals(Optional.of(expected), urls.find(URL.urlHash()).orElseThrow().extraction());
     }
 
     @Test
     void onContent_whenNewerContentAlreadyExtracted_reportsNotWritten() {
-        ExtractionRecord newer = new ExtractionRecord(URL.urlHash(), URL.value(), new PageMetadata("Newer", null),
+        ExtractionRecord newer = new ExtractionRecord(URL.urlHash(), URL.value(), page("Newer", null, "UTF-8"),
                 "0".repeat(64), FETCHED_AT.plusSeconds(60), NOW);
         urls.recordExtraction(newer);
         storePage(KEY, fetchMetadata());
@@ -98,6 +99,11 @@ class ExtractContentTest {
 
         assertEquals(Optional.empty(), extract.onContent(KEY));
         assertEquals(Optional.empty(), urls.find(URL.urlHash()));
+    }
+
+    private static PageMetadata page(String title, String description, String encoding) {
+        return new PageMetadata(title, description, null, null, null, Map.of(), Map.of(), List.of(), List.of(), 0,
+                encoding);
     }
 
     private void storePage(String key, Map<String, String> metadata) {
