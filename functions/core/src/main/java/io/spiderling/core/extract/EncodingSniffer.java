@@ -11,8 +11,8 @@ import java.util.Set;
  * charset, then a {@code <meta>} in the first {@value #PRESCAN_LENGTH} bytes, then the bytes themselves.
  *
  * <p>Browsers do the same, so a page decoded here reads as its author saw it. jsoup detects too, but looks for
- * {@code <meta>} in its own way (it parses the start of the document as HTML, comments and all), so the extractor
- * decodes with this answer and hands jsoup a string.
+ * {@code <meta>} in its own way (it parses the start of the document as HTML and reads the meta elements it finds,
+ * rather than the standard's prescan), so the extractor decodes with this answer and hands jsoup a string.
  *
  * <p>The last step is where browsers differ most; they guess from the top-level domain, the user's locale or
  * frequency statistics. This one only asks whether the body is valid UTF-8 with at least one non-ASCII character,
