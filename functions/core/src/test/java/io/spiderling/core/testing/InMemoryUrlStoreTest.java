@@ -8,6 +8,8 @@ import io.spiderling.core.extract.PageMetadata;
 import io.spiderling.core.fetch.FetchRecord;
 import io.spiderling.core.port.UrlStore.UrlRecord;
 import java.time.Instant;
+import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -69,9 +71,12 @@ class InMemoryUrlStoreTest {
     }
 
     private static ExtractionRecord extraction(String title, Instant contentFetchedAt) {
-        return new ExtractionRecord(HASH, "https://example.com/", new PageMetadata(title, null, null, null, null,
-                java.util.Map.of(), java.util.Map.of(), java.util.List.of(), java.util.List.of(), 0, null), "0".repeat(64),
+        return new ExtractionRecord(HASH, "https://example.com/", titled(title), "0".repeat(64),
                 contentFetchedAt, contentFetchedAt.plusSeconds(1));
+    }
+
+    private static PageMetadata titled(String title) {
+        return new PageMetadata(title, null, null, null, null, Map.of(), Map.of(), List.of(), List.of(), 0, "UTF-8");
     }
 
     private static FetchRecord fetch(Instant fetchedAt) {
