@@ -125,7 +125,7 @@ class ServingEndToEndTest {
             System.arraycopy(utf8, 0, bom, 3, utf8.length);
             site.respond("/bom", 200, "text/html; charset=iso-8859-1", bom);
             // a page whose canonical link names another page of the site
-            site.page("/product?id=7&color=red", "<html><head><title>Red shoe</title><link rel=canonical href=\""
+            site.page("/product/7-red", "<html><head><title>Red shoe</title><link rel=canonical href=\""
                     + site.url("/shoes/7") + "\"><meta property=og:image content=/img/7.jpg></head>"
                     + "<body><a href='/latin1'>home</a></body></html>");
             for (int i = 0; i < 6; i++) {
@@ -139,7 +139,7 @@ class ServingEndToEndTest {
             assertTrue(refused.body().contains("169.254.169.254"), refused.body());
 
             List<String> urls = new ArrayList<>(List.of(site.url("/latin1"), site.url("/bom"),
-                    site.url("/product?id=7&color=red")));
+                    site.url("/product/7-red")));
             for (int i = 0; i < 6; i++) {
                 urls.add(site.url("/filler/" + i));
             }
@@ -194,7 +194,7 @@ class ServingEndToEndTest {
             assertEquals("windows-1252", latin1.at("/metadata/encoding").asText());
             JsonNode withBom = url(local, site.url("/bom"));
             assertEquals("Gr\u00fc\u00dfe \u2014 BOM wins", withBom.at("/metadata/title").asText());
-            JsonNode product = url(local, site.url("/product?id=7&color=red"));
+            JsonNode product = url(local, site.url("/product/7-red"));
             assertEquals(site.url("/shoes/7"), product.get("url").asText(), "the alias resolves");
             assertEquals("canonical", product.get("aliasReason").asText());
             assertEquals("Red shoe", product.at("/metadata/title").asText());
