@@ -188,6 +188,23 @@ class ServingEndToEndTest {
                         "report " + (i + 1) + " at " + sinceSubmit);
             }
 
+            // Listeners: a url.fetched event per fetched URL and a batch.completed event, on the events queue.
+            List<JsonNode> events = new ArrayList<>();
+            for (int i = 0; i < 10; i++) {
+                aws.sqs().receiveMessage(b -> b.queueUrl(resources.eventsQueueUrl()).maxNumberOfMessages(10)
+                        .waitTimeSeconds(1)).messages().forEach(m -> {
+                            try {
+                                events.add(JSON.readTree(m.body()));
+                            } catch (java.io.IOException e) {
+                                throw new java.io.UncheckedIOException(e);
+                            }
+                        });
+            }
+            assertEquals(urls.size(), events.stream().filter(e -> e.get("type").asText().equals("url.fetched")
+                    && e.get("batchIds").toString().contains(batchId)).count(), events.toString());
+            assertEquals(1, events.stream().filter(e -> e.get("eventId").asText().equals(batchId + ":completed"))
+                    .count());
+
             // Metadata: latin1 declared only in a meta tag; a BOM against its header; a canonical link elsewhere.
             JsonNode latin1 = url(local, site.url("/latin1"));
             assertEquals("Caf\u00e9 \u201cnoir\u201d", latin1.at("/metadata/title").asText());

@@ -36,7 +36,11 @@ public final class S3BlobStore implements BlobStore {
                 RequestBody.fromBytes(bytes));
     }
 
-    /** A PUT with {@code If-None-Match: *}; S3 answers 412 when the key exists (409 if a concurrent PUT won). */
+    /**
+     * A PUT with {@code If-None-Match: *}; S3 answers 412 when the key exists (409 if a concurrent PUT won). The SDK
+     * retries a PUT whose answer it did not get, and that retry meets the object its first attempt created; so a 412
+     * on an object carrying exactly this write's metadata is this write's own success, not another writer's.
+     */
     @Override
     public boolean putIfAbsent(String key, byte[] bytes, String contentType, Map<String, String> metadata) {
         try {
@@ -45,9 +49,17 @@ public final class S3BlobStore implements BlobStore {
             return true;
         } catch (S3Exception e) {
             if (e.statusCode() == PRECONDITION_FAILED || e.statusCode() == CONFLICT) {
-                return false;
+                return ownWrite(key, metadata);
             }
             throw e;
+        }
+    }
+
+    private boolean ownWrite(String key, Map<String, String> metadata) {
+        try {
+            return !metadata.isEmpty() && metadata.equals(s3.headObject(b -> b.bucket(bucket).key(key)).metadata());
+        } catch (NoSuchKeyException e) {
+            return false;
         }
     }
 
