@@ -24,6 +24,12 @@ public class IngestQueueHandler implements RequestHandler<SQSEvent, SQSBatchResp
 
     private static final int MAX_ECHOED_BODY = 200;
 
+    /**
+     * The client batches from the queue belong to: whoever may send to the queue is trusted by IAM, and reads their
+     * batches (and signs their callbacks, with this client's secret in the clients file) as this client (ADR 10).
+     */
+    public static final String CLIENT = "sqs";
+
     private final Ingest ingest;
 
     @Inject
@@ -36,11 +42,12 @@ public class IngestQueueHandler implements RequestHandler<SQSEvent, SQSBatchResp
         return SqsBatches.process(event, message -> {
             String batchId = batchIdFor(message.getMessageId());
             switch (SubmissionParser.parseMessage(message.getBody())) {
-                case SubmissionParser.Parsed.Invalid invalid -> ingest.recordRefused(batchId, "sqs",
+                case SubmissionParser.Parsed.Invalid invalid -> ingest.recordRefused(batchId, CLIENT, "sqs",
                         List.of(new Rejection(abbreviate(message.getBody()), invalid.problem())));
                 case SubmissionParser.Parsed.Urls urls -> {
-                    if (ingest.submit(batchId, urls.urls(), "sqs") instanceof Ingest.Result.Refused refused) {
-                        ingest.recordRefused(batchId, "sqs", refused.rejected().isEmpty()
+                    if (ingest.submit(batchId, CLIENT, urls.urls(), "sqs", urls.options())
+                            instanceof Ingest.Result.Refused refused) {
+                        ingest.recordRefused(batchId, CLIENT, "sqs", refused.rejected().isEmpty()
                                 ? List.of(new Rejection(abbreviate(message.getBody()), refused.reason()))
                                 : refused.rejected());
                     }
