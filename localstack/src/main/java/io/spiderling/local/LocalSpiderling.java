@@ -18,6 +18,7 @@ import io.spiderling.lambda.fetch.FetchDeadLetterHandler;
 import io.spiderling.lambda.fetch.FetchHandler;
 import io.spiderling.lambda.ingest.IngestHttpHandler;
 import io.spiderling.lambda.ingest.IngestQueueHandler;
+import io.spiderling.lambda.notify.NotifyDeadLetterHandler;
 import io.spiderling.lambda.notify.NotifyHandler;
 import io.spiderling.lambda.internal.HttpJson;
 import io.spiderling.testkit.EmbeddedAws;
@@ -165,6 +166,9 @@ public final class LocalSpiderling implements AutoCloseable {
         NotifyHandler notify = new NotifyHandler(pipeline.notifyBatch());
         startPoller("notify", new SqsPoller(sqs, resources.notifyQueueUrl(), e -> notify.handleRequest(e, null),
                 running));
+        NotifyDeadLetterHandler notifyDeadLetters = new NotifyDeadLetterHandler(pipeline.notifyBatch());
+        startPoller("notify-dlq", new SqsPoller(sqs, resources.notifyDlqUrl(),
+                e -> notifyDeadLetters.handleRequest(e, null), running));
         this.uploads = new UploadWatcher(pipeline.clients().s3(), resources.bucket(), this::objectCreated);
         this.apiServer = new LocalApiServer(options.apiPort(), this::http);
         // EventBridge's schedule, locally; and S3's notifications for uploads, which s3proxy does not raise.

@@ -64,6 +64,21 @@ public final class NotifyBatch {
         record Skipped(String why) implements Outcome {}
     }
 
+    /**
+     * A message the notify queue gave up on (the stores failed on it repeatedly): a completion's callback is recorded
+     * as failed, so the batch says what happened instead of waiting for a delivery that will not come; a progress
+     * report is dropped, and the reports after it with it (the batch's completion callback still comes).
+     */
+    public Outcome deadLettered(NotifyQueue.Message message) {
+        String eventId = message.kind() == NotifyQueue.Kind.COMPLETED ? message.batchId() + ":completed"
+                : message.batchId() + ":progress:" + message.sequence();
+        if (message.kind() == NotifyQueue.Kind.COMPLETED) {
+            batches.recordCallbackFailed(message.batchId(), "dead-lettered: the notify stage failed on attempt "
+                    + message.attempt() + " repeatedly", message.attempt(), clock.instant());
+        }
+        return new Outcome.GaveUp(eventId, "dead-lettered");
+    }
+
     public Outcome handle(NotifyQueue.Message message) {
         Optional<BatchStatus> found = batches.status(message.batchId());
         if (found.isEmpty()) {

@@ -213,4 +213,17 @@ class NotifyBatchTest {
         assertTrue(assertInstanceOf(NotifyBatch.Outcome.GaveUp.class, outcome).reason().contains("no webhook secret"));
         assertEquals(0, posts.size());
     }
+
+    @Test
+    void deadLettered_whenACompletionDeliveryWasGivenUpByTheQueue_recordsTheFailureOnTheBatch() {
+        batch("b10", Optional.empty());
+        tracker().finish("b10", URL.urlHash(), ItemState.FETCHED, null, START);
+
+        notify.deadLettered(queued.getFirst().message().nextAttempt());
+
+        var callback = batches.status("b10").orElseThrow().callback();
+        assertTrue(callback.failure().orElseThrow().startsWith("dead-lettered"), callback.toString());
+        assertEquals(2, callback.attempts());
+        assertEquals(0, posts.size());
+    }
 }

@@ -1,0 +1,39 @@
+package io.spiderling.lambda.notify;
+
+import com.amazonaws.services.lambda.runtime.Context;
+import com.amazonaws.services.lambda.runtime.RequestHandler;
+import com.amazonaws.services.lambda.runtime.events.SQSBatchResponse;
+import com.amazonaws.services.lambda.runtime.events.SQSEvent;
+import io.spiderling.aws.SqsNotifyQueue;
+import io.spiderling.core.pipeline.NotifyBatch;
+import io.spiderling.lambda.internal.SqsBatches;
+import jakarta.inject.Inject;
+import jakarta.inject.Named;
+import jakarta.inject.Singleton;
+import org.jboss.logging.Logger;
+
+/**
+ * The notify queue's dead-letter queue: a completion delivery the queue gave up on is recorded as the batch's callback
+ * failure, so it shows in {@code GET /batches/{id}}; the event has the sample event's shape ({@code events/sqs-notify.json}).
+ */
+@Named("notify-dlq")
+@Singleton
+public class NotifyDeadLetterHandler implements RequestHandler<SQSEvent, SQSBatchResponse> {
+
+    private static final Logger LOG = Logger.getLogger(NotifyDeadLetterHandler.class);
+
+    private final NotifyBatch notify;
+
+    @Inject
+    public NotifyDeadLetterHandler(NotifyBatch notify) {
+        this.notify = notify;
+    }
+
+    @Override
+    public SQSBatchResponse handleRequest(SQSEvent event, Context context) {
+        return SqsBatches.process(event, message -> SqsNotifyQueue.decode(message.getBody()).ifPresentOrElse(
+                m -> LOG.warnf("notify %s %s was dead-lettered: %s", m.batchId(), m.kind().wireName(),
+                        notify.deadLettered(m)),
+                () -> LOG.errorf("dropping unreadable dead-lettered notify message %s", message.getMessageId())));
+    }
+}
