@@ -90,11 +90,8 @@ public final class DynamoDbUrlStore implements UrlStore {
         u.setOrRemove("contentSha256", r.contentSha256().map(Attrs::s));
         u.setOrRemove("finalUrl", r.finalUrl().map(Attrs::s));
         u.setOrRemove("error", r.error().map(Attrs::s));
-        u.setOrRemove("headers", r.headers().isEmpty() ? Optional.empty() : Optional.of(AttributeValue.fromM(
-                r.headers().entrySet().stream().collect(java.util.stream.Collectors.toMap(Map.Entry::getKey,
-                        e -> s(e.getValue()))))));
-        u.setOrRemove("redirects", r.redirects().isEmpty() ? Optional.empty()
-                : Optional.of(AttributeValue.fromL(r.redirects().stream().map(Attrs::s).toList())));
+        u.setOrRemove("headers", map(r.headers()));
+        u.setOrRemove("redirects", list(r.redirects()));
         u.set("connectMs", n(r.connectMs()));
         u.set("attempts", n(r.attempts()));
         u.setOrRemove("freshUntil", r.freshUntil().map(at -> n(at.toEpochMilli())));
@@ -118,8 +115,7 @@ public final class DynamoDbUrlStore implements UrlStore {
     public boolean replaceFields(String urlHash, String url, Map<String, String> fields, long expectedVersion) {
         Update u = new Update();
         u.setIfNotExists("url", s(url));
-        u.set("fields", AttributeValue.fromM(fields.entrySet().stream()
-                .collect(java.util.stream.Collectors.toMap(Map.Entry::getKey, e -> s(e.getValue())))));
+        u.set("fields", AttributeValue.fromM(strings(fields)));
         u.set("fieldsVersion", n(expectedVersion + 1));
         if (expectedVersion == 0) {
             return u.apply(urlHash, "attribute_not_exists(fieldsVersion)");
@@ -147,8 +143,7 @@ public final class DynamoDbUrlStore implements UrlStore {
         u.setOrRemove("structured", p.structuredData().isEmpty() ? Optional.empty()
                 : Optional.of(AttributeValue.fromL(p.structuredData().stream().map(d -> AttributeValue.fromM(Map.of(
                         "type", s(d.type()), "fields", AttributeValue.fromM(strings(d.fields()))))).toList())));
-        u.setOrRemove("outlinks", p.outlinks().isEmpty() ? Optional.empty()
-                : Optional.of(AttributeValue.fromL(p.outlinks().stream().map(Attrs::s).toList())));
+        u.setOrRemove("outlinks", list(p.outlinks()));
         u.set("outlinksFound", n(p.outlinksFound()));
         u.setOrRemove("canonicalUrl", r.canonicalUrl().map(Attrs::s));
         u.setOrRemove("extractedFromUrl", r.source().map(Attrs::s));
@@ -171,6 +166,11 @@ public final class DynamoDbUrlStore implements UrlStore {
 
     private static Optional<AttributeValue> map(Map<String, String> values) {
         return values.isEmpty() ? Optional.empty() : Optional.of(AttributeValue.fromM(strings(values)));
+    }
+
+    private static Optional<AttributeValue> list(List<String> values) {
+        return values.isEmpty() ? Optional.empty()
+                : Optional.of(AttributeValue.fromL(values.stream().map(Attrs::s).toList()));
     }
 
     private static Map<String, AttributeValue> strings(Map<String, String> values) {
@@ -235,18 +235,13 @@ public final class DynamoDbUrlStore implements UrlStore {
                 number(item, "size", 0), bool(item, "truncated"), string(item, "contentKey"),
                 string(item, "contentSha256"), string(item, "finalUrl"), fetchedAt, number(item, "ttfbMs", 0),
                 number(item, "totalMs", 0), string(item, "error"),
-                item.containsKey("headers") ? item.get("headers").m().entrySet().stream().collect(
-                        java.util.stream.Collectors.toMap(Map.Entry::getKey, e -> e.getValue().s())) : Map.of(),
-                item.containsKey("redirects") ? item.get("redirects").l().stream().map(AttributeValue::s).toList()
-                        : List.of(),
+                strings(item, "headers"), list(item, "redirects"),
                 number(item, "connectMs", 0), (int) number(item, "attempts", 1), instant(item, "freshUntil")));
         Optional<ExtractionRecord> extraction = instant(item, "extractedAt").map(extractedAt -> new ExtractionRecord(
                 urlHash, url, page(item), string(item, "extractedSha256").orElse(""),
                 instant(item, "extractedFrom").orElseThrow(), extractedAt, string(item, "canonicalUrl"),
                 string(item, "extractedFromUrl")));
-        Map<String, String> fields = item.containsKey("fields") ? item.get("fields").m().entrySet().stream()
-                .collect(java.util.stream.Collectors.toMap(Map.Entry::getKey, e -> e.getValue().s())) : Map.of();
-        return new UrlRecord(urlHash, fetch, extraction, string(item, "redirectsTo"), fields,
+        return new UrlRecord(urlHash, fetch, extraction, string(item, "redirectsTo"), strings(item, "fields"),
                 number(item, "fieldsVersion", 0), list(item, "linked"));
     }
 

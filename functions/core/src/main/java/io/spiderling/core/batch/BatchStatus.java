@@ -52,6 +52,13 @@ public record BatchStatus(BatchHeader header, Map<ItemState, Integer> terminalCo
         return planned() && terminal() >= header.total();
     }
 
+    /** {@link #countsByState} keyed by the states' wire names, as the API and the callbacks show them. */
+    public Map<String, Integer> countsByWireName() {
+        Map<String, Integer> counts = new java.util.LinkedHashMap<>();
+        countsByState().forEach((state, count) -> counts.put(state.wireName(), count));
+        return counts;
+    }
+
     /** Every state with its count, queued included, zeros included, in lifecycle order. */
     public Map<ItemState, Integer> countsByState() {
         Map<ItemState, Integer> counts = new EnumMap<>(ItemState.class);

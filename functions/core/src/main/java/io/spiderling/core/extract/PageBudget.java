@@ -2,9 +2,11 @@ package io.spiderling.core.extract;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.ToIntFunction;
 
 /**
  * Keeps what is stored of a page well under DynamoDB's 400 KB item limit, next to the fetch fields and the
@@ -29,45 +31,36 @@ public final class PageBudget {
         return s == null ? 0 : s.getBytes(StandardCharsets.UTF_8).length;
     }
 
-    private static List<String> fitLinks(List<String> links) {
-        List<String> kept = new ArrayList<>();
+    /** The leading entries whose sizes add up to at most {@code max} bytes. */
+    private static <T> List<T> leading(Collection<T> entries, ToIntFunction<T> size, int max) {
+        List<T> kept = new ArrayList<>();
         int total = 0;
-        for (String link : links) {
-            total += bytes(link);
-            if (total > MAX_OUTLINK_BYTES) {
+        for (T entry : entries) {
+            total += size.applyAsInt(entry);
+            if (total > max) {
                 break;
             }
-            kept.add(link);
+            kept.add(entry);
         }
         return kept;
+    }
+
+    private static int bytes(Map.Entry<String, String> e) {
+        return bytes(e.getKey()) + bytes(e.getValue());
+    }
+
+    private static List<String> fitLinks(List<String> links) {
+        return leading(links, PageBudget::bytes, MAX_OUTLINK_BYTES);
     }
 
     private static Map<String, String> fit(Map<String, String> map) {
         Map<String, String> kept = new LinkedHashMap<>();
-        int total = 0;
-        for (Map.Entry<String, String> e : map.entrySet()) {
-            total += bytes(e.getKey()) + bytes(e.getValue());
-            if (total > MAX_MAP_BYTES) {
-                break;
-            }
-            kept.put(e.getKey(), e.getValue());
-        }
+        leading(map.entrySet(), PageBudget::bytes, MAX_MAP_BYTES).forEach(e -> kept.put(e.getKey(), e.getValue()));
         return kept;
     }
 
     private static List<StructuredData> fitStructured(List<StructuredData> items) {
-        List<StructuredData> kept = new ArrayList<>();
-        int total = 0;
-        for (StructuredData item : items) {
-            total += bytes(item.type());
-            for (Map.Entry<String, String> e : item.fields().entrySet()) {
-                total += bytes(e.getKey()) + bytes(e.getValue());
-            }
-            if (total > MAX_STRUCTURED_BYTES) {
-                break;
-            }
-            kept.add(item);
-        }
-        return kept;
+        return leading(items, item -> bytes(item.type())
+                + item.fields().entrySet().stream().mapToInt(PageBudget::bytes).sum(), MAX_STRUCTURED_BYTES);
     }
 }

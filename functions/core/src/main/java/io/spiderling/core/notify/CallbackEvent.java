@@ -79,10 +79,20 @@ public record CallbackEvent(String eventId, Type type, String batchId, Instant o
         counts = Collections.unmodifiableSortedMap(sorted);
     }
 
+    /** The id of a batch's completion event, the same however often it is sent. */
+    public static String completedId(String batchId) {
+        return batchId + ":completed";
+    }
+
+    /** The id of a batch's {@code sequence}-th progress report. */
+    public static String progressId(String batchId, long sequence) {
+        return batchId + ":progress:" + sequence;
+    }
+
     /** The event that says the batch has finished; its id is {@code <batchId>:completed}. */
     public static CallbackEvent completed(String batchId, Map<String, Integer> counts, int total,
             Instant completedAt) {
-        return new CallbackEvent(batchId + ":completed", Type.COMPLETED, batchId, completedAt, counts, total,
+        return new CallbackEvent(completedId(batchId), Type.COMPLETED, batchId, completedAt, counts, total,
                 true);
     }
 
@@ -97,7 +107,7 @@ public record CallbackEvent(String eventId, Type type, String batchId, Instant o
         if (sequence < 1) {
             throw new IllegalArgumentException("sequence must be at least 1, was " + sequence);
         }
-        return new CallbackEvent(batchId + ":progress:" + sequence, Type.PROGRESS, batchId, at, counts, total,
+        return new CallbackEvent(progressId(batchId, sequence), Type.PROGRESS, batchId, at, counts, total,
                 false);
     }
 

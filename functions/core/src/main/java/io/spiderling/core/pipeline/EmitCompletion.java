@@ -4,8 +4,6 @@ import io.spiderling.core.batch.BatchStatus;
 import io.spiderling.core.notify.CallbackEvent;
 import io.spiderling.core.port.EventSink;
 import io.spiderling.core.port.NotifyQueue;
-import java.util.LinkedHashMap;
-import java.util.Map;
 
 /**
  * What a batch's completion sets off: the callback's first delivery attempt, when the batch has a callback, and the
@@ -29,9 +27,7 @@ public final class EmitCompletion implements BatchTracker.Completions {
         if (status.header().options().callbackUrl().isPresent()) {
             queue.send(NotifyQueue.Message.completed(batchId), java.time.Duration.ZERO);
         }
-        Map<String, Integer> counts = new LinkedHashMap<>();
-        status.countsByState().forEach((state, count) -> counts.put(state.wireName(), count));
-        CallbackEvent event = CallbackEvent.completed(batchId, counts, status.header().total(),
+        CallbackEvent event = CallbackEvent.completed(batchId, status.countsByWireName(), status.header().total(),
                 status.completedAt().orElseThrow());
         events.publish(BATCH_COMPLETED, event.eventId(), event.toJson());
     }

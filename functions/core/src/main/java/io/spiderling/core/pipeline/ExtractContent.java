@@ -104,7 +104,9 @@ public final class ExtractContent implements FetchPage.Listener {
         PageMetadata page = PageBudget.fit(extractor.extract(body, contentType, url.value()));
         Optional<NormalizedUrl> canonicalUrl = canonical.decide(url, page.canonicalHref());
         Instant now = clock.instant();
-        List<String> linkedBefore = urls.find(url.urlHash()).map(UrlStore.UrlRecord::linked).orElse(List.of());
+        // Only the links index needs what the row held; without it an extraction is one conditional write.
+        List<String> linkedBefore = !settings.indexLinks() ? List.of()
+                : urls.find(url.urlHash()).map(UrlStore.UrlRecord::linked).orElse(List.of());
         ExtractionRecord record = new ExtractionRecord(url.urlHash(), url.value(), page, sha256, fetchedAt, now,
                 canonicalUrl.map(NormalizedUrl::value), Optional.empty());
         boolean written = urls.recordExtraction(record);

@@ -70,8 +70,8 @@ public final class NotifyBatch {
      * report is dropped, and the reports after it with it (the batch's completion callback still comes).
      */
     public Outcome deadLettered(NotifyQueue.Message message) {
-        String eventId = message.kind() == NotifyQueue.Kind.COMPLETED ? message.batchId() + ":completed"
-                : message.batchId() + ":progress:" + message.sequence();
+        String eventId = message.kind() == NotifyQueue.Kind.COMPLETED ? CallbackEvent.completedId(message.batchId())
+                : CallbackEvent.progressId(message.batchId(), message.sequence());
         if (message.kind() == NotifyQueue.Kind.COMPLETED) {
             batches.recordCallbackFailed(message.batchId(), "dead-lettered: the notify stage failed on attempt "
                     + message.attempt() + " repeatedly", message.attempt(), clock.instant());
@@ -102,7 +102,7 @@ public final class NotifyBatch {
         if (status.completedAt().isEmpty()) {
             return new Outcome.Skipped("batch " + message.batchId() + " has not completed");
         }
-        CallbackEvent event = CallbackEvent.completed(message.batchId(), counts(status), status.header().total(),
+        CallbackEvent event = CallbackEvent.completed(message.batchId(), status.countsByWireName(), status.header().total(),
                 status.completedAt().get());
         Instant now = clock.instant();
         DeliveryPolicy.Decision decision = delivery.decide(send(status, callback, event, now), message.attempt(),
@@ -146,7 +146,7 @@ public final class NotifyBatch {
         long elapsed = Duration.between(status.header().createdAt(), now).toMillis() / every.get().toMillis();
         long next = Math.max(message.sequence() + 1, elapsed + 1);
         queue.send(NotifyQueue.Message.progress(message.batchId(), next), schedule.delayUntil(next, now));
-        CallbackEvent event = CallbackEvent.progress(message.batchId(), message.sequence(), counts(status),
+        CallbackEvent event = CallbackEvent.progress(message.batchId(), message.sequence(), status.countsByWireName(),
                 status.header().total(), now);
         DeliveryPolicy.Attempt attempt = send(status, callback, event, now);
         return switch (delivery.decide(attempt, delivery.settings().maxAttempts(), jitter.getAsDouble())) {
@@ -176,10 +176,4 @@ public final class NotifyBatch {
         };
     }
 
-    /** Every state, zeros included, so receivers see a fixed shape. */
-    private static Map<String, Integer> counts(BatchStatus status) {
-        Map<String, Integer> counts = new LinkedHashMap<>();
-        status.countsByState().forEach((state, count) -> counts.put(state.wireName(), count));
-        return counts;
-    }
 }

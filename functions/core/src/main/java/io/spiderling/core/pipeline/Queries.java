@@ -144,11 +144,11 @@ public final class Queries {
         }
         Optional<UrlStore.UrlRecord> target = own.aliasOf()
                 .map(t -> aliased.get(NormalizedUrl.parse(t).urlHash()))
-                .filter(t -> t.fetch().isPresent() || t.extraction().isPresent());
+                .filter(UrlStore.UrlRecord::known);
         if (target.isPresent()) {
             return new UrlLookup.Found(url, target.get(), Optional.of(own));
         }
-        if (own.fetch().isEmpty() && own.extraction().isEmpty() && own.fields().isEmpty()) {
+        if (!own.known() && own.fields().isEmpty()) {
             return new UrlLookup.NotFound(url); // a claim or an alias to nothing yet: nothing to show
         }
         return new UrlLookup.Found(url, own);

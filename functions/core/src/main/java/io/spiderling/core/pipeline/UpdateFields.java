@@ -50,15 +50,18 @@ public final class UpdateFields {
      * @param patch field name to its new value as JSON text, or empty to remove the field
      */
     public Result patch(String rawUrl, Map<String, Optional<String>> patch) {
-        if (!(normalizer.normalize(rawUrl) instanceof NormalizationResult.Accepted accepted)) {
-            return new Result.Invalid("invalid url: " + ((NormalizationResult.Rejected) normalizer.normalize(rawUrl))
-                    .reason());
+        NormalizedUrl url;
+        switch (normalizer.normalize(rawUrl)) {
+            case NormalizationResult.Rejected r -> {
+                return new Result.Invalid("invalid url: " + r.reason());
+            }
+            case NormalizationResult.Accepted a -> url = a.url();
         }
         Optional<String> problem = checkPatch(patch);
         if (problem.isPresent()) {
             return new Result.Invalid(problem.get());
         }
-        NormalizedUrl target = resolve(accepted.url());
+        NormalizedUrl target = resolve(url);
         for (int attempt = 0; attempt < ATTEMPTS; attempt++) {
             Optional<UrlStore.UrlRecord> row = urls.find(target.urlHash());
             Map<String, String> merged = new TreeMap<>(row.map(UrlStore.UrlRecord::fields).orElse(Map.of()));
@@ -78,8 +81,7 @@ public final class UpdateFields {
 
     private NormalizedUrl resolve(NormalizedUrl url) {
         return urls.find(url.urlHash()).flatMap(UrlStore.UrlRecord::aliasOf).map(NormalizedUrl::parse)
-                .filter(t -> urls.find(t.urlHash()).filter(r -> r.fetch().isPresent() || r.extraction().isPresent())
-                        .isPresent())
+                .filter(t -> urls.find(t.urlHash()).filter(UrlStore.UrlRecord::known).isPresent())
                 .orElse(url);
     }
 

@@ -112,6 +112,11 @@ public interface UrlStore {
             this(urlHash, fetch, extraction, Optional.empty(), Map.of(), 0, List.of());
         }
 
+        /** Whether the row holds a record of the page itself (a fetch or an extraction), not only a claim or alias. */
+        public boolean known() {
+            return fetch.isPresent() || extraction.isPresent();
+        }
+
         /** Where reads of this URL go: the redirect target, else the page's accepted canonical URL, else nowhere. */
         public Optional<String> aliasOf() {
             return redirectsTo.or(() -> extraction.flatMap(ExtractionRecord::canonicalUrl));

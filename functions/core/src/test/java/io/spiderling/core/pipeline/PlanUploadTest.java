@@ -12,11 +12,10 @@ import io.spiderling.core.batch.BatchStatus;
 import io.spiderling.core.batch.ItemState;
 import io.spiderling.core.batch.PlanProgress;
 import io.spiderling.core.batch.UploadFormat;
-import io.spiderling.core.extract.ExtractionRecord;
-import io.spiderling.core.fetch.FetchRecord;
 import io.spiderling.core.frontier.Frontier;
 import io.spiderling.core.port.UrlStore;
 import io.spiderling.core.testing.CallLog;
+import io.spiderling.core.testing.DelegatingUrlStore;
 import io.spiderling.core.testing.InMemoryBatchStore;
 import io.spiderling.core.testing.InMemoryBlobStore;
 import io.spiderling.core.testing.InMemoryFrontierStore;
@@ -287,13 +286,12 @@ class PlanUploadTest {
     }
 
     /** A URL store whose n-th claim call fails, as a crash or an outage would. */
-    private static final class FailingUrlStore implements UrlStore {
-        private final UrlStore delegate;
+    private static final class FailingUrlStore extends DelegatingUrlStore {
         private int failOn = -1;
         private int calls;
 
         FailingUrlStore(UrlStore delegate) {
-            this.delegate = delegate;
+            super(delegate);
         }
 
         void failOnClaimCall(int n) {
@@ -308,46 +306,6 @@ class PlanUploadTest {
                 throw new IllegalStateException("injected: the store went away");
             }
             return delegate.claimAll(requests, batchId, now, staleBefore);
-        }
-
-        @Override
-        public void recordFetch(FetchRecord record) {
-            delegate.recordFetch(record);
-        }
-
-        @Override
-        public boolean recordExtraction(ExtractionRecord record) {
-            return delegate.recordExtraction(record);
-        }
-
-        @Override
-        public void recordLinked(String urlHash, java.util.List<String> outlinks, Instant contentFetchedAt) {
-            delegate.recordLinked(urlHash, outlinks, contentFetchedAt);
-        }
-
-        @Override
-        public void recordRedirect(String urlHash, String url, String target, Instant at) {
-            delegate.recordRedirect(urlHash, url, target, at);
-        }
-
-        @Override
-        public boolean replaceFields(String urlHash, String url, Map<String, String> fields, long expectedVersion) {
-            return delegate.replaceFields(urlHash, url, fields, expectedVersion);
-        }
-
-        @Override
-        public Optional<UrlRecord> find(String urlHash) {
-            return delegate.find(urlHash);
-        }
-
-        @Override
-        public Claim claim(String urlHash, String url, String batchId, Instant now, Instant staleBefore) {
-            return delegate.claim(urlHash, url, batchId, now, staleBefore);
-        }
-
-        @Override
-        public List<String> releaseClaim(String urlHash) {
-            return delegate.releaseClaim(urlHash);
         }
     }
 }

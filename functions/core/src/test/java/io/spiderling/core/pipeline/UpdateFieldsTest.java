@@ -8,6 +8,7 @@ import io.spiderling.core.batch.ItemState;
 import io.spiderling.core.fetch.FetchRecord;
 import io.spiderling.core.port.UrlStore;
 import io.spiderling.core.testing.CallLog;
+import io.spiderling.core.testing.DelegatingUrlStore;
 import io.spiderling.core.testing.InMemoryUrlStore;
 import io.spiderling.core.url.NormalizedUrl;
 import io.spiderling.core.url.UrlNormalizer;
@@ -96,12 +97,11 @@ class UpdateFieldsTest {
     }
 
     /** Lets another writer add a field between this writer's read and its first write. */
-    private static final class RacingStore implements UrlStore {
-        private final InMemoryUrlStore delegate;
+    private static final class RacingStore extends DelegatingUrlStore {
         private boolean raced;
 
         RacingStore(InMemoryUrlStore delegate) {
-            this.delegate = delegate;
+            super(delegate);
         }
 
         @Override
@@ -111,41 +111,6 @@ class UpdateFieldsTest {
                 delegate.replaceFields(urlHash, url, Map.of("theirs", "2"), expectedVersion);
             }
             return delegate.replaceFields(urlHash, url, f, expectedVersion);
-        }
-
-        @Override
-        public void recordFetch(FetchRecord record) {
-            delegate.recordFetch(record);
-        }
-
-        @Override
-        public boolean recordExtraction(io.spiderling.core.extract.ExtractionRecord record) {
-            return delegate.recordExtraction(record);
-        }
-
-        @Override
-        public void recordLinked(String urlHash, java.util.List<String> outlinks, Instant contentFetchedAt) {
-            delegate.recordLinked(urlHash, outlinks, contentFetchedAt);
-        }
-
-        @Override
-        public void recordRedirect(String urlHash, String url, String target, Instant at) {
-            delegate.recordRedirect(urlHash, url, target, at);
-        }
-
-        @Override
-        public Optional<UrlRecord> find(String urlHash) {
-            return delegate.find(urlHash);
-        }
-
-        @Override
-        public Claim claim(String urlHash, String url, String batchId, Instant now, Instant staleBefore) {
-            return delegate.claim(urlHash, url, batchId, now, staleBefore);
-        }
-
-        @Override
-        public java.util.List<String> releaseClaim(String urlHash) {
-            return delegate.releaseClaim(urlHash);
         }
     }
 }

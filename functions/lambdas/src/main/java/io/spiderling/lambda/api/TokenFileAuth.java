@@ -2,8 +2,7 @@ package io.spiderling.lambda.api;
 
 import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPEvent;
 import io.spiderling.core.auth.Clients;
-import java.util.Map;
-import java.util.Optional;
+import io.spiderling.lambda.internal.HttpJson;
 
 /**
  * The local (and test) authenticator: {@code Authorization: Bearer <token>} checked against the clients file
@@ -19,19 +18,11 @@ public final class TokenFileAuth implements ApiAuth {
 
     @Override
     public Outcome authenticate(APIGatewayV2HTTPEvent event) {
-        return switch (clients.authenticate(header(event.getHeaders(), "authorization"))) {
+        return switch (clients.authenticate(HttpJson.header(event, "authorization"))) {
             case Clients.Authentication.Authenticated a -> new Outcome.Client(a.clientId());
             case Clients.Authentication.Missing m -> new Outcome.Refused("missing credentials: send "
                     + "Authorization: Bearer <token>");
             case Clients.Authentication.Invalid i -> new Outcome.Refused("invalid credentials");
         };
-    }
-
-    static Optional<String> header(Map<String, String> headers, String name) {
-        if (headers == null) {
-            return Optional.empty();
-        }
-        return headers.entrySet().stream().filter(e -> e.getKey().equalsIgnoreCase(name))
-                .map(Map.Entry::getValue).findFirst();
     }
 }

@@ -80,7 +80,7 @@ public final class Views {
             }
         }
         ObjectNode counts = node.putObject("counts");
-        status.countsByState().forEach((state, count) -> counts.put(state.wireName(), count));
+        status.countsByWireName().forEach(counts::put);
         node.put("duplicates", header.duplicates());
         header.upload().ifPresent(format -> {
             PlanProgress p = status.planning().orElse(PlanProgress.AWAITING_UPLOAD);

@@ -12,7 +12,6 @@ import io.spiderling.lambda.internal.HttpJson;
 import jakarta.inject.Inject;
 import jakarta.inject.Named;
 import jakarta.inject.Singleton;
-import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.regex.Pattern;
@@ -54,16 +53,6 @@ public class IngestHttpHandler implements RequestHandler<APIGatewayV2HTTPEvent, 
                 .orElseGet(() -> UUID.randomUUID().toString());
     }
 
-    private static Optional<String> header(APIGatewayV2HTTPEvent event, String name) {
-        if (event.getHeaders() == null) {
-            return Optional.empty();
-        }
-        return event.getHeaders().entrySet().stream()
-                .filter(e -> e.getKey().equalsIgnoreCase(name))
-                .map(Map.Entry::getValue)
-                .findFirst();
-    }
-
     @Override
     public APIGatewayV2HTTPResponse handleRequest(APIGatewayV2HTTPEvent event, Context context) {
         return switch (auth.authenticate(event)) {
@@ -82,7 +71,7 @@ public class IngestHttpHandler implements RequestHandler<APIGatewayV2HTTPEvent, 
             return HttpJson.error(413, "body is " + body.length + " bytes; at most " + MAX_BODY_BYTES
                     + " are accepted here (use POST /batches/uploads for larger manifests)");
         }
-        Optional<String> idempotencyKey = header(event, "idempotency-key");
+        Optional<String> idempotencyKey = HttpJson.header(event, "idempotency-key");
         if (idempotencyKey.isPresent() && !IDEMPOTENCY_KEY.matcher(idempotencyKey.get()).matches()) {
             return HttpJson.error(400, "Idempotency-Key must be 1 to 255 printable ASCII characters");
         }

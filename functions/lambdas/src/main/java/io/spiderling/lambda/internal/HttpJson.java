@@ -43,6 +43,17 @@ public final class HttpJson {
         return path == null ? "/" : path;
     }
 
+    /** A request header by name in any case (API Gateway lower-cases them; local callers may not). */
+    public static Optional<String> header(APIGatewayV2HTTPEvent event, String name) {
+        if (event.getHeaders() == null) {
+            return Optional.empty();
+        }
+        return event.getHeaders().entrySet().stream()
+                .filter(e -> e.getKey().equalsIgnoreCase(name))
+                .map(Map.Entry::getValue)
+                .findFirst();
+    }
+
     public static Optional<String> query(APIGatewayV2HTTPEvent event, String name) {
         return event.getQueryStringParameters() == null ? Optional.empty()
                 : Optional.ofNullable(event.getQueryStringParameters().get(name));
