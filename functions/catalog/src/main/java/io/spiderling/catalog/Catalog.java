@@ -1,0 +1,276 @@
+package io.spiderling.catalog;
+
+import static io.spiderling.catalog.Access.READ;
+import static io.spiderling.catalog.Access.READ_WRITE;
+import static io.spiderling.catalog.Access.WRITE;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Every function of a deployment, declared once. The local runner wires its event sources from this, the CDK stack
+ * builds the functions, event sources, environments and IAM grants from this, and tests hold the handlers, the sample
+ * events and the configuration to it. Adding a function is adding an entry here, its {@code @Named} handler and its
+ * sample event under {@code events/}.
+ *
+ * <p>The entries describe a deployed function: what it reads with the stack's configuration (authentication by the
+ * API Gateway authorizer, clients in Secrets Manager). A local run reads the clients file instead.
+ */
+public final class Catalog {
+
+    private Catalog() {}
+
+    /** The concurrency the fetch function's queue mapping allows unless the deployment says otherwise. */
+    public static final int DEFAULT_FETCH_CONCURRENCY = 50;
+
+    /** The longest an HTTP API integration may take (API Gateway gives up at 30 s). */
+    static final Duration HTTP_TIMEOUT = Duration.ofSeconds(29);
+
+    private static final ConfigKey<?>[] FRONTIER = {ConfigKeys.FRONTIER_DEPTH_CAP, ConfigKeys.FRONTIER_SPACING,
+            ConfigKeys.FRONTIER_LOST_AFTER};
+    private static final ConfigKey<?>[] CALLBACKS = {ConfigKeys.NOTIFY_ALLOWED_HOSTS, ConfigKeys.NOTIFY_ALLOW_HTTP,
+            ConfigKeys.FETCH_ALLOW_LOOPBACK};
+    private static final ConfigKey<?>[] GATEWAY_AUTH = {ConfigKeys.AUTH_MODE, ConfigKeys.AUTH_CLIENT_CLAIM};
+    private static final ConfigKey<?>[] CLIENTS = {ConfigKeys.AUTH_CLIENTS_FILE, ConfigKeys.AUTH_CLIENTS_CACHE};
+    private static final ConfigKey<?>[] FETCH = {ConfigKeys.FETCH_USER_AGENT, ConfigKeys.FETCH_CONNECT_TIMEOUT,
+            ConfigKeys.FETCH_FIRST_BYTE_TIMEOUT, ConfigKeys.FETCH_TOTAL_TIMEOUT, ConfigKeys.FETCH_MAX_BODY_BYTES,
+            ConfigKeys.FETCH_MAX_REDIRECTS, ConfigKeys.FETCH_ROBOTS_AGENT, ConfigKeys.FETCH_ALLOW_LOOPBACK,
+            ConfigKeys.FETCH_OPT_OUT_FILE, ConfigKeys.FETCH_RATE_OVERRIDES_FILE, ConfigKeys.FETCH_ROBOTS_RETRY_BASE,
+            ConfigKeys.FETCH_THROTTLE_PAUSE, ConfigKeys.FETCH_RETRY_BASE, ConfigKeys.EXTRACT_CANONICAL_SCOPE,
+            ConfigKeys.LINKS_ENABLED};
+
+    public static final List<FunctionSpec> FUNCTIONS = List.of(
+            FunctionSpec.named(FunctionNames.INGEST)
+                    .description("POST /batches and POST /batches/uploads: accept a batch, write its manifest")
+                    .source(EventSource.http())
+                    .memoryMb(1024).timeout(HTTP_TIMEOUT)
+                    .settings(ConfigKeys.UPLOADS_URL_TTL).settings(CALLBACKS).settings(GATEWAY_AUTH)
+                    .table(Table.BATCHES, READ_WRITE)
+                    .objects(BucketPrefix.MANIFESTS, READ_WRITE).objects(BucketPrefix.UPLOADS, WRITE)
+                    .sends(Queue.NOTIFY)
+                    .sampleEvents("api-post-batches.json", "api-post-batches-uploads.json")
+                    .build(),
+            FunctionSpec.named(FunctionNames.INGEST_QUEUE)
+                    .description("The SQS ingest queue: each message becomes a batch")
+                    .source(EventSource.queue(Queue.INGEST).batchSize(10).batchingWindow(Duration.ofSeconds(1))
+                            .reportingBatchItemFailures())
+                    .memoryMb(1024).timeout(Duration.ofSeconds(60))
+                    .settings(ConfigKeys.UPLOADS_URL_TTL).settings(CALLBACKS)
+                    .table(Table.BATCHES, READ_WRITE)
+                    .objects(BucketPrefix.MANIFESTS, READ_WRITE).objects(BucketPrefix.UPLOADS, WRITE)
+                    .sends(Queue.NOTIFY)
+                    .sampleEvents("sqs-ingest.json")
+                    .build(),
+            FunctionSpec.named(FunctionNames.CANONICALIZE)
+                    .description("S3 manifests/ and uploads/: plan a manifest, or cut an upload into chunks")
+                    .source(EventSource.objectCreated(BucketPrefix.MANIFESTS, BucketPrefix.UPLOADS))
+                    .memoryMb(1024).timeout(Duration.ofMinutes(5))
+                    .settings(FRONTIER).settings(ConfigKeys.UPLOADS_CHUNK_BYTES)
+                    .table(Table.BATCHES, READ_WRITE).table(Table.URLS, READ_WRITE).table(Table.SITES, READ_WRITE)
+                    .objects(BucketPrefix.MANIFESTS, READ).objects(BucketPrefix.UPLOADS, READ)
+                    .objects(BucketPrefix.PLANNED, READ_WRITE)
+                    .sends(Queue.FETCH, Queue.PLAN, Queue.NOTIFY, Queue.EVENTS)
+                    .sampleEvents("s3-manifest-created.json", "s3-upload-created.json")
+                    .build(),
+            FunctionSpec.named(FunctionNames.PLAN)
+                    .description("The plan queue: plan one chunk of an uploaded manifest")
+                    .source(EventSource.queue(Queue.PLAN).batchSize(1).reportingBatchItemFailures())
+                    .memoryMb(1024).timeout(Duration.ofMinutes(15))
+                    .settings(FRONTIER).settings(ConfigKeys.UPLOADS_CHUNK_BYTES)
+                    .table(Table.BATCHES, READ_WRITE).table(Table.URLS, READ_WRITE).table(Table.SITES, READ_WRITE)
+                    .objects(BucketPrefix.PLANNED, READ)
+                    .sends(Queue.FETCH, Queue.PLAN, Queue.NOTIFY, Queue.EVENTS)
+                    .sampleEvents("sqs-plan.json")
+                    .build(),
+            FunctionSpec.named(FunctionNames.FETCH)
+                    .description("The FIFO fetch queue: robots.txt, a rate slot, the GET, the body and the row")
+                    .source(EventSource.queue(Queue.FETCH).batchSize(10).reportingBatchItemFailures()
+                            .maxConcurrency(DEFAULT_FETCH_CONCURRENCY))
+                    .memoryMb(512).timeout(Duration.ofSeconds(60))
+                    .settings(FETCH).settings(FRONTIER)
+                    .table(Table.URLS, READ_WRITE).table(Table.BATCHES, READ_WRITE).table(Table.SITES, READ_WRITE)
+                    .table(Table.LINKS, READ_WRITE)
+                    .objects(BucketPrefix.CONTENT, READ_WRITE)
+                    .sends(Queue.FETCH, Queue.NOTIFY, Queue.EVENTS)
+                    .sampleEvents("sqs-fetch.json")
+                    .build(),
+            FunctionSpec.named(FunctionNames.FETCH_DLQ)
+                    .description("The fetch dead-letter queue: end each job as failed(dlq)")
+                    .source(EventSource.queue(Queue.FETCH_DLQ).batchSize(10).reportingBatchItemFailures())
+                    .memoryMb(512).timeout(Duration.ofSeconds(60))
+                    .settings(FETCH).settings(FRONTIER)
+                    .table(Table.URLS, READ_WRITE).table(Table.BATCHES, READ_WRITE).table(Table.SITES, READ_WRITE)
+                    .table(Table.LINKS, READ_WRITE)
+                    .objects(BucketPrefix.CONTENT, READ_WRITE)
+                    .sends(Queue.FETCH, Queue.NOTIFY, Queue.EVENTS)
+                    .sampleEvents("sqs-fetch-dlq.json")
+                    .build(),
+            FunctionSpec.named(FunctionNames.EXTRACT)
+                    .description("S3 content/: extract metadata, canonical link and outlinks into the URL's row")
+                    .source(EventSource.objectCreated(BucketPrefix.CONTENT))
+                    .memoryMb(1024).timeout(Duration.ofSeconds(60))
+                    .settings(ConfigKeys.EXTRACT_CANONICAL_SCOPE, ConfigKeys.LINKS_ENABLED)
+                    .table(Table.URLS, READ_WRITE).table(Table.LINKS, READ_WRITE)
+                    .objects(BucketPrefix.CONTENT, READ)
+                    .sampleEvents("s3-content-created.json")
+                    .build(),
+            FunctionSpec.named(FunctionNames.NOTIFY)
+                    .description("The notify queue: one signed callback delivery attempt per message")
+                    .source(EventSource.queue(Queue.NOTIFY).batchSize(10).reportingBatchItemFailures())
+                    .memoryMb(256).timeout(Duration.ofSeconds(60))
+                    .settings(CALLBACKS).settings(CLIENTS)
+                    .table(Table.BATCHES, READ_WRITE)
+                    .sends(Queue.NOTIFY)
+                    .reads(Secret.CLIENTS)
+                    .sampleEvents("sqs-notify.json")
+                    .build(),
+            FunctionSpec.named(FunctionNames.NOTIFY_DLQ)
+                    .description("The notify dead-letter queue: record a delivery given up as the callback's failure")
+                    .source(EventSource.queue(Queue.NOTIFY_DLQ).batchSize(10).reportingBatchItemFailures())
+                    .memoryMb(256).timeout(Duration.ofSeconds(60))
+                    .settings(CALLBACKS).settings(CLIENTS)
+                    .table(Table.BATCHES, READ_WRITE)
+                    .sends(Queue.NOTIFY)
+                    .reads(Secret.CLIENTS)
+                    .sampleEvents("sqs-notify-dlq.json")
+                    .build(),
+            FunctionSpec.named(FunctionNames.API)
+                    .description("The read API and batch control")
+                    .source(EventSource.http())
+                    .memoryMb(512).timeout(HTTP_TIMEOUT)
+                    .settings(GATEWAY_AUTH).settings(ConfigKeys.LINKS_ENABLED)
+                    .table(Table.BATCHES, READ_WRITE).table(Table.URLS, READ_WRITE).table(Table.LINKS, READ)
+                    .objects(BucketPrefix.CONTENT, READ)
+                    .sends(Queue.NOTIFY, Queue.EVENTS)
+                    .sampleEvents("api-get-batch.json", "api-get-batch-urls.json", "api-delete-batch.json",
+                            "api-get-url.json", "api-post-urls-batchget.json", "api-get-url-content.json",
+                            "api-get-url-inlinks.json", "api-patch-url-fields.json")
+                    .build(),
+            FunctionSpec.named(FunctionNames.SWEEP)
+                    .description("Every minute: release due frontier entries, re-send lost jobs, plan stranded"
+                            + " manifests, report frontier lag")
+                    .source(EventSource.every(Duration.ofMinutes(1)))
+                    .memoryMb(512).timeout(Duration.ofSeconds(60))
+                    .settings(FRONTIER).settings(ConfigKeys.UPLOADS_CHUNK_BYTES, ConfigKeys.SWEEP_UNPLANNED_AFTER)
+                    .table(Table.BATCHES, READ_WRITE).table(Table.URLS, READ_WRITE).table(Table.SITES, READ_WRITE)
+                    .objects(BucketPrefix.MANIFESTS, READ).objects(BucketPrefix.UPLOADS, READ)
+                    .objects(BucketPrefix.PLANNED, READ_WRITE)
+                    .sends(Queue.FETCH, Queue.PLAN, Queue.NOTIFY, Queue.EVENTS)
+                    .sampleEvents("eventbridge-sweep.json")
+                    .build());
+
+    public static FunctionSpec function(String name) {
+        return find(name).orElseThrow(() -> new IllegalArgumentException("no function " + name + " in the catalog"));
+    }
+
+    public static Optional<FunctionSpec> find(String name) {
+        return FUNCTIONS.stream().filter(f -> f.name().equals(name)).findFirst();
+    }
+
+    /** The function consuming {@code queue}, if one does. */
+    public static Optional<FunctionSpec> consumerOf(Queue queue) {
+        return FUNCTIONS.stream().filter(f -> f.source() instanceof EventSource.QueueSource q && q.queue() == queue)
+                .findFirst();
+    }
+
+    /**
+     * What is wrong with the catalog, given the frontier's {@code lostAfter}; empty when nothing is. The CDK stack
+     * refuses to synthesize, and a test fails, on any problem.
+     */
+    public static List<String> problems(Duration lostAfter) {
+        return problems(FUNCTIONS, lostAfter);
+    }
+
+    static List<String> problems(List<FunctionSpec> functions, Duration lostAfter) {
+        List<String> problems = new ArrayList<>();
+        Set<String> names = new HashSet<>();
+        for (FunctionSpec f : functions) {
+            if (!names.add(f.name())) {
+                problems.add(f.name() + ": declared twice");
+            }
+            if (f.memoryMb() < 128 || f.memoryMb() > 10240) {
+                problems.add(f.name() + ": memory " + f.memoryMb() + " MB is outside Lambda's 128-10240 MB");
+            }
+            if (f.timeout().isNegative() || f.timeout().isZero() || f.timeout().compareTo(Duration.ofMinutes(15)) > 0) {
+                problems.add(f.name() + ": timeout " + f.timeout() + " is outside Lambda's 1 s-15 min");
+            }
+            if (f.sampleEvents().isEmpty()) {
+                problems.add(f.name() + ": no sample event");
+            }
+            switch (f.source()) {
+                case EventSource.QueueSource q -> problems.addAll(queueProblems(functions, f, q));
+                case EventSource.Http http -> {
+                    if (f.routes().isEmpty()) {
+                        problems.add(f.name() + ": an HTTP function with no route");
+                    }
+                    if (f.timeout().compareTo(Duration.ofSeconds(30)) >= 0) {
+                        problems.add(f.name() + ": API Gateway gives up after 30 s, but the timeout is " + f.timeout());
+                    }
+                }
+                case EventSource.ObjectCreated s3 -> {
+                    if (s3.prefixes().isEmpty()) {
+                        problems.add(f.name() + ": object-created with no prefix");
+                    }
+                }
+                case EventSource.Schedule schedule -> {
+                    if (schedule.every().compareTo(Duration.ofMinutes(1)) < 0) {
+                        problems.add(f.name() + ": EventBridge schedules run at most once a minute");
+                    }
+                }
+            }
+        }
+        for (Route route : Routes.ALL) {
+            if (functions.stream().noneMatch(f -> f.name().equals(route.function())
+                    && f.source() instanceof EventSource.Http)) {
+                problems.add(route.routeKey() + ": served by " + route.function() + ", which is not an HTTP function");
+            }
+        }
+        for (BucketPrefix prefix : BucketPrefix.all()) {
+            long notified = functions.stream().filter(f -> f.source() instanceof EventSource.ObjectCreated s3
+                    && s3.prefixes().contains(prefix)).count();
+            if (notified > 1) {
+                problems.add(prefix.prefix() + ": notifies " + notified + " functions; S3 allows one per prefix");
+            }
+        }
+        Queue fetch = Queue.FETCH;
+        Duration live = fetch.visibility().multipliedBy(fetch.deadLetter().map(Queue.DeadLetter::maxReceiveCount)
+                .orElse(1));
+        if (lostAfter.compareTo(live) <= 0) {
+            problems.add(ConfigKeys.FRONTIER_LOST_AFTER.name() + " (" + lostAfter + ") must exceed the fetch queue's"
+                    + " visibility timeout x maxReceiveCount (" + live + "): the sweep would re-send jobs still live");
+        }
+        return problems;
+    }
+
+    private static List<String> queueProblems(List<FunctionSpec> functions, FunctionSpec f,
+            EventSource.QueueSource q) {
+        List<String> problems = new ArrayList<>();
+        if (q.batchSize() < 1 || q.batchSize() > (q.queue().fifo() ? 10 : 10_000)) {
+            problems.add(f.name() + ": batch size " + q.batchSize() + " is out of range for " + q.queue());
+        }
+        if (q.queue().fifo() && !q.batchingWindow().isZero()) {
+            problems.add(f.name() + ": a FIFO source takes no batching window");
+        }
+        if (q.batchSize() > 10 && q.batchingWindow().isZero()) {
+            problems.add(f.name() + ": more than 10 messages a batch needs a batching window");
+        }
+        if (q.batchingWindow().compareTo(Duration.ofMinutes(5)) > 0 || q.batchingWindow().isNegative()) {
+            problems.add(f.name() + ": batching window " + q.batchingWindow() + " is outside 0-5 min");
+        }
+        q.maxConcurrency().filter(c -> c < 2 || c > 1000).ifPresent(c ->
+                problems.add(f.name() + ": maximum concurrency " + c + " is outside 2-1000"));
+        if (q.queue().visibility().compareTo(f.timeout().multipliedBy(6)) < 0) {
+            problems.add(f.name() + ": " + q.queue() + " hides a message for " + q.queue().visibility()
+                    + ", less than 6 x the function's timeout " + f.timeout());
+        }
+        if (functions.stream().anyMatch(other -> other != f && other.source() instanceof EventSource.QueueSource oq
+                && oq.queue() == q.queue())) {
+            problems.add(q.queue() + ": consumed by more than one function");
+        }
+        return problems;
+    }
+}

@@ -1,0 +1,40 @@
+package io.spiderling.catalog;
+
+import java.util.Arrays;
+import java.util.List;
+
+/** Secrets a deployment keeps in AWS Secrets Manager; locally their text comes from a file instead. */
+public enum Secret {
+
+    /**
+     * The clients file's text: {@code <client-id> <token> <webhook-secret>} per line. On AWS the API's authorizer
+     * checks callers, so only the webhook secrets are used; functions re-read it after
+     * {@link ConfigKeys#AUTH_CLIENTS_CACHE}, so a rotation needs no redeploy.
+     */
+    CLIENTS("clients", ConfigKeys.AUTH_CLIENTS_SECRET);
+
+    private final String suffix;
+    private final ConfigKey<?> configKey;
+
+    Secret(String suffix, ConfigKey<?> configKey) {
+        this.suffix = suffix;
+        this.configKey = configKey;
+    }
+
+    public String nameIn(String prefix) {
+        return prefix + "/" + suffix;
+    }
+
+    public String suffix() {
+        return suffix;
+    }
+
+    /** The key whose value is the secret's ARN. */
+    public ConfigKey<?> configKey() {
+        return configKey;
+    }
+
+    public static List<Secret> all() {
+        return Arrays.asList(values());
+    }
+}
