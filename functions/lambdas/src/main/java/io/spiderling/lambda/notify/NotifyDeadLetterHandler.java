@@ -6,6 +6,7 @@ import com.amazonaws.services.lambda.runtime.events.SQSBatchResponse;
 import com.amazonaws.services.lambda.runtime.events.SQSEvent;
 import io.spiderling.aws.SqsNotifyQueue;
 import io.spiderling.core.pipeline.NotifyBatch;
+import io.spiderling.lambda.Pipeline;
 import io.spiderling.lambda.internal.SqsBatches;
 import jakarta.inject.Inject;
 import jakarta.inject.Named;
@@ -25,8 +26,8 @@ public class NotifyDeadLetterHandler implements RequestHandler<SQSEvent, SQSBatc
     private final NotifyBatch notify;
 
     @Inject
-    public NotifyDeadLetterHandler(NotifyBatch notify) {
-        this.notify = notify;
+    public NotifyDeadLetterHandler(Pipeline pipeline) {
+        this.notify = pipeline.notifyBatch();
     }
 
     @Override
