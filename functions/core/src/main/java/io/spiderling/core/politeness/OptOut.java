@@ -23,15 +23,9 @@ public final class OptOut {
         Objects.requireNonNull(text, "text");
         Set<SiteKey> sites = new HashSet<>();
         Map<String, Integer> lineOf = new HashMap<>();
-        String[] lines = text.split("\\R", -1);
-        for (int i = 0; i < lines.length; i++) {
-            int number = i + 1;
-            String line = lines[i];
-            int comment = line.indexOf('#');
-            String content = (comment < 0 ? line : line.substring(0, comment)).strip();
-            if (content.isEmpty()) {
-                continue;
-            }
+        for (SiteKeyField.Line line : SiteKeyField.contentLines(text)) {
+            int number = line.number();
+            String content = line.content();
             if (content.split("\\s+").length != 1) {
                 throw SiteKeyField.bad(FILE, number, "expected one site key, e.g. 'example.com', got '" + content
                         + "'");

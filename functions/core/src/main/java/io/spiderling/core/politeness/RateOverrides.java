@@ -65,15 +65,9 @@ public record RateOverrides(Map<String, BigDecimal> qps) {
         Objects.requireNonNull(text, "text");
         Map<String, BigDecimal> qps = new HashMap<>();
         Map<String, Integer> lineOf = new HashMap<>();
-        String[] lines = text.split("\\R", -1);
-        for (int i = 0; i < lines.length; i++) {
-            int number = i + 1;
-            String line = lines[i];
-            int comment = line.indexOf('#');
-            String content = (comment < 0 ? line : line.substring(0, comment)).strip();
-            if (content.isEmpty()) {
-                continue;
-            }
+        for (SiteKeyField.Line line : SiteKeyField.contentLines(text)) {
+            int number = line.number();
+            String content = line.content();
             String[] fields = content.split("\\s+");
             if (fields.length != 2) {
                 throw bad(number, "expected a site key and a rate, e.g. 'example.com 10', got '" + content + "'");

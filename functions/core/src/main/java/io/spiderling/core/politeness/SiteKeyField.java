@@ -1,6 +1,8 @@
 package io.spiderling.core.politeness;
 
 import io.spiderling.core.url.NormalizedUrl;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 import java.util.regex.Pattern;
 
@@ -33,6 +35,23 @@ final class SiteKeyField {
             throw bad(file, line, "'" + field + "' is not a site key; its site key is '" + derived + "'");
         }
         return key;
+    }
+
+    /** A line of an operator's file with something on it: its number (1-based) and its text without the comment. */
+    record Line(int number, String content) {}
+
+    /** The lines of {@code text} that hold more than blanks and a {@code #} comment. */
+    static List<Line> contentLines(String text) {
+        List<Line> lines = new ArrayList<>();
+        String[] raw = text.split("\\R", -1);
+        for (int i = 0; i < raw.length; i++) {
+            int comment = raw[i].indexOf('#');
+            String content = (comment < 0 ? raw[i] : raw[i].substring(0, comment)).strip();
+            if (!content.isEmpty()) {
+                lines.add(new Line(i + 1, content));
+            }
+        }
+        return lines;
     }
 
     static IllegalArgumentException bad(String file, int line, String why) {
