@@ -15,7 +15,7 @@ import org.jboss.logging.Logger;
 
 /**
  * The notify queue's dead-letter queue: a completion delivery the queue gave up on is recorded as the batch's callback
- * failure, so it shows in {@code GET /batches/{id}}; the event has the sample event's shape ({@code events/sqs-notify.json}).
+ * failure, so it shows in {@code GET /batches/{id}}; its sample event is {@code events/sqs-notify-dlq.json}.
  */
 @Named("notify-dlq")
 @Singleton
