@@ -1,61 +1,62 @@
 package io.spiderling.local;
 
+import com.amazonaws.services.lambda.runtime.RequestHandler;
 import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPEvent;
 import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPResponse;
 import com.amazonaws.services.lambda.runtime.events.S3Event;
-import io.spiderling.core.content.ContentKey;
-import io.spiderling.core.pipeline.Ingest;
-import io.spiderling.core.pipeline.PlanUpload;
-import io.spiderling.lambda.plan.PlanHandler;
-import io.spiderling.lambda.Pipeline;
-import io.spiderling.lambda.PipelineSettings;
-import io.spiderling.lambda.api.ApiHandler;
-import io.spiderling.lambda.canonicalize.CanonicalizeHandler;
-import io.spiderling.lambda.config.Beans;
-import io.spiderling.lambda.config.SpiderlingConfig;
-import io.spiderling.lambda.extract.ExtractHandler;
-import io.spiderling.lambda.fetch.FetchDeadLetterHandler;
-import io.spiderling.lambda.fetch.FetchHandler;
-import io.spiderling.lambda.ingest.IngestHttpHandler;
-import io.spiderling.lambda.ingest.IngestQueueHandler;
-import io.spiderling.lambda.notify.NotifyDeadLetterHandler;
-import io.spiderling.lambda.notify.NotifyHandler;
-import io.spiderling.lambda.internal.HttpJson;
-import io.spiderling.testkit.EmbeddedAws;
-import io.spiderling.testkit.StackResources;
-import io.quarkus.runtime.configuration.DurationConverter;
+import com.amazonaws.services.lambda.runtime.events.SQSBatchResponse;
+import com.amazonaws.services.lambda.runtime.events.SQSEvent;
+import com.amazonaws.services.lambda.runtime.events.ScheduledEvent;
 import io.smallrye.config.PropertiesConfigSource;
 import io.smallrye.config.SmallRyeConfig;
 import io.smallrye.config.SmallRyeConfigBuilder;
+import io.spiderling.catalog.BucketPrefix;
+import io.spiderling.catalog.Catalog;
+import io.spiderling.catalog.ConfigKeys;
+import io.spiderling.catalog.EventSource;
+import io.spiderling.catalog.FunctionNames;
+import io.spiderling.catalog.FunctionSpec;
+import io.spiderling.catalog.Routes;
+import io.spiderling.lambda.Handlers;
+import io.spiderling.lambda.Pipeline;
+import io.spiderling.lambda.config.FunctionConfig;
+import io.spiderling.lambda.internal.HttpJson;
+import io.spiderling.testkit.EmbeddedAws;
+import io.spiderling.testkit.StackResources;
 import io.vertx.core.Vertx;
 import java.io.IOException;
+import java.io.OutputStream;
+import java.io.PrintStream;
 import java.io.UncheckedIOException;
 import java.net.URI;
 import java.net.URL;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 
 /**
- * The whole pipeline in one JVM on the embedded AWS stack. The same handler classes that run on Lambda are wired to
- * a local event-source loop:
+ * The whole pipeline in one JVM on the embedded AWS stack. Every function of the {@link Catalog} runs its handler,
+ * the same class that runs on Lambda, wired to a local loop for its event source:
  *
  * <ul>
- *   <li>SQS → handler with Lambda's batch semantics (ingest queue, FIFO fetch queue);</li>
- *   <li>S3 ObjectCreated → canonicalize ({@code manifests/}) or extract ({@code content/}), retried like an
- *       asynchronous invocation;</li>
- *   <li>HTTP on 127.0.0.1 → ingest ({@code POST /batches}) or the read API;</li>
- *   <li>a one-second timer → the frontier sweep (an EventBridge schedule on AWS).</li>
+ *   <li>a queue → pollers that hand batches to the handler with Lambda's batch semantics;</li>
+ *   <li>S3 ObjectCreated on its prefixes → the handler, retried like an asynchronous invocation;</li>
+ *   <li>HTTP on 127.0.0.1 → the handler of the route the request matches in {@link Routes};</li>
+ *   <li>a schedule → a timer (every second by default, so a demo does not wait for EventBridge's minute).</li>
  * </ul>
+ *
+ * Nothing here names a function: adding one to the catalog adds it to the local stack.
  */
 public final class LocalSpiderling implements AutoCloseable {
 
@@ -64,10 +65,11 @@ public final class LocalSpiderling implements AutoCloseable {
 
     /**
      * @param apiPort the local HTTP API's port; 0 picks a free one
-     * @param fetchPollers concurrent fetch "invocations"; FIFO groups still keep one site's messages in order
+     * @param fetchPollers concurrent fetch "invocations"; FIFO groups still keep one site's messages in order. Other
+     *     queue functions get {@link #PLAN_POLLERS} (plan) or one poller
      * @param config configuration keys set over the functions' own (application.properties), as a deployment's
      *     environment would
-     * @param sweepEvery how often the frontier sweep runs (EventBridge's schedule on AWS is a minute; locally a
+     * @param sweepEvery how often scheduled functions run (EventBridge's schedule on AWS is a minute; locally a
      *     second, so a demo does not wait)
      */
     public record Options(int apiPort, int fetchPollers, Clock clock, Map<String, String> config,
@@ -107,13 +109,12 @@ public final class LocalSpiderling implements AutoCloseable {
 
     private final StackResources resources;
     private final Optional<LocalClient> localClient;
-    private final PipelineSettings settings;
     private final Vertx vertx = Vertx.vertx();
     private final Pipeline pipeline;
-    private final IngestHttpHandler ingest;
-    private final ApiHandler api;
-    private final CanonicalizeHandler canonicalize;
-    private final ExtractHandler extract;
+    /** The handler of each function with an HTTP source, by name. */
+    private final Map<String, RequestHandler<APIGatewayV2HTTPEvent, APIGatewayV2HTTPResponse>> http = new HashMap<>();
+    /** The handler notified for each prefix. */
+    private final Map<BucketPrefix, RequestHandler<S3Event, ?>> objectCreated = new EnumMap<>(BucketPrefix.class);
     private final AtomicBoolean running = new AtomicBoolean(true);
     private final List<Thread> pollers = new ArrayList<>();
     private final ExecutorService s3Events = Executors.newFixedThreadPool(2, Thread.ofPlatform().name("s3-events-", 0)
@@ -123,58 +124,62 @@ public final class LocalSpiderling implements AutoCloseable {
     private final LocalApiServer apiServer;
     private final UploadWatcher uploads;
     /** Chunks of uploaded manifests planned at once, as concurrent plan invocations would. */
-    private static final int PLAN_POLLERS = 2;
-    /** Two threads: the sweep and the upload watch, so a long sweep does not hold up an upload's event. */
-    private final ScheduledExecutorService sweeper = Executors.newScheduledThreadPool(2,
+    static final int PLAN_POLLERS = 2;
+    /** Scheduled functions and the upload watch, so a long sweep does not hold up an upload's event. */
+    private final ScheduledExecutorService scheduler = Executors.newScheduledThreadPool(2,
             Thread.ofPlatform().name("scheduled-", 0).daemon().factory());
 
     private LocalSpiderling(EmbeddedAws aws, StackResources resources, Options options) {
         this.resources = resources;
-        Map<String, String> config = new java.util.HashMap<>(options.config());
+        Map<String, String> config = new HashMap<>(options.config());
         if (!config.containsKey(CLIENTS_FILE)) {
             this.localClient = Optional.of(LocalClient.create());
             config.put(CLIENTS_FILE, localClient.get().file().toString());
         } else {
             this.localClient = Optional.empty();
         }
-        this.settings = settings(aws, resources, config);
-        this.pipeline = Pipeline.create(settings, vertx,
-                blobs -> new NotifyingBlobStore(blobs, this::objectCreated), options.clock());
-        this.ingest = new IngestHttpHandler(pipeline.ingest(), pipeline.apiAuth());
-        this.api = new ApiHandler(pipeline.queries(), pipeline.cancel(), pipeline.updateFields(), pipeline.apiAuth(),
-                options.clock());
-        this.canonicalize = new CanonicalizeHandler(pipeline.canonicalize(), pipeline.planUpload());
-        this.extract = new ExtractHandler(pipeline.extract());
-        FetchHandler fetch = new FetchHandler(pipeline.fetchPage(), settings.fetch().totalTimeout());
-        FetchDeadLetterHandler deadLetters = new FetchDeadLetterHandler(pipeline.fetchPage());
-        IngestQueueHandler ingestQueue = new IngestQueueHandler(pipeline.ingest());
-        var sqs = pipeline.clients().sqs();
-        startPoller("ingest-queue", new SqsPoller(sqs, resources.ingestQueueUrl(),
-                e -> ingestQueue.handleRequest(e, null), running));
-        for (int i = 0; i < options.fetchPollers(); i++) {
-            startPoller("fetch-" + i, new SqsPoller(sqs, resources.fetchQueueUrl(),
-                    e -> fetch.handleRequest(e, null), running));
+        this.pipeline = Pipeline.builder()
+                .config(FunctionConfig.of(configuration(aws, resources, config)))
+                .vertx(vertx)
+                .clock(options.clock())
+                .blobDecorator(blobs -> new NotifyingBlobStore(blobs, this::objectCreated))
+                // The sweep's CloudWatch metrics have nowhere to go locally.
+                .metrics(new PrintStream(OutputStream.nullOutputStream()))
+                .build();
+        for (FunctionSpec function : Catalog.FUNCTIONS) {
+            wire(function, options);
         }
-        startPoller("fetch-dlq", new SqsPoller(sqs, resources.fetchDlqUrl(), e -> deadLetters.handleRequest(e, null),
-                running));
-        PlanHandler plan = new PlanHandler(pipeline.planUpload());
-        for (int i = 0; i < PLAN_POLLERS; i++) {
-            // Batch size 1, as the plan function's event source mapping: a chunk can take minutes.
-            startPoller("plan-" + i, new SqsPoller(sqs, resources.planQueueUrl(), e -> plan.handleRequest(e, null),
-                    running, 1));
-        }
-        NotifyHandler notify = new NotifyHandler(pipeline.notifyBatch());
-        startPoller("notify", new SqsPoller(sqs, resources.notifyQueueUrl(), e -> notify.handleRequest(e, null),
-                running));
-        NotifyDeadLetterHandler notifyDeadLetters = new NotifyDeadLetterHandler(pipeline.notifyBatch());
-        startPoller("notify-dlq", new SqsPoller(sqs, resources.notifyDlqUrl(),
-                e -> notifyDeadLetters.handleRequest(e, null), running));
-        this.uploads = new UploadWatcher(pipeline.clients().s3(), resources.bucket(), this::objectCreated);
+        this.uploads = new UploadWatcher(pipeline.aws().s3(), resources.bucket(), this::objectCreated);
         this.apiServer = new LocalApiServer(options.apiPort(), this::http);
-        // EventBridge's schedule, locally; and S3's notifications for uploads, which s3proxy does not raise.
-        long sweepMillis = options.sweepEvery().toMillis();
-        sweeper.scheduleWithFixedDelay(this::sweep, sweepMillis, sweepMillis, TimeUnit.MILLISECONDS);
-        sweeper.scheduleWithFixedDelay(this::watchUploads, 1, 1, TimeUnit.SECONDS);
+        // S3's notifications for uploads, which s3proxy does not raise.
+        scheduler.scheduleWithFixedDelay(this::watchUploads, 1, 1, TimeUnit.SECONDS);
+    }
+
+    /** Starts the local loop of the function's event source, as its catalog entry describes it. */
+    private void wire(FunctionSpec function, Options options) {
+        switch (function.source()) {
+            case EventSource.QueueSource queue -> {
+                RequestHandler<SQSEvent, SQSBatchResponse> handler = Handlers.create(function.name(), pipeline);
+                int count = function.name().equals(FunctionNames.FETCH) ? options.fetchPollers()
+                        : function.name().equals(FunctionNames.PLAN) ? PLAN_POLLERS : 1;
+                for (int i = 0; i < count; i++) {
+                    startPoller(function.name() + "-" + i, new SqsPoller(pipeline.aws().sqs(),
+                            resources.queueUrl(queue.queue()), e -> handler.handleRequest(e, null), running,
+                            queue.batchSize()));
+                }
+            }
+            case EventSource.ObjectCreated s3 -> {
+                RequestHandler<S3Event, ?> handler = Handlers.create(function.name(), pipeline);
+                s3.prefixes().forEach(prefix -> objectCreated.put(prefix, handler));
+            }
+            case EventSource.Http api -> http.put(function.name(), Handlers.create(function.name(), pipeline));
+            case EventSource.Schedule schedule -> {
+                RequestHandler<ScheduledEvent, ?> handler = Handlers.create(function.name(), pipeline);
+                long every = options.sweepEvery().toMillis();
+                scheduler.scheduleWithFixedDelay(() -> runScheduled(function.name(), handler), every, every,
+                        TimeUnit.MILLISECONDS);
+            }
+        }
     }
 
     public static LocalSpiderling start(EmbeddedAws aws, StackResources resources, Options options) {
@@ -183,32 +188,24 @@ public final class LocalSpiderling implements AutoCloseable {
 
     /**
      * The functions' own configuration (application.properties, then environment and system properties), with the
-     * embedded stack's endpoints and resource names on top.
+     * embedded stack's endpoints and resource names on top, then the runner's options.
      */
-    static PipelineSettings settings(EmbeddedAws aws, StackResources r) {
-        return settings(aws, r, Map.of());
-    }
-
-    static PipelineSettings settings(EmbeddedAws aws, StackResources r, Map<String, String> overrides) {
-        Map<String, String> local = new java.util.HashMap<>(aws.functionConfig(r));
+    static SmallRyeConfig configuration(EmbeddedAws aws, StackResources r, Map<String, String> overrides) {
+        Map<String, String> local = new HashMap<>(aws.functionConfig(r));
         // The local sites live on 127.0.0.x; the SSRF guard still refuses every other private range.
-        local.put("spiderling.fetch.allow-loopback", "true");
+        local.put(ConfigKeys.FETCH_ALLOW_LOOPBACK.name(), "true");
         // Bearer tokens from a clients file, and webhooks to local receivers over plain http.
-        local.put("spiderling.auth.mode", "token-file");
-        local.put("spiderling.notify.allow-http", "true");
-        URL properties = Beans.class.getClassLoader().getResource("application.properties");
+        local.put(ConfigKeys.AUTH_MODE.name(), "token-file");
+        local.put(ConfigKeys.NOTIFY_ALLOW_HTTP.name(), "true");
+        URL properties = Pipeline.class.getClassLoader().getResource("application.properties");
         try {
-            SmallRyeConfig config = new SmallRyeConfigBuilder()
+            return new SmallRyeConfigBuilder()
                     .addDefaultSources()
                     .addDefaultInterceptors()
                     .withSources(new PropertiesConfigSource(properties, 250))
                     .withSources(new PropertiesConfigSource(local, "embedded-stack", 500))
                     .withSources(new PropertiesConfigSource(overrides, "runner-options", 600))
-                    // Quarkus's own duration syntax ("5s"), so the properties file reads the same in both places.
-                    .withConverter(Duration.class, 200, new DurationConverter())
-                    .withMapping(SpiderlingConfig.class)
                     .build();
-            return Beans.settings(config.getConfigMapping(SpiderlingConfig.class));
         } catch (IOException e) {
             throw new UncheckedIOException("could not read " + properties, e);
         }
@@ -220,26 +217,27 @@ public final class LocalSpiderling implements AutoCloseable {
     }
 
     /**
-     * API Gateway's routing: POST /batches and POST /batches/uploads go to the ingest function, everything else to
-     * the api function.
+     * API Gateway's routing, from the one route table: each request goes to the function its route names, with the
+     * route's key set as API Gateway sets it; a request no route matches gets API Gateway's own 404.
      */
     public APIGatewayV2HTTPResponse http(APIGatewayV2HTTPEvent event) {
-        String path = HttpJson.path(event);
-        if (("/batches".equals(path) || "/batches/uploads".equals(path)) && "POST".equals(HttpJson.method(event))) {
-            return ingest.handleRequest(event, null);
+        Optional<Routes.Match> match = Routes.match(HttpJson.method(event), HttpJson.path(event));
+        if (match.isEmpty()) {
+            return APIGatewayV2HTTPResponse.builder().withStatusCode(404)
+                    .withHeaders(Map.of("content-type", "application/json"))
+                    .withBody("{\"message\":\"Not Found\"}").build();
         }
-        return api.handleRequest(event, null);
+        event.setRouteKey(match.get().route().routeKey());
+        event.setPathParameters(match.get().parameters().isEmpty() ? null : match.get().parameters());
+        return http.get(match.get().route().function()).handleRequest(event, null);
     }
 
     private void objectCreated(String key, long size) {
-        Consumer<S3Event> target;
-        if (key.startsWith(Ingest.MANIFEST_PREFIX) || key.startsWith(PlanUpload.UPLOAD_PREFIX)) {
-            target = e -> canonicalize.handleRequest(e, null);
-        } else if (key.startsWith(ContentKey.PREFIX)) {
-            target = e -> extract.handleRequest(e, null);
-        } else {
-            return;
+        Optional<RequestHandler<S3Event, ?>> handler = BucketPrefix.of(key).map(objectCreated::get);
+        if (handler.isEmpty()) {
+            return; // planned/ notifies nobody, as on AWS
         }
+        Consumer<S3Event> target = e -> handler.get().handleRequest(e, null);
         S3Event event = LocalEvents.objectCreated(resources.bucket(), key, size, java.time.Instant.now());
         synchronized (s3Lock) {
             s3InFlight++;
@@ -290,11 +288,11 @@ public final class LocalSpiderling implements AutoCloseable {
         return true;
     }
 
-    private void sweep() {
+    private static void runScheduled(String function, RequestHandler<ScheduledEvent, ?> handler) {
         try {
-            pipeline.frontier().sweep();
+            handler.handleRequest(new ScheduledEvent(), null);
         } catch (RuntimeException e) {
-            LOG.log(System.Logger.Level.WARNING, "frontier sweep failed; trying again at the next sweep", e);
+            LOG.log(System.Logger.Level.WARNING, function + " failed; it runs again at its next time", e);
         }
     }
 
@@ -326,10 +324,6 @@ public final class LocalSpiderling implements AutoCloseable {
         return pipeline;
     }
 
-    public PipelineSettings settings() {
-        return settings;
-    }
-
     public StackResources resources() {
         return resources;
     }
@@ -337,7 +331,7 @@ public final class LocalSpiderling implements AutoCloseable {
     @Override
     public void close() {
         running.set(false);
-        sweeper.shutdownNow();
+        scheduler.shutdownNow();
         apiServer.close();
         for (Thread poller : pollers) {
             try {

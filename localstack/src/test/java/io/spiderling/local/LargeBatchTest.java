@@ -79,7 +79,7 @@ class LargeBatchTest {
             // and report each job finished so the frontier releases the next.
             Map<String, Set<String>> urlsBySite = new HashMap<>();
             int jobs = 0;
-            int cap = local.settings().frontier().depthCap();
+            int cap = local.pipeline().config().get(io.spiderling.catalog.ConfigKeys.FRONTIER_DEPTH_CAP);
             for (List<Message> queued = drain(aws, resources.fetchQueueUrl()); !queued.isEmpty();
                     queued = drain(aws, resources.fetchQueueUrl())) {
                 Map<String, Integer> inQueue = new HashMap<>();

@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.spiderling.core.fetch.FetchRequest;
 import io.spiderling.core.fetch.FetchResult;
-import io.spiderling.lambda.PipelineSettings;
 import io.spiderling.lambda.fetch.VertxPageFetcher;
 import io.spiderling.testkit.LocalSite;
 import io.spiderling.testkit.LocalSites;
@@ -16,7 +15,6 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.zip.GZIPOutputStream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -53,10 +51,10 @@ class VertxPageFetcherTest {
         vertx.close();
     }
 
-    private static PipelineSettings.Fetch settings(boolean allowLoopback) {
-        return new PipelineSettings.Fetch("spiderling/test (+https://example.org/bot)", Duration.ofSeconds(2),
-                Duration.ofSeconds(1), Duration.ofSeconds(5), CAP, 5, allowLoopback, "spiderling", Set.of(), "",
-                Duration.ofMinutes(1), Duration.ofSeconds(60), Duration.ofSeconds(30));
+    private static VertxPageFetcher.Settings settings(boolean allowLoopback) {
+        return VertxPageFetcher.Settings.builder().userAgent("spiderling/test (+https://example.org/bot)")
+                .connectTimeout(Duration.ofSeconds(2)).firstByteTimeout(Duration.ofSeconds(1))
+                .totalTimeout(Duration.ofSeconds(5)).maxBodyBytes(CAP).allowLoopback(allowLoopback).build();
     }
 
     private static LocalSite site() {

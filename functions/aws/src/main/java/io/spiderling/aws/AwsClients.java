@@ -1,7 +1,11 @@
 package io.spiderling.aws;
 
 import java.net.URI;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
+import java.util.function.Function;
+import java.util.function.Supplier;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
 import software.amazon.awssdk.auth.credentials.DefaultCredentialsProvider;
@@ -14,76 +18,128 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.S3Configuration;
 import software.amazon.awssdk.services.s3.presigner.S3Presigner;
+import software.amazon.awssdk.services.secretsmanager.SecretsManagerClient;
 import software.amazon.awssdk.services.sqs.SqsClient;
 
 /**
- * The three SDK clients and the S3 presigner, built once from {@link AwsSettings}. The url-connection HTTP client is chosen explicitly:
- * it starts fastest and needs no native-image configuration, which matters more for Lambda than connection pooling.
+ * The SDK clients, each built on first use. A function builds only the clients of the APIs it calls, and asks for an
+ * API's endpoint only then, so its configuration holds only what it uses. The url-connection HTTP client is chosen
+ * explicitly: it starts fastest and needs no native-image configuration, which matters more for Lambda than
+ * connection pooling. One instance is shared by the whole function; thread-safe.
  */
 public final class AwsClients implements AutoCloseable {
 
-    private final SdkHttpClient http;
-    private final SqsClient sqs;
-    private final DynamoDbClient dynamoDb;
-    private final S3Client s3;
-    private final S3Presigner presigner;
+    /** Static credentials, for emulators only; on AWS the function's role is used. */
+    public record StaticCredentials(String accessKeyId, String secretAccessKey) {}
 
-    private AwsClients(AwsSettings settings) {
-        this.http = UrlConnectionHttpClient.create();
-        AwsCredentialsProvider credentials = settings.credentials()
-                .<AwsCredentialsProvider>map(c -> StaticCredentialsProvider.create(
+    private final Region region;
+    private final AwsCredentialsProvider credentials;
+    private final Function<AwsService, Optional<URI>> endpoints;
+    private final SdkHttpClient http = UrlConnectionHttpClient.create();
+    private final List<AutoCloseable> built = new ArrayList<>();
+    private SqsClient sqs;
+    private DynamoDbClient dynamoDb;
+    private S3Client s3;
+    private S3Presigner presigner;
+    private SecretsManagerClient secretsManager;
+
+    private AwsClients(String region, Optional<StaticCredentials> credentials,
+            Function<AwsService, Optional<URI>> endpoints) {
+        this.region = Region.of(region);
+        this.credentials = credentials.<AwsCredentialsProvider>map(c -> StaticCredentialsProvider.create(
                         AwsBasicCredentials.create(c.accessKeyId(), c.secretAccessKey())))
                 .orElseGet(() -> DefaultCredentialsProvider.builder().build());
-        Region region = Region.of(settings.region());
-        this.sqs = configure(SqsClient.builder(), region, credentials, settings.sqsEndpoint())
-                .httpClient(http).build();
-        this.dynamoDb = configure(DynamoDbClient.builder(), region, credentials, settings.dynamoDbEndpoint())
-                .httpClient(http).build();
-        this.s3 = configure(S3Client.builder(), region, credentials, settings.s3Endpoint())
-                // Path-style only where an endpoint is overridden: emulators do not serve virtual-host buckets.
-                .forcePathStyle(settings.s3Endpoint().isPresent())
-                .httpClient(http).build();
-        S3Presigner.Builder presign = S3Presigner.builder().region(region).credentialsProvider(credentials)
-                .serviceConfiguration(S3Configuration.builder()
-                        .pathStyleAccessEnabled(settings.s3Endpoint().isPresent()).build());
-        settings.s3Endpoint().ifPresent(presign::endpointOverride);
-        this.presigner = presign.build();
+        this.endpoints = endpoints;
     }
 
-    public static AwsClients create(AwsSettings settings) {
-        return new AwsClients(settings);
+    /**
+     * @param endpoints an API's endpoint override, asked once, when its first client is built; empty on AWS
+     */
+    public static AwsClients create(String region, Optional<StaticCredentials> credentials,
+            Function<AwsService, Optional<URI>> endpoints) {
+        return new AwsClients(region, credentials, endpoints);
     }
 
-    private static <B extends AwsClientBuilder<B, ?>> B configure(B builder, Region region,
-            AwsCredentialsProvider credentials, Optional<URI> endpoint) {
+    public synchronized SqsClient sqs() {
+        if (sqs == null) {
+            sqs = keep(() -> configure(SqsClient.builder(), endpoints.apply(AwsService.SQS)).httpClient(http).build());
+        }
+        return sqs;
+    }
+
+    public synchronized DynamoDbClient dynamoDb() {
+        if (dynamoDb == null) {
+            dynamoDb = keep(() -> configure(DynamoDbClient.builder(), endpoints.apply(AwsService.DYNAMODB))
+                    .httpClient(http).build());
+        }
+        return dynamoDb;
+    }
+
+    public synchronized S3Client s3() {
+        if (s3 == null) {
+            Optional<URI> endpoint = s3Endpoint();
+            // Path-style only where an endpoint is overridden: emulators do not serve virtual-host buckets.
+            s3 = keep(() -> configure(S3Client.builder(), endpoint).forcePathStyle(endpoint.isPresent())
+                    .httpClient(http).build());
+        }
+        return s3;
+    }
+
+    /** Signs URLs for S3 requests made by others (a client uploading its manifest, or reading a body). */
+    public synchronized S3Presigner s3Presigner() {
+        if (presigner == null) {
+            Optional<URI> endpoint = s3Endpoint();
+            S3Presigner.Builder presign = S3Presigner.builder().region(region).credentialsProvider(credentials)
+                    .serviceConfiguration(S3Configuration.builder()
+                            .pathStyleAccessEnabled(endpoint.isPresent()).build());
+            endpoint.ifPresent(presign::endpointOverride);
+            presigner = keep(presign::build);
+        }
+        return presigner;
+    }
+
+    public synchronized SecretsManagerClient secretsManager() {
+        if (secretsManager == null) {
+            secretsManager = keep(() -> configure(SecretsManagerClient.builder(),
+                    endpoints.apply(AwsService.SECRETS_MANAGER)).httpClient(http).build());
+        }
+        return secretsManager;
+    }
+
+    private Optional<URI> s3Endpoint() {
+        return endpoints.apply(AwsService.S3);
+    }
+
+    private <T extends AutoCloseable> T keep(Supplier<T> build) {
+        T client = build.get();
+        built.add(client);
+        return client;
+    }
+
+    private <B extends AwsClientBuilder<B, ?>> B configure(B builder, Optional<URI> endpoint) {
         builder.region(region).credentialsProvider(credentials);
         endpoint.ifPresent(builder::endpointOverride);
         return builder;
     }
 
-    public SqsClient sqs() {
-        return sqs;
-    }
-
-    public DynamoDbClient dynamoDb() {
-        return dynamoDb;
-    }
-
-    public S3Client s3() {
-        return s3;
-    }
-
-    /** Signs URLs for S3 requests made by others (a client uploading its manifest). */
-    public S3Presigner s3Presigner() {
-        return presigner;
-    }
-
     @Override
-    public void close() {
-        sqs.close();
-        dynamoDb.close();
-        s3.close();
-        presigner.close();
+    public synchronized void close() {
+        RuntimeException failure = null;
+        for (AutoCloseable client : built) {
+            try {
+                client.close();
+            } catch (Exception e) {
+                if (failure == null) {
+                    failure = new IllegalStateException("closing the AWS clients failed", e);
+                } else {
+                    failure.addSuppressed(e);
+                }
+            }
+        }
+        built.clear();
         http.close();
+        if (failure != null) {
+            throw failure;
+        }
     }
 }

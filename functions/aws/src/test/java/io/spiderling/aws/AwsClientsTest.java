@@ -9,7 +9,10 @@ import io.spiderling.core.url.NormalizedUrl;
 import io.spiderling.testkit.EmbeddedAws;
 import io.spiderling.testkit.EmbeddedAwsExtension;
 import io.spiderling.testkit.StackResources;
+import java.net.URI;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Optional;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -22,10 +25,17 @@ class AwsClientsTest {
 
     @Test
     void create_whenLocalSettings_buildsClientsTheAdaptersCanUse(EmbeddedAws aws, StackResources res) {
-        AwsSettings settings = AwsSettings.local(EmbeddedAws.REGION, aws.sqsEndpoint(), aws.dynamoDbEndpoint(),
-                aws.s3Endpoint(), EmbeddedAws.ACCESS_KEY, EmbeddedAws.SECRET_KEY);
+        List<AwsService> asked = new ArrayList<>();
+        Map<AwsService, URI> endpoints = Map.of(AwsService.SQS, aws.sqsEndpoint(), AwsService.DYNAMODB,
+                aws.dynamoDbEndpoint(), AwsService.S3, aws.s3Endpoint(), AwsService.SECRETS_MANAGER,
+                aws.secretsManagerEndpoint());
 
-        try (AwsClients clients = AwsClients.create(settings)) {
+        try (AwsClients clients = AwsClients.create(EmbeddedAws.REGION, Optional.of(new AwsClients.StaticCredentials(
+                EmbeddedAws.ACCESS_KEY, EmbeddedAws.SECRET_KEY)), service -> {
+                    asked.add(service);
+                    return Optional.of(endpoints.get(service));
+                })) {
+            assertEquals(List.of(), asked, "no endpoint is needed before a client is");
             // S3, path-style against the emulator.
             new S3BlobStore(clients.s3(), clients.s3Presigner(), res.bucket()).put("clients/check", new byte[] {1, 2, 3}, "application/octet-stream",
                     Map.of("k", "v"));
@@ -44,6 +54,16 @@ class AwsClientsTest {
             new SqsFetchQueue(clients.sqs(), res.fetchQueueUrl()).enqueue(List.of(job));
             List<Message> received = aws.sqs().receiveMessage(b -> b.queueUrl(res.fetchQueueUrl())).messages();
             assertEquals(List.of(job), received.stream().map(m -> FetchJobCodec.decode(m.body())).toList());
+
+            // Secrets Manager.
+            String arn = res.secret(io.spiderling.catalog.Secret.CLIENTS);
+            aws.secretsManager().putSecretValue(b -> b.secretId(arn).secretString("acme tok whsec"));
+            assertEquals("acme tok whsec", new SecretsManagerText(clients.secretsManager(), arn).get());
+
+            clients.s3();
+            clients.sqs();
+            assertEquals(List.of(AwsService.S3, AwsService.S3, AwsService.DYNAMODB, AwsService.SQS,
+                    AwsService.SECRETS_MANAGER), asked, "each endpoint asked once per client built, and only then");
         }
     }
 }

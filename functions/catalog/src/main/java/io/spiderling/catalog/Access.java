@@ -13,4 +13,9 @@ public enum Access {
     public boolean writes() {
         return this != READ;
     }
+
+    /** What both allow together: a use case that reads and another that writes make a reader-writer. */
+    public Access union(Access other) {
+        return this == other ? this : READ_WRITE;
+    }
 }

@@ -35,23 +35,67 @@ public final class Catalog {
     private static final ConfigKey<?>[] CALLBACKS = {ConfigKeys.NOTIFY_ALLOWED_HOSTS, ConfigKeys.NOTIFY_ALLOW_HTTP,
             ConfigKeys.FETCH_ALLOW_LOOPBACK};
     private static final ConfigKey<?>[] GATEWAY_AUTH = {ConfigKeys.AUTH_MODE, ConfigKeys.AUTH_CLIENT_CLAIM};
-    private static final ConfigKey<?>[] CLIENTS = {ConfigKeys.AUTH_CLIENTS_FILE, ConfigKeys.AUTH_CLIENTS_CACHE};
     private static final ConfigKey<?>[] FETCH = {ConfigKeys.FETCH_USER_AGENT, ConfigKeys.FETCH_CONNECT_TIMEOUT,
             ConfigKeys.FETCH_FIRST_BYTE_TIMEOUT, ConfigKeys.FETCH_TOTAL_TIMEOUT, ConfigKeys.FETCH_MAX_BODY_BYTES,
             ConfigKeys.FETCH_MAX_REDIRECTS, ConfigKeys.FETCH_ROBOTS_AGENT, ConfigKeys.FETCH_ALLOW_LOOPBACK,
             ConfigKeys.FETCH_OPT_OUT_FILE, ConfigKeys.FETCH_RATE_OVERRIDES_FILE, ConfigKeys.FETCH_ROBOTS_RETRY_BASE,
-            ConfigKeys.FETCH_THROTTLE_PAUSE, ConfigKeys.FETCH_RETRY_BASE, ConfigKeys.EXTRACT_CANONICAL_SCOPE,
-            ConfigKeys.LINKS_ENABLED};
+            ConfigKeys.FETCH_THROTTLE_PAUSE, ConfigKeys.FETCH_RETRY_BASE};
+
+    // What each use case needs, as the composition root builds it; a function adds those of its handler's use cases.
+
+    /** Ingest: batch headers and pending plans, manifests, presigned uploads, progress reports. */
+    private static FunctionSpec.Builder ingest(FunctionSpec.Builder b) {
+        return b.settings(ConfigKeys.UPLOADS_URL_TTL).settings(CALLBACKS)
+                .table(Table.BATCHES, READ_WRITE)
+                .objects(BucketPrefix.MANIFESTS, READ_WRITE).objects(BucketPrefix.UPLOADS, WRITE)
+                .sends(Queue.NOTIFY);
+    }
+
+    /** Anything that ends items and parks URLs: batches, URL rows, the frontier, completions and events. */
+    private static FunctionSpec.Builder planning(FunctionSpec.Builder b) {
+        return b.settings(FRONTIER)
+                .table(Table.BATCHES, READ_WRITE).table(Table.URLS, READ_WRITE).table(Table.SITES, READ_WRITE)
+                .sends(Queue.FETCH, Queue.NOTIFY, Queue.EVENTS);
+    }
+
+    /** Canonicalize: plans a manifest. */
+    private static FunctionSpec.Builder canonicalize(FunctionSpec.Builder b) {
+        return planning(b).objects(BucketPrefix.MANIFESTS, READ);
+    }
+
+    /** PlanUpload: freezes an upload into planned/, cuts it into chunks, plans a chunk. */
+    private static FunctionSpec.Builder planUpload(FunctionSpec.Builder b) {
+        return planning(b).settings(ConfigKeys.UPLOADS_CHUNK_BYTES)
+                .objects(BucketPrefix.UPLOADS, READ).objects(BucketPrefix.PLANNED, READ_WRITE)
+                .sends(Queue.PLAN);
+    }
+
+    /** ExtractContent: a body's metadata and links into the URL's row and the links table. */
+    private static FunctionSpec.Builder extract(FunctionSpec.Builder b) {
+        return b.settings(ConfigKeys.EXTRACT_CANONICAL_SCOPE, ConfigKeys.LINKS_ENABLED)
+                .table(Table.URLS, READ_WRITE).table(Table.LINKS, READ_WRITE)
+                .objects(BucketPrefix.CONTENT, READ);
+    }
+
+    /** FetchPage: the polite GET, the body, the row; and extraction of a body it already had. */
+    private static FunctionSpec.Builder fetchPage(FunctionSpec.Builder b) {
+        return planning(extract(b)).settings(FETCH).objects(BucketPrefix.CONTENT, READ_WRITE);
+    }
+
+    /** NotifyBatch: signed callback deliveries, with the clients' webhook secrets. */
+    private static FunctionSpec.Builder notifyBatch(FunctionSpec.Builder b) {
+        return b.settings(CALLBACKS).settings(ConfigKeys.AUTH_CLIENTS_FILE, ConfigKeys.AUTH_CLIENTS_CACHE)
+                .table(Table.BATCHES, READ_WRITE)
+                .sends(Queue.NOTIFY)
+                .reads(Secret.CLIENTS);
+    }
 
     public static final List<FunctionSpec> FUNCTIONS = List.of(
             FunctionSpec.named(FunctionNames.INGEST)
                     .description("POST /batches and POST /batches/uploads: accept a batch, write its manifest")
                     .source(EventSource.http())
                     .memoryMb(1024).timeout(HTTP_TIMEOUT)
-                    .settings(ConfigKeys.UPLOADS_URL_TTL).settings(CALLBACKS).settings(GATEWAY_AUTH)
-                    .table(Table.BATCHES, READ_WRITE)
-                    .objects(BucketPrefix.MANIFESTS, READ_WRITE).objects(BucketPrefix.UPLOADS, WRITE)
-                    .sends(Queue.NOTIFY)
+                    .uses(Catalog::ingest).settings(GATEWAY_AUTH)
                     .sampleEvents("api-post-batches.json", "api-post-batches-uploads.json")
                     .build(),
             FunctionSpec.named(FunctionNames.INGEST_QUEUE)
@@ -59,31 +103,21 @@ public final class Catalog {
                     .source(EventSource.queue(Queue.INGEST).batchSize(10).batchingWindow(Duration.ofSeconds(1))
                             .reportingBatchItemFailures())
                     .memoryMb(1024).timeout(Duration.ofSeconds(60))
-                    .settings(ConfigKeys.UPLOADS_URL_TTL).settings(CALLBACKS)
-                    .table(Table.BATCHES, READ_WRITE)
-                    .objects(BucketPrefix.MANIFESTS, READ_WRITE).objects(BucketPrefix.UPLOADS, WRITE)
-                    .sends(Queue.NOTIFY)
+                    .uses(Catalog::ingest)
                     .sampleEvents("sqs-ingest.json")
                     .build(),
             FunctionSpec.named(FunctionNames.CANONICALIZE)
                     .description("S3 manifests/ and uploads/: plan a manifest, or cut an upload into chunks")
                     .source(EventSource.objectCreated(BucketPrefix.MANIFESTS, BucketPrefix.UPLOADS))
                     .memoryMb(1024).timeout(Duration.ofMinutes(5))
-                    .settings(FRONTIER).settings(ConfigKeys.UPLOADS_CHUNK_BYTES)
-                    .table(Table.BATCHES, READ_WRITE).table(Table.URLS, READ_WRITE).table(Table.SITES, READ_WRITE)
-                    .objects(BucketPrefix.MANIFESTS, READ).objects(BucketPrefix.UPLOADS, READ)
-                    .objects(BucketPrefix.PLANNED, READ_WRITE)
-                    .sends(Queue.FETCH, Queue.PLAN, Queue.NOTIFY, Queue.EVENTS)
+                    .uses(Catalog::canonicalize).uses(Catalog::planUpload)
                     .sampleEvents("s3-manifest-created.json", "s3-upload-created.json")
                     .build(),
             FunctionSpec.named(FunctionNames.PLAN)
                     .description("The plan queue: plan one chunk of an uploaded manifest")
                     .source(EventSource.queue(Queue.PLAN).batchSize(1).reportingBatchItemFailures())
                     .memoryMb(1024).timeout(Duration.ofMinutes(15))
-                    .settings(FRONTIER).settings(ConfigKeys.UPLOADS_CHUNK_BYTES)
-                    .table(Table.BATCHES, READ_WRITE).table(Table.URLS, READ_WRITE).table(Table.SITES, READ_WRITE)
-                    .objects(BucketPrefix.PLANNED, READ)
-                    .sends(Queue.FETCH, Queue.PLAN, Queue.NOTIFY, Queue.EVENTS)
+                    .uses(Catalog::planUpload)
                     .sampleEvents("sqs-plan.json")
                     .build(),
             FunctionSpec.named(FunctionNames.FETCH)
@@ -91,51 +125,35 @@ public final class Catalog {
                     .source(EventSource.queue(Queue.FETCH).batchSize(10).reportingBatchItemFailures()
                             .maxConcurrency(DEFAULT_FETCH_CONCURRENCY))
                     .memoryMb(512).timeout(Duration.ofSeconds(60))
-                    .settings(FETCH).settings(FRONTIER)
-                    .table(Table.URLS, READ_WRITE).table(Table.BATCHES, READ_WRITE).table(Table.SITES, READ_WRITE)
-                    .table(Table.LINKS, READ_WRITE)
-                    .objects(BucketPrefix.CONTENT, READ_WRITE)
-                    .sends(Queue.FETCH, Queue.NOTIFY, Queue.EVENTS)
+                    .uses(Catalog::fetchPage)
                     .sampleEvents("sqs-fetch.json")
                     .build(),
             FunctionSpec.named(FunctionNames.FETCH_DLQ)
                     .description("The fetch dead-letter queue: end each job as failed(dlq)")
                     .source(EventSource.queue(Queue.FETCH_DLQ).batchSize(10).reportingBatchItemFailures())
                     .memoryMb(512).timeout(Duration.ofSeconds(60))
-                    .settings(FETCH).settings(FRONTIER)
-                    .table(Table.URLS, READ_WRITE).table(Table.BATCHES, READ_WRITE).table(Table.SITES, READ_WRITE)
-                    .table(Table.LINKS, READ_WRITE)
-                    .objects(BucketPrefix.CONTENT, READ_WRITE)
-                    .sends(Queue.FETCH, Queue.NOTIFY, Queue.EVENTS)
+                    .uses(Catalog::fetchPage)
                     .sampleEvents("sqs-fetch-dlq.json")
                     .build(),
             FunctionSpec.named(FunctionNames.EXTRACT)
                     .description("S3 content/: extract metadata, canonical link and outlinks into the URL's row")
                     .source(EventSource.objectCreated(BucketPrefix.CONTENT))
                     .memoryMb(1024).timeout(Duration.ofSeconds(60))
-                    .settings(ConfigKeys.EXTRACT_CANONICAL_SCOPE, ConfigKeys.LINKS_ENABLED)
-                    .table(Table.URLS, READ_WRITE).table(Table.LINKS, READ_WRITE)
-                    .objects(BucketPrefix.CONTENT, READ)
+                    .uses(Catalog::extract)
                     .sampleEvents("s3-content-created.json")
                     .build(),
             FunctionSpec.named(FunctionNames.NOTIFY)
                     .description("The notify queue: one signed callback delivery attempt per message")
                     .source(EventSource.queue(Queue.NOTIFY).batchSize(10).reportingBatchItemFailures())
                     .memoryMb(256).timeout(Duration.ofSeconds(60))
-                    .settings(CALLBACKS).settings(CLIENTS)
-                    .table(Table.BATCHES, READ_WRITE)
-                    .sends(Queue.NOTIFY)
-                    .reads(Secret.CLIENTS)
+                    .uses(Catalog::notifyBatch)
                     .sampleEvents("sqs-notify.json")
                     .build(),
             FunctionSpec.named(FunctionNames.NOTIFY_DLQ)
                     .description("The notify dead-letter queue: record a delivery given up as the callback's failure")
                     .source(EventSource.queue(Queue.NOTIFY_DLQ).batchSize(10).reportingBatchItemFailures())
                     .memoryMb(256).timeout(Duration.ofSeconds(60))
-                    .settings(CALLBACKS).settings(CLIENTS)
-                    .table(Table.BATCHES, READ_WRITE)
-                    .sends(Queue.NOTIFY)
-                    .reads(Secret.CLIENTS)
+                    .uses(Catalog::notifyBatch)
                     .sampleEvents("sqs-notify-dlq.json")
                     .build(),
             FunctionSpec.named(FunctionNames.API)
@@ -155,11 +173,8 @@ public final class Catalog {
                             + " manifests, report frontier lag")
                     .source(EventSource.every(Duration.ofMinutes(1)))
                     .memoryMb(512).timeout(Duration.ofSeconds(60))
-                    .settings(FRONTIER).settings(ConfigKeys.UPLOADS_CHUNK_BYTES, ConfigKeys.SWEEP_UNPLANNED_AFTER)
-                    .table(Table.BATCHES, READ_WRITE).table(Table.URLS, READ_WRITE).table(Table.SITES, READ_WRITE)
-                    .objects(BucketPrefix.MANIFESTS, READ).objects(BucketPrefix.UPLOADS, READ)
-                    .objects(BucketPrefix.PLANNED, READ_WRITE)
-                    .sends(Queue.FETCH, Queue.PLAN, Queue.NOTIFY, Queue.EVENTS)
+                    .uses(Catalog::canonicalize).uses(Catalog::planUpload)
+                    .settings(ConfigKeys.SWEEP_UNPLANNED_AFTER)
                     .sampleEvents("eventbridge-sweep.json")
                     .build());
 

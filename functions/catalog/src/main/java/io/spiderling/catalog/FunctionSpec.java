@@ -124,7 +124,7 @@ public record FunctionSpec(String name, String description, EventSource source, 
         }
 
         public Builder table(Table table, Access access) {
-            tables.put(table, access);
+            tables.merge(table, access, Access::union);
             return this;
         }
 
@@ -134,13 +134,18 @@ public record FunctionSpec(String name, String description, EventSource source, 
         }
 
         public Builder objects(BucketPrefix prefix, Access access) {
-            objects.put(prefix, access);
+            objects.merge(prefix, access, Access::union);
             return this;
         }
 
         public Builder reads(Secret secret) {
             secrets.add(secret);
             return this;
+        }
+
+        /** Adds what a use case needs (see {@link Catalog}): its settings and its access. */
+        public Builder uses(java.util.function.UnaryOperator<Builder> useCase) {
+            return useCase.apply(this);
         }
 
         public Builder sampleEvents(String... files) {

@@ -1,164 +1,499 @@
 package io.spiderling.lambda;
 
 import io.spiderling.aws.AwsClients;
-import io.spiderling.aws.DynamoDbLinkStore;
-import io.spiderling.aws.SqsEventSink;
-import io.spiderling.aws.SqsNotifyQueue;
-import io.spiderling.core.auth.Clients;
-import io.spiderling.core.extract.CanonicalLink;
-import io.spiderling.core.fetch.FetchRecord;
-import io.spiderling.core.net.AddressPolicy;
-import io.spiderling.core.notify.CallbackPolicy;
-import io.spiderling.core.notify.DeliveryPolicy;
-import io.spiderling.core.notify.UrlFetchedEvent;
-import io.spiderling.core.pipeline.EmitCompletion;
-import io.spiderling.core.pipeline.NotifyBatch;
-import io.spiderling.core.pipeline.UpdateFields;
-import io.spiderling.core.port.EventSink;
-import io.spiderling.core.port.LinkStore;
-import io.spiderling.core.port.NotifyQueue;
-import io.spiderling.core.url.NormalizedUrl;
-import io.spiderling.lambda.api.ApiAuth;
-import io.spiderling.lambda.api.GatewayAuth;
-import io.spiderling.lambda.api.TokenFileAuth;
-import io.spiderling.lambda.notify.VertxWebhookSender;
-import java.net.InetAddress;
-import java.net.UnknownHostException;
-import java.util.Arrays;
-import java.util.List;
-import java.util.Optional;
+import io.spiderling.aws.AwsService;
 import io.spiderling.aws.DynamoDbBatchStore;
 import io.spiderling.aws.DynamoDbFetchSwitch;
 import io.spiderling.aws.DynamoDbFrontierStore;
+import io.spiderling.aws.DynamoDbLinkStore;
+import io.spiderling.aws.DynamoDbPendingPlans;
 import io.spiderling.aws.DynamoDbRateStore;
 import io.spiderling.aws.DynamoDbRobotsStore;
 import io.spiderling.aws.DynamoDbUrlStore;
 import io.spiderling.aws.S3BlobStore;
+import io.spiderling.aws.SecretsManagerText;
+import io.spiderling.aws.SqsEventSink;
 import io.spiderling.aws.SqsFetchQueue;
+import io.spiderling.aws.SqsNotifyQueue;
 import io.spiderling.aws.SqsPlanQueue;
+import io.spiderling.catalog.ConfigKey;
+import io.spiderling.catalog.ConfigKeys;
+import io.spiderling.core.auth.Clients;
+import io.spiderling.core.auth.RefreshingClients;
+import io.spiderling.core.extract.CanonicalLink;
 import io.spiderling.core.extract.HtmlExtractor;
+import io.spiderling.core.fetch.FetchRecord;
 import io.spiderling.core.frontier.Frontier;
+import io.spiderling.core.net.AddressPolicy;
+import io.spiderling.core.notify.CallbackPolicy;
+import io.spiderling.core.notify.DeliveryPolicy;
+import io.spiderling.core.notify.UrlFetchedEvent;
 import io.spiderling.core.pipeline.BatchTracker;
 import io.spiderling.core.pipeline.CancelBatch;
 import io.spiderling.core.pipeline.Canonicalize;
+import io.spiderling.core.pipeline.EmitCompletion;
 import io.spiderling.core.pipeline.ExtractContent;
 import io.spiderling.core.pipeline.FetchPage;
 import io.spiderling.core.pipeline.Ingest;
+import io.spiderling.core.pipeline.NotifyBatch;
 import io.spiderling.core.pipeline.PlanUpload;
 import io.spiderling.core.pipeline.Queries;
 import io.spiderling.core.pipeline.SitePoliteness;
+import io.spiderling.core.pipeline.UpdateFields;
+import io.spiderling.core.politeness.OptOut;
 import io.spiderling.core.politeness.RateLimiter;
 import io.spiderling.core.politeness.RateOverrides;
 import io.spiderling.core.politeness.RetryPolicy;
-import io.spiderling.core.robots.RobotsPolicy;
-import io.spiderling.core.url.SiteKey;
+import io.spiderling.core.port.BatchStore;
 import io.spiderling.core.port.BlobStore;
+import io.spiderling.core.port.EventSink;
+import io.spiderling.core.port.FetchQueue;
+import io.spiderling.core.port.LinkStore;
+import io.spiderling.core.port.NotifyQueue;
+import io.spiderling.core.port.PendingPlans;
+import io.spiderling.core.port.UrlStore;
+import io.spiderling.core.robots.RobotsPolicy;
+import io.spiderling.core.url.NormalizedUrl;
+import io.spiderling.core.url.SiteKey;
 import io.spiderling.core.url.UrlNormalizer;
+import io.spiderling.lambda.api.ApiAuth;
+import io.spiderling.lambda.api.GatewayAuth;
+import io.spiderling.lambda.api.TokenFileAuth;
+import io.spiderling.lambda.config.FunctionConfig;
 import io.spiderling.lambda.fetch.VertxPageFetcher;
+import io.spiderling.lambda.notify.VertxWebhookSender;
 import io.vertx.core.Vertx;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.URI;
+import java.net.UnknownHostException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.DoubleSupplier;
-import java.util.stream.Collectors;
+import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
 
 /**
- * The composition root: adapters and use cases built from {@link PipelineSettings}. One place assembles them, for the
- * Lambda functions (through CDI) and for the local runner alike, so both run the same objects.
+ * The composition root: every adapter and use case, built from configuration on first use. One place assembles them,
+ * for the Lambda functions (through CDI) and for the local runner alike, so both run the same objects.
+ *
+ * <p>A function builds only what its handler asks for, and so reads only the configuration keys of that: the fetch
+ * function never reads the API's authentication mode, the API never reads the fetch timeouts. Each function's
+ * catalog entry names exactly those keys; a test holds the two together.
  */
 public final class Pipeline implements AutoCloseable {
 
-    private final AwsClients clients;
-    private final VertxPageFetcher fetcher;
-    private final Ingest ingest;
-    private final Canonicalize canonicalize;
-    private final PlanUpload planUpload;
-    private final FetchPage fetchPage;
-    private final ExtractContent extract;
-    private final Queries queries;
-    private final CancelBatch cancel;
-    private final Frontier frontier;
-    private final DynamoDbFetchSwitch fetchSwitch;
-    private final UpdateFields updateFields;
-    private final NotifyBatch notifyBatch;
-    private final ApiAuth apiAuth;
-    private final VertxWebhookSender webhooks;
     /** How long a function trusts the kill switch it read. */
     private static final Duration SWITCH_CACHE = Duration.ofSeconds(5);
 
-    private Pipeline(PipelineSettings settings, AwsClients clients, VertxPageFetcher fetcher,
-            VertxWebhookSender webhooks, UnaryOperator<BlobStore> blobDecorator, Clock clock) {
-        this.clients = clients;
-        this.fetcher = fetcher;
-        this.webhooks = webhooks;
-        var r = settings.resources();
-        UrlNormalizer normalizer = UrlNormalizer.create();
-        BlobStore blobs = blobDecorator.apply(new S3BlobStore(clients.s3(), clients.s3Presigner(), r.bucket()));
-        var batches = new DynamoDbBatchStore(clients.dynamoDb(), r.batchesTable());
-        var urls = new DynamoDbUrlStore(clients.dynamoDb(), r.urlsTable());
-        var queue = new SqsFetchQueue(clients.sqs(), r.fetchQueueUrl());
-        var fetchSwitch = new DynamoDbFetchSwitch(clients.dynamoDb(), r.sitesTable(), clock, SWITCH_CACHE);
-        this.fetchSwitch = fetchSwitch;
-        this.frontier = new Frontier(new DynamoDbFrontierStore(clients.dynamoDb(), r.sitesTable()), queue, clock,
-                settings.frontier(), fetchSwitch);
-        var f = settings.fetch();
-        DoubleSupplier jitter = () -> ThreadLocalRandom.current().nextDouble();
-        SitePoliteness politeness = new SitePoliteness(
-                RobotsPolicy.create(robotsSettings(f)),
-                new DynamoDbRobotsStore(clients.dynamoDb(), r.sitesTable()), RateLimiter.create(rateSettings(f)),
-                new DynamoDbRateStore(clients.dynamoDb(), r.sitesTable(), clock),
-                f.rateOverrides().isBlank() ? RateOverrides.none() : RateOverrides.parse(f.rateOverrides()),
-                fetcher, clock, Pipeline::sleepUntil, jitter);
-        var serving = settings.serving();
-        Clients clientsFile = serving.clients().isBlank() ? Clients.none() : Clients.parse(serving.clients());
-        this.apiAuth = switch (serving.authMode()) {
-            case "token-file" -> new TokenFileAuth(clientsFile);
-            case "gateway" -> new GatewayAuth(serving.clientClaim());
-            default -> throw new IllegalArgumentException(
-                    "spiderling.auth.mode must be token-file or gateway, was " + serving.authMode());
+    private final FunctionConfig config;
+    private final Vertx vertx;
+    private final Clock clock;
+    private final UnaryOperator<BlobStore> blobDecorator;
+    private final PrintStream metrics;
+    private final DoubleSupplier jitter = () -> ThreadLocalRandom.current().nextDouble();
+    private final List<AutoCloseable> closeables = new ArrayList<>();
+
+    // The parts, each built on first use. Their builders call config(), clock() and vertx() rather than read the
+    // fields, which are assigned after these initializers run (the builders only run later).
+    private final Lazy<AwsClients> aws = lazy(this::buildAws);
+    private final Lazy<UrlNormalizer> normalizer = lazy(UrlNormalizer::create);
+    private final Lazy<BlobStore> blobs = lazy(() -> blobDecorator().apply(new S3BlobStore(aws().s3(),
+            aws().s3Presigner(), config().get(ConfigKeys.BUCKET))));
+    private final Lazy<BatchStore> batches = lazy(() -> new DynamoDbBatchStore(aws().dynamoDb(),
+            config().get(ConfigKeys.TABLES_BATCHES)));
+    private final Lazy<PendingPlans> pendingPlans = lazy(() -> new DynamoDbPendingPlans(aws().dynamoDb(),
+            config().get(ConfigKeys.TABLES_BATCHES)));
+    private final Lazy<UrlStore> urls = lazy(() -> new DynamoDbUrlStore(aws().dynamoDb(),
+            config().get(ConfigKeys.TABLES_URLS)));
+    private final Lazy<LinkStore> links = lazy(() -> new DynamoDbLinkStore(aws().dynamoDb(),
+            config().get(ConfigKeys.TABLES_LINKS)));
+    private final Lazy<DynamoDbFetchSwitch> fetchSwitch = lazy(() -> new DynamoDbFetchSwitch(aws().dynamoDb(),
+            config().get(ConfigKeys.TABLES_SITES), clock(), SWITCH_CACHE));
+    private final Lazy<FetchQueue> fetchQueue = lazy(() -> new SqsFetchQueue(aws().sqs(),
+            config().get(ConfigKeys.QUEUES_FETCH)));
+    private final Lazy<NotifyQueue> notifyQueue = lazy(() -> new SqsNotifyQueue(aws().sqs(),
+            config().get(ConfigKeys.QUEUES_NOTIFY)));
+    private final Lazy<EventSink> events = lazy(() -> config().get(ConfigKeys.QUEUES_EVENTS)
+            .<EventSink>map(url -> new SqsEventSink(aws().sqs(), url)).orElse(EventSink.NONE));
+    private final Lazy<Frontier> frontier = lazy(this::buildFrontier);
+    private final Lazy<BatchTracker> tracker = lazy(() -> new BatchTracker(batches(),
+            new EmitCompletion(notifyQueue(), events())));
+    private final Lazy<CallbackPolicy> callbacks = lazy(this::buildCallbacks);
+    private final Lazy<Supplier<Clients>> clients = lazy(this::buildClients);
+    private final Lazy<ApiAuth> apiAuth = lazy(this::buildApiAuth);
+    private final Lazy<VertxPageFetcher> fetcher = lazy(this::buildFetcher);
+    private final Lazy<VertxWebhookSender> webhooks = lazy(() -> closing(new VertxWebhookSender(vertx())));
+    private final Lazy<Ingest> ingest = lazy(() -> new Ingest(normalizer(), batches(), blobs(), clock(),
+            config().get(ConfigKeys.UPLOADS_URL_TTL), Optional.of(callbacks()), Optional.of(notifyQueue()),
+            pendingPlans()));
+    private final Lazy<PlanUpload> planUpload = lazy(() -> new PlanUpload(normalizer(), blobs(), batches(), urls(),
+            frontier(), new SqsPlanQueue(aws().sqs(), config().get(ConfigKeys.QUEUES_PLAN)), clock(),
+            new PlanUpload.Settings(config().get(ConfigKeys.UPLOADS_CHUNK_BYTES)), tracker(), pendingPlans()));
+    private final Lazy<Canonicalize> canonicalize = lazy(() -> new Canonicalize(blobs(), batches(), urls(),
+            frontier(), clock(), tracker(), pendingPlans()));
+    private final Lazy<ExtractContent> extract = lazy(() -> new ExtractContent(blobs(), urls(), links(),
+            HtmlExtractor.create(), new CanonicalLink(normalizer(), canonicalScope()), clock(),
+            new ExtractContent.Settings(config().get(ConfigKeys.LINKS_ENABLED))));
+    private final Lazy<FetchPage> fetchPage = lazy(this::buildFetchPage);
+    private final Lazy<Queries> queries = lazy(() -> new Queries(normalizer(), batches(), urls(), blobs(),
+            config().get(ConfigKeys.LINKS_ENABLED) ? Optional.of(links()) : Optional.empty()));
+    private final Lazy<CancelBatch> cancel = lazy(() -> new CancelBatch(batches(), clock(), tracker()));
+    private final Lazy<UpdateFields> updateFields = lazy(() -> new UpdateFields(normalizer(), urls()));
+    private final Lazy<NotifyBatch> notifyBatch = lazy(this::buildNotifyBatch);
+
+    private Pipeline(Builder builder) {
+        this.config = Objects.requireNonNull(builder.config, "config");
+        this.vertx = Objects.requireNonNull(builder.vertx, "vertx");
+        this.clock = Objects.requireNonNull(builder.clock, "clock");
+        this.blobDecorator = builder.blobDecorator;
+        this.metrics = builder.metrics;
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** What the composition root is built from. */
+    public static final class Builder {
+        private FunctionConfig config;
+        private Vertx vertx;
+        private Clock clock = Clock.systemUTC();
+        private UnaryOperator<BlobStore> blobDecorator = UnaryOperator.identity();
+        private PrintStream metrics = System.out;
+
+        public Builder config(FunctionConfig config) {
+            this.config = config;
+            return this;
+        }
+
+        /** Shared with Quarkus on Lambda; the caller closes it. */
+        public Builder vertx(Vertx vertx) {
+            this.vertx = vertx;
+            return this;
+        }
+
+        public Builder clock(Clock clock) {
+            this.clock = clock;
+            return this;
+        }
+
+        /**
+         * Wraps the blob store; the local runner uses it to raise the object-created events that S3 raises on AWS.
+         */
+        public Builder blobDecorator(UnaryOperator<BlobStore> decorator) {
+            this.blobDecorator = decorator;
+            return this;
+        }
+
+        /**
+         * Where metrics go, as lines in CloudWatch's embedded metric format: standard output on Lambda, which sends
+         * each line to the function's log group as it is.
+         */
+        public Builder metrics(PrintStream out) {
+            this.metrics = out;
+            return this;
+        }
+
+        public Pipeline build() {
+            return new Pipeline(this);
+        }
+    }
+
+    public FunctionConfig config() {
+        return config;
+    }
+
+    public Clock clock() {
+        return clock;
+    }
+
+    /** Where handlers print their metrics. */
+    public PrintStream metrics() {
+        return metrics;
+    }
+
+    public Ingest ingest() {
+        return ingest.get();
+    }
+
+    public Canonicalize canonicalize() {
+        return canonicalize.get();
+    }
+
+    public PlanUpload planUpload() {
+        return planUpload.get();
+    }
+
+    public FetchPage fetchPage() {
+        return fetchPage.get();
+    }
+
+    /** The longest one GET may take, whole body included: a fetch handler starts none with less time left. */
+    public Duration fetchTimeout() {
+        return config.get(ConfigKeys.FETCH_TOTAL_TIMEOUT);
+    }
+
+    public ExtractContent extract() {
+        return extract.get();
+    }
+
+    public Queries queries() {
+        return queries.get();
+    }
+
+    public CancelBatch cancel() {
+        return cancel.get();
+    }
+
+    public Frontier frontier() {
+        return frontier.get();
+    }
+
+    public UpdateFields updateFields() {
+        return updateFields.get();
+    }
+
+    public NotifyBatch notifyBatch() {
+        return notifyBatch.get();
+    }
+
+    public ApiAuth apiAuth() {
+        return apiAuth.get();
+    }
+
+    /** The operators' kill switch. */
+    public DynamoDbFetchSwitch fetchSwitch() {
+        return fetchSwitch.get();
+    }
+
+    /** How long a manifest or upload may wait for its S3 event before the sweep plans it itself. */
+    public Duration unplannedAfter() {
+        return config.get(ConfigKeys.SWEEP_UNPLANNED_AFTER);
+    }
+
+    public AwsClients aws() {
+        return aws.get();
+    }
+
+    private Vertx vertx() {
+        return vertx;
+    }
+
+    private UrlNormalizer normalizer() {
+        return normalizer.get();
+    }
+
+    private UnaryOperator<BlobStore> blobDecorator() {
+        return blobDecorator;
+    }
+
+    private BlobStore blobs() {
+        return blobs.get();
+    }
+
+    private BatchStore batches() {
+        return batches.get();
+    }
+
+    private PendingPlans pendingPlans() {
+        return pendingPlans.get();
+    }
+
+    private UrlStore urls() {
+        return urls.get();
+    }
+
+    private LinkStore links() {
+        return links.get();
+    }
+
+    private NotifyQueue notifyQueue() {
+        return notifyQueue.get();
+    }
+
+    private EventSink events() {
+        return events.get();
+    }
+
+    private BatchTracker tracker() {
+        return tracker.get();
+    }
+
+    private CallbackPolicy callbacks() {
+        return callbacks.get();
+    }
+
+    private Supplier<Clients> clients() {
+        return clients.get();
+    }
+
+    private VertxWebhookSender webhooks() {
+        return webhooks.get();
+    }
+
+    private AwsClients buildAws() {
+        Optional<String> keyId = config.get(ConfigKeys.AWS_ACCESS_KEY_ID);
+        Optional<String> secretKey = config.get(ConfigKeys.AWS_SECRET_ACCESS_KEY);
+        if (keyId.isPresent() != secretKey.isPresent()) {
+            throw new IllegalArgumentException(ConfigKeys.AWS_ACCESS_KEY_ID.name() + " and "
+                    + ConfigKeys.AWS_SECRET_ACCESS_KEY.name() + " go together; set both or neither");
+        }
+        Optional<AwsClients.StaticCredentials> credentials = keyId.map(id ->
+                new AwsClients.StaticCredentials(id, secretKey.orElseThrow()));
+        return closing(AwsClients.create(config.get(ConfigKeys.AWS_REGION), credentials, this::endpoint));
+    }
+
+    private Optional<URI> endpoint(AwsService service) {
+        ConfigKey<Optional<URI>> key = switch (service) {
+            case SQS -> ConfigKeys.AWS_ENDPOINT_SQS;
+            case DYNAMODB -> ConfigKeys.AWS_ENDPOINT_DYNAMODB;
+            case S3 -> ConfigKeys.AWS_ENDPOINT_S3;
+            case SECRETS_MANAGER -> ConfigKeys.AWS_ENDPOINT_SECRETSMANAGER;
         };
-        CallbackPolicy callbacks = new CallbackPolicy(new CallbackPolicy.Settings(serving.callbackHosts(),
-                serving.callbackHttp()), f.allowLoopback() ? AddressPolicy.allowingLoopback() : AddressPolicy.strict(),
-                Pipeline::resolve);
-        NotifyQueue notifyQueue = new SqsNotifyQueue(clients.sqs(), r.notifyQueueUrl());
-        EventSink events = r.eventsQueueUrl().isBlank() ? EventSink.NONE
-                : new SqsEventSink(clients.sqs(), r.eventsQueueUrl());
-        BatchTracker tracker = new BatchTracker(batches, new EmitCompletion(notifyQueue, events));
-        LinkStore links = new DynamoDbLinkStore(clients.dynamoDb(), r.linksTable());
-        this.ingest = new Ingest(normalizer, batches, blobs, clock, settings.uploads().urlTtl(),
-                Optional.of(callbacks), Optional.of(notifyQueue));
-        this.planUpload = new PlanUpload(normalizer, blobs, batches, urls, frontier,
-                new SqsPlanQueue(clients.sqs(), r.planQueueUrl()), clock,
-                new PlanUpload.Settings(settings.uploads().chunkBytes()), tracker);
-        this.cancel = new CancelBatch(batches, clock, tracker);
-        this.canonicalize = new Canonicalize(blobs, batches, urls, frontier, clock, tracker);
-        this.extract = new ExtractContent(blobs, urls, links, HtmlExtractor.create(),
-                new CanonicalLink(normalizer, serving.canonicalScope()), clock,
-                new ExtractContent.Settings(serving.indexLinks()));
+        return config.get(key);
+    }
+
+    private Frontier buildFrontier() {
+        return new Frontier(new DynamoDbFrontierStore(aws().dynamoDb(), config.get(ConfigKeys.TABLES_SITES)),
+                fetchQueue.get(), clock, new Frontier.Settings(config.get(ConfigKeys.FRONTIER_DEPTH_CAP),
+                        config.get(ConfigKeys.FRONTIER_SPACING), config.get(ConfigKeys.FRONTIER_LOST_AFTER)),
+                fetchSwitch());
+    }
+
+    private CallbackPolicy buildCallbacks() {
+        return new CallbackPolicy(new CallbackPolicy.Settings(config.get(ConfigKeys.NOTIFY_ALLOWED_HOSTS),
+                config.get(ConfigKeys.NOTIFY_ALLOW_HTTP)), addressPolicy(), Pipeline::resolve);
+    }
+
+    private AddressPolicy addressPolicy() {
+        return config.get(ConfigKeys.FETCH_ALLOW_LOOPBACK) ? AddressPolicy.allowingLoopback() : AddressPolicy.strict();
+    }
+
+    /**
+     * The clients file's text, from a Secrets Manager secret on AWS or a file locally, re-read after the cache time,
+     * so a rotation needs no redeploy.
+     */
+    private Supplier<Clients> buildClients() {
+        Optional<String> file = config.get(ConfigKeys.AUTH_CLIENTS_FILE);
+        Optional<String> secret = config.get(ConfigKeys.AUTH_CLIENTS_SECRET);
+        Duration cache = config.get(ConfigKeys.AUTH_CLIENTS_CACHE);
+        if (file.isPresent() && secret.isPresent()) {
+            throw new IllegalArgumentException(ConfigKeys.AUTH_CLIENTS_FILE.name() + " and "
+                    + ConfigKeys.AUTH_CLIENTS_SECRET.name() + " are both set; set one");
+        }
+        if (secret.isPresent()) {
+            return new RefreshingClients(new SecretsManagerText(aws().secretsManager(), secret.get()), cache, clock);
+        }
+        if (file.isPresent()) {
+            Path path = Path.of(file.get());
+            return new RefreshingClients(() -> read(ConfigKeys.AUTH_CLIENTS_FILE, path), cache, clock);
+        }
+        return Clients::none;
+    }
+
+    private ApiAuth buildApiAuth() {
+        String mode = config.get(ConfigKeys.AUTH_MODE);
+        return switch (mode) {
+            case "token-file" -> new TokenFileAuth(clients());
+            case "gateway" -> new GatewayAuth(config.get(ConfigKeys.AUTH_CLIENT_CLAIM));
+            default -> throw new IllegalStateException("unreachable: " + ConfigKeys.AUTH_MODE + " is " + mode);
+        };
+    }
+
+    private CanonicalLink.Scope canonicalScope() {
+        String scope = config.get(ConfigKeys.EXTRACT_CANONICAL_SCOPE);
+        return switch (scope) {
+            case "same-site" -> CanonicalLink.Scope.SAME_SITE;
+            case "any-site" -> CanonicalLink.Scope.ANY_SITE;
+            default -> throw new IllegalStateException("unreachable: " + ConfigKeys.EXTRACT_CANONICAL_SCOPE + " is "
+                    + scope);
+        };
+    }
+
+    private VertxPageFetcher buildFetcher() {
+        return closing(new VertxPageFetcher(vertx, VertxPageFetcher.Settings.builder()
+                .userAgent(config.get(ConfigKeys.FETCH_USER_AGENT))
+                .connectTimeout(config.get(ConfigKeys.FETCH_CONNECT_TIMEOUT))
+                .firstByteTimeout(config.get(ConfigKeys.FETCH_FIRST_BYTE_TIMEOUT))
+                .totalTimeout(config.get(ConfigKeys.FETCH_TOTAL_TIMEOUT))
+                .maxBodyBytes(config.get(ConfigKeys.FETCH_MAX_BODY_BYTES))
+                .allowLoopback(config.get(ConfigKeys.FETCH_ALLOW_LOOPBACK))
+                .build()));
+    }
+
+    private FetchPage buildFetchPage() {
+        String sites = config.get(ConfigKeys.TABLES_SITES);
+        RobotsPolicy.Settings robotsDefaults = RobotsPolicy.Settings.DEFAULTS
+                .withAgent(config.get(ConfigKeys.FETCH_ROBOTS_AGENT));
+        RobotsPolicy.Settings robots = new RobotsPolicy.Settings(robotsDefaults.agent(), robotsDefaults.maxBodyBytes(),
+                robotsDefaults.maxStoredBytes(), robotsDefaults.maxRedirects(), robotsDefaults.minFreshness(),
+                robotsDefaults.maxFreshness(), robotsDefaults.ttl(), config.get(ConfigKeys.FETCH_ROBOTS_RETRY_BASE),
+                robotsDefaults.backoffCap(), robotsDefaults.unreachableAfter(), robotsDefaults.crawlDelayCap());
+        RateLimiter.Settings rd = RateLimiter.Settings.DEFAULTS;
+        RateLimiter.Settings rates = new RateLimiter.Settings(rd.defaultInterval(), rd.maxDelay(), rd.maxInFlight(),
+                rd.lease(), rd.maxInterval(), rd.responseFactor(), rd.smoothing(), rd.recoverAfter(),
+                config.get(ConfigKeys.FETCH_THROTTLE_PAUSE), rd.maxPause(), rd.pauseJitter());
+        RetryPolicy.Settings td = RetryPolicy.Settings.DEFAULTS;
+        RetryPolicy.Settings retries = new RetryPolicy.Settings(td.maxAttempts(), td.maxThrottledAttempts(),
+                config.get(ConfigKeys.FETCH_RETRY_BASE), td.backoffMultiplier(), td.maxBackoff(), td.maxRetryAfter(),
+                td.retryAfterJitter());
+        RateOverrides overrides = config.get(ConfigKeys.FETCH_RATE_OVERRIDES_FILE)
+                .map(f -> RateOverrides.parse(read(ConfigKeys.FETCH_RATE_OVERRIDES_FILE, Path.of(f))))
+                .orElse(RateOverrides.none());
+        Set<SiteKey> optOut = config.get(ConfigKeys.FETCH_OPT_OUT_FILE)
+                .map(f -> OptOut.parse(read(ConfigKeys.FETCH_OPT_OUT_FILE, Path.of(f))))
+                .orElse(Set.of());
+        SitePoliteness politeness = new SitePoliteness(RobotsPolicy.create(robots),
+                new DynamoDbRobotsStore(aws().dynamoDb(), sites), RateLimiter.create(rates),
+                new DynamoDbRateStore(aws().dynamoDb(), sites, clock), overrides, fetcher.get(), clock,
+                Pipeline::sleepUntil, jitter);
+        ExtractContent extractContent = extract();
+        EventSink sink = events();
         FetchPage.Listener listener = new FetchPage.Listener() {
             @Override
             public void reused(NormalizedUrl url, byte[] body, String contentType, String sha256, Instant at) {
-                extract.reused(url, body, contentType, sha256, at);
+                extractContent.reused(url, body, contentType, sha256, at);
             }
 
             @Override
             public void fetched(FetchRecord record, List<String> batchIds) {
-                events.publish(UrlFetchedEvent.TYPE, UrlFetchedEvent.id(record),
+                sink.publish(UrlFetchedEvent.TYPE, UrlFetchedEvent.id(record),
                         UrlFetchedEvent.toJson(record, batchIds));
             }
         };
-        this.fetchPage = new FetchPage(fetcher, blobs, urls, tracker, frontier, politeness,
-                RetryPolicy.create(retrySettings(f)), fetchSwitch, normalizer, clock, jitter, new FetchPage.Settings(
-                        f.optOut().stream().map(SiteKey::new).collect(Collectors.toSet()), f.maxRedirects(),
-                        FetchPage.Settings.DEFAULTS.pausedRecheck(), FetchPage.Settings.DEFAULTS.freshMin(),
-                        FetchPage.Settings.DEFAULTS.freshMax()), listener);
-        this.queries = new Queries(normalizer, batches, urls, blobs,
-                serving.indexLinks() ? Optional.of(links) : Optional.empty());
-        this.updateFields = new UpdateFields(normalizer, urls);
-        this.notifyBatch = new NotifyBatch(batches, notifyQueue, webhooks, clientsFile::webhookSecret, callbacks,
-                DeliveryPolicy.create(), clock, jitter);
+        FetchPage.Settings defaults = FetchPage.Settings.DEFAULTS;
+        return new FetchPage(fetcher.get(), blobs(), urls(), tracker(), frontier(), politeness,
+                RetryPolicy.create(retries), fetchSwitch(), normalizer(), clock, jitter,
+                new FetchPage.Settings(optOut, config.get(ConfigKeys.FETCH_MAX_REDIRECTS), defaults.pausedRecheck(),
+                        defaults.freshMin(), defaults.freshMax()), listener);
+    }
+
+    private NotifyBatch buildNotifyBatch() {
+        Supplier<Clients> webhookClients = clients();
+        return new NotifyBatch(batches(), notifyQueue(), webhooks(), client -> webhookClients.get().webhookSecret(client),
+                callbacks(), DeliveryPolicy.create(), clock, jitter);
+    }
+
+    /** A file a key names, read whole; an unreadable one stops the function with the key's name. */
+    private static String read(ConfigKey<?> key, Path file) {
+        try {
+            return Files.readString(file);
+        } catch (IOException e) {
+            throw new UncheckedIOException(key.name() + ": cannot read " + file + ": " + e.getMessage(), e);
+        }
     }
 
     /** Every address of a host; none when the name does not resolve (the callback policy says so). */
@@ -168,88 +503,6 @@ public final class Pipeline implements AutoCloseable {
         } catch (UnknownHostException e) {
             return List.of();
         }
-    }
-
-    public static Pipeline create(PipelineSettings settings, Vertx vertx, Clock clock) {
-        return create(settings, vertx, UnaryOperator.identity(), clock);
-    }
-
-    /**
-     * @param blobDecorator wraps the blob store; the local runner uses it to raise the object-created events that
-     *     S3 raises on AWS
-     */
-    public static Pipeline create(PipelineSettings settings, Vertx vertx, UnaryOperator<BlobStore> blobDecorator,
-            Clock clock) {
-        return new Pipeline(settings, AwsClients.create(settings.aws()), new VertxPageFetcher(vertx, settings.fetch()),
-                new VertxWebhookSender(vertx), blobDecorator, clock);
-    }
-
-    public Ingest ingest() {
-        return ingest;
-    }
-
-    public Canonicalize canonicalize() {
-        return canonicalize;
-    }
-
-    public PlanUpload planUpload() {
-        return planUpload;
-    }
-
-    public FetchPage fetchPage() {
-        return fetchPage;
-    }
-
-    public ExtractContent extract() {
-        return extract;
-    }
-
-    public Queries queries() {
-        return queries;
-    }
-
-    public CancelBatch cancel() {
-        return cancel;
-    }
-
-    public Frontier frontier() {
-        return frontier;
-    }
-
-    public UpdateFields updateFields() {
-        return updateFields;
-    }
-
-    public NotifyBatch notifyBatch() {
-        return notifyBatch;
-    }
-
-    public ApiAuth apiAuth() {
-        return apiAuth;
-    }
-
-    private static RobotsPolicy.Settings robotsSettings(PipelineSettings.Fetch f) {
-        var d = RobotsPolicy.Settings.DEFAULTS.withAgent(f.robotsAgent());
-        return new RobotsPolicy.Settings(d.agent(), d.maxBodyBytes(), d.maxStoredBytes(), d.maxRedirects(),
-                d.minFreshness(), d.maxFreshness(), d.ttl(), f.robotsRetryBase(), d.backoffCap(), d.unreachableAfter(),
-                d.crawlDelayCap());
-    }
-
-    private static RateLimiter.Settings rateSettings(PipelineSettings.Fetch f) {
-        var d = RateLimiter.Settings.DEFAULTS;
-        return new RateLimiter.Settings(d.defaultInterval(), d.maxDelay(), d.maxInFlight(), d.lease(), d.maxInterval(),
-                d.responseFactor(), d.smoothing(), d.recoverAfter(), f.throttlePause(), d.maxPause(), d.pauseJitter());
-    }
-
-    private static RetryPolicy.Settings retrySettings(PipelineSettings.Fetch f) {
-        var d = RetryPolicy.Settings.DEFAULTS;
-        return new RetryPolicy.Settings(d.maxAttempts(), d.maxThrottledAttempts(), f.retryBase(),
-                d.backoffMultiplier(), d.maxBackoff(), d.maxRetryAfter(), d.retryAfterJitter());
-    }
-
-    /** The operators' kill switch. */
-    public DynamoDbFetchSwitch fetchSwitch() {
-        return fetchSwitch;
     }
 
     private static void sleepUntil(Instant when) {
@@ -264,14 +517,66 @@ public final class Pipeline implements AutoCloseable {
         }
     }
 
-    public AwsClients clients() {
-        return clients;
+    private <T extends AutoCloseable> T closing(T closeable) {
+        synchronized (closeables) {
+            closeables.add(closeable);
+        }
+        return closeable;
     }
 
+    /** Closes what was built, last built first (the AWS clients after the stores that use them). */
     @Override
     public void close() {
-        fetcher.close();
-        webhooks.close();
-        clients.close();
+        List<AutoCloseable> built;
+        synchronized (closeables) {
+            built = new ArrayList<>(closeables);
+            closeables.clear();
+        }
+        RuntimeException failure = null;
+        for (int i = built.size() - 1; i >= 0; i--) {
+            try {
+                built.get(i).close();
+            } catch (Exception e) {
+                if (failure == null) {
+                    failure = new IllegalStateException("closing the pipeline failed", e);
+                } else {
+                    failure.addSuppressed(e);
+                }
+            }
+        }
+        if (failure != null) {
+            throw failure;
+        }
+    }
+
+    private static <T> Lazy<T> lazy(Supplier<T> build) {
+        return new Lazy<>(build);
+    }
+
+    /**
+     * A part built on first use, once, even when several threads ask at once (the local runner's pollers share one
+     * pipeline).
+     */
+    private static final class Lazy<T> {
+        private final Supplier<T> build;
+        private volatile T value;
+
+        Lazy(Supplier<T> build) {
+            this.build = build;
+        }
+
+        T get() {
+            T v = value;
+            if (v == null) {
+                synchronized (this) {
+                    v = value;
+                    if (v == null) {
+                        v = Objects.requireNonNull(build.get());
+                        value = v;
+                    }
+                }
+            }
+            return v;
+        }
     }
 }

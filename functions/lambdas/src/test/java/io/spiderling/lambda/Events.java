@@ -30,6 +30,11 @@ final class Events {
         }
     }
 
+    /** The {@code events/} folder at the top of the checkout. */
+    static Path dir() {
+        return DIR;
+    }
+
     /** Posts the event to the mock event server; the response is the handler's return value as JSON. */
     static ValidatableResponse invoke(ObjectNode event) {
         int port = ConfigProvider.getConfig().getValue("quarkus.lambda.mock-event-server.test-port", Integer.class);

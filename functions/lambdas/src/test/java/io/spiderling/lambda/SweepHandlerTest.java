@@ -1,13 +1,18 @@
 package io.spiderling.lambda;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 import io.spiderling.aws.DynamoDbFrontierStore;
 import io.spiderling.aws.FetchJobCodec;
+import io.spiderling.aws.DynamoDbPendingPlans;
 import io.spiderling.core.frontier.FrontierEntry;
+import io.spiderling.core.pipeline.Ingest;
+import jakarta.inject.Inject;
+import java.time.Duration;
 import io.spiderling.core.url.NormalizedUrl;
 import java.time.Instant;
 import java.util.List;
@@ -18,6 +23,9 @@ import software.amazon.awssdk.services.sqs.model.Message;
 @TestProfile(HandlerProfiles.Sweep.class)
 @QuarkusTestResource(TestStack.class)
 class SweepHandlerTest {
+
+    @Inject
+    Pipeline pipeline;
 
     @Test
     void handleRequest_whenSampleScheduleFires_expectParkedEntriesReleasedToTheFetchQueue() {
@@ -34,5 +42,29 @@ class SweepHandlerTest {
         messages.forEach(m -> sqs.deleteMessage(b -> b.queueUrl(queue).receiptHandle(m.receiptHandle())));
         assertEquals(List.of(url), messages.stream().map(m -> FetchJobCodec.decode(m.body()).url()).toList());
         assertEquals(1, store.released(url.siteKey()));
+    }
+
+    @Test
+    void handleRequest_whenAManifestsEventWasLost_plansTheBatchAndQueuesItsUrl() {
+        String batchId = "sweep-stranded";
+        assertInstanceOf(Ingest.Result.Accepted.class, pipeline.ingest().submit(batchId,
+                List.of("https://stranded.example/only"), "http")); // the manifest's S3 event never comes
+        String manifest = Ingest.manifestKey(batchId);
+        new DynamoDbPendingPlans(TestStack.aws().dynamoDb(), TestStack.resources().batchesTable())
+                .expect(manifest, Instant.now().minus(pipeline.unplannedAfter()).minus(Duration.ofMinutes(1)));
+
+        assertEquals("1", Events.invoke(Events.load("eventbridge-sweep.json")).statusCode(200).extract().asString(),
+                "one stranded manifest planned (planning releases its job itself)");
+
+        assertEquals(1, pipeline.queries().batch(batchId).orElseThrow().queued());
+        var sqs = TestStack.aws().sqs();
+        String queue = TestStack.resources().fetchQueueUrl();
+        List<Message> messages = sqs.receiveMessage(b -> b.queueUrl(queue).maxNumberOfMessages(10).waitTimeSeconds(1))
+                .messages();
+        messages.forEach(m -> sqs.deleteMessage(b -> b.queueUrl(queue).receiptHandle(m.receiptHandle())));
+        assertEquals(List.of(NormalizedUrl.parse("https://stranded.example/only")),
+                messages.stream().map(m -> FetchJobCodec.decode(m.body()).url()).toList());
+        assertEquals(List.of(), new DynamoDbPendingPlans(TestStack.aws().dynamoDb(),
+                TestStack.resources().batchesTable()).waitingSince("manifests/", Instant.now(), 10));
     }
 }

@@ -28,10 +28,18 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.S3Configuration;
 import software.amazon.awssdk.services.s3.presigner.S3Presigner;
+import software.amazon.awssdk.services.secretsmanager.SecretsManagerClient;
 import software.amazon.awssdk.services.sqs.SqsClient;
+import io.spiderling.catalog.ConfigKey;
+import io.spiderling.catalog.ConfigKeys;
+import io.spiderling.catalog.Queue;
+import io.spiderling.catalog.Secret;
+import io.spiderling.catalog.Table;
+import java.util.LinkedHashMap;
 
 /**
- * ElasticMQ (SQS), DynamoDB Local and s3proxy (S3), running in this JVM on free ports of 127.0.0.1.
+ * ElasticMQ (SQS), DynamoDB Local, s3proxy (S3) and a small Secrets Manager ({@link EmbeddedSecretsManager}), running
+ * in this JVM on free ports of 127.0.0.1.
  *
  * <p>Each emulator is a real HTTP endpoint, so code under test can be handed {@link #sqsEndpoint()} and friends through
  * its ordinary configuration. Everything is in memory and lost on {@link #close()}.
@@ -45,6 +53,8 @@ public final class EmbeddedAws implements AutoCloseable {
     public static final String REGION = "us-east-1";
     public static final String ACCESS_KEY = "local";
     public static final String SECRET_KEY = "local-secret";
+    /** The account id in the ARNs the emulators make up. */
+    public static final String ACCOUNT = "000000000000";
 
     private static final String LOOPBACK = "127.0.0.1";
 
@@ -57,12 +67,17 @@ public final class EmbeddedAws implements AutoCloseable {
     private final DynamoDbClient dynamoDb;
     private final S3Client s3;
     private final S3Presigner s3Presigner;
+    private final EmbeddedSecretsManager secretsManagerServer;
+    private final SecretsManagerClient secretsManager;
     private final AtomicBoolean closed = new AtomicBoolean();
 
-    private EmbeddedAws(Emulator sqsServer, Emulator dynamoDbServer, Emulator s3Server) {
+    private EmbeddedAws(Emulator sqsServer, Emulator dynamoDbServer, Emulator s3Server,
+            EmbeddedSecretsManager secretsManagerServer) {
         this.sqsServer = sqsServer;
         this.dynamoDbServer = dynamoDbServer;
         this.s3Server = s3Server;
+        this.secretsManagerServer = secretsManagerServer;
+        this.secretsManager = configure(SecretsManagerClient.builder(), secretsManagerServer.endpoint()).build();
         this.sqs = configure(SqsClient.builder(), sqsServer.endpoint()).build();
         this.dynamoDb = configure(DynamoDbClient.builder(), dynamoDbServer.endpoint()).build();
         this.s3 = configure(S3Client.builder(), s3Server.endpoint()).forcePathStyle(true).build();
@@ -90,7 +105,8 @@ public final class EmbeddedAws implements AutoCloseable {
             started.forEach(emulator -> closeQuietly(emulator.server(), failure));
             throw failure;
         }
-        return new EmbeddedAws(started.get(0), started.get(1), started.get(2));
+        return new EmbeddedAws(started.get(0), started.get(1), started.get(2),
+                EmbeddedSecretsManager.start(REGION, ACCOUNT));
     }
 
     /**
@@ -118,6 +134,14 @@ public final class EmbeddedAws implements AutoCloseable {
         return s3Server.endpoint();
     }
 
+    public URI secretsManagerEndpoint() {
+        return secretsManagerServer.endpoint();
+    }
+
+    public SecretsManagerClient secretsManager() {
+        return secretsManager;
+    }
+
     public SqsClient sqs() {
         return sqs;
     }
@@ -137,30 +161,43 @@ public final class EmbeddedAws implements AutoCloseable {
 
     /** Creates one isolated set of Spiderling resources named after {@code prefix}: {@link SpiderlingProvisioner}. */
     public StackResources provision(String prefix) {
-        return SpiderlingProvisioner.provision(sqs, dynamoDb, s3, prefix);
+        return SpiderlingProvisioner.provision(sqs, dynamoDb, s3, secretsManager, prefix);
     }
 
     /**
-     * The functions' configuration keys (see the lambdas module's application.properties) that point them at this
-     * stack and at the resources {@code r}: one list for the Quarkus tests and the local runner.
+     * The functions' configuration (keys of {@link ConfigKeys}, by name) that points them at this stack and at the
+     * resources {@code r}: the endpoints and credentials, and every resource name the catalog gives a key. One map
+     * for the Quarkus tests, the local runner and the native check. The clients secret is left out: local runs read
+     * a clients file instead; add it to read the secret.
      */
     public Map<String, String> functionConfig(StackResources r) {
-        return Map.ofEntries(
-                Map.entry("spiderling.aws.region", REGION),
-                Map.entry("spiderling.aws.endpoint.sqs", sqsEndpoint().toString()),
-                Map.entry("spiderling.aws.endpoint.dynamodb", dynamoDbEndpoint().toString()),
-                Map.entry("spiderling.aws.endpoint.s3", s3Endpoint().toString()),
-                Map.entry("spiderling.aws.access-key-id", ACCESS_KEY),
-                Map.entry("spiderling.aws.secret-access-key", SECRET_KEY),
-                Map.entry("spiderling.bucket", r.bucket()),
-                Map.entry("spiderling.tables.urls", r.urlsTable()),
-                Map.entry("spiderling.tables.batches", r.batchesTable()),
-                Map.entry("spiderling.tables.sites", r.sitesTable()),
-                Map.entry("spiderling.tables.links", r.linksTable()),
-                Map.entry("spiderling.queues.fetch", r.fetchQueueUrl()),
-                Map.entry("spiderling.queues.plan", r.planQueueUrl()),
-                Map.entry("spiderling.queues.notify", r.notifyQueueUrl()),
-                Map.entry("spiderling.queues.events", r.eventsQueueUrl()));
+        Map<ConfigKey<?>, String> config = new LinkedHashMap<>();
+        config.put(ConfigKeys.AWS_REGION, REGION);
+        config.put(ConfigKeys.AWS_ENDPOINT_SQS, sqsEndpoint().toString());
+        config.put(ConfigKeys.AWS_ENDPOINT_DYNAMODB, dynamoDbEndpoint().toString());
+        config.put(ConfigKeys.AWS_ENDPOINT_S3, s3Endpoint().toString());
+        config.put(ConfigKeys.AWS_ENDPOINT_SECRETSMANAGER, secretsManagerEndpoint().toString());
+        config.put(ConfigKeys.AWS_ACCESS_KEY_ID, ACCESS_KEY);
+        config.put(ConfigKeys.AWS_SECRET_ACCESS_KEY, SECRET_KEY);
+        config.put(ConfigKeys.BUCKET, r.bucket());
+        for (Table table : Table.values()) {
+            config.put(table.configKey(), r.table(table));
+        }
+        for (Queue queue : Queue.values()) {
+            queue.configKey().ifPresent(key -> config.put(key, r.queueUrl(queue)));
+        }
+        Map<String, String> byName = new LinkedHashMap<>();
+        config.forEach((key, value) -> byName.put(key.name(), value));
+        return byName;
+    }
+
+    /** {@link #functionConfig} plus the secrets' ARNs, as a deployment sets them. */
+    public Map<String, String> functionConfigWithSecrets(StackResources r) {
+        Map<String, String> config = new LinkedHashMap<>(functionConfig(r));
+        for (Secret secret : Secret.values()) {
+            config.put(secret.configKey().name(), r.secret(secret));
+        }
+        return config;
     }
 
     @Override
@@ -172,6 +209,8 @@ public final class EmbeddedAws implements AutoCloseable {
         dynamoDb.close();
         s3.close();
         s3Presigner.close();
+        secretsManager.close();
+        secretsManagerServer.close();
         IllegalStateException failure = new IllegalStateException("An embedded AWS emulator failed to stop");
         List.of(s3Server, dynamoDbServer, sqsServer).forEach(emulator -> closeQuietly(emulator.server(), failure));
         if (failure.getSuppressed().length > 0) {

@@ -1,40 +1,100 @@
 package io.spiderling.testkit;
 
+import io.spiderling.catalog.Queue;
+import io.spiderling.catalog.Secret;
+import io.spiderling.catalog.Table;
+import java.util.Collections;
+import java.util.EnumMap;
+import java.util.Map;
+import java.util.Objects;
+
 /**
- * The names and URLs of one provisioned set of Spiderling resources, all derived from {@code prefix}.
+ * The names and URLs of one provisioned set of Spiderling resources, all derived from {@code prefix}: a bucket
+ * ({@code <prefix>-content}), and each of the catalog's tables, queues and secrets (see {@link Table#nameIn},
+ * {@link Queue#nameIn}, {@link Secret#nameIn}).
  *
- * @param prefix the prefix every name starts with
- * @param bucket the S3 bucket for fetched content, {@code <prefix>-content}
- * @param urlsTable the DynamoDB table of URL state, {@code <prefix>-urls}, keyed by {@code urlHash}
- * @param batchesTable the DynamoDB table of batches, {@code <prefix>-batches}, keyed by {@code pk} and {@code sk}
- * @param sitesTable the DynamoDB table of the per-site frontier, {@code <prefix>-sites}, keyed by {@code pk} and
- *     {@code sk}, with the local secondary index {@code byOrder} on ({@code pk}, {@code ord})
- * @param linksTable the DynamoDB table of links indexed by target, {@code <prefix>-links}, keyed by {@code target}
- *     ({@code <target hash>#<shard>}) and {@code source} (the linking page's hash)
- * @param ingestQueueUrl the standard queue {@code <prefix>-ingest}
- * @param ingestDlqUrl its dead-letter queue {@code <prefix>-ingest-dlq}
- * @param fetchQueueUrl the FIFO queue {@code <prefix>-fetch.fifo}
- * @param fetchDlqUrl its FIFO dead-letter queue {@code <prefix>-fetch-dlq.fifo}
- * @param planQueueUrl the standard queue {@code <prefix>-plan} of upload chunks to plan
- * @param planDlqUrl its dead-letter queue {@code <prefix>-plan-dlq}
- * @param notifyQueueUrl the standard queue {@code <prefix>-notify} of callback deliveries
- * @param notifyDlqUrl its dead-letter queue {@code <prefix>-notify-dlq}
- * @param eventsQueueUrl the standard queue {@code <prefix>-events} where listeners read url.fetched and
- *     batch.completed events
+ * @param queueUrls each queue's URL
+ * @param secrets each secret's ARN
  */
-public record StackResources(
-        String prefix,
-        String bucket,
-        String urlsTable,
-        String batchesTable,
-        String sitesTable,
-        String linksTable,
-        String ingestQueueUrl,
-        String ingestDlqUrl,
-        String fetchQueueUrl,
-        String fetchDlqUrl,
-        String planQueueUrl,
-        String planDlqUrl,
-        String notifyQueueUrl,
-        String notifyDlqUrl,
-        String eventsQueueUrl) {}
+public record StackResources(String prefix, String bucket, Map<Table, String> tables, Map<Queue, String> queueUrls,
+        Map<Secret, String> secrets) {
+
+    public StackResources {
+        Objects.requireNonNull(prefix, "prefix");
+        Objects.requireNonNull(bucket, "bucket");
+        tables = Collections.unmodifiableMap(new EnumMap<>(tables));
+        queueUrls = Collections.unmodifiableMap(new EnumMap<>(queueUrls));
+        secrets = Collections.unmodifiableMap(secrets.isEmpty() ? new EnumMap<>(Secret.class) : new EnumMap<>(secrets));
+        for (Table t : Table.values()) {
+            Objects.requireNonNull(tables.get(t), () -> "no " + t + " table");
+        }
+        for (Queue q : Queue.values()) {
+            Objects.requireNonNull(queueUrls.get(q), () -> "no " + q + " queue");
+        }
+    }
+
+    public String table(Table table) {
+        return tables.get(table);
+    }
+
+    public String queueUrl(Queue queue) {
+        return queueUrls.get(queue);
+    }
+
+    /** The ARN of the secret, or null where none was provisioned. */
+    public String secret(Secret secret) {
+        return secrets.get(secret);
+    }
+
+    public String urlsTable() {
+        return table(Table.URLS);
+    }
+
+    public String batchesTable() {
+        return table(Table.BATCHES);
+    }
+
+    public String sitesTable() {
+        return table(Table.SITES);
+    }
+
+    public String linksTable() {
+        return table(Table.LINKS);
+    }
+
+    public String ingestQueueUrl() {
+        return queueUrl(Queue.INGEST);
+    }
+
+    public String ingestDlqUrl() {
+        return queueUrl(Queue.INGEST_DLQ);
+    }
+
+    public String fetchQueueUrl() {
+        return queueUrl(Queue.FETCH);
+    }
+
+    public String fetchDlqUrl() {
+        return queueUrl(Queue.FETCH_DLQ);
+    }
+
+    public String planQueueUrl() {
+        return queueUrl(Queue.PLAN);
+    }
+
+    public String planDlqUrl() {
+        return queueUrl(Queue.PLAN_DLQ);
+    }
+
+    public String notifyQueueUrl() {
+        return queueUrl(Queue.NOTIFY);
+    }
+
+    public String notifyDlqUrl() {
+        return queueUrl(Queue.NOTIFY_DLQ);
+    }
+
+    public String eventsQueueUrl() {
+        return queueUrl(Queue.EVENTS);
+    }
+}

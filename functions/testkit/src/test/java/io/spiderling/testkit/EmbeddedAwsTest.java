@@ -82,28 +82,57 @@ class EmbeddedAwsTest {
         Map<QueueAttributeName, String> fetch = attributes(aws, res.fetchQueueUrl());
         assertEquals("true", fetch.get(QueueAttributeName.FIFO_QUEUE));
         assertEquals("false", fetch.get(QueueAttributeName.CONTENT_BASED_DEDUPLICATION));
-        assertEquals("60", fetch.get(QueueAttributeName.VISIBILITY_TIMEOUT));
+        assertEquals("360", fetch.get(QueueAttributeName.VISIBILITY_TIMEOUT));
         String fetchDlqArn = attributes(aws, res.fetchDlqUrl()).get(QueueAttributeName.QUEUE_ARN);
         assertTrue(fetchDlqArn.endsWith(":" + res.prefix() + "-fetch-dlq.fifo"), fetchDlqArn);
-        assertRedrivesTo(fetchDlqArn, fetch.get(QueueAttributeName.REDRIVE_POLICY));
+        assertRedrivesTo(fetchDlqArn, fetch.get(QueueAttributeName.REDRIVE_POLICY), 3);
         assertEquals("true", attributes(aws, res.fetchDlqUrl()).get(QueueAttributeName.FIFO_QUEUE));
     }
 
     @Test
     void provision_whenIngestQueueCreated_redrivesToItsDeadLetterQueue(EmbeddedAws aws, StackResources res) {
         Map<QueueAttributeName, String> ingest = attributes(aws, res.ingestQueueUrl());
-        assertEquals("60", ingest.get(QueueAttributeName.VISIBILITY_TIMEOUT));
+        assertEquals("360", ingest.get(QueueAttributeName.VISIBILITY_TIMEOUT));
         String ingestDlqArn = attributes(aws, res.ingestDlqUrl()).get(QueueAttributeName.QUEUE_ARN);
-        assertRedrivesTo(ingestDlqArn, ingest.get(QueueAttributeName.REDRIVE_POLICY));
+        assertRedrivesTo(ingestDlqArn, ingest.get(QueueAttributeName.REDRIVE_POLICY), 5);
     }
 
     @Test
     void provision_whenPlanQueueCreated_hidesAChunkForAFullInvocationAndRedrivesToItsDeadLetterQueue(EmbeddedAws aws,
             StackResources res) {
         Map<QueueAttributeName, String> plan = attributes(aws, res.planQueueUrl());
-        assertEquals("900", plan.get(QueueAttributeName.VISIBILITY_TIMEOUT));
+        assertEquals("5400", plan.get(QueueAttributeName.VISIBILITY_TIMEOUT), "six times a 15-minute invocation");
         assertRedrivesTo(attributes(aws, res.planDlqUrl()).get(QueueAttributeName.QUEUE_ARN),
-                plan.get(QueueAttributeName.REDRIVE_POLICY));
+                plan.get(QueueAttributeName.REDRIVE_POLICY), 5);
+    }
+
+    @Test
+    void provision_whenQueuesCreated_matchTheCatalogsDeclarations(EmbeddedAws aws, StackResources res) {
+        for (io.spiderling.catalog.Queue queue : io.spiderling.catalog.Queue.values()) {
+            Map<QueueAttributeName, String> attributes = attributes(aws, res.queueUrl(queue));
+            assertEquals(String.valueOf(queue.visibility().toSeconds()),
+                    attributes.get(QueueAttributeName.VISIBILITY_TIMEOUT), queue.name());
+            // Retention is sent too, but ElasticMQ accepts it without reporting it back.
+            assertEquals(queue.fifo(), "true".equals(attributes.get(QueueAttributeName.FIFO_QUEUE)), queue.name());
+            queue.deadLetter().ifPresentOrElse(dl -> assertRedrivesTo(attributes(aws, res.queueUrl(dl.queue()))
+                            .get(QueueAttributeName.QUEUE_ARN), attributes.get(QueueAttributeName.REDRIVE_POLICY),
+                            dl.maxReceiveCount()),
+                    () -> assertEquals(null, attributes.get(QueueAttributeName.REDRIVE_POLICY), queue.name()));
+        }
+    }
+
+    @Test
+    void provision_whenSecretsCreated_holdNoClientUntilTheClientsFileIsPut(EmbeddedAws aws, StackResources res) {
+        String arn = res.secret(io.spiderling.catalog.Secret.CLIENTS);
+        assertTrue(arn.startsWith("arn:aws:secretsmanager:us-east-1:000000000000:secret:" + res.prefix()
+                + "/clients-"), arn);
+        assertEquals(SpiderlingProvisioner.EMPTY_CLIENTS,
+                aws.secretsManager().getSecretValue(b -> b.secretId(arn)).secretString());
+        aws.secretsManager().putSecretValue(b -> b.secretId(arn).secretString("changed"));
+        assertEquals("changed", aws.secretsManager().getSecretValue(b -> b.secretId(res.prefix() + "/clients"))
+                .secretString(), "found by name as well as by ARN");
+        assertThrows(software.amazon.awssdk.services.secretsmanager.model.ResourceNotFoundException.class,
+                () -> aws.secretsManager().getSecretValue(b -> b.secretId(res.prefix() + "/nothing")));
     }
 
     @Test
@@ -184,9 +213,9 @@ class EmbeddedAwsTest {
                 .attributes();
     }
 
-    private static void assertRedrivesTo(String deadLetterArn, String redrivePolicy) {
+    private static void assertRedrivesTo(String deadLetterArn, String redrivePolicy, int maxReceiveCount) {
         assertTrue(redrivePolicy.contains("\"deadLetterTargetArn\":\"" + deadLetterArn + "\""), redrivePolicy);
-        assertTrue(redrivePolicy.matches(".*\"maxReceiveCount\":\"?5\"?.*"), redrivePolicy);
+        assertTrue(redrivePolicy.matches(".*\"maxReceiveCount\":\"?" + maxReceiveCount + "\"?.*"), redrivePolicy);
     }
 
     private static boolean accepts(URI endpoint) {

@@ -56,6 +56,12 @@ public final class Clients {
     public static final int MIN_LENGTH = 16;
 
     private static final Pattern CLIENT_ID = Pattern.compile("[A-Za-z0-9._-]{1,64}");
+    /**
+     * An IAM role or user ARN, as API Gateway's IAM authorizer names callers (a role, not its sessions: see
+     * {@code GatewayAuth}), so that their callbacks can be signed too.
+     */
+    private static final Pattern IAM_ARN =
+            Pattern.compile("arn:aws[a-z-]*:iam::[0-9]{12}:(role|user)/[A-Za-z0-9+=,.@_/-]{1,512}");
     private static final Pattern TOKEN = Pattern.compile("[A-Za-z0-9._~+/-]+=*");
     private static final Pattern SECRET = Pattern.compile("[\\x21-\\x7e]+");
     private static final Pattern AUTHORIZATION = Pattern.compile("(\\S+)(?: +(\\S+))?");
@@ -144,8 +150,9 @@ public final class Clients {
             String id = fields[0];
             String token = fields[1];
             String secret = fields[2];
-            if (!CLIENT_ID.matcher(id).matches()) {
-                throw error(number, "client id must be 1 to 64 letters, digits, '.', '_' or '-'");
+            if (!CLIENT_ID.matcher(id).matches() && !IAM_ARN.matcher(id).matches()) {
+                throw error(number, "client id must be 1 to 64 letters, digits, '.', '_' or '-', or an IAM role or"
+                        + " user ARN");
             }
             if (token.length() < MIN_LENGTH) {
                 throw error(number, "token must be at least " + MIN_LENGTH + " characters");

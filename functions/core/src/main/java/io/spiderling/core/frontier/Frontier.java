@@ -112,23 +112,34 @@ public final class Frontier {
 
     /** Sends the site's due entries to the fetch queue, lowest order first, up to the cap. Returns how many. */
     public int release(SiteKey site) {
+        return releaseDue(site).sent();
+    }
+
+    /**
+     * @param sent jobs sent now
+     * @param saturated whether due entries may remain: the site was at its cap, or took every place there was
+     */
+    private record Released(int sent, boolean saturated) {}
+
+    private Released releaseDue(SiteKey site) {
         if (fetchSwitch.paused()) {
-            return 0;
+            return new Released(0, true);
         }
         int room = settings.depthCap() - store.released(site);
         if (room <= 0) {
-            return 0;
+            return new Released(0, true);
         }
         Instant now = clock.instant();
         List<FetchJob> jobs = new ArrayList<>();
-        for (FrontierEntry entry : store.due(site, now, room)) {
+        List<FrontierEntry> due = store.due(site, now, room);
+        for (FrontierEntry entry : due) {
             // false: another releaser took this entry, or filled the site's last place; either way, skip it
             if (store.release(entry, now, settings.depthCap())) {
                 jobs.add(entry.job());
             }
         }
         queue.enqueue(jobs);
-        return jobs.size();
+        return new Released(jobs.size(), due.size() >= room || jobs.size() < due.size());
     }
 
     /**
@@ -160,12 +171,23 @@ public final class Frontier {
     }
 
     /**
-     * The periodic sweep: re-sends jobs presumed lost (a crash between release and send, or a lost message), then
-     * releases due entries of every active site. Returns how many jobs it sent.
+     * What a sweep did.
+     *
+     * @param sent jobs sent to the fetch queue: lost ones sent again, and due ones released
+     * @param lag how long the longest-waiting due entry has been due and not released, over every active site
+     *     (zero when none waits): the backlog lives in the sites table, so the fetch queue's age cannot show it
      */
-    public int sweep() {
+    public record SweepReport(int sent, Duration lag) {}
+
+    /**
+     * The periodic sweep: re-sends jobs presumed lost (a crash between release and send, or a lost message), then
+     * releases due entries of every active site, and measures the lag of what is still due. A site's lag costs one
+     * more read only when the site has no room left, since otherwise releasing took every due entry.
+     */
+    public SweepReport sweep() {
         Instant now = clock.instant();
         int sent = 0;
+        Duration lag = Duration.ZERO;
         for (SiteKey site : store.activeSites()) {
             List<FrontierEntry> lost = store.releasedBefore(site, now.minus(settings.lostAfter()));
             if (!lost.isEmpty()) {
@@ -173,8 +195,17 @@ public final class Frontier {
                 lost.forEach(entry -> store.resent(entry, now));
                 sent += lost.size();
             }
-            sent += release(site);
+            Released released = releaseDue(site);
+            sent += released.sent();
+            if (released.saturated()) {
+                for (FrontierEntry waiting : store.due(site, now, 1)) {
+                    Duration waited = Duration.between(waiting.notBefore(), now);
+                    if (waited.compareTo(lag) > 0) {
+                        lag = waited;
+                    }
+                }
+            }
         }
-        return sent;
+        return new SweepReport(sent, lag);
     }
 }

@@ -6,6 +6,7 @@ import io.spiderling.core.port.UrlStore;
 import io.spiderling.core.recrawl.RecrawlPolicy;
 import io.spiderling.core.port.BatchStore;
 import io.spiderling.core.port.BlobStore;
+import io.spiderling.core.port.PendingPlans;
 import io.spiderling.core.url.NormalizedUrl;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
@@ -27,20 +28,27 @@ public final class Canonicalize {
     public static final Duration CLAIM_TIMEOUT = Duration.ofMinutes(30);
     /** URLs planned together: one read of their stored copies and one claim write per group. */
     static final int GROUP = 100;
+    /** A watched manifest that is still not in the bucket this long after: its ingest died before writing it. */
+    public static final Duration ABANDON_AFTER = Duration.ofDays(1);
 
     private final BlobStore blobs;
     private final BatchStore batches;
     private final ItemPlanner planner;
     private final Frontier frontier;
     private final Clock clock;
+    private final PendingPlans pendingPlans;
 
     public Canonicalize(BlobStore blobs, BatchStore batches, UrlStore urls, Frontier frontier, Clock clock) {
-        this(blobs, batches, urls, frontier, clock, new BatchTracker(batches));
+        this(blobs, batches, urls, frontier, clock, new BatchTracker(batches), PendingPlans.NONE);
     }
 
-    /** @param tracker ends items that need no fetch, and emits the completion they may bring */
+    /**
+     * @param tracker ends items that need no fetch, and emits the completion they may bring
+     * @param pendingPlans the manifests waiting for planning: a planned one is no longer watched
+     */
     public Canonicalize(BlobStore blobs, BatchStore batches, UrlStore urls, Frontier frontier, Clock clock,
-            BatchTracker tracker) {
+            BatchTracker tracker, PendingPlans pendingPlans) {
+        this.pendingPlans = pendingPlans;
         this.blobs = blobs;
         this.batches = batches;
         this.planner = new ItemPlanner(urls, tracker);
@@ -84,6 +92,25 @@ public final class Canonicalize {
                     pending.subList(from, Math.min(pending.size(), from + GROUP)), parking, now));
         }
         parking.release();
+        pendingPlans.planned(key);
         return Optional.of(new Outcome(id, manifest.size(), counts.parked(), counts.skipped(), counts.joined()));
+    }
+
+    /**
+     * Plans the manifests watched since before {@code cutoff}: their S3 event was lost, or every try of it failed.
+     * Planning is safe to repeat, so one whose event is merely late is planned twice to no harm. A watched manifest
+     * that never reached the bucket stops being watched after {@link #ABANDON_AFTER}. Returns how many it planned.
+     */
+    public int planStranded(Instant cutoff, int limit) {
+        int planned = 0;
+        Instant abandoned = clock.instant().minus(ABANDON_AFTER);
+        for (PendingPlans.Pending pending : pendingPlans.waitingSince(Ingest.MANIFEST_PREFIX, cutoff, limit)) {
+            if (onManifest(pending.key()).isPresent()) {
+                planned++;
+            } else if (pending.since().isBefore(abandoned)) {
+                pendingPlans.planned(pending.key());
+            }
+        }
+        return planned;
     }
 }

@@ -4,12 +4,15 @@ import io.spiderling.core.batch.BatchHeader;
 import io.spiderling.core.batch.BatchOptions;
 import io.spiderling.core.batch.BatchPlan;
 import io.spiderling.core.batch.BatchPlanner;
+import io.spiderling.core.batch.BatchStatus;
+import io.spiderling.core.batch.PlanProgress;
 import io.spiderling.core.batch.Rejection;
 import io.spiderling.core.notify.CallbackPolicy;
 import io.spiderling.core.notify.ProgressSchedule;
 import io.spiderling.core.port.BlobStore;
 import io.spiderling.core.port.NotifyQueue;
 import io.spiderling.core.port.BatchStore;
+import io.spiderling.core.port.PendingPlans;
 import io.spiderling.core.content.Hashing;
 import io.spiderling.core.url.NormalizationResult;
 import io.spiderling.core.url.NormalizedUrl;
@@ -45,6 +48,7 @@ public final class Ingest {
     private final Duration uploadUrlTtl;
     private final Optional<CallbackPolicy> callbacks;
     private final Optional<NotifyQueue> notifyQueue;
+    private final PendingPlans pendingPlans;
 
     public Ingest(UrlNormalizer normalizer, BatchStore batches, BlobStore blobs, Clock clock) {
         this(normalizer, batches, blobs, clock, DEFAULT_UPLOAD_URL_TTL);
@@ -52,16 +56,18 @@ public final class Ingest {
 
     /** @param uploadUrlTtl how long an upload URL from {@link #startUpload} stays valid */
     public Ingest(UrlNormalizer normalizer, BatchStore batches, BlobStore blobs, Clock clock, Duration uploadUrlTtl) {
-        this(normalizer, batches, blobs, clock, uploadUrlTtl, Optional.empty(), Optional.empty());
+        this(normalizer, batches, blobs, clock, uploadUrlTtl, Optional.empty(), Optional.empty(), PendingPlans.NONE);
     }
 
     /**
      * @param callbacks checks a batch's callback URL at submit (the SSRF guard and the allowed hosts); empty to only
      *     normalize it
      * @param notifyQueue where a batch that asks for progress reports gets its first one scheduled
+     * @param pendingPlans where each manifest written, and each upload announced, is watched until planning begins
      */
     public Ingest(UrlNormalizer normalizer, BatchStore batches, BlobStore blobs, Clock clock, Duration uploadUrlTtl,
-            Optional<CallbackPolicy> callbacks, Optional<NotifyQueue> notifyQueue) {
+            Optional<CallbackPolicy> callbacks, Optional<NotifyQueue> notifyQueue, PendingPlans pendingPlans) {
+        this.pendingPlans = pendingPlans;
         this.callbacks = callbacks;
         this.notifyQueue = notifyQueue;
         this.uploadUrlTtl = uploadUrlTtl;
@@ -133,6 +139,9 @@ public final class Ingest {
         // A replay rewrites the manifest only if the first attempt died before writing it: rewriting it would raise
         // another object-created event and re-plan a batch that is under way.
         if (!replay || !blobs.exists(key)) {
+            // Watched before it is written: if its event is lost, the sweep plans it; if this attempt dies before
+            // the write, the sweep finds no manifest and lets the watch lapse.
+            pendingPlans.expect(key, clock.instant());
             String manifest = plan.accepted().stream().map(NormalizedUrl::value)
                     .collect(Collectors.joining("\n", "", "\n"));
             blobs.put(key, manifest.getBytes(StandardCharsets.UTF_8), "text/plain; charset=utf-8",
@@ -174,16 +183,23 @@ public final class Ingest {
         Instant now = clock.instant();
         BatchHeader header = new BatchHeader(batchId, 0, 0, List.of(), 0, source, now, checked,
                 fingerprint(List.of("upload:" + format.wireName()), checked), Optional.of(format), client);
+        boolean uploaded = false;
         if (batches.createBatch(header)) {
             scheduleProgress(header);
         } else {
-            BatchHeader standing = batches.status(batchId).orElseThrow().header();
-            if (!standing.fingerprint().equals(header.fingerprint()) || !standing.ownedBy(client)) {
+            BatchStatus standing = batches.status(batchId).orElseThrow();
+            if (!standing.header().fingerprint().equals(header.fingerprint()) || !standing.header().ownedBy(client)) {
                 return new UploadResult.Conflict("batch " + batchId + " already exists for a different request");
             }
-            header = standing;
+            header = standing.header();
+            uploaded = standing.planning().map(PlanProgress::uploaded).orElse(false);
         }
-        URI url = blobs.presignPut(PlanUpload.uploadKey(batchId, format), format.contentType(), uploadUrlTtl);
+        String uploadKey = PlanUpload.uploadKey(batchId, format);
+        if (!uploaded) {
+            // The upload's event starts its planning; watched so that a lost event is made up for by the sweep.
+            pendingPlans.expect(uploadKey, now);
+        }
+        URI url = blobs.presignPut(uploadKey, format.contentType(), uploadUrlTtl);
         return new UploadResult.Started(header, url, now.plus(uploadUrlTtl));
     }
 

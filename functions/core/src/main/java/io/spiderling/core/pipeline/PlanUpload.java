@@ -11,6 +11,7 @@ import io.spiderling.core.content.Hashing;
 import io.spiderling.core.frontier.Frontier;
 import io.spiderling.core.port.BatchStore;
 import io.spiderling.core.port.BlobStore;
+import io.spiderling.core.port.PendingPlans;
 import io.spiderling.core.port.PlanQueue;
 import io.spiderling.core.port.UrlStore;
 import io.spiderling.core.recrawl.RecrawlPolicy;
@@ -47,6 +48,8 @@ public final class PlanUpload {
 
     public static final String UPLOAD_PREFIX = "uploads/";
     public static final String PLANNED_PREFIX = "planned/";
+    /** Presigned URLs live at most 7 days, so a watched upload still missing after this will never come. */
+    public static final Duration ABANDON_AFTER = Duration.ofDays(8);
     private static final Pattern UPLOAD_KEY = Pattern.compile("uploads/([A-Za-z0-9._-]{1,128})\\.([a-z]+)");
 
     /**
@@ -73,15 +76,21 @@ public final class PlanUpload {
     private final PlanQueue queue;
     private final Clock clock;
     private final Settings settings;
+    private final PendingPlans pendingPlans;
 
     public PlanUpload(UrlNormalizer normalizer, BlobStore blobs, BatchStore batches, UrlStore urls, Frontier frontier,
             PlanQueue queue, Clock clock, Settings settings) {
-        this(normalizer, blobs, batches, urls, frontier, queue, clock, settings, new BatchTracker(batches));
+        this(normalizer, blobs, batches, urls, frontier, queue, clock, settings, new BatchTracker(batches),
+                PendingPlans.NONE);
     }
 
-    /** @param tracker ends items that need no fetch, and emits the completion they may bring */
+    /**
+     * @param tracker ends items that need no fetch, and emits the completion they may bring
+     * @param pendingPlans the uploads waiting for planning: one whose chunks are sent is no longer watched
+     */
     public PlanUpload(UrlNormalizer normalizer, BlobStore blobs, BatchStore batches, UrlStore urls, Frontier frontier,
-            PlanQueue queue, Clock clock, Settings settings, BatchTracker tracker) {
+            PlanQueue queue, Clock clock, Settings settings, BatchTracker tracker, PendingPlans pendingPlans) {
+        this.pendingPlans = pendingPlans;
         this.normalizer = normalizer;
         this.blobs = blobs;
         this.batches = batches;
@@ -119,6 +128,7 @@ public final class PlanUpload {
         Optional<UploadFormat> format = UploadFormat.fromExtension(m.group(2));
         Optional<BatchStatus> status = batches.status(batchId);
         if (format.isEmpty() || status.isEmpty() || !status.get().header().upload().equals(format)) {
+            pendingPlans.planned(key); // nothing will ever plan it
             return Optional.empty();
         }
         String planned = plannedKey(batchId, format.get());
@@ -136,7 +146,26 @@ public final class PlanUpload {
             blobs.copy(key, planned); // a crash between recording the cut and finishing the copy
         }
         queue.enqueue(batchId, IntStream.range(0, progress.chunks()).boxed().toList());
+        pendingPlans.planned(key);
         return Optional.of(new Arrival(batchId, progress.bytes(), progress.chunks()));
+    }
+
+    /**
+     * Starts planning the uploads watched since before {@code cutoff} that are in the bucket: their S3 event was lost,
+     * or every try of it failed. Starting again is safe (see {@link #onUpload}). An upload still missing is the
+     * client's to send; its watch lapses after {@link #ABANDON_AFTER}. Returns how many it started.
+     */
+    public int resumeStranded(Instant cutoff, int limit) {
+        int started = 0;
+        Instant abandoned = clock.instant().minus(ABANDON_AFTER);
+        for (PendingPlans.Pending pending : pendingPlans.waitingSince(UPLOAD_PREFIX, cutoff, limit)) {
+            if (blobs.exists(pending.key())) {
+                started += onUpload(pending.key()).isPresent() ? 1 : 0;
+            } else if (pending.since().isBefore(abandoned)) {
+                pendingPlans.planned(pending.key());
+            }
+        }
+        return started;
     }
 
     /**

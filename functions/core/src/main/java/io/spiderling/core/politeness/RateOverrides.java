@@ -1,6 +1,5 @@
 package io.spiderling.core.politeness;
 
-import io.spiderling.core.url.NormalizedUrl;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.time.Duration;
@@ -38,9 +37,8 @@ public record RateOverrides(Map<String, BigDecimal> qps) {
     public static final BigDecimal MAX_QPS = BigDecimal.valueOf(50);
 
     private static final RateOverrides NONE = new RateOverrides(Map.of());
+    private static final String FILE = "rate overrides";
     private static final Pattern DECIMAL = Pattern.compile("\\d+(\\.\\d+)?");
-    /** A host name or address as a site key spells it; anything else (a port, a path, a scheme) is a mistake. */
-    private static final Pattern HOST = Pattern.compile("[a-z0-9._-]+|\\[[0-9a-f:.]+]");
     private static final BigDecimal MILLIS_PER_SECOND = BigDecimal.valueOf(1000);
 
     public RateOverrides {
@@ -67,15 +65,9 @@ public record RateOverrides(Map<String, BigDecimal> qps) {
         Objects.requireNonNull(text, "text");
         Map<String, BigDecimal> qps = new HashMap<>();
         Map<String, Integer> lineOf = new HashMap<>();
-        String[] lines = text.split("\\R", -1);
-        for (int i = 0; i < lines.length; i++) {
-            int number = i + 1;
-            String line = lines[i];
-            int comment = line.indexOf('#');
-            String content = (comment < 0 ? line : line.substring(0, comment)).strip();
-            if (content.isEmpty()) {
-                continue;
-            }
+        for (SiteKeyField.Line line : SiteKeyField.contentLines(text)) {
+            int number = line.number();
+            String content = line.content();
             String[] fields = content.split("\\s+");
             if (fields.length != 2) {
                 throw bad(number, "expected a site key and a rate, e.g. 'example.com 10', got '" + content + "'");
@@ -108,20 +100,7 @@ public record RateOverrides(Map<String, BigDecimal> qps) {
     }
 
     private static String siteKey(int line, String field) {
-        String key = field.toLowerCase(Locale.ROOT);
-        if (!HOST.matcher(key).matches()) {
-            throw bad(line, "'" + field + "' is not a host name or address");
-        }
-        String derived;
-        try {
-            derived = NormalizedUrl.parse("http://" + key + "/").siteKey().value();
-        } catch (IllegalArgumentException e) {
-            throw bad(line, "'" + field + "' is not a host name or address");
-        }
-        if (!derived.equals(key)) {
-            throw bad(line, "'" + field + "' is not a site key; its site key is '" + derived + "'");
-        }
-        return key;
+        return SiteKeyField.read(FILE, line, field);
     }
 
     private static BigDecimal rate(int line, String field) {
@@ -137,6 +116,6 @@ public record RateOverrides(Map<String, BigDecimal> qps) {
     }
 
     private static IllegalArgumentException bad(int line, String why) {
-        return new IllegalArgumentException("rate overrides, line " + line + ": " + why);
+        return SiteKeyField.bad(FILE, line, why);
     }
 }

@@ -83,11 +83,45 @@ class FrontierTest {
         FetchJob lost = fifo.take(); // taken and never finished: the message is gone
 
         clock.advance(Duration.ofMinutes(14));
-        assertEquals(0, frontier.sweep());
+        assertEquals(0, frontier.sweep().sent());
         clock.advance(Duration.ofMinutes(2));
-        assertEquals(1, frontier.sweep());
+        assertEquals(1, frontier.sweep().sent());
 
         assertEquals(lost, fifo.take());
+    }
+
+    @Test
+    void sweep_whenASiteAtItsCapHasDueEntries_reportsHowLongTheOldestHasWaited() {
+        frontier.park("b", urls("backlog.example", CAP + 5));
+        clock.advance(Duration.ofMinutes(5));
+
+        Frontier.SweepReport report = frontier.sweep();
+
+        assertEquals(0, report.sent(), "the site's places are all taken");
+        assertEquals(Duration.ofMinutes(5), report.lag());
+    }
+
+    @Test
+    void sweep_whenEveryDueEntryFitsUnderTheCap_reportsNoLag() {
+        frontier.park("b", urls("light.example", 3));
+        clock.advance(Duration.ofMinutes(5));
+
+        assertEquals(Duration.ZERO, frontier.sweep().lag());
+    }
+
+    @Test
+    void sweep_whenFetchingIsPaused_reportsTheWaitOfWhatCannotBeReleased() {
+        MutableSwitch paused = new MutableSwitch();
+        Frontier switched = new Frontier(store, fifo, clock, new Frontier.Settings(CAP, Duration.ofSeconds(1),
+                Duration.ofMinutes(15)), paused);
+        paused.paused = true;
+        switched.park("b", urls("held.example", 2));
+        clock.advance(Duration.ofMinutes(3));
+
+        Frontier.SweepReport report = switched.sweep();
+
+        assertEquals(0, report.sent());
+        assertEquals(Duration.ofMinutes(3), report.lag());
     }
 
     @Test
@@ -159,6 +193,16 @@ class FrontierTest {
         @Override
         public Clock withZone(ZoneId zone) {
             return this;
+        }
+    }
+
+    /** The kill switch, flipped by the test. */
+    private static final class MutableSwitch implements io.spiderling.core.port.FetchSwitch {
+        boolean paused;
+
+        @Override
+        public boolean paused() {
+            return paused;
         }
     }
 }

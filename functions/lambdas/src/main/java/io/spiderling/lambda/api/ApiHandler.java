@@ -11,6 +11,9 @@ import io.spiderling.core.batch.ItemState;
 import io.spiderling.core.pipeline.CancelBatch;
 import io.spiderling.core.pipeline.Queries;
 import io.spiderling.core.pipeline.UpdateFields;
+import io.spiderling.catalog.FunctionNames;
+import io.spiderling.catalog.Routes;
+import io.spiderling.lambda.Pipeline;
 import io.spiderling.lambda.internal.HttpJson;
 import jakarta.inject.Inject;
 import jakarta.inject.Named;
@@ -23,8 +26,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * The read API and batch control, every route behind {@link ApiAuth}:
@@ -42,8 +43,6 @@ public class ApiHandler implements RequestHandler<APIGatewayV2HTTPEvent, APIGate
     /** How long a presigned content link stays valid. */
     public static final Duration CONTENT_LINK_TTL = Duration.ofMinutes(5);
 
-    private static final Pattern BATCH = Pattern.compile("/batches/([^/]+)");
-    private static final Pattern BATCH_URLS = Pattern.compile("/batches/([^/]+)/urls");
     private static final int DEFAULT_PAGE = 100;
     /** A batchGet body holds at most 100 URLs of at most 2,048 characters, so this is generous. */
     private static final int MAX_BATCH_GET_BYTES = 512 * 1024;
@@ -56,12 +55,12 @@ public class ApiHandler implements RequestHandler<APIGatewayV2HTTPEvent, APIGate
     private final Clock clock;
 
     @Inject
-    public ApiHandler(Queries queries, CancelBatch cancel, UpdateFields fields, ApiAuth auth, Clock clock) {
-        this.queries = queries;
-        this.cancel = cancel;
-        this.fields = fields;
-        this.auth = auth;
-        this.clock = clock;
+    public ApiHandler(Pipeline pipeline) {
+        this.queries = pipeline.queries();
+        this.cancel = pipeline.cancel();
+        this.fields = pipeline.updateFields();
+        this.auth = pipeline.apiAuth();
+        this.clock = pipeline.clock();
     }
 
     @Override
@@ -72,28 +71,22 @@ public class ApiHandler implements RequestHandler<APIGatewayV2HTTPEvent, APIGate
         };
     }
 
+    /** Routes by the one route table ({@link Routes}); a route another function serves is not found here. */
     private APIGatewayV2HTTPResponse route(APIGatewayV2HTTPEvent event, String client) {
         String method = HttpJson.method(event);
         String path = HttpJson.path(event);
-        Matcher batch = BATCH.matcher(path);
-        Matcher batchUrls = BATCH_URLS.matcher(path);
-        return switch (method + " " + path) {
-            case "GET /urls" -> url(event);
-            case "POST /urls/batchGet" -> batchGet(event);
-            case "GET /urls/content" -> content(event);
-            case "GET /urls/inlinks" -> inlinks(event);
-            case "PATCH /urls/fields" -> patchFields(event);
-            default -> {
-                if (method.equals("GET") && batch.matches()) {
-                    yield batchStatus(batch.group(1), client);
-                } else if (method.equals("GET") && batchUrls.matches()) {
-                    yield batchUrls(batchUrls.group(1), client, event);
-                } else if (method.equals("DELETE") && batch.matches()) {
-                    yield cancel(batch.group(1), client);
-                }
-                yield HttpJson.error(404, "no route for " + method + " " + path);
-            }
-        };
+        return Routes.match(method, path).filter(match -> match.route().function().equals(FunctionNames.API))
+                .map(match -> switch (match.operation()) {
+            case BATCH_STATUS -> batchStatus(match.parameter("id"), client);
+            case BATCH_URLS -> batchUrls(match.parameter("id"), client, event);
+            case CANCEL_BATCH -> cancel(match.parameter("id"), client);
+            case GET_URL -> url(event);
+            case BATCH_GET_URLS -> batchGet(event);
+            case URL_CONTENT -> content(event);
+            case URL_INLINKS -> inlinks(event);
+            case PATCH_URL_FIELDS -> patchFields(event);
+            case SUBMIT_BATCH, START_UPLOAD -> throw new IllegalStateException(match.operation() + " is ingest's");
+        }).orElseGet(() -> HttpJson.error(404, "no route for " + method + " " + path));
     }
 
     private APIGatewayV2HTTPResponse batchStatus(String id, String client) {

@@ -5,6 +5,7 @@ import com.amazonaws.services.lambda.runtime.RequestHandler;
 import com.amazonaws.services.lambda.runtime.events.S3Event;
 import io.spiderling.core.pipeline.Canonicalize;
 import io.spiderling.core.pipeline.PlanUpload;
+import io.spiderling.lambda.Pipeline;
 import io.spiderling.lambda.internal.S3Keys;
 import jakarta.inject.Inject;
 import jakarta.inject.Named;
@@ -23,9 +24,9 @@ public class CanonicalizeHandler implements RequestHandler<S3Event, Integer> {
     private final PlanUpload planUpload;
 
     @Inject
-    public CanonicalizeHandler(Canonicalize canonicalize, PlanUpload planUpload) {
-        this.canonicalize = canonicalize;
-        this.planUpload = planUpload;
+    public CanonicalizeHandler(Pipeline pipeline) {
+        this.canonicalize = pipeline.canonicalize();
+        this.planUpload = pipeline.planUpload();
     }
 
     /** Returns how many URLs were handed to the frontier, plus how many upload chunks were sent for planning. */

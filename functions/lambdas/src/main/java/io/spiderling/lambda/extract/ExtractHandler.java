@@ -4,6 +4,7 @@ import com.amazonaws.services.lambda.runtime.Context;
 import com.amazonaws.services.lambda.runtime.RequestHandler;
 import com.amazonaws.services.lambda.runtime.events.S3Event;
 import io.spiderling.core.pipeline.ExtractContent;
+import io.spiderling.lambda.Pipeline;
 import io.spiderling.lambda.internal.S3Keys;
 import jakarta.inject.Inject;
 import jakarta.inject.Named;
@@ -20,8 +21,8 @@ public class ExtractHandler implements RequestHandler<S3Event, Integer> {
     private final ExtractContent extract;
 
     @Inject
-    public ExtractHandler(ExtractContent extract) {
-        this.extract = extract;
+    public ExtractHandler(Pipeline pipeline) {
+        this.extract = pipeline.extract();
     }
 
     /** Returns how many extractions were written. */

@@ -7,6 +7,7 @@ import com.amazonaws.services.lambda.runtime.events.SQSEvent;
 import io.spiderling.aws.FetchJobCodec;
 import io.spiderling.core.fetch.FetchJob;
 import io.spiderling.core.pipeline.FetchPage;
+import io.spiderling.lambda.Pipeline;
 import io.spiderling.lambda.internal.SqsBatches;
 import jakarta.inject.Inject;
 import jakarta.inject.Named;
@@ -27,8 +28,8 @@ public class FetchDeadLetterHandler implements RequestHandler<SQSEvent, SQSBatch
     private final FetchPage fetchPage;
 
     @Inject
-    public FetchDeadLetterHandler(FetchPage fetchPage) {
-        this.fetchPage = fetchPage;
+    public FetchDeadLetterHandler(Pipeline pipeline) {
+        this.fetchPage = pipeline.fetchPage();
     }
 
     @Override

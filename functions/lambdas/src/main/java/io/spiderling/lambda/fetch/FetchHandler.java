@@ -7,7 +7,7 @@ import com.amazonaws.services.lambda.runtime.events.SQSEvent;
 import io.spiderling.aws.FetchJobCodec;
 import io.spiderling.core.fetch.FetchJob;
 import io.spiderling.core.pipeline.FetchPage;
-import io.spiderling.lambda.config.SpiderlingConfig;
+import io.spiderling.lambda.Pipeline;
 import io.spiderling.lambda.internal.SqsBatches;
 import jakarta.inject.Inject;
 import jakarta.inject.Named;
@@ -34,13 +34,9 @@ public class FetchHandler implements RequestHandler<SQSEvent, SQSBatchResponse> 
     private final Duration fetchTakes;
 
     @Inject
-    public FetchHandler(FetchPage fetchPage, SpiderlingConfig config) {
-        this(fetchPage, config.fetch().totalTimeout());
-    }
-
-    public FetchHandler(FetchPage fetchPage, Duration totalTimeout) {
-        this.fetchPage = fetchPage;
-        this.fetchTakes = totalTimeout.plus(MARGIN);
+    public FetchHandler(Pipeline pipeline) {
+        this.fetchPage = pipeline.fetchPage();
+        this.fetchTakes = pipeline.fetchTimeout().plus(MARGIN);
     }
 
     /** No context, or no deadline in it (a local invocation reports none as zero or less), means no limit known. */

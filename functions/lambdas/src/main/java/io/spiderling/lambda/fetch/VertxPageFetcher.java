@@ -7,7 +7,6 @@ import io.spiderling.core.net.BodyLimits;
 import io.spiderling.core.net.BoundedBody;
 import io.spiderling.core.net.GzipDeflateDecoder;
 import io.spiderling.core.port.PageFetcher;
-import io.spiderling.lambda.PipelineSettings;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpClient;
 import io.vertx.core.http.HttpClientOptions;
@@ -56,12 +55,75 @@ public final class VertxPageFetcher implements PageFetcher, AutoCloseable {
     private static final List<String> HEADERS = List.of("content-type", "content-length", "etag", "last-modified",
             "cache-control", "expires", "retry-after", "location", "date", "age", "content-encoding");
 
+    /**
+     * How requests are made.
+     *
+     * @param userAgent sent with every request; it names the crawler and a contact URL
+     * @param firstByteTimeout the longest silence from the site (no byte) before giving up
+     * @param maxBodyBytes bodies are cut at this size and flagged as truncated
+     * @param allowLoopback local and test runs only: allow 127.0.0.0/8 past the SSRF guard (never 169.254.0.0/16)
+     */
+    public record Settings(String userAgent, Duration connectTimeout, Duration firstByteTimeout, Duration totalTimeout,
+            long maxBodyBytes, boolean allowLoopback) {
+
+        public static Builder builder() {
+            return new Builder();
+        }
+
+        /** Named steps, so three durations in a row cannot be swapped unnoticed. */
+        public static final class Builder {
+            private String userAgent;
+            private Duration connectTimeout;
+            private Duration firstByteTimeout;
+            private Duration totalTimeout;
+            private long maxBodyBytes;
+            private boolean allowLoopback;
+
+            public Builder userAgent(String value) {
+                userAgent = value;
+                return this;
+            }
+
+            public Builder connectTimeout(Duration value) {
+                connectTimeout = value;
+                return this;
+            }
+
+            public Builder firstByteTimeout(Duration value) {
+                firstByteTimeout = value;
+                return this;
+            }
+
+            public Builder totalTimeout(Duration value) {
+                totalTimeout = value;
+                return this;
+            }
+
+            public Builder maxBodyBytes(long value) {
+                maxBodyBytes = value;
+                return this;
+            }
+
+            public Builder allowLoopback(boolean value) {
+                allowLoopback = value;
+                return this;
+            }
+
+            public Settings build() {
+                return new Settings(java.util.Objects.requireNonNull(userAgent, "userAgent"),
+                        java.util.Objects.requireNonNull(connectTimeout, "connectTimeout"),
+                        java.util.Objects.requireNonNull(firstByteTimeout, "firstByteTimeout"),
+                        java.util.Objects.requireNonNull(totalTimeout, "totalTimeout"), maxBodyBytes, allowLoopback);
+            }
+        }
+    }
+
     private final HttpClient client;
-    private final PipelineSettings.Fetch settings;
+    private final Settings settings;
     private final AddressPolicy addresses;
     private final BodyLimits limits;
 
-    public VertxPageFetcher(Vertx vertx, PipelineSettings.Fetch settings) {
+    public VertxPageFetcher(Vertx vertx, Settings settings) {
         this.settings = settings;
         this.addresses = settings.allowLoopback() ? AddressPolicy.allowingLoopback() : AddressPolicy.strict();
         this.limits = BodyLimits.defaults().withMaxBytes((int) Math.min(Integer.MAX_VALUE, settings.maxBodyBytes()));

@@ -6,6 +6,10 @@ import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPEvent;
 import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPResponse;
 import io.spiderling.core.content.Hashing;
 import io.spiderling.core.pipeline.Ingest;
+import io.spiderling.catalog.FunctionNames;
+import io.spiderling.catalog.Operation;
+import io.spiderling.catalog.Routes;
+import io.spiderling.lambda.Pipeline;
 import io.spiderling.lambda.api.ApiAuth;
 import io.spiderling.lambda.api.Views;
 import io.spiderling.lambda.internal.HttpJson;
@@ -31,17 +35,15 @@ public class IngestHttpHandler implements RequestHandler<APIGatewayV2HTTPEvent, 
     /** Synchronous Lambda payloads stop at 6 MB; refusing earlier gives a clear error instead of a gateway one. */
     static final int MAX_BODY_BYTES = 5 * 1024 * 1024;
 
-    static final String UPLOADS = "/batches/uploads";
-
     private static final Pattern IDEMPOTENCY_KEY = Pattern.compile("[\\x20-\\x7E]{1,255}");
 
     private final Ingest ingest;
     private final ApiAuth auth;
 
     @Inject
-    public IngestHttpHandler(Ingest ingest, ApiAuth auth) {
-        this.ingest = ingest;
-        this.auth = auth;
+    public IngestHttpHandler(Pipeline pipeline) {
+        this.ingest = pipeline.ingest();
+        this.auth = pipeline.apiAuth();
     }
 
     /**
@@ -63,7 +65,9 @@ public class IngestHttpHandler implements RequestHandler<APIGatewayV2HTTPEvent, 
 
     private APIGatewayV2HTTPResponse handle(APIGatewayV2HTTPEvent event, String client) {
         String path = HttpJson.path(event);
-        if (!"POST".equals(HttpJson.method(event)) || !("/batches".equals(path) || UPLOADS.equals(path))) {
+        Optional<Operation> operation = Routes.match(HttpJson.method(event), path)
+                .filter(match -> match.route().function().equals(FunctionNames.INGEST)).map(Routes.Match::operation);
+        if (operation.isEmpty()) {
             return HttpJson.error(404, "no route for " + HttpJson.method(event) + " " + path);
         }
         byte[] body = HttpJson.body(event);
@@ -75,7 +79,8 @@ public class IngestHttpHandler implements RequestHandler<APIGatewayV2HTTPEvent, 
         if (idempotencyKey.isPresent() && !IDEMPOTENCY_KEY.matcher(idempotencyKey.get()).matches()) {
             return HttpJson.error(400, "Idempotency-Key must be 1 to 255 printable ASCII characters");
         }
-        return UPLOADS.equals(path) ? upload(body, client, idempotencyKey) : submit(body, client, idempotencyKey);
+        return operation.get() == Operation.START_UPLOAD ? upload(body, client, idempotencyKey)
+                : submit(body, client, idempotencyKey);
     }
 
     private APIGatewayV2HTTPResponse upload(byte[] body, String client, Optional<String> idempotencyKey) {

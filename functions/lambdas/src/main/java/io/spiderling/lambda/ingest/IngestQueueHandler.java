@@ -7,6 +7,7 @@ import com.amazonaws.services.lambda.runtime.events.SQSEvent;
 import io.spiderling.core.batch.Rejection;
 import io.spiderling.core.content.Hashing;
 import io.spiderling.core.pipeline.Ingest;
+import io.spiderling.lambda.Pipeline;
 import io.spiderling.lambda.internal.SqsBatches;
 import jakarta.inject.Inject;
 import jakarta.inject.Named;
@@ -33,8 +34,8 @@ public class IngestQueueHandler implements RequestHandler<SQSEvent, SQSBatchResp
     private final Ingest ingest;
 
     @Inject
-    public IngestQueueHandler(Ingest ingest) {
-        this.ingest = ingest;
+    public IngestQueueHandler(Pipeline pipeline) {
+        this.ingest = pipeline.ingest();
     }
 
     @Override

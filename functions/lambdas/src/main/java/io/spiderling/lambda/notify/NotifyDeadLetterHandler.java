@@ -6,6 +6,7 @@ import com.amazonaws.services.lambda.runtime.events.SQSBatchResponse;
 import com.amazonaws.services.lambda.runtime.events.SQSEvent;
 import io.spiderling.aws.SqsNotifyQueue;
 import io.spiderling.core.pipeline.NotifyBatch;
+import io.spiderling.lambda.Pipeline;
 import io.spiderling.lambda.internal.SqsBatches;
 import jakarta.inject.Inject;
 import jakarta.inject.Named;
@@ -14,7 +15,7 @@ import org.jboss.logging.Logger;
 
 /**
  * The notify queue's dead-letter queue: a completion delivery the queue gave up on is recorded as the batch's callback
- * failure, so it shows in {@code GET /batches/{id}}; the event has the sample event's shape ({@code events/sqs-notify.json}).
+ * failure, so it shows in {@code GET /batches/{id}}; its sample event is {@code events/sqs-notify-dlq.json}.
  */
 @Named("notify-dlq")
 @Singleton
@@ -25,8 +26,8 @@ public class NotifyDeadLetterHandler implements RequestHandler<SQSEvent, SQSBatc
     private final NotifyBatch notify;
 
     @Inject
-    public NotifyDeadLetterHandler(NotifyBatch notify) {
-        this.notify = notify;
+    public NotifyDeadLetterHandler(Pipeline pipeline) {
+        this.notify = pipeline.notifyBatch();
     }
 
     @Override

@@ -6,6 +6,7 @@ import com.amazonaws.services.lambda.runtime.events.SQSBatchResponse;
 import com.amazonaws.services.lambda.runtime.events.SQSEvent;
 import io.spiderling.aws.SqsNotifyQueue;
 import io.spiderling.core.pipeline.NotifyBatch;
+import io.spiderling.lambda.Pipeline;
 import io.spiderling.lambda.internal.SqsBatches;
 import jakarta.inject.Inject;
 import jakarta.inject.Named;
@@ -26,8 +27,8 @@ public class NotifyHandler implements RequestHandler<SQSEvent, SQSBatchResponse>
     private final NotifyBatch notify;
 
     @Inject
-    public NotifyHandler(NotifyBatch notify) {
-        this.notify = notify;
+    public NotifyHandler(Pipeline pipeline) {
+        this.notify = pipeline.notifyBatch();
     }
 
     @Override

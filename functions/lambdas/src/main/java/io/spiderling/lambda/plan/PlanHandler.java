@@ -6,6 +6,7 @@ import com.amazonaws.services.lambda.runtime.events.SQSBatchResponse;
 import com.amazonaws.services.lambda.runtime.events.SQSEvent;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.spiderling.core.pipeline.PlanUpload;
+import io.spiderling.lambda.Pipeline;
 import io.spiderling.lambda.internal.HttpJson;
 import io.spiderling.lambda.internal.SqsBatches;
 import jakarta.inject.Inject;
@@ -28,8 +29,8 @@ public class PlanHandler implements RequestHandler<SQSEvent, SQSBatchResponse> {
     private final PlanUpload planUpload;
 
     @Inject
-    public PlanHandler(PlanUpload planUpload) {
-        this.planUpload = planUpload;
+    public PlanHandler(Pipeline pipeline) {
+        this.planUpload = pipeline.planUpload();
     }
 
     @Override
