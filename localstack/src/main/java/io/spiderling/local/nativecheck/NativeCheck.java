@@ -25,14 +25,15 @@ import java.util.Set;
  *
  * <p>Each build gets its own resource set, provisioned and seeded identically ({@link StackSeed}), and runs the
  * scenarios in the same order ({@link Scenarios}). Every invocation is a fresh process given exactly the environment
- * the function would have on Lambda: its configuration keys (by default all of the deployment's, or with
- * {@code --keys=catalog} only those its catalog entry lists), the runtime's variables, and
+ * the function would have on Lambda: the configuration keys its catalog entry lists (or, with {@code --keys=all},
+ * all of the deployment's, to tell a missing key from a native defect), the runtime's variables, and
  * {@code AWS_LAMBDA_RUNTIME_API} pointing at a {@link MockRuntimeApi}. The JVM build runs under
  * {@link LambdaRuntimeBridge}, in place of the managed java21 runtime.
  *
- * <p>Usage: {@code NativeCheck --native DIR --jvm DIR --events DIR --work DIR [--keys=all|catalog]
+ * <p>Usage: {@code NativeCheck --native DIR --jvm DIR --events DIR --work DIR [--keys=catalog|all]
  * [--only=function,…]}, where the two directories are the unzipped {@code function.zip} of each build. Exit status 0
- * when every row is the same, 1 otherwise, 2 on a usage error.
+ * when every row is the same, 1 otherwise, 2 on a usage error. {@code --only} is for chasing one function: the
+ * scenarios build on one another's state, so rows of later stages fail their expectations without earlier ones.
  */
 public final class NativeCheck {
 
@@ -60,7 +61,7 @@ public final class NativeCheck {
                 }
             }
             Options options = new Options(path(named, "native"), path(named, "jvm"), path(named, "events"),
-                    path(named, "work"), keys(named.getOrDefault("keys", "all")),
+                    path(named, "work"), keys(named.getOrDefault("keys", "catalog")),
                     named.containsKey("only") ? Set.of(named.get("only").split(",")) : Set.of());
             named.keySet().removeAll(Set.of("native", "jvm", "events", "work", "keys", "only"));
             if (!named.isEmpty()) {
@@ -93,7 +94,7 @@ public final class NativeCheck {
         } catch (IllegalArgumentException e) {
             System.err.println("native-check: " + e.getMessage());
             System.err.println("usage: NativeCheck --native DIR --jvm DIR --events DIR --work DIR"
-                    + " [--keys=all|catalog] [--only=function,...]");
+                    + " [--keys=catalog|all] [--only=function,...]");
             System.exit(2);
             return;
         }
@@ -116,9 +117,9 @@ public final class NativeCheck {
             StackSeed.seed(aws, nativeResources, fixture, events);
             StackSeed.seed(aws, jvmResources, fixture, events);
             Side nativeSide = new Side(nativeBuild, FunctionEnvironment.of(
-                    deployment(aws, nativeResources, fixture, events), options.keys()));
+                    deployment(aws, nativeResources, fixture), options.keys()));
             Side jvmSide = new Side(jvmBuild, FunctionEnvironment.of(
-                    deployment(aws, jvmResources, fixture, events), options.keys()));
+                    deployment(aws, jvmResources, fixture), options.keys()));
             AnswerNormalizer normalizer = AnswerNormalizer.erasing(List.of(NATIVE_PREFIX, JVM_PREFIX));
             // What Lambda sets in every sandbox; the functions' own variables come per function.
             Invoker invoker = new Invoker(Map.of("PATH", "/usr/local/bin:/usr/bin:/bin", "LANG", "en_US.UTF-8",
@@ -150,16 +151,14 @@ public final class NativeCheck {
     }
 
     /**
-     * The deployment's configuration, by key name: the embedded stack's endpoints, credentials and resource names,
-     * and what a local deployment sets differently from AWS (API Gateway's JWT authorizer decides the client, as the
-     * sample events carry its claims; the clients file holds the webhook secrets; the local site and receiver are on
-     * loopback over http; small upload chunks, so the sample upload spans several).
+     * The deployment's configuration, by key name: the embedded stack's endpoints, credentials, resource names and
+     * the clients secret's ARN, as the CDK stack sets them, and what this deployment sets differently from the
+     * defaults (API Gateway's JWT authorizer decides the client, as the sample events carry its claims; the local site
+     * and the webhook receiver are on loopback over http; small upload chunks, so the sample upload spans several).
      */
-    static Map<String, String> deployment(EmbeddedAws aws, StackResources resources, Fixture fixture,
-            SampleEvents events) {
-        Map<String, String> values = new LinkedHashMap<>(aws.functionConfig(resources));
+    static Map<String, String> deployment(EmbeddedAws aws, StackResources resources, Fixture fixture) {
+        Map<String, String> values = new LinkedHashMap<>(aws.functionConfigWithSecrets(resources));
         values.put("spiderling.auth.mode", "gateway");
-        values.put("spiderling.auth.clients-file", events.file("clients-sample.txt").toString());
         values.put("spiderling.fetch.allow-loopback", "true");
         values.put("spiderling.notify.allow-http", "true");
         values.put("spiderling.fetch.rate-overrides-file", fixture.rateOverrides().toString());

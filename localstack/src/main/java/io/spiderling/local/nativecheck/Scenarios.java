@@ -107,8 +107,8 @@ public final class Scenarios {
                         .rewrite(objectKey(fixture.pageContentKey(), fixture.pageBytes()))
                         .expect(new Expectation.AtLeast(1)).build(),
                 Scenario.of(NOTIFY, "sqs-notify.json")
-                        .exercises("the completed batch's webhook, signed with client-a's secret, POSTed to "
-                                + receiver)
+                        .exercises("the completed batch's webhook, signed with client-a's webhook secret read from"
+                                + " the clients secret (Secrets Manager), POSTed to " + receiver)
                         .expect(new Expectation.NoFailedMessages(),
                                 new Expectation.Requested(receiver, "POST", Fixture.HOOK_PATH))
                         .build(),

@@ -1,6 +1,7 @@
 package io.spiderling.local.nativecheck;
 
 import io.spiderling.aws.DynamoDbBatchStore;
+import io.spiderling.catalog.Secret;
 import io.spiderling.aws.S3BlobStore;
 import io.spiderling.core.batch.BatchOptions;
 import io.spiderling.core.batch.UploadFormat;
@@ -9,6 +10,9 @@ import io.spiderling.core.url.UrlNormalizer;
 import io.spiderling.testkit.EmbeddedAws;
 import io.spiderling.testkit.SampleClients;
 import io.spiderling.testkit.StackResources;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
 import java.time.Clock;
 import java.util.List;
 import java.util.Map;
@@ -23,7 +27,9 @@ import java.util.Optional;
  *       local webhook receiver as its callback;</li>
  *   <li>the object {@code s3-upload-created.json} announces, as if the client had PUT its manifest to the upload URL
  *       that {@code api-post-batches-uploads.json} is answered with (that event's idempotency key gives the batch id
- *       the upload event names).</li>
+ *       the upload event names);</li>
+ *   <li>the sample clients ({@code events/clients-sample.txt}) in the clients secret, as an operator puts the clients
+ *       file there, so the notify stage signs with client-a's webhook secret read through Secrets Manager.</li>
  * </ul>
  * Both builds' resource sets are seeded by the same calls, so they start from the same state.
  */
@@ -46,5 +52,12 @@ public final class StackSeed {
         }
         String uploadKey = events.objectKey("s3-upload-created.json");
         blobs.put(uploadKey, fixture.upload(), UploadFormat.JSONL.contentType(), Map.of());
+        try {
+            String clients = Files.readString(events.file("clients-sample.txt"));
+            aws.secretsManager().putSecretValue(b -> b.secretId(resources.secret(Secret.CLIENTS))
+                    .secretString(clients));
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read the sample clients", e);
+        }
     }
 }
