@@ -8,11 +8,14 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalInt;
+import java.util.TreeMap;
 import java.util.OptionalLong;
 import java.util.UUID;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.stream.Collectors;
 
 /**
  * Starts one function's process of a {@link LambdaBuild} in a fresh sandbox-like environment, gives it one event
@@ -28,21 +31,41 @@ public final class Invoker {
     /** Time allowed beyond the function's own timeout, for a JVM to start on a busy machine. */
     private static final Duration GRACE = Duration.ofSeconds(60);
 
+    /**
+     * What the process showed besides its answer.
+     *
+     * @param startMillis milliseconds from starting the process to its first {@code next}; empty if it never asked
+     * @param peakRssKib peak resident set (VmHWM) in KiB while it was up; empty if it ended before it was read
+     * @param exitStatus how it ended once stopped (143 for the SIGTERM it is sent); empty if it would not end
+     * @param log its standard output and error
+     */
+    public record Measured(OptionalLong startMillis, OptionalLong peakRssKib, OptionalInt exitStatus, Path log) {
+
+        /**
+         * Ended other than by the SIGTERM it was sent, or cleanly: a crash while shutting down, after answering.
+         * Quarkus exits 0 or 143 on SIGTERM; 128 + n is signal n.
+         */
+        public boolean stoppedAbnormally() {
+            return exitStatus.isPresent() && exitStatus.getAsInt() != 0 && exitStatus.getAsInt() != 143;
+        }
+    }
+
     /** What one invocation came to. */
     public sealed interface Result {
-        /** Milliseconds from starting the process to its first {@code next}; empty if it never asked. */
-        OptionalLong startMillis();
-
-        /** Peak resident set (VmHWM) in KiB while the process was up; empty if it ended before it was read. */
-        OptionalLong peakRssKib();
-
-        Path log();
+        Measured measured();
 
         /** The handler returned {@code body}. */
-        record Answered(String body, OptionalLong startMillis, OptionalLong peakRssKib, Path log) implements Result {}
+        record Answered(String body, Measured measured) implements Result {}
 
         /** Anything else: an error posted, an init error, a process that died or never answered. */
-        record Failed(String reason, OptionalLong startMillis, OptionalLong peakRssKib, Path log) implements Result {}
+        record Failed(String reason, Measured measured) implements Result {}
+    }
+
+    /** What the process did before it was stopped: an answer or why there is none. */
+    private sealed interface Outcome {
+        record Answer(String body) implements Outcome {}
+
+        record Failure(String reason) implements Outcome {}
     }
 
     private final Map<String, String> baseEnvironment;
@@ -63,8 +86,7 @@ public final class Invoker {
             Files.createDirectories(log.getParent());
             ProcessBuilder builder = new ProcessBuilder(build.command(function))
                     .directory(build.taskRoot().toFile())
-                    .redirectErrorStream(true)
-                    .redirectOutput(log.toFile());
+                    .redirectErrorStream(true);
             Map<String, String> env = builder.environment();
             // Nothing of this JVM's environment leaks in: the function sees what Lambda would give it, and no more.
             env.clear();
@@ -76,40 +98,49 @@ public final class Invoker {
             env.put("AWS_LAMBDA_FUNCTION_MEMORY_SIZE", String.valueOf(function.memoryMb()));
             env.put("AWS_LAMBDA_FUNCTION_VERSION", "$LATEST");
             env.put("QUARKUS_LAMBDA_HANDLER", function.name());
+            // The log starts with what the process was given, so a failure can be reproduced by hand.
+            Files.writeString(log, "# " + String.join(" ", builder.command()) + "\n" + new TreeMap<>(env).entrySet()
+                    .stream().map(e -> "# " + e.getKey() + "=" + e.getValue() + "\n").collect(Collectors.joining()));
+            builder.redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
             long started = System.nanoTime();
             Process process = builder.start();
+            Outcome outcome;
+            OptionalLong rss;
             try {
-                return await(api, process, started, function.timeout().plus(GRACE), log);
-            } finally {
+                outcome = await(api, process, started, function.timeout().plus(GRACE));
+                // Read before stopping: VmHWM is the high-water mark, and it goes with the process.
+                rss = peakRss(process);
+            } catch (RuntimeException e) {
                 stop(process);
+                throw e;
             }
+            Measured measured = new Measured(startMillis(api, started), rss, stop(process), log);
+            return switch (outcome) {
+                case Outcome.Answer answer -> new Result.Answered(answer.body(), measured);
+                case Outcome.Failure failure -> new Result.Failed(failure.reason(), measured);
+            };
         } catch (IOException e) {
             throw new UncheckedIOException("cannot run " + function.name() + " of the " + build.label() + " build", e);
         }
     }
 
-    private static Result await(MockRuntimeApi api, Process process, long started, Duration limit, Path log) {
+    private static Outcome await(MockRuntimeApi api, Process process, long started, Duration limit) {
         long deadline = started + limit.toNanos();
         while (System.nanoTime() < deadline) {
             try {
-                MockRuntimeApi.Outcome outcome = api.outcome().get(POLL_MILLIS, TimeUnit.MILLISECONDS);
-                OptionalLong start = startMillis(api, started);
-                OptionalLong rss = peakRss(process);
-                return switch (outcome) {
-                    case MockRuntimeApi.Outcome.InitFailed init -> new Result.Failed(
-                            "init error " + init.errorType().orElse("") + ": " + abbreviate(init.body()), start, rss,
-                            log);
+                return switch (api.outcome().get(POLL_MILLIS, TimeUnit.MILLISECONDS)) {
+                    case MockRuntimeApi.Outcome.InitFailed init -> new Outcome.Failure(
+                            "init error " + init.errorType().orElse("") + ": " + abbreviate(init.body()));
                     case MockRuntimeApi.Outcome.Answered answered -> switch (answered.answers().getFirst()) {
-                        case MockRuntimeApi.Answer.Response response -> new Result.Answered(response.body(), start,
-                                rss, log);
-                        case MockRuntimeApi.Answer.Failure failure -> new Result.Failed("/error "
-                                + failure.errorType().orElse("") + ": " + abbreviate(failure.body()), start, rss, log);
+                        case MockRuntimeApi.Answer.Response response -> new Outcome.Answer(response.body());
+                        case MockRuntimeApi.Answer.Failure failure -> new Outcome.Failure("/error "
+                                + failure.errorType().orElse("") + ": " + abbreviate(failure.body()));
                     };
                 };
             } catch (TimeoutException stillWorking) {
                 if (!process.isAlive()) {
-                    return new Result.Failed("process exited with status " + process.exitValue()
-                            + " before answering", startMillis(api, started), OptionalLong.empty(), log);
+                    return new Outcome.Failure("process exited with status " + process.exitValue()
+                            + " before answering");
                 }
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
@@ -118,8 +149,7 @@ public final class Invoker {
                 throw new IllegalStateException("the mock runtime API failed", e);
             }
         }
-        return new Result.Failed("no answer within " + limit.toSeconds() + " s", startMillis(api, started),
-                peakRss(process), log);
+        return new Outcome.Failure("no answer within " + limit.toSeconds() + " s");
     }
 
     private static OptionalLong startMillis(MockRuntimeApi api, long started) {
@@ -140,8 +170,8 @@ public final class Invoker {
         }
     }
 
-    /** SIGTERM first, so the function can shut down as Lambda would let it; then SIGKILL. */
-    private static void stop(Process process) {
+    /** SIGTERM first, so the function can shut down as Lambda would let it; then SIGKILL. Returns the exit status. */
+    private static OptionalInt stop(Process process) {
         process.destroy();
         try {
             if (!process.waitFor(5, TimeUnit.SECONDS)) {
@@ -151,6 +181,7 @@ public final class Invoker {
             Thread.currentThread().interrupt();
             process.destroyForcibly();
         }
+        return process.isAlive() ? OptionalInt.empty() : OptionalInt.of(process.exitValue());
     }
 
     private static String abbreviate(String text) {

@@ -2,6 +2,8 @@ package io.spiderling.local.nativecheck;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
+import java.util.stream.Stream;
 
 /** The check's table: one line per event, then the details of every row that is not the same, then the legend. */
 final class Report {
@@ -33,6 +35,16 @@ final class Report {
                 case Row.Verdict.Failed f -> out.append(String.format("%n%s %s failed:%n  %s%n",
                         row.scenario().function(), row.scenario().event(), String.join("\n  ", f.problems())));
             }
+        }
+        List<String> crashes = rows.stream()
+                .flatMap(row -> Stream.of(row.nativeRun(), row.jvmRun()).flatMap(Optional::stream))
+                .filter(run -> run.measured().stoppedAbnormally())
+                .map(run -> run.measured().log() + ": exit status " + run.measured().exitStatus().getAsInt())
+                .toList();
+        if (!crashes.isEmpty()) {
+            // After the answer, so not a difference; but a process should stop cleanly when Lambda stops it.
+            out.append(String.format("%nStopped abnormally after answering (SIGTERM sent; see the log):%n  %s%n",
+                    String.join("\n  ", crashes)));
         }
         out.append(String.format("%nWhat each event exercised:%n%s%n", Scenarios.legend(scenarios)));
         out.append(String.format("Logs: %s%n", options.work().resolve("logs")));

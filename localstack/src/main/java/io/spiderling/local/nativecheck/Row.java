@@ -86,11 +86,11 @@ public record Row(Scenario scenario, Optional<Invoker.Result> nativeRun, Optiona
     }
 
     static String millis(Optional<Invoker.Result> run) {
-        return number(run.map(Invoker.Result::startMillis).orElse(OptionalLong.empty()), 1);
+        return number(run.map(r -> r.measured().startMillis()).orElse(OptionalLong.empty()), 1);
     }
 
     static String megabytes(Optional<Invoker.Result> run) {
-        return number(run.map(Invoker.Result::peakRssKib).orElse(OptionalLong.empty()), 1024);
+        return number(run.map(r -> r.measured().peakRssKib()).orElse(OptionalLong.empty()), 1024);
     }
 
     private static String number(OptionalLong value, long divisor) {
