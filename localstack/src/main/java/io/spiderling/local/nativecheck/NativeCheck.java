@@ -3,6 +3,7 @@ package io.spiderling.local.nativecheck;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import io.spiderling.catalog.Catalog;
+import io.spiderling.catalog.ConfigKeys;
 import io.spiderling.catalog.FunctionSpec;
 import io.spiderling.testkit.EmbeddedAws;
 import io.spiderling.testkit.StackResources;
@@ -121,9 +122,7 @@ public final class NativeCheck {
             Side jvmSide = new Side(jvmBuild, FunctionEnvironment.of(
                     deployment(aws, jvmResources, fixture), options.keys()));
             AnswerNormalizer normalizer = AnswerNormalizer.erasing(List.of(NATIVE_PREFIX, JVM_PREFIX));
-            // What Lambda sets in every sandbox; the functions' own variables come per function.
-            Invoker invoker = new Invoker(Map.of("PATH", "/usr/local/bin:/usr/bin:/bin", "LANG", "en_US.UTF-8",
-                    "AWS_REGION", EmbeddedAws.REGION, "AWS_DEFAULT_REGION", EmbeddedAws.REGION));
+            Invoker invoker = new Invoker(lambdaSandbox());
             Runner runner = new Runner(invoker, fixture, options.work().resolve("logs"));
             List<Scenario> scenarios = Scenarios.forCatalog(functions, fixture);
             System.out.printf("native-check: %d events of %d functions, keys: %s%n", scenarios.size(),
@@ -151,13 +150,29 @@ public final class NativeCheck {
     }
 
     /**
-     * The deployment's configuration, by key name: the embedded stack's endpoints, credentials, resource names and
-     * the clients secret's ARN, as the CDK stack sets them, and what this deployment sets differently from the
-     * defaults (API Gateway's JWT authorizer decides the client, as the sample events carry its claims; the local site
-     * and the webhook receiver are on loopback over http; small upload chunks, so the sample upload spans several).
+     * What Lambda sets in every sandbox, whatever the function: the region, and the execution role's credentials. The
+     * functions' own variables come per function. Lambda's credentials are temporary and come with
+     * {@code AWS_SESSION_TOKEN}; s3proxy answers 501 to a request carrying a session token, so it is left out here.
+     */
+    static Map<String, String> lambdaSandbox() {
+        return Map.of("PATH", "/usr/local/bin:/usr/bin:/bin", "LANG", "en_US.UTF-8",
+                "AWS_REGION", EmbeddedAws.REGION, "AWS_DEFAULT_REGION", EmbeddedAws.REGION,
+                "AWS_ACCESS_KEY_ID", EmbeddedAws.ACCESS_KEY, "AWS_SECRET_ACCESS_KEY", EmbeddedAws.SECRET_KEY);
+    }
+
+    /**
+     * The deployment's configuration, by key name: the embedded stack's endpoints, resource names and the clients
+     * secret's ARN, as the CDK stack sets them, and what this deployment sets differently from the defaults (API
+     * Gateway's JWT authorizer decides the client, as the sample events carry its claims; the local site and the
+     * webhook receiver are on loopback over http; small upload chunks, so the sample upload spans several).
+     *
+     * <p>The static credentials keys are left out: the functions then take the role's credentials from the sandbox
+     * ({@link #lambdaSandbox()}) through the SDK's default provider chain, the path they take on AWS.
      */
     static Map<String, String> deployment(EmbeddedAws aws, StackResources resources, Fixture fixture) {
         Map<String, String> values = new LinkedHashMap<>(aws.functionConfigWithSecrets(resources));
+        values.remove(ConfigKeys.AWS_ACCESS_KEY_ID.name());
+        values.remove(ConfigKeys.AWS_SECRET_ACCESS_KEY.name());
         values.put("spiderling.auth.mode", "gateway");
         values.put("spiderling.fetch.allow-loopback", "true");
         values.put("spiderling.notify.allow-http", "true");
