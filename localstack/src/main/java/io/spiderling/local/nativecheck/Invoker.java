@@ -26,7 +26,10 @@ public final class Invoker {
 
     /** Lambda's account and region in the ARNs the mock hands out; nothing reads them back. */
     private static final String ARN_PREFIX = "arn:aws:lambda:us-east-1:000000000000:function:";
-    /** How often the process is looked at while it works: short against a native cold start of some 15 ms. */
+    /**
+     * How often the harness looks for an answer or a dead process while the function works. The cold start is timed by
+     * the mock's own clock when next arrives, not by this.
+     */
     private static final long POLL_MILLIS = 5;
     /** Time allowed beyond the function's own timeout, for a JVM to start on a busy machine. */
     private static final Duration GRACE = Duration.ofSeconds(60);

@@ -2,8 +2,9 @@ package io.spiderling.local.nativecheck;
 
 import java.time.Duration;
 import java.util.List;
-import java.util.Optional;
-import java.util.stream.Stream;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.stream.Collectors;
 
 /** The check's table: one line per event, then the details of every row that is not the same, then the legend. */
 final class Report {
@@ -36,19 +37,25 @@ final class Report {
                         row.scenario().function(), row.scenario().event(), String.join("\n  ", f.problems())));
             }
         }
-        List<String> crashes = rows.stream()
-                .flatMap(row -> Stream.of(row.nativeRun(), row.jvmRun()).flatMap(Optional::stream))
-                .filter(run -> run.measured().stoppedAbnormally())
-                .map(run -> run.measured().log() + ": exit status " + run.measured().exitStatus().getAsInt())
-                .toList();
-        if (!crashes.isEmpty()) {
-            // After the answer, so not a difference; but a process should stop cleanly when Lambda stops it.
-            out.append(String.format("%nStopped abnormally after answering (SIGTERM sent; see the log):%n  %s%n",
-                    String.join("\n  ", crashes)));
-        }
+        abnormalStops(out, "native", rows.stream().flatMap(row -> row.nativeRun().stream()).toList());
+        abnormalStops(out, "jvm", rows.stream().flatMap(row -> row.jvmRun().stream()).toList());
         out.append(String.format("%nWhat each event exercised:%n%s%n", Scenarios.legend(scenarios)));
         out.append(String.format("Logs: %s%n", options.work().resolve("logs")));
         return out.toString();
+    }
+
+    /**
+     * Processes that ended other than by the SIGTERM they were sent, after answering: not a difference between the
+     * builds, but a function should stop cleanly when Lambda stops it. Grouped by exit status, since one cause usually
+     * hits every process of a build.
+     */
+    private static void abnormalStops(StringBuilder out, String build, List<Invoker.Result> runs) {
+        Map<Integer, List<Invoker.Measured>> byStatus = runs.stream().map(Invoker.Result::measured)
+                .filter(Invoker.Measured::stoppedAbnormally)
+                .collect(Collectors.groupingBy(m -> m.exitStatus().getAsInt(), TreeMap::new, Collectors.toList()));
+        byStatus.forEach((status, stopped) -> out.append(String.format(
+                "%n%s: %d of %d processes exited with status %d when stopped, after answering (e.g. %s)%n", build,
+                stopped.size(), runs.size(), status, stopped.getFirst().log())));
     }
 
     private static String word(Row.Verdict verdict) {
