@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.spiderling.catalog.Catalog;
+import io.spiderling.catalog.ConfigKeys;
 import io.spiderling.catalog.FunctionSpec;
 import java.util.List;
 import java.util.Map;
@@ -72,6 +73,21 @@ class FunctionsTest {
         }
     }
 
+    /**
+     * The logical id of the fetch function's published version when the rate overrides say {@code rates}: CDK names a
+     * version after a hash of the function's configuration, and a new id is a new version.
+     */
+    private static String fetchVersion(String rates) {
+        SpiderlingStackProps props = SpiderlingStackProps.builder()
+                .artifact(TestArtifacts.jvmZip())
+                .auth(ApiAuth.iam())
+                .siteList(ConfigKeys.FETCH_RATE_OVERRIDES_FILE,
+                        TestArtifacts.textFile("rates", rates))
+                .build();
+        Synthesized deployment = Synthesized.of(props, new SpiderlingStack(new App(), "Lists", props));
+        return Synthesized.ref(deployment.properties(deployment.aliasId("fetch")).get("FunctionVersion"));
+    }
+
     @Test
     void stack_whenNativeArtifactAndAnotherArchitectureAsked_refusesToBuild() {
         SpiderlingStackProps props = SpiderlingStackProps.builder()
@@ -82,6 +98,13 @@ class FunctionsTest {
         var e = assertThrows(RuntimeException.class, () -> new SpiderlingStack(new App(), "Mismatch", props));
         assertTrue(e.getMessage().contains("is a native build for ARM_64, but the deployment asks for X86_64"),
                 e.getMessage());
+    }
+
+    @Test
+    void version_whenOnlyASiteListChanges_isANewOneSoTheAliasMoves() {
+        String before = fetchVersion("example.com 2\n");
+        String after = fetchVersion("example.com 3\n");
+        assertTrue(!before.equals(after), before);
     }
 
     @Test

@@ -17,7 +17,6 @@ import java.util.List;
 import java.util.function.Supplier;
 import software.amazon.awscdk.App;
 import software.amazon.awscdk.Aspects;
-import software.amazon.awscdk.assertions.Template;
 
 /**
  * The three deployments the tests look at, each synthesized once per test JVM (a synth costs seconds):
@@ -131,6 +130,6 @@ final class Synth {
         if (nag) {
             Aspects.of(app).add(new AwsSolutionsChecks());
         }
-        return new Synthesized(built, stack, Template.fromStack(stack));
+        return Synthesized.of(built, stack);
     }
 }

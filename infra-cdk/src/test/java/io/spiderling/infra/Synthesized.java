@@ -22,8 +22,13 @@ final class Synthesized {
     private final Map<String, Map<String, Object>> resources;
     private final Map<String, Map<String, Object>> outputs;
 
+    /** Synthesizes {@code stack}, built from {@code props}. */
+    static Synthesized of(SpiderlingStackProps props, SpiderlingStack stack) {
+        return new Synthesized(props, stack, Template.fromStack(stack));
+    }
+
     @SuppressWarnings("unchecked")
-    Synthesized(SpiderlingStackProps props, SpiderlingStack stack, Template template) {
+    private Synthesized(SpiderlingStackProps props, SpiderlingStack stack, Template template) {
         this.props = props;
         this.stack = stack;
         this.template = template;
