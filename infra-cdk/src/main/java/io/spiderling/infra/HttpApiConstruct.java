@@ -39,12 +39,11 @@ public final class HttpApiConstruct extends Construct {
      */
     static final Map<String, String> ACCESS_LOG_FIELDS = accessLogFields();
 
-    private final HttpApi api;
     private final HttpStage stage;
 
     public HttpApiConstruct(Construct scope, String id, HttpApiProps props) {
         super(scope, id);
-        api = HttpApi.Builder.create(this, "Api")
+        HttpApi api = HttpApi.Builder.create(this, "Api")
                 .apiName(props.resourcePrefix())
                 .description("Spiderling: submit batches, read their progress and the fetched URLs")
                 // The default stage is declared below, where it can throttle and log.
@@ -85,10 +84,6 @@ public final class HttpApiConstruct extends Construct {
     /** The stage's URL, e.g. {@code https://abc123.execute-api.eu-west-1.amazonaws.com/}. */
     public String url() {
         return stage.getUrl();
-    }
-
-    public HttpApi api() {
-        return api;
     }
 
     private static IHttpRouteAuthorizer authorizer(ApiAuth auth) {

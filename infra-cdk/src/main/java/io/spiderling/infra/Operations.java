@@ -87,10 +87,6 @@ public final class Operations extends Construct {
         return topic;
     }
 
-    public List<Alarm> alarms() {
-        return List.copyOf(alarms);
-    }
-
     /**
      * CloudWatch can publish to an encrypted topic only through a customer-managed key whose policy lets it use the
      * key (the AWS-managed SNS key does not), and the topic's own policy must let it publish once CDK replaces the

@@ -37,8 +37,6 @@ public final class SpiderlingStack extends Stack {
     /** {@code spiderling.auth.mode} on AWS: an API Gateway authorizer has already checked the caller (ADR 10). */
     static final String GATEWAY_AUTH_MODE = "gateway";
 
-    private final Functions functions;
-
     public SpiderlingStack(Construct scope, String id, SpiderlingStackProps props) {
         super(scope, id, StackProps.builder()
                 .description("Spiderling: a polite serverless URL fetcher (infra-cdk, derived from the catalog)")
@@ -63,7 +61,7 @@ public final class SpiderlingStack extends Stack {
         Optional<SiteLists> siteLists = props.siteLists().isEmpty() ? Optional.empty()
                 : Optional.of(new SiteLists(this, "SiteLists", props.siteLists()));
 
-        functions = new Functions(this, "Functions", Functions.FunctionsProps.builder()
+        Functions functions = new Functions(this, "Functions", Functions.FunctionsProps.builder()
                 .functions(props.functions())
                 .resourcePrefix(prefix)
                 .artifact(artifact)
@@ -109,10 +107,6 @@ public final class SpiderlingStack extends Stack {
                     "Put the " + secret.suffix() + " file here (aws secretsmanager put-secret-value)");
         }
         output("AlarmTopicArn", operations.topic().getTopicArn(), "Subscribe to get every alarm");
-    }
-
-    public Functions functions() {
-        return functions;
     }
 
     /**

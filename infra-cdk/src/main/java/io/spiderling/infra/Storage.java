@@ -49,14 +49,13 @@ public final class Storage extends Construct {
     private final Map<Table, ITable> tables = new EnumMap<>(Table.class);
     private final Map<Secret, ISecret> secrets = new EnumMap<>(Secret.class);
     private final Bucket bucket;
-    private final Bucket accessLogs;
 
     public Storage(Construct scope, String id, StorageProps props) {
         super(scope, id);
         for (Table table : Table.all()) {
             tables.put(table, table(table, props));
         }
-        accessLogs = Bucket.Builder.create(this, "AccessLogs")
+        Bucket accessLogs = Bucket.Builder.create(this, "AccessLogs")
                 .blockPublicAccess(BlockPublicAccess.BLOCK_ALL)
                 .enforceSsl(true)
                 .encryption(BucketEncryption.S3_MANAGED)
@@ -100,11 +99,6 @@ public final class Storage extends Construct {
 
     public ISecret secret(Secret secret) {
         return secrets.get(secret);
-    }
-
-    /** The bucket receiving the main bucket's server access logs. */
-    IBucket accessLogs() {
-        return accessLogs;
     }
 
     private ITable table(Table table, StorageProps props) {
