@@ -43,15 +43,6 @@ class EnvironmentTest {
 
     private static final Pattern DEFAULT_LINE = Pattern.compile("^([a-z][A-Za-z0-9.\\-]*)\\s*=");
 
-    /**
-     * Required keys the catalog declares but the functions module does not read yet at this commit, so
-     * application.properties cannot default them (Quarkus refuses to start on a key no mapping reads, SRCFG00050).
-     * A ratchet, not an exemption: {@link #environment_whenAKeyAwaitsItsDefault_itIsStillMissing} fails as soon as
-     * one gets its default line, so it is removed from here then.
-     */
-    static final Set<ConfigKey<?>> AWAITING_DEFAULTS = Set.of(ConfigKeys.AUTH_CLIENTS_CACHE,
-            ConfigKeys.SWEEP_UNPLANNED_AFTER);
-
     @Test
     void environment_whenDeployed_holdsOnlyKeysTheFunctionReads() {
         for (Synthesized deployment : List.of(Synth.jvmIam(), Synth.jvmJwt(), Synth.nativeWithExtraEntries())) {
@@ -74,24 +65,11 @@ class EnvironmentTest {
                 List<String> missing = spec.configKeys().stream()
                         .filter(key -> !key.optional() && !defaulted.contains(key.name()))
                         .filter(key -> !environment.containsKey(key.envName()))
-                        .filter(key -> !AWAITING_DEFAULTS.contains(key))
                         .map(ConfigKey::name)
                         .toList();
                 assertEquals(List.of(), missing, () -> spec.name() + " would not start: required, no default in "
                         + APPLICATION_PROPERTIES + ", and not deployed");
             }
-        }
-    }
-
-    @Test
-    void environment_whenAKeyAwaitsItsDefault_itIsStillMissing() throws IOException {
-        Set<String> defaulted = keysWithDefaults();
-        for (ConfigKey<?> key : AWAITING_DEFAULTS) {
-            assertFalse(defaulted.contains(key.name()), key + " has a default in " + APPLICATION_PROPERTIES
-                    + " now: remove it from EnvironmentTest.AWAITING_DEFAULTS");
-            assertFalse(key.optional(), key + " is optional now: remove it from EnvironmentTest.AWAITING_DEFAULTS");
-            assertTrue(Catalog.FUNCTIONS.stream().anyMatch(f -> f.configKeys().contains(key)),
-                    key + " is read by no function: remove it from EnvironmentTest.AWAITING_DEFAULTS");
         }
     }
 
