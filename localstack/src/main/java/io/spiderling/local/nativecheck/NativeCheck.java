@@ -16,6 +16,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -126,7 +127,7 @@ public final class NativeCheck {
             Runner runner = new Runner(invoker, fixture, options.work().resolve("logs"));
             List<Scenario> scenarios = Scenarios.forCatalog(functions, fixture);
             System.out.printf("native-check: %d events of %d functions, keys: %s%n", scenarios.size(),
-                    functions.size(), options.keys().name().toLowerCase(java.util.Locale.ROOT));
+                    functions.size(), options.keys().name().toLowerCase(Locale.ROOT));
             List<Row> rows = new ArrayList<>();
             for (Scenario scenario : scenarios) {
                 if (!events.exists(scenario.event())) {

@@ -2,6 +2,7 @@ package io.spiderling.local.nativecheck;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.stream.Collectors;
@@ -26,7 +27,7 @@ final class Report {
         }
         long same = rows.stream().filter(Row::passed).count();
         out.append(String.format("%n%d of %d the same; keys: %s; took %d s%n", same, rows.size(),
-                options.keys().name().toLowerCase(java.util.Locale.ROOT), took.toSeconds()));
+                options.keys().name().toLowerCase(Locale.ROOT), took.toSeconds()));
         for (Row row : rows) {
             switch (row.verdict()) {
                 case Row.Verdict.Same s -> { }
