@@ -55,9 +55,7 @@ public final class ConfigValues {
     public Map<String, String> environmentOf(FunctionSpec function) {
         Map<String, String> environment = new LinkedHashMap<>();
         environment.put(HANDLER_VARIABLE, function.name());
-        for (ConfigKey<?> key : function.configKeys()) {
-            get(key).ifPresent(value -> environment.put(key.envName(), value));
-        }
+        environment.putAll(function.environment(values));
         return environment;
     }
 }

@@ -34,12 +34,6 @@ import software.constructs.Construct;
  */
 public final class Storage extends Construct {
 
-    /**
-     * What the clients secret holds until an operator puts the real file: a comment, which the functions' clients
-     * parser reads as no clients (so no callback is signed), never a made-up credential.
-     */
-    static final String SECRET_PLACEHOLDER = "# one <client-id> <token> <webhook-secret> per line\n";
-
     /** Parts of a multipart upload nobody completed within this are removed; presigned uploads live 15 minutes. */
     static final Duration ABANDONED_UPLOADS = Duration.ofDays(1);
 
@@ -81,7 +75,7 @@ public final class Storage extends Construct {
                             + " put-secret-value (see infra-cdk/README.md)")
                     // A placeholder, not a credential: it is in the template on purpose, so a fresh deployment
                     // starts with a parseable, empty clients file.
-                    .secretStringValue(SecretValue.unsafePlainText(SECRET_PLACEHOLDER))
+                    .secretStringValue(SecretValue.unsafePlainText(secret.initialText()))
                     .build());
             Nag.accept(secrets.get(secret), "AwsSolutions-SMG4", "The clients file holds each client's token and"
                     + " webhook secret, which the clients must hold too, so no rotation function can change them"

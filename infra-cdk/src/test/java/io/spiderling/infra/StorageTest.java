@@ -105,7 +105,7 @@ class StorageTest {
         Map<String, Object> properties = Synthesized.properties(secrets.values().iterator().next());
         assertEquals("spiderling/clients", properties.get("Name"));
         String placeholder = (String) properties.get("SecretString");
-        assertEquals(Storage.SECRET_PLACEHOLDER, placeholder);
+        assertEquals(io.spiderling.catalog.Secret.CLIENTS.initialText(), placeholder);
         assertTrue(placeholder.lines().allMatch(line -> line.startsWith("#")), "only comments, so no clients");
     }
 

@@ -186,12 +186,6 @@ public final class Catalog {
         return FUNCTIONS.stream().filter(f -> f.name().equals(name)).findFirst();
     }
 
-    /** The function consuming {@code queue}, if one does. */
-    public static Optional<FunctionSpec> consumerOf(Queue queue) {
-        return FUNCTIONS.stream().filter(f -> f.source() instanceof EventSource.QueueSource q && q.queue() == queue)
-                .findFirst();
-    }
-
     /**
      * What is wrong with the catalog, given the frontier's {@code lostAfter}; empty when nothing is. The CDK stack
      * refuses to synthesize, and a test fails, on any problem.

@@ -75,6 +75,22 @@ public record FunctionSpec(String name, String description, EventSource source, 
         return Collections.unmodifiableSet(keys);
     }
 
+    /**
+     * The function's environment variables in a deployment that gives {@code values}: each of its
+     * {@link #configKeys()} the deployment has a value for, under {@link ConfigKey#envName()}. A key left out keeps
+     * the function's own default. The CDK stack and the native check both build environments this way.
+     */
+    public Map<String, String> environment(Map<ConfigKey<?>, String> values) {
+        Map<String, String> environment = new java.util.LinkedHashMap<>();
+        for (ConfigKey<?> key : configKeys()) {
+            String value = values.get(key);
+            if (value != null) {
+                environment.put(key.envName(), value);
+            }
+        }
+        return environment;
+    }
+
     /** The HTTP routes this function serves; empty unless its source is {@link EventSource.Http}. */
     public List<Route> routes() {
         return source instanceof EventSource.Http ? Routes.of(name) : List.of();

@@ -62,12 +62,6 @@ public record Route(String method, String path, Operation operation) {
         return Optional.of(Map.copyOf(parameters));
     }
 
-    /** The template's variables, in order. */
-    public List<String> parameters() {
-        return segments(path).stream().filter(s -> s.startsWith("{")).map(s -> s.substring(1, s.length() - 1))
-                .toList();
-    }
-
     private static List<String> segments(String path) {
         List<String> segments = new ArrayList<>(List.of(path.substring(1).split("/", -1)));
         if (segments.size() == 1 && segments.get(0).isEmpty()) {

@@ -11,14 +11,24 @@ public enum Secret {
      * checks callers, so only the webhook secrets are used; functions re-read it after
      * {@link ConfigKeys#AUTH_CLIENTS_CACHE}, so a rotation needs no redeploy.
      */
-    CLIENTS("clients", ConfigKeys.AUTH_CLIENTS_SECRET);
+    CLIENTS("clients", ConfigKeys.AUTH_CLIENTS_SECRET, "# one <client-id> <token> <webhook-secret> per line\n");
 
     private final String suffix;
     private final ConfigKey<?> configKey;
+    private final String initialText;
 
-    Secret(String suffix, ConfigKey<?> configKey) {
+    Secret(String suffix, ConfigKey<?> configKey, String initialText) {
         this.suffix = suffix;
         this.configKey = configKey;
+        this.initialText = initialText;
+    }
+
+    /**
+     * What the secret holds until an operator puts the real text: for the clients, a comment, which the functions'
+     * parser reads as no clients (so no callback is signed), never a made-up credential.
+     */
+    public String initialText() {
+        return initialText;
     }
 
     public String nameIn(String prefix) {

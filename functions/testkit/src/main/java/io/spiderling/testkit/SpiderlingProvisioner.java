@@ -40,8 +40,6 @@ public final class SpiderlingProvisioner {
     // "<prefix>-content" must fit S3's 63 characters; the longest queue name, "<prefix>-fetch-dlq.fifo", fits SQS's 80.
     private static final int MAX_PREFIX_LENGTH = 63 - "-content".length();
     private static final Pattern PREFIX = Pattern.compile("[a-z0-9](?:[a-z0-9-]*[a-z0-9])?");
-    /** What a new secret holds until someone puts the clients file there: no client. */
-    static final String EMPTY_CLIENTS = "# one <client-id> <token> <webhook-secret> per line\n";
 
     private SpiderlingProvisioner() {}
 
@@ -72,7 +70,7 @@ public final class SpiderlingProvisioner {
         }
         Map<Secret, String> secretArns = new EnumMap<>(Secret.class);
         for (Secret secret : Secret.values()) {
-            secretArns.put(secret, createSecret(secrets, secret.nameIn(prefix)));
+            secretArns.put(secret, createSecret(secrets, secret.nameIn(prefix), secret.initialText()));
         }
         return new StackResources(prefix, bucket, tables, queues, secretArns);
     }
@@ -168,9 +166,9 @@ public final class SpiderlingProvisioner {
         return "{\"deadLetterTargetArn\":\"" + arn + "\",\"maxReceiveCount\":\"" + maxReceiveCount + "\"}";
     }
 
-    private static String createSecret(SecretsManagerClient secrets, String name) {
+    private static String createSecret(SecretsManagerClient secrets, String name, String initialText) {
         try {
-            return secrets.createSecret(b -> b.name(name).secretString(EMPTY_CLIENTS)).arn();
+            return secrets.createSecret(b -> b.name(name).secretString(initialText)).arn();
         } catch (ResourceExistsException alreadyThere) {
             return secrets.getSecretValue(b -> b.secretId(name)).arn();
         }

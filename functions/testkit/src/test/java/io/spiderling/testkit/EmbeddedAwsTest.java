@@ -126,7 +126,7 @@ class EmbeddedAwsTest {
         String arn = res.secret(io.spiderling.catalog.Secret.CLIENTS);
         assertTrue(arn.startsWith("arn:aws:secretsmanager:us-east-1:000000000000:secret:" + res.prefix()
                 + "/clients-"), arn);
-        assertEquals(SpiderlingProvisioner.EMPTY_CLIENTS,
+        assertEquals(io.spiderling.catalog.Secret.CLIENTS.initialText(),
                 aws.secretsManager().getSecretValue(b -> b.secretId(arn)).secretString());
         aws.secretsManager().putSecretValue(b -> b.secretId(arn).secretString("changed"));
         assertEquals("changed", aws.secretsManager().getSecretValue(b -> b.secretId(res.prefix() + "/clients"))

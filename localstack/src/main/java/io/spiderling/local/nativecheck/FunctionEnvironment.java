@@ -59,11 +59,11 @@ public final class FunctionEnvironment {
     /** The variables for {@code function}, by environment variable name. */
     public Map<String, String> variablesFor(FunctionSpec function) {
         Map<String, String> variables = new TreeMap<>();
-        values.forEach((key, value) -> {
-            if (keys == Keys.ALL || function.configKeys().contains(key)) {
-                variables.put(key.envName(), value);
-            }
-        });
+        if (keys == Keys.ALL) {
+            values.forEach((key, value) -> variables.put(key.envName(), value));
+        } else {
+            variables.putAll(function.environment(values));
+        }
         return variables;
     }
 }
