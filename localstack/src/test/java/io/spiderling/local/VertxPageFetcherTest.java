@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.spiderling.core.fetch.FailureKind;
 import io.spiderling.core.fetch.FetchRequest;
 import io.spiderling.core.fetch.FetchResult;
 import io.spiderling.lambda.fetch.VertxPageFetcher;
@@ -69,7 +70,8 @@ class VertxPageFetcherTest {
         long start = System.nanoTime();
         FetchResult result = fetcher.fetch(FetchRequest.get(site().url("/hang")));
 
-        assertEquals("timeout", assertInstanceOf(FetchResult.Failure.class, result).kind(), result.toString());
+        assertEquals(FailureKind.TIMEOUT, assertInstanceOf(FetchResult.Failure.class, result).kind(),
+                result.toString());
         assertTrue(Duration.ofNanos(System.nanoTime() - start).compareTo(Duration.ofSeconds(3)) < 0,
                 "gave up after the first-byte timeout, not the site's 4 s");
     }
@@ -79,7 +81,7 @@ class VertxPageFetcherTest {
         FetchResult result = fetcher.fetch(FetchRequest.get("http://169.254.169.254/latest/meta-data/"));
 
         FetchResult.Failure failure = assertInstanceOf(FetchResult.Failure.class, result);
-        assertEquals("blocked", failure.kind());
+        assertEquals(FailureKind.BLOCKED, failure.kind());
         assertTrue(failure.message().startsWith("link-local"), failure.message());
     }
 
@@ -89,19 +91,21 @@ class VertxPageFetcherTest {
 
         FetchResult result = strict.fetch(FetchRequest.get(site().url("/local")));
 
-        assertEquals("blocked", assertInstanceOf(FetchResult.Failure.class, result).kind());
+        assertEquals(FailureKind.BLOCKED, assertInstanceOf(FetchResult.Failure.class, result).kind());
         assertEquals(0, site().requestCount("/local"));
     }
 
     @Test
-    void fetch_whenFollowedRedirectLeadsToAPrivateAddress_refusesTheHop() {
+    void fetch_whenRedirectLeadsToAPrivateAddress_returnsTheRedirectAndRefusesTheHopAsAFetchOfItsOwn() {
         site().respond("/to-private", 302, "text/plain", new byte[0], Map.of("Location", "http://10.0.0.1/admin"));
 
-        FetchResult result = fetcher.fetch(new FetchRequest(site().url("/to-private"), 5, Optional.empty(),
-                Optional.empty()));
+        FetchResult redirect = fetcher.fetch(FetchRequest.get(site().url("/to-private")));
+        FetchResult hop = fetcher.fetch(FetchRequest.get(
+                assertInstanceOf(FetchResult.Response.class, redirect).headers().get("location")));
 
-        FetchResult.Failure failure = assertInstanceOf(FetchResult.Failure.class, result);
-        assertEquals("blocked", failure.kind());
+        assertEquals(302, ((FetchResult.Response) redirect).status(), "never followed by the fetcher");
+        FetchResult.Failure failure = assertInstanceOf(FetchResult.Failure.class, hop);
+        assertEquals(FailureKind.BLOCKED, failure.kind());
         assertTrue(failure.message().startsWith("private"), failure.message());
     }
 
@@ -109,7 +113,7 @@ class VertxPageFetcherTest {
     void fetch_whenStoredEtagGiven_sendsIfNoneMatchAndTheUserAgent() {
         site().respond("/cached", 304, "text/html", new byte[0]);
 
-        FetchResult result = fetcher.fetch(new FetchRequest(site().url("/cached"), 0, Optional.of("\"v1\""),
+        FetchResult result = fetcher.fetch(FetchRequest.conditional(site().url("/cached"), Optional.of("\"v1\""),
                 Optional.of("Sat, 01 Mar 2025 10:00:00 GMT")));
 
         assertEquals(304, assertInstanceOf(FetchResult.Response.class, result).status());
@@ -148,7 +152,7 @@ class VertxPageFetcherTest {
         FetchResult result = fetcher.fetch(FetchRequest.get(site().url("/bomb")));
 
         FetchResult.Failure failure = assertInstanceOf(FetchResult.Failure.class, result);
-        assertEquals("blocked", failure.kind());
+        assertEquals(FailureKind.BLOCKED, failure.kind());
         assertTrue(failure.message().startsWith("decompression ratio"), failure.message());
     }
 

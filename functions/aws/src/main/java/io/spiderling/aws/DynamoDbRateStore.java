@@ -17,6 +17,7 @@ import java.util.Optional;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException;
+import software.amazon.awssdk.services.dynamodb.model.ReturnValuesOnConditionCheckFailure;
 
 /**
  * {@link RateStore} on the {@code sites} table: {@code pk = RATE#<site>}, {@code sk = rate}, one item per site key
@@ -54,8 +55,10 @@ public final class DynamoDbRateStore implements RateStore {
 
     @Override
     public Optional<SiteRate> find(SiteKey site) {
-        Map<String, AttributeValue> item = dynamo.getItem(b -> b.tableName(table).key(key(site))
-                .consistentRead(true)).item();
+        return state(dynamo.getItem(b -> b.tableName(table).key(key(site)).consistentRead(true)).item());
+    }
+
+    private static Optional<SiteRate> state(Map<String, AttributeValue> item) {
         if (item == null || item.isEmpty()) {
             return Optional.empty();
         }
@@ -67,11 +70,12 @@ public final class DynamoDbRateStore implements RateStore {
                 Duration.ofMillis(number(item, "baseIntervalMs", 1000)),
                 Instant.ofEpochMilli(number(item, "pausedUntil", 0)),
                 (int) number(item, "throttles", 0), (int) number(item, "successes", 0),
-                Duration.ofMillis(number(item, "responseTimeMs", 0)), inFlight, number(item, "version", 0)));
+                Duration.ofMillis(number(item, "responseTimeMs", 0)), inFlight,
+                item.containsKey("failing") ? item.get("failing").ss() : List.of(), number(item, "version", 0)));
     }
 
     @Override
-    public boolean save(SiteKey site, SiteRate r, long readVersion) {
+    public Written save(SiteKey site, SiteRate r, long readVersion) {
         Map<String, AttributeValue> item = new HashMap<>(key(site));
         item.put("lastSlot", n(ceilMillis(r.lastSlot())));
         item.put("intervalMs", n(r.interval().toMillis()));
@@ -85,14 +89,19 @@ public final class DynamoDbRateStore implements RateStore {
             item.put("inFlight", AttributeValue.fromNs(r.inFlight().stream()
                     .map(at -> Long.toString(ceilMillis(at))).distinct().toList()));
         }
+        if (!r.failing().isEmpty()) {
+            item.put("failing", AttributeValue.fromSs(r.failing()));
+        }
         item.put("version", n(r.version()));
         item.put("ttl", n(clock.instant().plus(IDLE_TTL).getEpochSecond()));
         try {
             dynamo.putItem(b -> b.tableName(table).item(item).conditionExpression(VERSION_CONDITION)
-                    .expressionAttributeValues(Map.of(":read", n(readVersion))));
-            return true;
+                    .expressionAttributeValues(Map.of(":read", n(readVersion)))
+                    .returnValuesOnConditionCheckFailure(ReturnValuesOnConditionCheckFailure.ALL_OLD));
+            return new Written.Saved();
         } catch (ConditionalCheckFailedException raced) {
-            return false;
+            // The winner's state comes back with the refusal (none when the item was deleted meanwhile).
+            return new Written.Conflict(state(raced.hasItem() ? raced.item() : null));
         }
     }
 }

@@ -8,6 +8,7 @@ import io.spiderling.core.fetch.FetchResult;
 import io.spiderling.core.politeness.RateLimiter;
 import io.spiderling.core.politeness.RateOverrides;
 import io.spiderling.core.politeness.SiteRate;
+import io.spiderling.core.port.RateStore;
 import io.spiderling.core.pipeline.SitePoliteness;
 import io.spiderling.core.url.SiteKey;
 import io.spiderling.testkit.EmbeddedAws;
@@ -41,11 +42,13 @@ class DynamoDbRateStoreTest {
         SiteKey site = new SiteKey("stale-version.example");
         SiteRate first = new SiteRate(Instant.parse("2025-03-01T10:00:00Z"), Duration.ofSeconds(2),
                 Duration.ofSeconds(1), Instant.EPOCH, 1, 0, Duration.ofMillis(120),
-                List.of(Instant.parse("2025-03-01T10:00:00Z")), 1);
+                List.of(Instant.parse("2025-03-01T10:00:00Z")), List.of("a".repeat(64)), 1);
         assertEquals("attribute_not_exists(pk) OR version = :read", DynamoDbRateStore.VERSION_CONDITION);
 
-        assertTrue(store.save(site, first, 0));
-        assertFalse(store.save(site, SiteRate.initial(Duration.ofSeconds(1)), 0), "a second writer of a new site");
+        assertEquals(new RateStore.Written.Saved(), store.save(site, first, 0));
+        assertEquals(new RateStore.Written.Conflict(Optional.of(first)),
+                store.save(site, SiteRate.initial(Duration.ofSeconds(1)), 0),
+                "a second writer of a new site is refused and told the winner's state, with no read");
 
         assertEquals(Optional.of(first), store.find(site));
     }
@@ -59,9 +62,9 @@ class DynamoDbRateStoreTest {
     void acquire_whenHandlersRaceOnOneSite_neverGrantSlotsCloserThanTheInterval() throws Exception {
         SiteKey site = new SiteKey("parallel-handlers.example");
         Duration interval = Duration.ofMillis(200);
-        SitePoliteness politeness = new SitePoliteness(null, null, RateLimiter.create(), store,
-                RateOverrides.parse(site.value() + " 5"), null, Clock.systemUTC(), DynamoDbRateStoreTest::sleepUntil,
-                () -> 0.5);
+        SitePoliteness politeness = new SitePoliteness(new SitePoliteness.Parts(null, null, RateLimiter.create(),
+                store, RateOverrides.parse(site.value() + " 5"), null, null), Clock.systemUTC(),
+                DynamoDbRateStoreTest::sleepUntil, () -> 0.5);
         List<Instant> slots = Collections.synchronizedList(new ArrayList<>());
         List<Instant> started = Collections.synchronizedList(new ArrayList<>());
         ExecutorService handlers = Executors.newFixedThreadPool(4);
@@ -69,20 +72,24 @@ class DynamoDbRateStoreTest {
         for (int h = 0; h < 4; h++) {
             running.add(handlers.submit(() -> {
                 int granted = 0;
+                // Each handler is an invocation of its own: it knows only what it read and wrote.
+                SitePoliteness.Session session = politeness.session();
                 while (granted < 5) {
-                    switch (politeness.acquire(site, Optional.empty())) {
+                    switch (session.acquire(site, Optional.empty())) {
                         case SitePoliteness.Gate.Go go -> {
                             started.add(Instant.now());
                             slots.add(go.slot());
                             sleepUntil(Instant.now().plusMillis(50));
-                            politeness.done(go, new FetchResult.Response(200, Map.of(), new byte[0], false,
-                                    "https://" + site.value() + "/", Duration.ofMillis(10), Duration.ofMillis(50)));
+                            session.done(go, new FetchResult.Response(200, Map.of(), new byte[0], false,
+                                    "https://" + site.value() + "/", Duration.ofMillis(10), Duration.ofMillis(50)),
+                                    "b".repeat(64));
                             granted++;
                         }
                         case SitePoliteness.Gate.Wait wait -> sleepUntil(wait.until());
                         default -> throw new IllegalStateException("unexpected gate");
                     }
                 }
+                session.close();
                 return null;
             }));
         }

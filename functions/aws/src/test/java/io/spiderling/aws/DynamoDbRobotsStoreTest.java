@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.spiderling.core.fetch.FailureKind;
 import io.spiderling.core.robots.RobotsCacheEntry;
 import io.spiderling.core.robots.RobotsFetchOutcome;
 import io.spiderling.core.robots.RobotsOrigin;
@@ -50,7 +51,7 @@ class DynamoDbRobotsStoreTest {
     void save_whenOutageRecorded_keepsTheFailureCountAndRetryTime() {
         RobotsPolicy policy = RobotsPolicy.create();
         RobotsOrigin origin = RobotsOrigin.of("http://outage.example:8080/");
-        RobotsCacheEntry failed = policy.onFetched(origin, new RobotsFetchOutcome.Failure("connect", 0),
+        RobotsCacheEntry failed = policy.onFetched(origin, new RobotsFetchOutcome.Failure(FailureKind.CONNECT, 0),
                 Optional.empty(), NOW, 0.0);
 
         store.save(failed);

@@ -442,10 +442,8 @@ public final class Pipeline implements AutoCloseable {
                 robotsDefaults.maxStoredBytes(), robotsDefaults.maxRedirects(), robotsDefaults.minFreshness(),
                 robotsDefaults.maxFreshness(), robotsDefaults.ttl(), config.get(ConfigKeys.FETCH_ROBOTS_RETRY_BASE),
                 robotsDefaults.backoffCap(), robotsDefaults.unreachableAfter(), robotsDefaults.crawlDelayCap());
-        RateLimiter.Settings rd = RateLimiter.Settings.DEFAULTS;
-        RateLimiter.Settings rates = new RateLimiter.Settings(rd.defaultInterval(), rd.maxDelay(), rd.maxInFlight(),
-                rd.lease(), rd.maxInterval(), rd.responseFactor(), rd.smoothing(), rd.recoverAfter(),
-                config.get(ConfigKeys.FETCH_THROTTLE_PAUSE), rd.maxPause(), rd.pauseJitter());
+        RateLimiter.Settings rates = RateLimiter.Settings.DEFAULTS
+                .withDefaultPause(config.get(ConfigKeys.FETCH_THROTTLE_PAUSE));
         RetryPolicy.Settings td = RetryPolicy.Settings.DEFAULTS;
         RetryPolicy.Settings retries = new RetryPolicy.Settings(td.maxAttempts(), td.maxThrottledAttempts(),
                 config.get(ConfigKeys.FETCH_RETRY_BASE), td.backoffMultiplier(), td.maxBackoff(), td.maxRetryAfter(),
@@ -456,9 +454,9 @@ public final class Pipeline implements AutoCloseable {
         Set<SiteKey> optOut = config.get(ConfigKeys.FETCH_OPT_OUT_FILE)
                 .map(f -> OptOut.parse(read(ConfigKeys.FETCH_OPT_OUT_FILE, Path.of(f))))
                 .orElse(Set.of());
-        SitePoliteness politeness = new SitePoliteness(RobotsPolicy.create(robots),
+        SitePoliteness politeness = new SitePoliteness(new SitePoliteness.Parts(RobotsPolicy.create(robots),
                 new DynamoDbRobotsStore(aws().dynamoDb(), sites), RateLimiter.create(rates),
-                new DynamoDbRateStore(aws().dynamoDb(), sites, clock), overrides, fetcher.get(), clock,
+                new DynamoDbRateStore(aws().dynamoDb(), sites, clock), overrides, fetcher.get(), normalizer()), clock,
                 Pipeline::sleepUntil, jitter);
         ExtractContent extractContent = extract();
         EventSink sink = events();
@@ -474,11 +472,23 @@ public final class Pipeline implements AutoCloseable {
                         UrlFetchedEvent.toJson(record, batchIds));
             }
         };
-        FetchPage.Settings defaults = FetchPage.Settings.DEFAULTS;
-        return new FetchPage(fetcher.get(), blobs(), urls(), tracker(), frontier(), politeness,
-                RetryPolicy.create(retries), fetchSwitch(), normalizer(), clock, jitter,
-                new FetchPage.Settings(optOut, config.get(ConfigKeys.FETCH_MAX_REDIRECTS), defaults.pausedRecheck(),
-                        defaults.freshMin(), defaults.freshMax()), listener);
+        return FetchPage.builder()
+                .fetcher(fetcher.get())
+                .blobs(blobs())
+                .urls(urls())
+                .tracker(tracker())
+                .frontier(frontier())
+                .politeness(politeness)
+                .retry(RetryPolicy.create(retries))
+                .fetchSwitch(fetchSwitch())
+                .normalizer(normalizer())
+                .clock(clock)
+                .jitter(jitter)
+                .settings(FetchPage.Settings.DEFAULTS.withOptOut(optOut)
+                        .withMaxRedirects(config.get(ConfigKeys.FETCH_MAX_REDIRECTS))
+                        .withLanesPerSite(rates.maxInFlight()))
+                .listener(listener)
+                .build();
     }
 
     private NotifyBatch buildNotifyBatch() {

@@ -47,9 +47,16 @@ public sealed interface FetchResult {
         }
     }
 
-    /**
-     * @param kind a stable word for the class of failure: connect, timeout, dns, tls, io, or {@code blocked} when the
-     *     SSRF guard refused the address (the message names the address class)
-     */
-    record Failure(String kind, String message, Duration total) implements FetchResult {}
+    /** @param message what went wrong; for {@link FailureKind#BLOCKED}, the message names the address class */
+    record Failure(FailureKind kind, String message, Duration total) implements FetchResult {
+
+        public Failure {
+            Objects.requireNonNull(kind, "kind");
+        }
+
+        /** {@code kind: message}, as records and logs show a failure. */
+        public String describe() {
+            return kind.wireName() + ": " + message;
+        }
+    }
 }

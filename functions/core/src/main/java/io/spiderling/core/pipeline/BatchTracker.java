@@ -37,12 +37,21 @@ public final class BatchTracker {
      * and recording completion. Concurrent callers race on a conditional write, so completion is recorded once.
      */
     public boolean finish(String batchId, String urlHash, ItemState state, String detail, Instant at) {
+        boolean moved = finishItem(batchId, urlHash, state, detail, at);
+        checkCompletion(batchId, at);
+        return moved;
+    }
+
+    /**
+     * Ends one item without checking the batch's completion: for a caller that ends several items and then calls
+     * {@link #checkCompletion} once per batch, before it reports its work done (so a crash in between is retried,
+     * and the retry checks). Returns false when the item had already ended.
+     */
+    public boolean finishItem(String batchId, String urlHash, ItemState state, String detail, Instant at) {
         if (!state.terminal()) {
             throw new IllegalArgumentException("not a terminal state: " + state);
         }
-        boolean moved = batches.finishItem(batchId, urlHash, state, detail, at);
-        checkCompletion(batchId, at);
-        return moved;
+        return batches.finishItem(batchId, urlHash, state, detail, at);
     }
 
     /**

@@ -1,7 +1,9 @@
 package io.spiderling.core.pipeline;
 
+import io.spiderling.core.fetch.FailureKind;
 import io.spiderling.core.fetch.FetchRequest;
 import io.spiderling.core.fetch.FetchResult;
+import io.spiderling.core.politeness.FetchOutcome;
 import io.spiderling.core.politeness.RateDecision;
 import io.spiderling.core.politeness.RateLimiter;
 import io.spiderling.core.politeness.RateOverrides;
@@ -16,26 +18,36 @@ import io.spiderling.core.robots.RobotsPolicy;
 import io.spiderling.core.robots.RobotsVerdict;
 import io.spiderling.core.url.NormalizedUrl;
 import io.spiderling.core.url.SiteKey;
+import io.spiderling.core.url.UrlNormalizer;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayDeque;
-import java.util.Deque;
-import java.util.HashMap;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.DoubleSupplier;
-import java.util.function.UnaryOperator;
+import java.util.function.Function;
 
 /**
  * The gate every request to a site passes: robots.txt first (fetched when the cache has no usable copy, which itself
  * takes a slot of the site's rate), then a slot from the site's rate item. The decisions are the pure
- * {@link RobotsPolicy} and {@link RateLimiter}; this class reads their state, writes it back conditionally and waits
+ * {@link RobotsPolicy} and {@link RateLimiter}; this class keeps their state, writes it back conditionally and waits
  * for a granted slot, which the limiter keeps within a second.
+ *
+ * <p><b>One write per request.</b> A {@link Session} (one per invocation, shared by its concurrent fetches) reads a
+ * site's rate item and robots.txt entry once, then decides on the state it last wrote: a conditional write that loses
+ * returns the winner's state, and the decision is taken again on that, with no read in between. An ordinary answer
+ * is not written at once: its release, response time and send time are folded into the site's next write (the next
+ * slot, usually a moment later) or into the session's last write ({@link Session#close}). Holding a lease a little
+ * longer only makes others more careful. An answer that changes what others must do (a throttle, a failure, a pause)
+ * is written at once.
  */
 public final class SitePoliteness {
 
-    /** Re-reads after a lost conditional write; each loser sees a newer state, so a few suffice. */
+    /** Conditional writes before giving up: each loser sees a newer state, so a few suffice. */
     private static final int RATE_ATTEMPTS = 10;
 
     /** Blocks until an instant; a test passes one that moves its clock instead. */
@@ -46,7 +58,7 @@ public final class SitePoliteness {
 
     /** Where a URL stands with its site. */
     public sealed interface Gate {
-        /** Go ahead: the request may start at {@code slot} (already waited for); report it back with {@link #done}. */
+        /** Go ahead: the request may start at {@code slot} (already waited for); report it back with {@code done}. */
         record Go(SiteKey site, Instant slot) implements Gate {}
 
         /** Not now: ask again from {@code until}. */
@@ -62,238 +74,268 @@ public final class SitePoliteness {
         record Unreachable(String reason) implements Gate {}
     }
 
-    private final RobotsPolicy robots;
-    private final RobotsStore robotsStore;
-    private final RateLimiter limiter;
-    private final RateStore rates;
-    private final RateOverrides overrides;
-    private final PageFetcher fetcher;
+    /** The collaborators; the decisions are pure, the stores and the fetcher are ports. */
+    public record Parts(RobotsPolicy robots, RobotsStore robotsStore, RateLimiter limiter, RateStore rates,
+            RateOverrides overrides, PageFetcher fetcher, UrlNormalizer normalizer) {}
+
+    private final Parts parts;
     private final Clock clock;
     private final Pause pause;
     private final DoubleSupplier jitter;
-    /**
-     * Slots taken ahead for the jobs of this thread's invocation ({@link #reserve}), per site, earliest first. Per
-     * thread, because the local runner's pollers, like concurrent Lambda invocations, must not share them.
-     */
-    private final ThreadLocal<Map<SiteKey, Deque<Reserved>>> reserved = ThreadLocal.withInitial(HashMap::new);
 
-    /**
-     * A slot taken ahead: {@code slot} identifies its in-flight place; the request waits until {@code notBefore},
-     * which moves later when an earlier request of the site reached it late.
-     */
-    private record Reserved(Instant slot, Instant notBefore) {}
-
-    public SitePoliteness(RobotsPolicy robots, RobotsStore robotsStore, RateLimiter limiter, RateStore rates,
-            RateOverrides overrides, PageFetcher fetcher, Clock clock, Pause pause, DoubleSupplier jitter) {
-        this.robots = robots;
-        this.robotsStore = robotsStore;
-        this.limiter = limiter;
-        this.rates = rates;
-        this.overrides = overrides;
-        this.fetcher = fetcher;
+    public SitePoliteness(Parts parts, Clock clock, Pause pause, DoubleSupplier jitter) {
+        this.parts = parts;
         this.clock = clock;
         this.pause = pause;
         this.jitter = jitter;
     }
 
-    /** Checks robots.txt (fetching it if needed) and takes a rate slot for one request to {@code url}. */
-    public Gate admit(NormalizedUrl url) {
-        RobotsOrigin origin = RobotsOrigin.of(url);
-        Optional<RobotsCacheEntry> entry = robotsStore.find(origin);
-        if (robots.needsFetch(entry, clock.instant())) {
-            Gate slot = acquire(url.siteKey(), entry.flatMap(RobotsCacheEntry::crawlDelay));
-            if (!(slot instanceof Gate.Go go)) {
-                return slot;
+    /** A new session, for one invocation's fetches; close it when they are done. */
+    public Session session() {
+        return new Session();
+    }
+
+    /** An answer whose write is put off until the site's next write. */
+    private record Deferred(Instant slot, FetchResult result, String urlHash, Instant at, Optional<Instant> sent) {}
+
+    /**
+     * What one step decided: the state to write ({@code null}: nothing to write) and the caller's result. A step that
+     * writes nothing on a state the session did not just read ({@code confirm}) is taken again on a fresh read: a
+     * refusal must not rest on what another invocation has changed since.
+     */
+    private record Step<T>(SiteRate write, T result, boolean confirm) {
+        Step(SiteRate write, T result) {
+            this(write, result, false);
+        }
+    }
+
+    /**
+     * One site as a session knows it: the state it last read or wrote ({@code null} before the first read), and the
+     * answers not yet written. Guarded by itself: a session's concurrent fetches of one site take turns.
+     */
+    private static final class Site {
+        private Optional<SiteRate> known;
+        private final List<Deferred> deferred = new ArrayList<>();
+    }
+
+    /**
+     * One invocation's view of the sites it fetches from: the robots.txt entries and rate items it read, and the
+     * answers it has not written yet. Safe for concurrent use by the invocation's fetches.
+     */
+    public final class Session implements AutoCloseable {
+
+        private final Map<RobotsOrigin, Optional<RobotsCacheEntry>> robotsEntries = new ConcurrentHashMap<>();
+        private final Map<SiteKey, Site> sites = new ConcurrentHashMap<>();
+
+        private Session() {}
+
+        /** Checks robots.txt (fetching it if needed) and takes a rate slot for one request to {@code url}. */
+        public Gate admit(NormalizedUrl url) {
+            RobotsOrigin origin = RobotsOrigin.of(url);
+            Optional<RobotsCacheEntry> entry = robots(origin);
+            if (parts.robots().needsFetch(entry, clock.instant())) {
+                Optional<Gate> stop = fetchRobots(origin, entry);
+                if (stop.isPresent()) {
+                    return stop.get();
+                }
+                entry = robots(origin);
             }
-            FetchResult result = fetcher.fetch(FetchRequest.get(origin.robotsUrl()));
-            done(go, result);
-            // Redirects are followed here, one hop at a time, each hop taking a slot of its own site's rate.
-            String at = origin.robotsUrl();
+            return switch (parts.robots().decide(entry, url.value(), clock.instant())) {
+                case RobotsVerdict.Allowed allowed -> acquire(url.siteKey(), Optional.of(allowed.crawlDelay())
+                        .filter(d -> !d.isZero()));
+                case RobotsVerdict.Disallowed d -> new Gate.Disallowed(d.reason());
+                case RobotsVerdict.Wait w -> new Gate.Wait(w.until(), "robots.txt unavailable");
+                case RobotsVerdict.Unreachable u -> new Gate.Unreachable(u.reason());
+                case RobotsVerdict.FetchFirst f -> new Gate.Wait(clock.instant().plusSeconds(1),
+                        "robots.txt not cached");
+            };
+        }
+
+        /**
+         * Gives back the request's in-flight place and lets the site's answer adjust its rate: at the site's next
+         * write for an ordinary answer, at once for one that slows the site down.
+         *
+         * @param urlHash the URL asked, for the site's failure streak
+         */
+        public void done(Gate.Go go, FetchResult result, String urlHash) {
+            Instant now = nowMillis();
+            // When the request reached the site: the call's start plus the time to connect.
+            Optional<Instant> sent = result instanceof FetchResult.Response r
+                    ? Optional.of(ceilMillis(now.minus(r.total()).plus(r.connect()))) : Optional.empty();
+            Deferred answer = new Deferred(go.slot(), result, urlHash, now, sent);
+            FetchOutcome outcome = FetchOutcome.of(result);
+            Site site = site(go.site());
+            synchronized (site) {
+                site.deferred.add(answer);
+                if (outcome == FetchOutcome.OK || outcome == FetchOutcome.CLIENT_ERROR) {
+                    return;
+                }
+                change(go.site(), site, state -> new Step<>(state, null));
+            }
+        }
+
+        /** Writes every site's answers not yet written. */
+        @Override
+        public void close() {
+            sites.forEach((key, site) -> {
+                synchronized (site) {
+                    if (!site.deferred.isEmpty()) {
+                        change(key, site, state -> new Step<>(state, null));
+                    }
+                }
+            });
+        }
+
+        /** Takes one slot of the site's rate; a refusal says when to ask again. A granted slot is waited for here. */
+        public Gate acquire(SiteKey key, Optional<Duration> crawlDelay) {
+            Duration base = parts.limiter().baseInterval(key.value(), parts.overrides(), crawlDelay);
+            Site site = site(key);
+            Gate gate;
+            synchronized (site) {
+                gate = change(key, site, state -> {
+                    SiteRate rebased = parts.limiter().rebase(state, base);
+                    return switch (parts.limiter().acquire(rebased, nowMillis(), 1)) {
+                        case RateDecision.Refused refused -> new Step<>(null, new Gate.Wait(refused.retryAt(),
+                                "rate: " + refused.reason().name().toLowerCase(java.util.Locale.ROOT)), true);
+                        case RateDecision.Granted granted -> new Step<>(granted.next(),
+                                new Gate.Go(key, granted.slots().getFirst()));
+                    };
+                }, base);
+            }
+            if (gate instanceof Gate.Go go && go.slot().isAfter(clock.instant())) {
+                pause.until(go.slot());
+            }
+            return gate;
+        }
+
+        private <T> T change(SiteKey key, Site site, Function<SiteRate, Step<T>> step) {
+            return change(key, site, step, parts.limiter().settings().defaultInterval());
+        }
+
+        /**
+         * The one read-decide-write loop: folds the site's unwritten answers into its known state (read once per
+         * session; a new site starts from {@code base}), lets {@code step} decide, and writes the result on the
+         * version known. A lost write brings the winner's state, and the step decides again on it. A step that writes
+         * nothing keeps the unwritten answers for later.
+         */
+        private <T> T change(SiteKey key, Site site, Function<SiteRate, Step<T>> step, Duration base) {
+            boolean fresh = false;
+            if (site.known == null) {
+                site.known = parts.rates().find(key);
+                fresh = true;
+            }
+            for (int attempt = 0; attempt < RATE_ATTEMPTS; attempt++) {
+                SiteRate stored = site.known.orElseGet(() -> parts.limiter().initial(base));
+                SiteRate folded = fold(stored, site.deferred);
+                Step<T> decided = step.apply(folded);
+                if (decided.write() == null || decided.write().equals(stored)) {
+                    if (decided.confirm() && !fresh) {
+                        site.known = parts.rates().find(key);
+                        fresh = true;
+                        continue;
+                    }
+                    return decided.result();
+                }
+                long readVersion = site.known.map(SiteRate::version).orElse(0L);
+                SiteRate next = decided.write().version() > readVersion ? decided.write()
+                        : withVersion(decided.write(), readVersion + 1);
+                switch (parts.rates().save(key, next, readVersion)) {
+                    case RateStore.Written.Saved saved -> {
+                        site.known = Optional.of(next);
+                        site.deferred.clear();
+                        return decided.result();
+                    }
+                    case RateStore.Written.Conflict conflict -> {
+                        site.known = conflict.stored();
+                        fresh = true;
+                    }
+                }
+            }
+            throw new IllegalStateException("rate item of " + key.value() + " kept changing under " + RATE_ATTEMPTS
+                    + " attempts");
+        }
+
+        private SiteRate fold(SiteRate state, List<Deferred> answers) {
+            SiteRate s = state;
+            for (Deferred d : answers) {
+                s = parts.limiter().onResult(parts.limiter().release(s, d.slot()), d.result(), d.urlHash(), d.at(),
+                        jitter.getAsDouble());
+                if (d.sent().isPresent()) {
+                    s = parts.limiter().sentAt(s, d.sent().get());
+                }
+            }
+            return s;
+        }
+
+        private Site site(SiteKey key) {
+            return sites.computeIfAbsent(key, k -> new Site());
+        }
+
+        private Optional<RobotsCacheEntry> robots(RobotsOrigin origin) {
+            return robotsEntries.computeIfAbsent(origin, parts.robotsStore()::find);
+        }
+
+        /**
+         * Fetches robots.txt through the site's rate, following redirects one hop at a time, each hop taking a slot
+         * of its own site's rate, and caches what the policy makes of it. Returns a gate only when the URL cannot go
+         * on: no slot now, or an address the SSRF guard refuses.
+         */
+        private Optional<Gate> fetchRobots(RobotsOrigin origin, Optional<RobotsCacheEntry> entry) {
+            NormalizedUrl robotsUrl = NormalizedUrl.parse(origin.robotsUrl());
+            Gate slot = acquire(robotsUrl.siteKey(), entry.flatMap(RobotsCacheEntry::crawlDelay));
+            if (!(slot instanceof Gate.Go go)) {
+                return Optional.of(slot);
+            }
+            FetchResult result = parts.fetcher().fetch(FetchRequest.get(robotsUrl.value()));
+            done(go, result, robotsUrl.urlHash());
+            String at = robotsUrl.value();
             int hops = 0;
             while (result instanceof FetchResult.Response r && r.redirect()
-                    && hops < robots.settings().maxRedirects()) {
-                Optional<NormalizedUrl> next = hop(at, r.headers().get("location"));
+                    && hops < parts.robots().settings().maxRedirects()) {
+                Optional<NormalizedUrl> next = parts.normalizer().resolve(at, r.headers().get("location"));
                 if (next.isEmpty()) {
                     break;
                 }
                 Gate hopSlot = acquire(next.get().siteKey(), Optional.empty());
                 if (!(hopSlot instanceof Gate.Go hopGo)) {
-                    return hopSlot;
+                    return Optional.of(hopSlot);
                 }
                 hops++;
                 at = next.get().value();
-                result = fetcher.fetch(FetchRequest.get(at));
-                done(hopGo, result);
+                result = parts.fetcher().fetch(FetchRequest.get(at));
+                done(hopGo, result, next.get().urlHash());
             }
-            if (result instanceof FetchResult.Failure f && "blocked".equals(f.kind())) {
+            if (result instanceof FetchResult.Failure f && f.kind() == FailureKind.BLOCKED) {
                 // The SSRF guard refused the site's address: nothing of it will ever be fetched.
-                return new Gate.Unreachable("blocked: " + f.message());
+                return Optional.of(new Gate.Unreachable("blocked: " + f.message()));
             }
-            RobotsCacheEntry fetched = robots.onFetched(origin, RobotsFetchOutcome.from(result, hops), entry,
+            RobotsCacheEntry fetched = parts.robots().onFetched(origin, RobotsFetchOutcome.from(result, hops), entry,
                     clock.instant(), jitter.getAsDouble());
-            robotsStore.save(fetched);
-            entry = Optional.of(fetched);
-        }
-        return switch (robots.decide(entry, url.value(), clock.instant())) {
-            case RobotsVerdict.Allowed allowed -> acquire(url.siteKey(), Optional.of(allowed.crawlDelay())
-                    .filter(d -> !d.isZero()));
-            case RobotsVerdict.Disallowed d -> new Gate.Disallowed(d.reason());
-            case RobotsVerdict.Wait w -> new Gate.Wait(w.until(), "robots.txt unavailable");
-            case RobotsVerdict.Unreachable u -> new Gate.Unreachable(u.reason());
-            case RobotsVerdict.FetchFirst f -> new Gate.Wait(clock.instant().plusSeconds(1), "robots.txt not cached");
-        };
-    }
-
-    private static Optional<NormalizedUrl> hop(String from, String location) {
-        if (location == null || location.isBlank()) {
-            return Optional.empty();
-        }
-        try {
-            return Optional.of(NormalizedUrl.parse(java.net.URI.create(from).resolve(location.strip()).toString()));
-        } catch (IllegalArgumentException e) {
+            parts.robotsStore().save(fetched);
+            robotsEntries.put(origin, Optional.of(fetched));
             return Optional.empty();
         }
     }
 
-    /**
-     * An invocation holding {@code k} jobs of one site takes their slots in one conditional write, as many as the
-     * limiter grants (never more than the free in-flight places, nor beyond its max delay); {@link #acquire} then
-     * hands them out before asking the store again. Call {@link #returnReserved} when the invocation ends.
-     */
-    public void reserve(NormalizedUrl first, int k) {
-        if (k < 2) {
-            return;
-        }
-        SiteKey site = first.siteKey();
-        Optional<Duration> crawlDelay = robotsStore.find(RobotsOrigin.of(first))
-                .filter(e -> !e.expired(clock.instant()))
-                .flatMap(RobotsCacheEntry::crawlDelay)
-                .map(d -> d.compareTo(robots.settings().crawlDelayCap()) > 0 ? robots.settings().crawlDelayCap() : d);
-        Duration base = limiter.baseInterval(site.value(), overrides, crawlDelay);
-        for (int attempt = 0; attempt < RATE_ATTEMPTS; attempt++) {
-            Optional<SiteRate> stored = rates.find(site);
-            SiteRate state = stored.map(s -> limiter.rebase(s, base)).orElseGet(() -> limiter.initial(base));
-            if (!(limiter.acquire(state, nowMillis(), k) instanceof RateDecision.Granted granted)) {
-                return;
-            }
-            if (rates.save(site, granted.next(), stored.map(SiteRate::version).orElse(0L))) {
-                Deque<Reserved> ahead = reserved.get().computeIfAbsent(site, x -> new ArrayDeque<>());
-                granted.slots().forEach(slot -> ahead.add(new Reserved(slot, slot)));
-                return;
-            }
-        }
-    }
-
-    /** Gives back the in-flight places of reserved slots this thread did not use. */
-    public void returnReserved() {
-        Map<SiteKey, Deque<Reserved>> mine = reserved.get();
-        mine.forEach((site, slots) -> {
-            for (Reserved r : slots) {
-                release(site, r.slot());
-            }
-        });
-        mine.clear();
-    }
-
-    private void release(SiteKey site, Instant slot) {
-        update(site, state -> limiter.release(state, slot));
-    }
-
-    /**
-     * Applies {@code change} to the site's stored state and writes the result on the version read, again on a lost
-     * race; an unchanged state is not written. Returns the state now stored, empty for a site with none.
-     */
-    private Optional<SiteRate> update(SiteKey site, UnaryOperator<SiteRate> change) {
-        for (int attempt = 0; attempt < RATE_ATTEMPTS; attempt++) {
-            Optional<SiteRate> stored = rates.find(site);
-            if (stored.isEmpty()) {
-                return stored;
-            }
-            SiteRate next = change.apply(stored.get());
-            if (next.equals(stored.get()) || rates.save(site, next, stored.get().version())) {
-                return Optional.of(next);
-            }
-        }
-        throw new IllegalStateException("rate item of " + site.value() + " kept changing under " + RATE_ATTEMPTS
-                + " attempts");
-    }
-
-    /**
-     * Takes one slot of the site's rate: read, decide, write on the version read, again on a lost race. A refusal
-     * says when to ask again. A granted slot is waited for here (at most the limiter's max delay).
-     */
-    public Gate acquire(SiteKey site, Optional<Duration> crawlDelay) {
-        Deque<Reserved> ahead = reserved.get().get(site);
-        if (ahead != null && !ahead.isEmpty()) {
-            Reserved r = ahead.poll();
-            Instant start = r.notBefore().isAfter(r.slot()) ? r.notBefore() : r.slot();
-            if (start.isAfter(clock.instant())) {
-                pause.until(start);
-            }
-            return new Gate.Go(site, r.slot());
-        }
-        Duration base = limiter.baseInterval(site.value(), overrides, crawlDelay);
-        for (int attempt = 0; attempt < RATE_ATTEMPTS; attempt++) {
-            Optional<SiteRate> stored = rates.find(site);
-            SiteRate state = stored.map(s -> limiter.rebase(s, base)).orElseGet(() -> limiter.initial(base));
-            long readVersion = stored.map(SiteRate::version).orElse(0L);
-            switch (limiter.acquire(state, nowMillis(), 1)) {
-                case RateDecision.Refused refused -> {
-                    return new Gate.Wait(refused.retryAt(), "rate: " + refused.reason().name().toLowerCase());
-                }
-                case RateDecision.Granted granted -> {
-                    if (rates.save(site, granted.next(), readVersion)) {
-                        Instant slot = granted.slots().getFirst();
-                        if (slot.isAfter(clock.instant())) {
-                            pause.until(slot);
-                        }
-                        return new Gate.Go(site, slot);
-                    }
-                }
-            }
-        }
-        throw new IllegalStateException("rate item of " + site.value() + " kept changing under " + RATE_ATTEMPTS
-                + " attempts");
-    }
-
-    /** Slots reserved ahead start no earlier than one interval after each other, counted from the request just sent. */
-    private void delayReserved(SiteKey site, Instant sent, Duration interval) {
-        Deque<Reserved> ahead = reserved.get().get(site);
-        if (ahead == null || ahead.isEmpty()) {
-            return;
-        }
-        Deque<Reserved> moved = new ArrayDeque<>();
-        Instant earliest = sent;
-        for (Reserved r : ahead) {
-            earliest = earliest.plus(interval);
-            moved.add(r.notBefore().isBefore(earliest) ? new Reserved(r.slot(), earliest) : r);
-        }
-        ahead.clear();
-        ahead.addAll(moved);
+    private static SiteRate withVersion(SiteRate s, long version) {
+        return new SiteRate(s.lastSlot(), s.interval(), s.baseInterval(), s.pausedUntil(), s.throttles(),
+                s.successes(), s.responseTime(), s.inFlight(), s.failing(), version);
     }
 
     /**
      * Now, rounded up to the millisecond: stores keep times to the millisecond, and a slot must read back exactly as
-     * granted for {@link #done} to find its in-flight place.
+     * granted for {@code done} to find its in-flight place.
      */
     private Instant nowMillis() {
-        Instant now = clock.instant();
-        Instant floor = now.truncatedTo(java.time.temporal.ChronoUnit.MILLIS);
-        return floor.equals(now) ? now : floor.plusMillis(1);
+        return ceilMillis(clock.instant());
     }
 
-    /** Gives back the request's in-flight place and lets the site's answer adjust its rate (slower after a 429). */
-    public void done(Gate.Go go, FetchResult result) {
-        Instant now = nowMillis();
-        // When the request reached the site: the call's start plus the time to connect.
-        Optional<Instant> sent = result instanceof FetchResult.Response r
-                ? Optional.of(now.minus(r.total()).plus(r.connect())) : Optional.empty();
-        Optional<SiteRate> written = update(go.site(), state -> {
-            SiteRate next = limiter.onResult(limiter.release(state, go.slot()), result, now, jitter.getAsDouble());
-            return sent.map(at -> limiter.sentAt(next, at)).orElse(next);
-        });
-        if (sent.isPresent() && written.isPresent()) {
-            delayReserved(go.site(), sent.get(), limiter.interval(written.get()));
-        }
+    /**
+     * Rounded up to the millisecond, as the store keeps times: every instant that a slot is computed from must read
+     * back exactly as this session holds it, or a release by another session's copy would miss its lease.
+     */
+    private static Instant ceilMillis(Instant at) {
+        Instant floor = at.truncatedTo(ChronoUnit.MILLIS);
+        return floor.equals(at) ? at : floor.plusMillis(1);
     }
 }

@@ -40,12 +40,19 @@ import java.util.Optional;
  * base (configured interval raised to robots.txt's crawl delay) is a floor that nothing lowers, and only it may exceed
  * {@code maxInterval}.
  *
- * <p><b>Throttling and recovery</b> (multiplicative increase, stepwise decrease). Each 429/503 doubles the earned
- * interval, up to {@code maxInterval}, and pauses the site: for its {@code Retry-After}, or without one for
- * {@code defaultPause × 2^(throttles − 1)} (60 s, 2 min, 4 min, … for consecutive 429s), in both cases capped at
- * {@code maxPause} after adding {@code pauseJitter × jitter} of itself. Each run of {@code recoverAfter} successful
- * answers halves the earned interval again, never below the base; an error resets the run. From the 60 s cap, six
- * halvings of ten successes each bring a site back to 1 s.
+ * <p><b>Throttling and recovery</b> (multiplicative increase, stepwise decrease). Each 429, or 5xx with a
+ * Retry-After, doubles the earned interval, up to {@code maxInterval}, and pauses the site: for its
+ * {@code Retry-After}, or without one for {@code defaultPause × 2^(throttles − 1)} (60 s, 2 min, 4 min, … for
+ * consecutive 429s), in both cases capped at {@code maxPause} after adding {@code pauseJitter × jitter} of itself.
+ * Each run of {@code recoverAfter} successful answers halves the earned interval again, never below the base; an error
+ * resets the run. From the 60 s cap, six halvings of ten successes each bring a site back to 1 s.
+ *
+ * <p><b>Failures are evidence only together</b> (ADR 8). A server error without Retry-After, or a failure to get an
+ * answer, doubles the earned interval but does not pause the site: one broken URL says little about the site, and
+ * pausing would hold up all its other pages. The URL is remembered in the failure streak ({@link SiteRate#failing()});
+ * when {@code failuresToPause} different URLs have failed with no proper answer in between, the site pauses as for a
+ * 429 without Retry-After, and the streak starts over. Any proper answer clears it. The same URL failing again (its
+ * retries) adds nothing.
  */
 public final class RateLimiter {
 
@@ -61,14 +68,21 @@ public final class RateLimiter {
      * @param defaultPause the pause after a 429/503 without a readable Retry-After, doubled for each further one
      * @param maxPause the longest pause, whatever Retry-After asks for
      * @param pauseJitter the fraction of a pause added at random, in [0, 1]
+     * @param failuresToPause different URLs failing in a row that pause the site
      */
     public record Settings(Duration defaultInterval, Duration maxDelay, int maxInFlight, Duration lease,
             Duration maxInterval, double responseFactor, double smoothing, int recoverAfter, Duration defaultPause,
-            Duration maxPause, double pauseJitter) {
+            Duration maxPause, double pauseJitter, int failuresToPause) {
 
         public static final Settings DEFAULTS = new Settings(Duration.ofSeconds(1), Duration.ofSeconds(1), 2,
                 Duration.ofMinutes(2), Duration.ofSeconds(60), 2.0, 0.3, 10, Duration.ofSeconds(60),
-                Duration.ofMinutes(10), 0.2);
+                Duration.ofMinutes(10), 0.2, 3);
+
+        /** These settings with another pause after a 429 without Retry-After. */
+        public Settings withDefaultPause(Duration pause) {
+            return new Settings(defaultInterval, maxDelay, maxInFlight, lease, maxInterval, responseFactor, smoothing,
+                    recoverAfter, pause, maxPause, pauseJitter, failuresToPause);
+        }
 
         public Settings {
             positive(defaultInterval, "defaultInterval");
@@ -98,6 +112,9 @@ public final class RateLimiter {
             positive(maxPause, "maxPause");
             if (!(pauseJitter >= 0 && pauseJitter <= 1)) {
                 throw new IllegalArgumentException("pauseJitter must be in [0, 1], was " + pauseJitter);
+            }
+            if (failuresToPause < 1) {
+                throw new IllegalArgumentException("failuresToPause must be at least 1, was " + failuresToPause);
             }
         }
 
@@ -153,7 +170,7 @@ public final class RateLimiter {
         boolean throttled = state.interval().compareTo(state.baseInterval()) > 0;
         Duration interval = throttled ? max(state.interval(), baseInterval) : baseInterval;
         return new SiteRate(state.lastSlot(), interval, baseInterval, state.pausedUntil(), state.throttles(),
-                state.successes(), state.responseTime(), state.inFlight(), state.version() + 1);
+                state.successes(), state.responseTime(), state.inFlight(), state.failing(), state.version() + 1);
     }
 
     /** The spacing between this site's slots now: see the class comment for the formula. */
@@ -191,9 +208,7 @@ public final class RateLimiter {
             return new Refused(reachable, paused ? Reason.PAUSED : Reason.TOO_SOON, state);
         }
         inFlight.addAll(slots);
-        SiteRate next = new SiteRate(slots.getLast(), state.interval(), state.baseInterval(), state.pausedUntil(),
-                state.throttles(), state.successes(), state.responseTime(), inFlight, state.version() + 1);
-        return new Granted(slots, next);
+        return new Granted(slots, state.next(c -> c.lastSlot(slots.getLast()).inFlight(inFlight)));
     }
 
     /**
@@ -206,17 +221,9 @@ public final class RateLimiter {
         }
         List<Instant> inFlight = new ArrayList<>(state.inFlight());
         inFlight.remove(slot);
-        return new SiteRate(state.lastSlot(), state.interval(), state.baseInterval(), state.pausedUntil(),
-                state.throttles(), state.successes(), state.responseTime(), inFlight, state.version() + 1);
+        return state.next(c -> c.inFlight(inFlight));
     }
 
-    /**
-     * Feeds one outcome to the state: {@link #onThrottled} for 429/503 (reading its Retry-After),
-     * {@link #onFailure} for server errors and failures to get an answer, {@link #onSuccess} for any other answer (a
-     * 404 is no sign of load). The sample is the fetch's total duration.
-     *
-     * @param jitter uniformly random in [0, 1)
-     */
     /**
      * The request of a slot reached the site only at {@code sent} (a cold connection, a busy fetcher): later slots
      * count from then, so the site never sees two requests closer than the interval, whatever the delay in between.
@@ -225,20 +232,32 @@ public final class RateLimiter {
         if (!sent.isAfter(state.lastSlot())) {
             return state;
         }
-        return new SiteRate(sent, state.interval(), state.baseInterval(), state.pausedUntil(), state.throttles(),
-                state.successes(), state.responseTime(), state.inFlight(), state.version() + 1);
+        return state.next(c -> c.lastSlot(sent));
     }
 
-    public SiteRate onResult(SiteRate state, FetchResult result, Instant now, double jitter) {
+    /**
+     * Feeds one outcome to the state: {@link #onThrottled} for a 429 or a 5xx with Retry-After (reading it),
+     * {@link #onFailure} for other server errors and failures to get an answer, {@link #onSuccess} for any other
+     * answer (a 404 is no sign of load); a request the fetcher refused leaves the state alone. The sample is the
+     * fetch's total duration.
+     *
+     * @param urlHash the URL that was asked, for the failure streak
+     * @param jitter uniformly random in [0, 1)
+     */
+    public SiteRate onResult(SiteRate state, FetchResult result, String urlHash, Instant now, double jitter) {
         return switch (FetchOutcome.of(result)) {
             case THROTTLED -> onThrottled(state, now,
                     RetryAfter.parse(((FetchResult.Response) result).headers().get("retry-after"), now), jitter);
             case OK, CLIENT_ERROR -> onSuccess(state, result.total());
-            case SERVER_ERROR, TIMEOUT, CONNECT, DNS, TLS, IO -> onFailure(state, result.total());
+            case SERVER_ERROR, TIMEOUT, CONNECT, DNS, TLS, IO -> onFailure(state, result.total(), urlHash, now, jitter);
+            case BLOCKED -> state;
         };
     }
 
-    /** The site answered normally: the answer's duration joins the average, and the run toward recovery grows. */
+    /**
+     * The site answered normally: the answer's duration joins the average, the run toward recovery grows, and the
+     * failure streak ends.
+     */
     public SiteRate onSuccess(SiteRate state, Duration responseTime) {
         int successes = Math.min(state.successes() + 1, settings.recoverAfter());
         Duration interval = state.interval();
@@ -246,22 +265,42 @@ public final class RateLimiter {
             interval = max(state.baseInterval(), interval.dividedBy(2));
             successes = 0;
         }
-        return new SiteRate(state.lastSlot(), interval, state.baseInterval(), state.pausedUntil(), 0, successes,
-                smooth(state.responseTime(), responseTime), state.inFlight(), state.version() + 1);
+        Duration earned = interval;
+        int run = successes;
+        return state.next(c -> c.interval(earned).throttles(0).successes(run)
+                .responseTime(smooth(state.responseTime(), responseTime)).failing(List.of()));
     }
 
     /**
-     * A server error, or no answer: the time it took joins the average (a site that times out slows down through
-     * pacing), and the run toward recovery starts over. The earned interval stays; only 429/503 raise it.
+     * A server error without Retry-After, or no answer: the time it took joins the average, the run toward recovery
+     * starts over, the earned interval doubles (up to {@code maxInterval}), and the URL joins the failure streak.
+     * The {@code failuresToPause}-th different URL in the streak pauses the site as {@link #onThrottled} does
+     * without a Retry-After, and starts a new streak.
+     *
+     * @param jitter uniformly random in [0, 1)
      */
-    public SiteRate onFailure(SiteRate state, Duration elapsed) {
-        return new SiteRate(state.lastSlot(), state.interval(), state.baseInterval(), state.pausedUntil(),
-                state.throttles(), 0, smooth(state.responseTime(), elapsed), state.inFlight(), state.version() + 1);
+    public SiteRate onFailure(SiteRate state, Duration elapsed, String urlHash, Instant now, double jitter) {
+        Jitter.require(jitter);
+        List<String> failing = new ArrayList<>(state.failing());
+        if (!failing.contains(urlHash)) {
+            failing.add(urlHash);
+        }
+        Duration widened = min(settings.maxInterval(), max(state.interval(), state.baseInterval()).multipliedBy(2));
+        Duration interval = max(widened, state.baseInterval());
+        Duration responseTime = smooth(state.responseTime(), elapsed);
+        if (failing.size() < settings.failuresToPause()) {
+            return state.next(c -> c.interval(interval).successes(0).responseTime(responseTime).failing(failing));
+        }
+        int throttles = state.throttles() == Integer.MAX_VALUE ? Integer.MAX_VALUE : state.throttles() + 1;
+        Instant pausedUntil = latest(state.pausedUntil(), now.plus(pause(doublings(settings.defaultPause(),
+                throttles - 1), jitter)));
+        return state.next(c -> c.interval(interval).successes(0).responseTime(responseTime).failing(List.of())
+                .throttles(throttles).pausedUntil(pausedUntil));
     }
 
     /**
-     * The site answered 429 or 503: double the earned interval and pause the site, as the class comment describes.
-     * A pause never shortens one already in place.
+     * The site asked us to slow down (429, or a 5xx with Retry-After): double the earned interval and pause the
+     * site, as the class comment describes. A pause never shortens one already in place.
      *
      * @param retryAfter the wait the answer asked for (see {@link RetryAfter}); empty when absent or unreadable
      * @param jitter uniformly random in [0, 1)
@@ -271,11 +310,15 @@ public final class RateLimiter {
         int throttles = state.throttles() == Integer.MAX_VALUE ? Integer.MAX_VALUE : state.throttles() + 1;
         Duration interval = min(settings.maxInterval(), max(state.interval(), state.baseInterval()).multipliedBy(2));
         Duration asked = retryAfter.orElseGet(() -> doublings(settings.defaultPause(), throttles - 1));
-        Duration pause = min(settings.maxPause(),
-                scale(min(settings.maxPause(), asked), 1 + settings.pauseJitter() * jitter));
-        Instant pausedUntil = latest(state.pausedUntil(), now.plus(pause));
-        return new SiteRate(state.lastSlot(), max(interval, state.baseInterval()), state.baseInterval(), pausedUntil,
-                throttles, 0, state.responseTime(), state.inFlight(), state.version() + 1);
+        Instant pausedUntil = latest(state.pausedUntil(), now.plus(pause(asked, jitter)));
+        Duration earned = max(interval, state.baseInterval());
+        return state.next(c -> c.interval(earned).pausedUntil(pausedUntil).throttles(throttles).successes(0)
+                .failing(List.of()));
+    }
+
+    /** A pause of {@code asked}, capped at {@code maxPause} after adding up to {@code pauseJitter} of itself. */
+    private Duration pause(Duration asked, double jitter) {
+        return min(settings.maxPause(), scale(min(settings.maxPause(), asked), 1 + settings.pauseJitter() * jitter));
     }
 
     /** The leases that have not lapsed at {@code now}, earliest first. */

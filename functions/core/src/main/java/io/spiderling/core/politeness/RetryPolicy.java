@@ -16,13 +16,16 @@ import java.util.Optional;
  * <p><b>What is retried.</b> Server errors (5xx), timeouts (408 included) and failures to connect, resolve, shake
  * hands or read get {@code maxAttempts} attempts in all (3), then end as failed with the last error. A name that does
  * not resolve is usually permanent, but resolvers also fail briefly, and two more lookups cost the site nothing.
- * Other 4xx end at once: asking again gets the same answer. 429 and 503 are throttling, not failure: they count as
- * attempts on the same counter but are allowed up to {@code maxThrottledAttempts} (5), because a busy site that says
- * "later" usually means it. So two timeouts and then a 429 are retried, and two 429s and then a 500 are not.
+ * Other 4xx end at once: asking again gets the same answer, and so does a request the fetcher refused
+ * ({@link FetchOutcome#BLOCKED}). Throttling (429, or a 5xx with Retry-After; see {@link FetchOutcome}) is not
+ * failure: it counts as attempts on the same counter but is allowed up to {@code maxThrottledAttempts} (5), because a
+ * busy site that says "later" usually means it. So two timeouts and then a 429 are retried, and two 429s and then a
+ * 500 are not.
  *
  * <p><b>When.</b> Exponential backoff with "equal jitter": after attempt n the nominal delay is
- * {@code d = min(maxBackoff, backoffBase × backoffMultiplier^(n−1))} (30 s, 2 min, 8 min, 32 min by default) and the
- * retry waits {@code d/2 + jitter × d/2}. Half the delay is guaranteed, so a failing site is never hit again at once
+ * {@code d = min(maxBackoff, backoffBase × backoffMultiplier^(n−1))} (5 s, then 20 s by default: a batch holding a
+ * persistently failing URL ends about half a minute after its last good page) and the retry waits
+ * {@code d/2 + jitter × d/2}. Half the delay is guaranteed, so a failing site is never hit again at once
  * (full jitter can pick zero), and the other half spreads the retries of the many URLs one outage failed together. A
  * readable {@code Retry-After} is honoured as a lower bound, capped at {@code maxRetryAfter} and stretched by up to
  * {@code retryAfterJitter} of itself. Rate refusals are not attempts and never reach this policy.
@@ -41,7 +44,7 @@ public final class RetryPolicy {
     public record Settings(int maxAttempts, int maxThrottledAttempts, Duration backoffBase, int backoffMultiplier,
             Duration maxBackoff, Duration maxRetryAfter, double retryAfterJitter) {
 
-        public static final Settings DEFAULTS = new Settings(3, 5, Duration.ofSeconds(30), 4, Duration.ofHours(1),
+        public static final Settings DEFAULTS = new Settings(3, 5, Duration.ofSeconds(5), 4, Duration.ofHours(1),
                 Duration.ofMinutes(10), 0.1);
 
         public Settings {
@@ -93,10 +96,10 @@ public final class RetryPolicy {
      */
     public RetryDecision decide(FetchResult result, int attempt, Instant now, double jitter) {
         return switch (result) {
-            case FetchResult.Response r -> decide(FetchOutcome.ofStatus(r.status()), attempt, now, jitter,
+            case FetchResult.Response r -> decide(FetchOutcome.of(r), attempt, now, jitter,
                     RetryAfter.parse(r.headers().get("retry-after"), now), "http " + r.status());
-            case FetchResult.Failure f -> decide(FetchOutcome.ofFailureKind(f.kind()), attempt, now, jitter,
-                    Optional.empty(), f.kind() + ": " + f.message());
+            case FetchResult.Failure f -> decide(FetchOutcome.of(f), attempt, now, jitter,
+                    Optional.empty(), f.describe());
         };
     }
 

@@ -5,6 +5,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.function.Consumer;
 
 /**
  * One site's rate state: what the DynamoDB rate item holds, and all that {@link RateLimiter} needs to decide.
@@ -23,10 +24,12 @@ import java.util.Objects;
  * @param responseTime smoothed (EWMA) fetch duration; zero before the first answer
  * @param inFlight the granted slots not yet released, earliest first; each is a lease that lapses on its own
  *     ({@link RateLimiter.Settings#lease()} after the slot), so a crashed fetcher cannot hold a place forever
+ * @param failing the URLs (by hash) that failed since the site last answered properly, each once, oldest first: the
+ *     evidence that pauses a site ({@link RateLimiter.Settings#failuresToPause()} different URLs in a row)
  * @param version 0 for a new site, higher after every change
  */
 public record SiteRate(Instant lastSlot, Duration interval, Duration baseInterval, Instant pausedUntil, int throttles,
-        int successes, Duration responseTime, List<Instant> inFlight, long version) {
+        int successes, Duration responseTime, List<Instant> inFlight, List<String> failing, long version) {
 
     public SiteRate {
         Objects.requireNonNull(lastSlot, "lastSlot");
@@ -45,12 +48,84 @@ public record SiteRate(Instant lastSlot, Duration interval, Duration baseInterva
         List<Instant> sorted = new ArrayList<>(inFlight);
         sorted.sort(null);
         inFlight = List.copyOf(sorted);
+        failing = List.copyOf(failing);
+    }
+
+    /** The next state: these fields, with what a {@link Change} sets, and the version one higher. */
+    public SiteRate next(Consumer<Change> change) {
+        Change c = new Change(this);
+        change.accept(c);
+        return new SiteRate(c.lastSlot, c.interval, baseInterval, c.pausedUntil, c.throttles, c.successes,
+                c.responseTime, c.inFlight, c.failing, version + 1);
+    }
+
+    /** The fields a transition may set; those it leaves alone keep their value. */
+    public static final class Change {
+        private Instant lastSlot;
+        private Duration interval;
+        private Instant pausedUntil;
+        private int throttles;
+        private int successes;
+        private Duration responseTime;
+        private List<Instant> inFlight;
+        private List<String> failing;
+
+        private Change(SiteRate from) {
+            lastSlot = from.lastSlot;
+            interval = from.interval;
+            pausedUntil = from.pausedUntil;
+            throttles = from.throttles;
+            successes = from.successes;
+            responseTime = from.responseTime;
+            inFlight = from.inFlight;
+            failing = from.failing;
+        }
+
+        public Change lastSlot(Instant v) {
+            lastSlot = v;
+            return this;
+        }
+
+        public Change interval(Duration v) {
+            interval = v;
+            return this;
+        }
+
+        public Change pausedUntil(Instant v) {
+            pausedUntil = v;
+            return this;
+        }
+
+        public Change throttles(int v) {
+            throttles = v;
+            return this;
+        }
+
+        public Change successes(int v) {
+            successes = v;
+            return this;
+        }
+
+        public Change responseTime(Duration v) {
+            responseTime = v;
+            return this;
+        }
+
+        public Change inFlight(List<Instant> v) {
+            inFlight = v;
+            return this;
+        }
+
+        public Change failing(List<String> v) {
+            failing = v;
+            return this;
+        }
     }
 
     /** A site never fetched: the first slot is now, nothing in flight. */
     public static SiteRate initial(Duration baseInterval) {
         return new SiteRate(Instant.EPOCH, baseInterval, baseInterval, Instant.EPOCH, 0, 0, Duration.ZERO, List.of(),
-                0);
+                List.of(), 0);
     }
 
     private static void requirePositive(Duration d, String name) {

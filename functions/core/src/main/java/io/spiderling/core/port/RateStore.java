@@ -4,14 +4,26 @@ import io.spiderling.core.politeness.SiteRate;
 import io.spiderling.core.url.SiteKey;
 import java.util.Optional;
 
-/** Each site's rate state, written only on the condition that nobody wrote it since it was read. */
+/**
+ * Each site's rate state, written only on the condition that nobody wrote it since it was read. A lost write returns
+ * the state that won, so the loser decides again without another read: one write per decision in the common case.
+ */
 public interface RateStore {
 
     Optional<SiteRate> find(SiteKey site);
 
     /**
      * Writes {@code next} if the stored state's version is still {@code readVersion} (0 for a site with no state).
-     * Returns false, writing nothing, when another writer got there first; the caller reads again and decides again.
+     * When another writer got there first, writes nothing and returns what is stored now.
      */
-    boolean save(SiteKey site, SiteRate next, long readVersion);
+    Written save(SiteKey site, SiteRate next, long readVersion);
+
+    /** How a conditional write ended. */
+    sealed interface Written {
+        /** The state was written. */
+        record Saved() implements Written {}
+
+        /** Another writer got there first: the state stored now (empty if the site has none). */
+        record Conflict(Optional<SiteRate> stored) implements Written {}
+    }
 }

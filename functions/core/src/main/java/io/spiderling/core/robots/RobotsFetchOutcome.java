@@ -1,5 +1,6 @@
 package io.spiderling.core.robots;
 
+import io.spiderling.core.fetch.FailureKind;
 import io.spiderling.core.fetch.FetchResult;
 import java.nio.charset.StandardCharsets;
 import java.util.Objects;
@@ -37,8 +38,8 @@ public sealed interface RobotsFetchOutcome {
         }
     }
 
-    /** @param kind a stable word for the class of failure, as in {@link FetchResult.Failure}: connect, timeout, … */
-    record Failure(String kind, int redirects) implements RobotsFetchOutcome {
+    /** @param kind the class of failure, as in {@link FetchResult.Failure} */
+    record Failure(FailureKind kind, int redirects) implements RobotsFetchOutcome {
 
         public Failure {
             Objects.requireNonNull(kind, "kind");

@@ -3,8 +3,10 @@ package io.spiderling.core.url;
 import crawlercommons.filters.basic.BasicURLNormalizer;
 import crawlercommons.filters.basic.BasicURLNormalizer.IdnNormalization;
 import io.spiderling.core.url.NormalizationResult.Rejected;
+import java.net.URI;
 import java.util.Locale;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -73,6 +75,24 @@ public final class UrlNormalizer {
 
     public TrackingParameters trackingParameters() {
         return trackingParameters;
+    }
+
+    /**
+     * Where a redirect leads: {@code location} (a Location header, relative or absolute) resolved against the URL
+     * that answered, then normalized. Empty for a missing, malformed or refused target. The one place a hop's target
+     * is worked out, for pages and robots.txt alike.
+     */
+    public Optional<NormalizedUrl> resolve(String base, String location) {
+        if (location == null || location.isBlank()) {
+            return Optional.empty();
+        }
+        try {
+            String absolute = URI.create(base).resolve(location.strip()).toString();
+            return normalize(absolute) instanceof NormalizationResult.Accepted accepted
+                    ? Optional.of(accepted.url()) : Optional.empty();
+        } catch (IllegalArgumentException malformed) {
+            return Optional.empty();
+        }
     }
 
     /** Never throws; every input, {@code null} included, gets a decision. */

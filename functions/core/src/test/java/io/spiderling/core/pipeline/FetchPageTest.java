@@ -14,6 +14,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.spiderling.core.batch.BatchHeader;
 import io.spiderling.core.batch.BatchOptions;
 import io.spiderling.core.batch.ItemState;
+import io.spiderling.core.fetch.FailureKind;
 import io.spiderling.core.fetch.FetchJob;
 import io.spiderling.core.fetch.FetchRecord;
 import io.spiderling.core.fetch.FetchResult;
@@ -71,6 +72,7 @@ class FetchPageTest {
             paused::get);
     private final ScriptedFetcher site = new ScriptedFetcher(clock);
     private final InMemoryRateStore rates = new InMemoryRateStore();
+    private final InMemoryRobotsStore robotsStore = new InMemoryRobotsStore();
     private SitePoliteness.Pause pause = clock::sleepUntil;
     private Set<io.spiderling.core.url.SiteKey> optOut = Set.of();
 
@@ -89,17 +91,29 @@ class FetchPageTest {
     }
 
     private FetchPage fetchPage(BlobStore blobStore) {
-        SitePoliteness politeness = new SitePoliteness(RobotsPolicy.create(), new InMemoryRobotsStore(),
-                RateLimiter.create(), rates, RateOverrides.none(), site, clock, pause, () -> 0.0);
-        return new FetchPage(site, blobStore, urls, new BatchTracker(batches), frontier, politeness,
-                RetryPolicy.create(), paused::get, UrlNormalizer.create(), clock, () -> 0.0,
-                new FetchPage.Settings(optOut, 5, Duration.ofSeconds(30), Duration.ZERO, Duration.ofDays(30)),
-                new FetchPage.Listener() {
+        SitePoliteness politeness = new SitePoliteness(new SitePoliteness.Parts(RobotsPolicy.create(), robotsStore,
+                RateLimiter.create(), rates, RateOverrides.none(), site, UrlNormalizer.create()), clock, pause,
+                () -> 0.0);
+        return FetchPage.builder()
+                .fetcher(site)
+                .blobs(blobStore)
+                .urls(urls)
+                .tracker(new BatchTracker(batches))
+                .frontier(frontier)
+                .politeness(politeness)
+                .retry(RetryPolicy.create())
+                .fetchSwitch(paused::get)
+                .clock(clock)
+                .jitter(() -> 0.0)
+                // One lane: the test's clock moves as its one fetcher sleeps.
+                .settings(FetchPage.Settings.DEFAULTS.withOptOut(optOut).withLanesPerSite(1))
+                .listener(new FetchPage.Listener() {
                     @Override
                     public void reused(NormalizedUrl url, byte[] body, String contentType, String sha, Instant at) {
                         reused.add(url.value());
                     }
-                });
+                })
+                .build();
     }
 
     /** Parks and releases the URL as planning would, and returns the job the frontier sent. */
@@ -164,24 +178,49 @@ class FetchPageTest {
     }
 
     @Test
-    void invocationHolds_whenTwoJobsOfOneSite_takesBothSlotsInOneWriteAndReturnsWhatIsLeft() {
+    void invocation_whenTwoJobsOfOneSite_readsItsStateOnceAndWritesOncePerRequestPlusOnceAtTheEnd() {
         site.answer(URL.value(), ok(URL.value(), "a"));
         site.answer(OTHER.value(), ok(OTHER.value(), "b"));
         FetchPage fetchPage = fetchPage();
-        fetchPage.process(send(URL)); // robots.txt is cached from here on
-        clock.advance(Duration.ofSeconds(10));
-        FetchJob first = send(OTHER);
-        int before = rates.writes();
+        FetchJob first = send(URL);
+        FetchJob second = send(OTHER);
 
-        fetchPage.invocationHolds(List.of(first, first));
+        List<FetchPage.Result> results;
+        try (FetchPage.Invocation invocation = fetchPage.invocation()) {
+            results = invocation.processAll(List.of(first, second), () -> false);
+            assertEquals(3, rates.writes(), "robots.txt's slot, then one per page; answers folded into the next");
+        }
 
-        assertEquals(before + 1, rates.writes(), "one write for both slots");
-        assertEquals(2, rates.find(URL.siteKey()).orElseThrow().inFlight().size());
-        fetchPage.process(first);
-        fetchPage.invocationDone();
+        assertEquals(4, rates.writes(), "the last answers written when the invocation ends");
+        assertEquals(1, rates.finds(), "the rate item read once");
+        assertEquals(1, robotsStore.finds(), "the robots.txt entry read once");
+        assertEquals(List.of(ItemState.FETCHED, ItemState.FETCHED), List.of(state(URL), state(OTHER)));
+        assertTrue(results.stream().allMatch(r -> r instanceof FetchPage.Result.Handled));
+        assertEquals(List.of(), rates.find(URL.siteKey()).orElseThrow().inFlight(), "every place given back");
+        assertEquals(List.of(ROBOTS, URL.value(), OTHER.value()), site.urls());
+    }
 
-        assertEquals(ItemState.FETCHED, state(OTHER));
-        assertEquals(List.of(), rates.find(URL.siteKey()).orElseThrow().inFlight(), "the unused slot given back");
+    @Test
+    void invocation_whenAStoreFails_failsThatJobAndLeavesTheSitesLaterJobsUnstarted() {
+        site.answer(URL.value(), ok(URL.value(), "a"));
+        site.answer(OTHER.value(), ok(OTHER.value(), "b"));
+        FetchPage fetchPage = fetchPage(new InMemoryBlobStore(new CallLog()) {
+            @Override
+            public boolean putIfAbsent(String key, byte[] bytes, String contentType, Map<String, String> metadata) {
+                throw new IllegalStateException("S3 is down");
+            }
+        });
+        FetchJob first = send(URL);
+        FetchJob second = send(OTHER);
+
+        List<FetchPage.Result> results;
+        try (FetchPage.Invocation invocation = fetchPage.invocation()) {
+            results = invocation.processAll(List.of(first, second), () -> false);
+        }
+
+        assertInstanceOf(FetchPage.Result.Failed.class, results.get(0));
+        assertInstanceOf(FetchPage.Result.NotStarted.class, results.get(1));
+        assertEquals(ItemState.QUEUED, state(OTHER));
     }
 
     @Test
@@ -448,7 +487,7 @@ class FetchPageTest {
 
     @Test
     void process_whenAddressBlocked_failsAtOnceWithoutRetry() {
-        site.answer(URL.value(), new FetchResult.Failure("blocked", "link-local address 169.254.169.254",
+        site.answer(URL.value(), new FetchResult.Failure(FailureKind.BLOCKED, "link-local address 169.254.169.254",
                 Duration.ZERO));
 
         fetchPage().process(send(URL));

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.spiderling.core.fetch.FailureKind;
 import io.spiderling.core.fetch.FetchResult;
 import io.spiderling.core.politeness.RateDecision.Granted;
 import io.spiderling.core.politeness.RateDecision.Reason;
@@ -81,7 +82,7 @@ class RateLimiterTest {
     void acquire_whenMaxDelayIsZero_grantsOnlyWhenSlotIsDue() {
         RateLimiter strict = RateLimiter.create(new RateLimiter.Settings(Duration.ofSeconds(1), Duration.ZERO, 2,
                 Duration.ofMinutes(2), Duration.ofSeconds(60), 2.0, 0.3, 10, Duration.ofSeconds(60),
-                Duration.ofMinutes(10), 0.2));
+                Duration.ofMinutes(10), 0.2, 3));
         Granted first = assertInstanceOf(Granted.class, strict.acquire(strict.initial(Duration.ofSeconds(1)), NOW, 2));
 
         Refused refused = assertInstanceOf(Refused.class, strict.acquire(first.next(), NOW.plusMillis(500), 1));
@@ -93,25 +94,70 @@ class RateLimiterTest {
     @Test
     void onResult_when429WithRetryAfter_pausesForIt() {
         SiteRate state = limiter.onResult(SiteRate.initial(Duration.ofSeconds(1)),
-                response(429, Map.of("retry-after", "120")), NOW, 0.0);
+                response(429, Map.of("retry-after", "120")), URL_A, NOW, 0.0);
 
         assertEquals(NOW.plusSeconds(120), state.pausedUntil());
         assertEquals(Duration.ofSeconds(2), limiter.interval(state));
     }
 
     @Test
-    void onResult_when503WithoutRetryAfter_pausesForDefault() {
-        SiteRate state = limiter.onResult(SiteRate.initial(Duration.ofSeconds(1)), response(503, Map.of()), NOW, 0.0);
+    void onResult_when503WithoutRetryAfter_widensButDoesNotPause() {
+        SiteRate state = limiter.onResult(SiteRate.initial(Duration.ofSeconds(1)), response(503, Map.of()), URL_A,
+                NOW, 0.0);
+
+        assertEquals(Instant.EPOCH, state.pausedUntil());
+        assertEquals(Duration.ofSeconds(2), limiter.interval(state));
+        assertEquals(List.of(URL_A), state.failing());
+    }
+
+    @Test
+    void onResult_when503WithRetryAfter_pausesForIt() {
+        SiteRate state = limiter.onResult(SiteRate.initial(Duration.ofSeconds(1)),
+                response(503, Map.of("retry-after", "30")), URL_A, NOW, 0.0);
+
+        assertEquals(NOW.plusSeconds(30), state.pausedUntil());
+        assertEquals(1, state.throttles());
+    }
+
+    @Test
+    void onResult_whenThreeDifferentUrlsFailInARow_pausesTheSiteAndStartsANewStreak() {
+        SiteRate state = SiteRate.initial(Duration.ofSeconds(1));
+        for (String url : List.of(URL_A, URL_A, URL_B)) {
+            state = limiter.onResult(state, response(500, Map.of()), url, NOW, 0.0);
+        }
+        assertEquals(Instant.EPOCH, state.pausedUntil(), "one URL retried and a second are not yet evidence");
+
+        state = limiter.onResult(state, response(502, Map.of()), URL_C, NOW, 0.0);
 
         assertEquals(NOW.plusSeconds(60), state.pausedUntil());
-        assertEquals(1, state.throttles());
+        assertEquals(List.of(), state.failing());
+    }
+
+    @Test
+    void onResult_whenAProperAnswerComesBetweenFailures_clearsTheStreak() {
+        SiteRate state = limiter.onResult(SiteRate.initial(Duration.ofSeconds(1)), response(500, Map.of()), URL_A,
+                NOW, 0.0);
+        state = limiter.onResult(state, response(404, Map.of()), URL_B, NOW, 0.0);
+        state = limiter.onResult(state, response(500, Map.of()), URL_B, NOW, 0.0);
+        state = limiter.onResult(state, response(500, Map.of()), URL_C, NOW, 0.0);
+
+        assertEquals(Instant.EPOCH, state.pausedUntil());
+        assertEquals(List.of(URL_B, URL_C), state.failing());
+    }
+
+    @Test
+    void onResult_whenTheFetcherRefusedTheRequest_leavesTheSiteAlone() {
+        SiteRate state = SiteRate.initial(Duration.ofSeconds(1));
+
+        assertSame(state, limiter.onResult(state, new FetchResult.Failure(FailureKind.BLOCKED, "private address",
+                Duration.ZERO), URL_A, NOW, 0.0));
     }
 
     @ParameterizedTest(name = "{0}")
     @CsvSource({"200", "304", "404", "410"})
     void onResult_whenAnswerIsNoSignOfLoad_countsAsSuccess(int status) {
-        SiteRate state = limiter.onResult(SiteRate.initial(Duration.ofSeconds(1)), response(status, Map.of()), NOW,
-                0.0);
+        SiteRate state = limiter.onResult(SiteRate.initial(Duration.ofSeconds(1)), response(status, Map.of()),
+                URL_A, NOW, 0.0);
 
         assertEquals(1, state.successes());
         assertEquals(Duration.ofMillis(100), state.responseTime());
@@ -121,7 +167,7 @@ class RateLimiterTest {
     void onResult_whenServerErrorAfterSuccesses_restartsRecoveryRunAndFeedsResponseTime() {
         SiteRate state = limiter.onSuccess(SiteRate.initial(Duration.ofSeconds(1)), Duration.ofMillis(100));
 
-        SiteRate after = limiter.onResult(state, response(500, Map.of()), NOW, 0.0);
+        SiteRate after = limiter.onResult(state, response(500, Map.of()), URL_A, NOW, 0.0);
 
         assertEquals(0, after.successes());
         assertEquals(Duration.ofMillis(100), after.responseTime());
@@ -130,7 +176,8 @@ class RateLimiterTest {
     @Test
     void onResult_whenTimeout_slowsTheSiteThroughPacing() {
         SiteRate state = limiter.onResult(SiteRate.initial(Duration.ofSeconds(1)),
-                new FetchResult.Failure("timeout", "read timed out", Duration.ofSeconds(10)), NOW, 0.0);
+                new FetchResult.Failure(FailureKind.TIMEOUT, "read timed out", Duration.ofSeconds(10)), URL_A, NOW,
+                0.0);
 
         assertEquals(Duration.ofSeconds(20), limiter.interval(state));
     }
@@ -169,7 +216,7 @@ class RateLimiterTest {
     @Test
     void siteRate_whenInFlightOutOfOrder_keepsItSorted() {
         SiteRate state = new SiteRate(NOW, Duration.ofSeconds(1), Duration.ofSeconds(1), Instant.EPOCH, 0, 0,
-                Duration.ZERO, List.of(NOW, NOW.minusSeconds(1)), 3);
+                Duration.ZERO, List.of(NOW, NOW.minusSeconds(1)), List.of(), 3);
 
         assertEquals(List.of(NOW.minusSeconds(1), NOW), state.inFlight());
     }
@@ -178,8 +225,12 @@ class RateLimiterTest {
     void settings_whenMaxIntervalBelowDefault_throws() {
         assertThrows(IllegalArgumentException.class, () -> new RateLimiter.Settings(Duration.ofSeconds(2),
                 Duration.ofSeconds(1), 2, Duration.ofMinutes(2), Duration.ofSeconds(1), 2.0, 0.3, 10,
-                Duration.ofSeconds(60), Duration.ofMinutes(10), 0.2));
+                Duration.ofSeconds(60), Duration.ofMinutes(10), 0.2, 3));
     }
+
+    private static final String URL_A = "a".repeat(64);
+    private static final String URL_B = "b".repeat(64);
+    private static final String URL_C = "c".repeat(64);
 
     private void replay(List<Step> steps) {
         SiteRate state = null;
@@ -218,7 +269,12 @@ class RateLimiterTest {
                 yield next;
             }
             case "success" -> limiter.onSuccess(state, Duration.parse(step.arg()));
-            case "failure" -> limiter.onFailure(state, Duration.parse(step.arg()));
+            case "failure" -> {
+                // "failure <duration> [url]": the URL failing, for the streak (one URL when not named)
+                String[] parts = step.arg().split(" ");
+                yield limiter.onFailure(state, Duration.parse(parts[0]), parts.length > 1 ? parts[1] : URL_A, at,
+                        0.0);
+            }
             case "throttle" -> {
                 String[] parts = step.arg().split(" ");
                 Optional<Duration> retryAfter = parts[0].equals("none") ? Optional.empty()

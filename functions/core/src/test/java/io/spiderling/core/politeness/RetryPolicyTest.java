@@ -3,6 +3,7 @@ package io.spiderling.core.politeness;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import io.spiderling.core.fetch.FailureKind;
 import io.spiderling.core.fetch.FetchResult;
 import io.spiderling.core.politeness.RetryDecision.Done;
 import io.spiderling.core.politeness.RetryDecision.GiveUp;
@@ -21,7 +22,23 @@ class RetryPolicyTest {
 
     private static final Instant NOW = Instant.parse("2026-11-22T12:00:00Z");
 
-    private final RetryPolicy policy = RetryPolicy.create();
+    /**
+     * The tables' policy: the defaults with a 30 s backoff base, so that their waits stay readable whole seconds (the
+     * default base is 5 s; {@link #defaults_retryAfterFiveThenTwentySecondsNominal} checks it).
+     */
+    private final RetryPolicy policy = RetryPolicy.create(new RetryPolicy.Settings(3, 5, Duration.ofSeconds(30), 4,
+            Duration.ofHours(1), Duration.ofMinutes(10), 0.1));
+
+    @Test
+    void defaults_retryAfterFiveThenTwentySecondsNominal() {
+        RetryPolicy defaults = RetryPolicy.create();
+
+        assertEquals(Duration.ofMillis(2500), defaults.backoff(1, 0.0));
+        assertEquals(Duration.ofSeconds(5), defaults.backoff(1, 0.999_999));
+        assertEquals(Duration.ofSeconds(10), defaults.backoff(2, 0.0));
+        assertEquals(Duration.ofSeconds(20), defaults.backoff(2, 0.999_999));
+        assertEquals(3, defaults.settings().maxAttempts());
+    }
 
     @ParameterizedTest(name = "{0}")
     @CsvFileSource(resources = "/politeness/retry-schedule-cases.csv", numLinesToSkip = 1)
@@ -82,7 +99,7 @@ class RetryPolicyTest {
 
     @Test
     void decide_whenTimeoutFailureOnLastAttempt_givesUpKeepingTheError() {
-        FetchResult failure = new FetchResult.Failure("timeout", "read timed out", Duration.ofSeconds(30));
+        FetchResult failure = new FetchResult.Failure(FailureKind.TIMEOUT, "read timed out", Duration.ofSeconds(30));
 
         assertEquals(new GiveUp("timeout: read timed out after 3 attempts"), policy.decide(failure, 3, NOW, 0.0));
     }

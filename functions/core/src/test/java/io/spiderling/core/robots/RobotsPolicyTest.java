@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.spiderling.core.fetch.FailureKind;
 import io.spiderling.core.fetch.FetchResult;
 import io.spiderling.core.robots.RobotsFetchOutcome.Failure;
 import io.spiderling.core.robots.RobotsFetchOutcome.Response;
@@ -64,7 +65,7 @@ class RobotsPolicyTest {
         RobotsFetchOutcome fetched = Character.isDigit(outcome.charAt(0))
                 ? new Response(Integer.parseInt(outcome), fixture("disallow-all.txt").getBytes(StandardCharsets.UTF_8),
                         Optional.empty(), redirects)
-                : new Failure(outcome, redirects);
+                : new Failure(FailureKind.valueOf(outcome.toUpperCase(java.util.Locale.ROOT)), redirects);
 
         RobotsCacheEntry entry = policy.onFetched(ORIGIN, fetched, Optional.empty(), T0, 0);
 
@@ -119,7 +120,7 @@ class RobotsPolicyTest {
                 Optional.empty(), T0, 0);
         RobotsCacheEntry first = policy.onFetched(ORIGIN, Response.of(503, "busy"), Optional.of(copy),
                 T0.plus(Duration.ofDays(1)), 0.5);
-        RobotsCacheEntry second = policy.onFetched(ORIGIN, new Failure("timeout", 0), Optional.of(first),
+        RobotsCacheEntry second = policy.onFetched(ORIGIN, new Failure(FailureKind.TIMEOUT, 0), Optional.of(first),
                 T0.plus(Duration.ofDays(2)), 0);
         RobotsCacheEntry recovered = policy.onFetched(ORIGIN, ok("User-agent: *\nDisallow: /q\n"),
                 Optional.of(second), T0.plus(Duration.ofDays(3)), 0);
@@ -325,13 +326,13 @@ class RobotsPolicyTest {
     void from_whenFetchResult_expectOutcomeWithCacheControlAndRedirects() {
         FetchResult response = new FetchResult.Response(200, Map.of("cache-control", "max-age=60"), new byte[] {'x'},
                 false, "https://example.com/robots.txt", Duration.ZERO, Duration.ZERO);
-        FetchResult failure = new FetchResult.Failure("timeout", "read timed out", Duration.ofSeconds(10));
+        FetchResult failure = new FetchResult.Failure(FailureKind.TIMEOUT, "read timed out", Duration.ofSeconds(10));
 
         Response mapped = assertInstanceOf(Response.class, RobotsFetchOutcome.from(response, 2));
         assertEquals(200, mapped.status());
         assertEquals(Optional.of("max-age=60"), mapped.cacheControl());
         assertEquals(2, mapped.redirects());
-        assertEquals(new Failure("timeout", 1), RobotsFetchOutcome.from(failure, 1));
+        assertEquals(new Failure(FailureKind.TIMEOUT, 1), RobotsFetchOutcome.from(failure, 1));
     }
 
     @ParameterizedTest(name = "[{0}]")
@@ -418,7 +419,7 @@ class RobotsPolicyTest {
     private static RobotsFetchOutcome outcome(String step) {
         Matcher m = STATUS_STEP.matcher(step);
         if (!m.matches()) {
-            return new Failure(step, 0);
+            return new Failure(FailureKind.valueOf(step.toUpperCase(java.util.Locale.ROOT)), 0);
         }
         int status = Integer.parseInt(m.group(1));
         byte[] body = status == 200 ? fixtureBytes("timeline.txt") : new byte[0];

@@ -10,15 +10,23 @@ import java.util.Optional;
 /** A {@link RobotsStore} in a map; like DynamoDB it keeps expired entries, so the policy must check expiry. */
 public final class InMemoryRobotsStore implements RobotsStore {
 
+    private int finds;
+
     private final Map<RobotsOrigin, RobotsCacheEntry> entries = new HashMap<>();
 
     @Override
     public synchronized Optional<RobotsCacheEntry> find(RobotsOrigin origin) {
+        finds++;
         return Optional.ofNullable(entries.get(origin));
     }
 
     @Override
     public synchronized void save(RobotsCacheEntry entry) {
         entries.put(entry.origin(), entry);
+    }
+
+    /** Reads so far. */
+    public synchronized int finds() {
+        return finds;
     }
 }

@@ -13,19 +13,24 @@ import jakarta.inject.Inject;
 import jakarta.inject.Named;
 import jakarta.inject.Singleton;
 import java.time.Duration;
-import java.util.HashMap;
+import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
+import java.util.Set;
+import org.jboss.logging.Logger;
 
 /**
- * The SQS FIFO fetch queue: one fetch per message, in each site's order. Every handled outcome is a success: fetched,
- * refused and parked, or ended with an error; only a storage failure fails a message, and with it the rest of its
- * site's group in this batch. No fetch starts once the invocation has less time left than a fetch can take: those
- * jobs go back to the frontier. Several jobs of one site in one invocation take their rate slots in one write.
+ * The SQS FIFO fetch queue: one fetch per message. Every handled outcome is a success: fetched, refused and parked,
+ * or ended with an error; only a storage failure fails a message, and with it the rest of its site's group in this
+ * batch. The jobs run in one {@link FetchPage.Invocation}: a site's up to its in-flight allowance at once, sites side
+ * by side. No fetch starts once the invocation has less time left than a fetch can take: those jobs go back to the
+ * frontier. An unreadable message fails, with the messages after it in its group.
  */
 @Named("fetch")
 @Singleton
 public class FetchHandler implements RequestHandler<SQSEvent, SQSBatchResponse> {
+
+    private static final Logger LOG = Logger.getLogger(FetchHandler.class);
 
     /** Room for the writes after the GET, and for a slot wait of up to a second. */
     private static final Duration MARGIN = Duration.ofSeconds(5);
@@ -50,32 +55,39 @@ public class FetchHandler implements RequestHandler<SQSEvent, SQSBatchResponse> 
 
     @Override
     public SQSBatchResponse handleRequest(SQSEvent event, Context context) {
-        // Each body is read once: for the slots taken ahead, then for its turn. An unreadable one fails in its turn,
-        // with the rest of its group.
-        Map<String, FetchJob> jobs = new HashMap<>();
-        for (SQSEvent.SQSMessage message : event.getRecords() == null ? List.<SQSEvent.SQSMessage>of()
-                : event.getRecords()) {
+        List<SQSEvent.SQSMessage> messages = event.getRecords() == null ? List.of() : event.getRecords();
+        List<FetchJob> jobs = new ArrayList<>();
+        List<String> jobMessages = new ArrayList<>();
+        List<String> failed = new ArrayList<>();
+        Set<String> brokenGroups = new HashSet<>();
+        for (SQSEvent.SQSMessage message : messages) {
+            String group = SqsBatches.groupOf(message);
+            if (brokenGroups.contains(group)) {
+                failed.add(message.getMessageId());
+                continue;
+            }
             try {
-                jobs.put(message.getMessageId(), FetchJobCodec.decode(message.getBody()));
+                jobs.add(FetchJobCodec.decode(message.getBody()));
+                jobMessages.add(message.getMessageId());
             } catch (IllegalArgumentException unreadable) {
-                // reported when its turn comes
+                LOG.errorf("fetch message %s is unreadable: %s", message.getMessageId(), unreadable.getMessage());
+                brokenGroups.add(group);
+                failed.add(message.getMessageId());
             }
         }
-        fetchPage.invocationHolds(List.copyOf(jobs.values()));
-        try {
-            return SqsBatches.process(event, message -> {
-                FetchJob job = jobs.get(message.getMessageId());
-                if (job == null) {
-                    job = FetchJobCodec.decode(message.getBody()); // throws, naming what is wrong
+        try (FetchPage.Invocation invocation = fetchPage.invocation()) {
+            List<FetchPage.Result> results = invocation.processAll(jobs, () -> outOfTime(context));
+            for (int i = 0; i < results.size(); i++) {
+                switch (results.get(i)) {
+                    case FetchPage.Result.Handled handled -> { }
+                    case FetchPage.Result.Failed f -> {
+                        LOG.errorf(f.error(), "fetch of %s failed; its message will be retried", f.job().url().value());
+                        failed.add(jobMessages.get(i));
+                    }
+                    case FetchPage.Result.NotStarted n -> failed.add(jobMessages.get(i));
                 }
-                if (outOfTime(context)) {
-                    fetchPage.postpone(job);
-                } else {
-                    fetchPage.process(job);
-                }
-            });
-        } finally {
-            fetchPage.invocationDone();
+            }
         }
+        return SqsBatches.failures(failed);
     }
 }

@@ -1,6 +1,8 @@
 package io.spiderling.lambda.fetch;
 
+import io.spiderling.core.fetch.FailureKind;
 import io.spiderling.core.fetch.FetchRequest;
+import io.spiderling.lambda.internal.CheckedAddress;
 import io.spiderling.core.fetch.FetchResult;
 import io.spiderling.core.net.AddressPolicy;
 import io.spiderling.core.net.BodyLimits;
@@ -41,12 +43,12 @@ import javax.net.ssl.SSLException;
  *   <li><b>SSRF guard.</b> The host is resolved here and every address checked with {@link AddressPolicy}; the
  *       connection goes to exactly the address checked ({@link RequestOptions#setServer}), with the name kept for the
  *       Host header and TLS, so a DNS answer that changes between check and connect (rebinding) cannot slip through.
- *       Every redirect hop this class follows is checked again.</li>
+ *       Each redirect hop is a fetch of its own, checked again.</li>
  *   <li><b>Timeouts.</b> Connect, idle (no byte for that long, which bounds the time to first byte), and total.</li>
  *   <li><b>Body.</b> Streamed into a {@link BoundedBody}: cut at the cap and flagged, never held beyond it. gzip and
  *       deflate are decoded here, chunk by chunk, so a decompression bomb is stopped by its ratio before it grows.</li>
- *   <li><b>Redirects</b> are followed only when the request asks (robots.txt); page redirects go back to the fetch
- *       stage, which checks each hop against robots.txt and the rate limit.</li>
+ *   <li><b>Redirects</b> are never followed here: they go back to the fetch stage, which checks each hop against
+ *       robots.txt and the rate limit.</li>
  * </ul>
  */
 public final class VertxPageFetcher implements PageFetcher, AutoCloseable {
@@ -137,32 +139,7 @@ public final class VertxPageFetcher implements PageFetcher, AutoCloseable {
 
     @Override
     public FetchResult fetch(FetchRequest request) {
-        long start = System.nanoTime();
-        List<String> redirects = new ArrayList<>();
-        String url = request.url();
-        while (true) {
-            FetchResult result = once(url, request, start);
-            if (result instanceof FetchResult.Response r && r.redirect() && redirects.size() < request.maxRedirects()) {
-                String next;
-                try {
-                    next = URI.create(url).resolve(r.headers().get("location").strip()).toString();
-                } catch (IllegalArgumentException e) {
-                    return withRedirects(r, redirects);
-                }
-                if (!next.startsWith("http://") && !next.startsWith("https://")) {
-                    return withRedirects(r, redirects);
-                }
-                redirects.add(url);
-                url = next;
-                continue;
-            }
-            return result instanceof FetchResult.Response r ? withRedirects(r, redirects) : result;
-        }
-    }
-
-    private static FetchResult withRedirects(FetchResult.Response r, List<String> redirects) {
-        return new FetchResult.Response(r.status(), r.headers(), r.body(), r.truncated(), r.finalUrl(),
-                r.timeToFirstByte(), r.total(), redirects, r.connect());
+        return once(request.url(), request, System.nanoTime());
     }
 
     private FetchResult once(String url, FetchRequest request, long start) {
@@ -170,11 +147,12 @@ public final class VertxPageFetcher implements PageFetcher, AutoCloseable {
         try {
             uri = URI.create(url);
         } catch (IllegalArgumentException e) {
-            return new FetchResult.Failure("io", "invalid URL " + url, elapsed(start));
+            return new FetchResult.Failure(FailureKind.IO, "invalid URL " + url, elapsed(start));
         }
         String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
         if (!scheme.equals("http") && !scheme.equals("https") || uri.getHost() == null) {
-            return new FetchResult.Failure("blocked", "scheme " + scheme + " is not fetched", elapsed(start));
+            return new FetchResult.Failure(FailureKind.BLOCKED, "scheme " + scheme + " is not fetched",
+                    elapsed(start));
         }
         String host = uri.getHost().startsWith("[") ? uri.getHost().substring(1, uri.getHost().length() - 1)
                 : uri.getHost();
@@ -183,31 +161,20 @@ public final class VertxPageFetcher implements PageFetcher, AutoCloseable {
             List<InetAddress> resolved = Arrays.asList(InetAddress.getAllByName(host));
             switch (addresses.checkAll(resolved)) {
                 case AddressPolicy.Verdict.Refused refused -> {
-                    return new FetchResult.Failure("blocked", refused.reason() + " address "
+                    return new FetchResult.Failure(FailureKind.BLOCKED, refused.reason() + " address "
                             + refused.address().getHostAddress(), elapsed(start));
                 }
                 case AddressPolicy.Verdict.Allowed allowed -> address = allowed.address();
             }
         } catch (UnknownHostException e) {
-            return new FetchResult.Failure("dns", "unknown host " + host, elapsed(start));
+            return new FetchResult.Failure(FailureKind.DNS, "unknown host " + host, elapsed(start));
         }
-        boolean ssl = scheme.equals("https");
-        int port = uri.getPort() > 0 ? uri.getPort() : ssl ? 443 : 80;
-        String path = (uri.getRawPath() == null || uri.getRawPath().isEmpty() ? "/" : uri.getRawPath())
-                + (uri.getRawQuery() == null ? "" : "?" + uri.getRawQuery());
         long left = settings.totalTimeout().toMillis() - Duration.ofNanos(System.nanoTime() - start).toMillis();
         if (left <= 0) {
-            return new FetchResult.Failure("timeout", "total timeout of " + settings.totalTimeout() + " reached",
-                    elapsed(start));
+            return new FetchResult.Failure(FailureKind.TIMEOUT, "total timeout of " + settings.totalTimeout()
+                    + " reached", elapsed(start));
         }
-        RequestOptions options = new RequestOptions()
-                .setMethod(HttpMethod.GET)
-                .setServer(SocketAddress.inetSocketAddress(port, address.getHostAddress()))
-                .setHost(host)
-                .setPort(port)
-                .setSsl(ssl)
-                .setURI(path)
-                .setFollowRedirects(false)
+        RequestOptions options = CheckedAddress.request(HttpMethod.GET, uri, address)
                 .setConnectTimeout(settings.connectTimeout().toMillis())
                 .setIdleTimeout(settings.firstByteTimeout().toMillis())
                 .addHeader("User-Agent", settings.userAgent())
@@ -229,8 +196,8 @@ public final class VertxPageFetcher implements PageFetcher, AutoCloseable {
             return failure(e.getCause(), start);
         } catch (TimeoutException e) {
             done.cancel(true);
-            return new FetchResult.Failure("timeout", "total timeout of " + settings.totalTimeout() + " reached",
-                    elapsed(start));
+            return new FetchResult.Failure(FailureKind.TIMEOUT, "total timeout of " + settings.totalTimeout()
+                    + " reached", elapsed(start));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return failure(e, start);
@@ -258,7 +225,7 @@ public final class VertxPageFetcher implements PageFetcher, AutoCloseable {
                 decoder.close();
             }
             if (body.ratioExceeded()) {
-                done.complete(new FetchResult.Failure("blocked", "decompression ratio above "
+                done.complete(new FetchResult.Failure(FailureKind.BLOCKED, "decompression ratio above "
                         + limits.maxDecompressionRatio() + " (a compression bomb?)", elapsed(start)));
                 return;
             }
@@ -281,7 +248,7 @@ public final class VertxPageFetcher implements PageFetcher, AutoCloseable {
                         : decoder.decodeInto(ByteBuffer.wrap(chunk.getBytes()), body);
             } catch (ZipException e) {
                 decoder.close();
-                done.complete(new FetchResult.Failure("io", "bad " + encoding + " body: " + e.getMessage(),
+                done.complete(new FetchResult.Failure(FailureKind.IO, "bad " + encoding + " body: " + e.getMessage(),
                         elapsed(start)));
                 req.reset();
                 return;
@@ -309,18 +276,18 @@ public final class VertxPageFetcher implements PageFetcher, AutoCloseable {
     }
 
     private static FetchResult failure(Throwable cause, long start) {
-        String kind = switch (cause) {
-            case UnknownHostException ignored -> "dns";
-            case ConnectException ignored -> "connect";
-            case SSLException ignored -> "tls";
-            case TimeoutException ignored -> "timeout";
-            case io.netty.handler.timeout.TimeoutException ignored -> "timeout";
-            case io.vertx.core.http.StreamResetException ignored -> "io";
+        FailureKind kind = switch (cause) {
+            case UnknownHostException ignored -> FailureKind.DNS;
+            case ConnectException ignored -> FailureKind.CONNECT;
+            case SSLException ignored -> FailureKind.TLS;
+            case TimeoutException ignored -> FailureKind.TIMEOUT;
+            case io.netty.handler.timeout.TimeoutException ignored -> FailureKind.TIMEOUT;
+            case io.vertx.core.http.StreamResetException ignored -> FailureKind.IO;
             default -> {
                 String name = cause.getClass().getSimpleName().toLowerCase(Locale.ROOT);
                 String message = String.valueOf(cause.getMessage()).toLowerCase(Locale.ROOT);
                 yield name.contains("timeout") || message.contains("timeout") || message.contains("timed out")
-                        ? "timeout" : name.contains("connect") ? "connect" : "io";
+                        ? FailureKind.TIMEOUT : name.contains("connect") ? FailureKind.CONNECT : FailureKind.IO;
             }
         };
         return new FetchResult.Failure(kind, String.valueOf(cause.getMessage()), elapsed(start));

@@ -18,15 +18,20 @@ public final class SqsBatches {
     public static SQSBatchResponse process(SQSEvent event, Consumer<SQSEvent.SQSMessage> handler) {
         List<SQSEvent.SQSMessage> records = event.getRecords() == null ? List.of() : event.getRecords();
         List<SQSEvent.SQSMessage> failed = MessageGroups.process(records, SqsBatches::groupOf, handler);
+        return failures(failed.stream().map(SQSEvent.SQSMessage::getMessageId).toList());
+    }
+
+    /** The response that reports these message ids as failed (none: the whole batch succeeded). */
+    public static SQSBatchResponse failures(List<String> messageIds) {
         return SQSBatchResponse.builder()
-                .withBatchItemFailures(failed.stream()
-                        .map(m -> SQSBatchResponse.BatchItemFailure.builder()
-                                .withItemIdentifier(m.getMessageId()).build())
+                .withBatchItemFailures(messageIds.stream()
+                        .map(id -> SQSBatchResponse.BatchItemFailure.builder().withItemIdentifier(id).build())
                         .toList())
                 .build();
     }
 
-    static String groupOf(SQSEvent.SQSMessage message) {
+    /** The message's group: its MessageGroupId, or the message itself on a standard queue. */
+    public static String groupOf(SQSEvent.SQSMessage message) {
         String group = message.getAttributes() == null ? null : message.getAttributes().get("MessageGroupId");
         return group != null ? group : "message:" + message.getMessageId();
     }

@@ -2,13 +2,13 @@ package io.spiderling.lambda.notify;
 
 import io.spiderling.core.notify.DeliveryPolicy;
 import io.spiderling.core.port.WebhookSender;
+import io.spiderling.lambda.internal.CheckedAddress;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpClient;
 import io.vertx.core.http.HttpClientOptions;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.RequestOptions;
-import io.vertx.core.net.SocketAddress;
 import java.net.ConnectException;
 import java.net.InetAddress;
 import java.net.URI;
@@ -56,20 +56,7 @@ public final class VertxWebhookSender implements WebhookSender, AutoCloseable {
     }
 
     private DeliveryPolicy.Attempt postTo(URI uri, InetAddress address, byte[] body, Map<String, String> headers) {
-        boolean ssl = "https".equals(uri.getScheme().toLowerCase(Locale.ROOT));
-        int port = uri.getPort() > 0 ? uri.getPort() : ssl ? 443 : 80;
-        String host = uri.getHost().startsWith("[") ? uri.getHost().substring(1, uri.getHost().length() - 1)
-                : uri.getHost();
-        String path = (uri.getRawPath() == null || uri.getRawPath().isEmpty() ? "/" : uri.getRawPath())
-                + (uri.getRawQuery() == null ? "" : "?" + uri.getRawQuery());
-        RequestOptions options = new RequestOptions()
-                .setMethod(HttpMethod.POST)
-                .setServer(SocketAddress.inetSocketAddress(port, address.getHostAddress()))
-                .setHost(host)
-                .setPort(port)
-                .setSsl(ssl)
-                .setURI(path)
-                .setFollowRedirects(false)
+        RequestOptions options = CheckedAddress.request(HttpMethod.POST, uri, address)
                 .setConnectTimeout(TIMEOUT.toMillis())
                 .setIdleTimeout(TIMEOUT.toMillis());
         headers.forEach(options::addHeader);

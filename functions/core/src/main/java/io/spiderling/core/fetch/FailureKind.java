@@ -1,0 +1,27 @@
+package io.spiderling.core.fetch;
+
+import java.util.Locale;
+
+/** Why a GET produced no answer: the class of failure, which the retry policy and the rate limiter act on. */
+public enum FailureKind {
+    /** The connection was refused or reset. */
+    CONNECT,
+    /** No answer within a timeout. */
+    TIMEOUT,
+    /** The name did not resolve. */
+    DNS,
+    /** The TLS handshake failed. */
+    TLS,
+    /** Any other failure to read an answer: a broken body, a bad encoding, an invalid URL. */
+    IO,
+    /**
+     * The fetcher refused to make the request: the SSRF guard refused the address, the scheme is not fetched, or a
+     * body expanded past the decompression limit. Asking again gets the same refusal, and the site was not asked.
+     */
+    BLOCKED;
+
+    /** The stable lower-case word stored and shown: {@code connect}, {@code timeout}, … */
+    public String wireName() {
+        return name().toLowerCase(Locale.ROOT);
+    }
+}
