@@ -109,7 +109,8 @@ class ServingEndToEndTest {
                 LocalSpiderling local = LocalSpiderling.start(aws, resources,
                         LocalApi.withSampleClients(LocalSpiderling.Options.defaults())
                                 .withConfig("spiderling.fetch.rate-overrides-file",
-                                        sites.rateOverrides(dir, 1).toString()))) {
+                                        sites.rateOverrides(dir, 1).toString())
+                                .withConfig("spiderling.links.enabled", "true"))) {
             LocalSite site = sites.site(0);
             // charset only in the meta tag, bytes in latin1 (0x93/0x94 are windows-1252 curly quotes)
             site.respond("/latin1", 200, "text/html", ("<html><head><meta charset=\"iso-8859-1\">"

@@ -37,6 +37,8 @@ public class TestStack implements QuarkusTestResourceLifecycleManager {
     public Map<String, String> start() {
         Map<String, String> config = new java.util.HashMap<>(aws().functionConfig(resources()));
         config.put("spiderling.auth.clients-file", io.spiderling.testkit.SampleClients.file().toString());
+        // The handler tests cover the links index, which is opt-in.
+        config.put("spiderling.links.enabled", "true");
         // The handler tests share one local site and run back to back: at the default 1 request per second a test's
         // fetch would find the site's next slot taken by the previous test's and be parked instead of fetched.
         try {
