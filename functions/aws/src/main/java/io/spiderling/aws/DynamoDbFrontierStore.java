@@ -46,6 +46,8 @@ public final class DynamoDbFrontierStore implements FrontierStore {
     static final String PRESENT = "attribute_exists(pk)";
     /** A release counts against the site's cap; the first release finds no {@code released} attribute yet. */
     static final String BELOW_CAP = "attribute_not_exists(released) OR released < :cap";
+    /** Room for n more releases: at most cap − n released now. */
+    static final String ROOM_FOR = "attribute_not_exists(released) OR released <= :room";
     static final String DUE_FILTER = "notBefore <= :now";
     static final String ACTIVE_FILTER = "pending > :zero OR released > :zero";
     static final String RELEASED_BEFORE_FILTER = "releasedAt < :cutoff";
@@ -54,6 +56,8 @@ public final class DynamoDbFrontierStore implements FrontierStore {
     private static final int MIN_PAGE = 50;
     /** The most items one TransactWriteItems call may hold. */
     static final int MAX_TRANSACTION = 100;
+    /** Entries released per transaction: two items each, and the counter. */
+    static final int RELEASE_CHUNK = (MAX_TRANSACTION - 1) / 2;
 
     private final DynamoDbClient dynamo;
     private final String table;
@@ -170,17 +174,76 @@ public final class DynamoDbFrontierStore implements FrontierStore {
 
     @Override
     public boolean release(FrontierEntry e, Instant now, int cap) {
-        Map<String, AttributeValue> item = new HashMap<>(releasedKey(e.site(), e.batchId(), e.urlHash()));
-        item.putAll(common(e));
-        item.put("send", n(e.send() + 1));
-        item.put("order", n(e.order()));
-        item.put("releasedAt", n(now.toEpochMilli()));
+        Map<String, AttributeValue> item = releasedItem(e, now);
         return transact(
                 TransactWriteItem.builder().delete(d -> d.tableName(table)
                         .key(pendingKey(e.site(), e.batchId(), e.urlHash())).conditionExpression(PRESENT)).build(),
                 TransactWriteItem.builder().put(p -> p.tableName(table).item(item)).build(),
                 counter(e.site(), "ADD released :one, pending :minusOne", BELOW_CAP,
                         Map.of(":one", n(1), ":minusOne", n(-1), ":cap", n(cap))));
+    }
+
+    /**
+     * Releases up to {@value #RELEASE_CHUNK} entries per transaction: each pending entry deleted and its released copy
+     * put, with one counter update that keeps the site within its cap. A refused transaction (another releaser took
+     * an entry, or the cap is near) falls back to releasing one at a time, which skips what is gone.
+     */
+    @Override
+    public List<FrontierEntry> releaseAll(SiteKey site, List<FrontierEntry> entries, Instant now, int cap) {
+        List<FrontierEntry> released = new ArrayList<>();
+        // Never more than the cap at once: a site with no count yet passes the condition whatever the chunk.
+        int size = Math.max(1, Math.min(RELEASE_CHUNK, cap));
+        for (int from = 0; from < entries.size(); from += size) {
+            List<FrontierEntry> chunk = entries.subList(from, Math.min(entries.size(), from + size));
+            if (chunk.size() == 1) {
+                if (release(chunk.getFirst(), now, cap)) {
+                    released.add(chunk.getFirst());
+                }
+                continue;
+            }
+            List<TransactWriteItem> items = new ArrayList<>();
+            for (FrontierEntry e : chunk) {
+                items.add(TransactWriteItem.builder().delete(d -> d.tableName(table)
+                        .key(pendingKey(e.site(), e.batchId(), e.urlHash())).conditionExpression(PRESENT)).build());
+                items.add(TransactWriteItem.builder().put(p -> p.tableName(table).item(releasedItem(e, now))).build());
+            }
+            items.add(counter(site, "ADD released :n, pending :minusN", ROOM_FOR,
+                    Map.of(":n", n(chunk.size()), ":minusN", n(-chunk.size()), ":room", n(cap - chunk.size()))));
+            if (transact(items.toArray(TransactWriteItem[]::new))) {
+                released.addAll(chunk);
+            } else {
+                for (FrontierEntry e : chunk) {
+                    if (release(e, now, cap)) {
+                        released.add(e);
+                    }
+                }
+            }
+        }
+        return released;
+    }
+
+    /**
+     * Removes the entries in transactions of up to {@value #MAX_TRANSACTION} minus one deletes and one counter
+     * update. A refused transaction (an entry not released: a duplicate delivery) falls back to one at a time.
+     */
+    @Override
+    public void doneAll(SiteKey site, List<EntryKey> entries) {
+        for (int from = 0; from < entries.size(); from += MAX_TRANSACTION - 1) {
+            List<EntryKey> chunk = entries.subList(from, Math.min(entries.size(), from + MAX_TRANSACTION - 1));
+            if (chunk.size() == 1) {
+                done(site, chunk.getFirst().batchId(), chunk.getFirst().urlHash());
+                continue;
+            }
+            List<TransactWriteItem> items = new ArrayList<>();
+            for (EntryKey e : chunk) {
+                items.add(TransactWriteItem.builder().delete(d -> d.tableName(table)
+                        .key(releasedKey(site, e.batchId(), e.urlHash())).conditionExpression(PRESENT)).build());
+            }
+            items.add(counter(site, "ADD released :minusN", null, Map.of(":minusN", n(-chunk.size()))));
+            if (!transact(items.toArray(TransactWriteItem[]::new))) {
+                chunk.forEach(e -> done(site, e.batchId(), e.urlHash()));
+            }
+        }
     }
 
     @Override
@@ -246,6 +309,16 @@ public final class DynamoDbFrontierStore implements FrontierStore {
         } catch (ConditionalCheckFailedException doneMeanwhile) {
             // nothing to resend
         }
+    }
+
+    /** The released copy of a pending entry, for its next send. */
+    private static Map<String, AttributeValue> releasedItem(FrontierEntry e, Instant now) {
+        Map<String, AttributeValue> item = new HashMap<>(releasedKey(e.site(), e.batchId(), e.urlHash()));
+        item.putAll(common(e));
+        item.put("send", n(e.send() + 1));
+        item.put("order", n(e.order()));
+        item.put("releasedAt", n(now.toEpochMilli()));
+        return item;
     }
 
     private static Map<String, AttributeValue> common(FrontierEntry e) {

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.spiderling.core.frontier.FrontierEntry;
+import io.spiderling.core.port.FrontierStore;
 import io.spiderling.core.url.NormalizedUrl;
 import io.spiderling.core.url.SiteKey;
 import io.spiderling.testkit.EmbeddedAws;
@@ -154,6 +155,44 @@ class DynamoDbFrontierStoreTest {
         assertFalse(store.release(entry("never-parked", 2, NOW), NOW, 5));
 
         assertEquals(1, store.released(site()));
+    }
+
+    @Test
+    void releaseAll_whenRoomForAll_releasesThemInOneWriteAndCountsThem() {
+        List<FrontierEntry> entries = IntStream.range(0, 4).mapToObj(i -> entry("all" + i, i, NOW)).toList();
+        entries.forEach(store::park);
+
+        assertEquals(entries, store.releaseAll(site(), entries, NOW, 10));
+
+        assertEquals(4, store.released(site()));
+        assertEquals(0, counter(site(), "pending"));
+        assertEquals(List.of(), store.due(site(), NOW, 10));
+    }
+
+    @Test
+    void releaseAll_whenTheCapLeavesRoomForSome_releasesUpToItOneAtATime() {
+        assertEquals("attribute_not_exists(released) OR released <= :room", DynamoDbFrontierStore.ROOM_FOR);
+        List<FrontierEntry> entries = IntStream.range(0, 5).mapToObj(i -> entry("some" + i, i, NOW)).toList();
+        entries.forEach(store::park);
+
+        assertEquals(entries.subList(0, 3), store.releaseAll(site(), entries, NOW, 3));
+
+        assertEquals(3, store.released(site()));
+        assertEquals(entries.subList(3, 5), store.due(site(), NOW, 10), "what found no room stays pending");
+    }
+
+    @Test
+    void doneAll_whenOneIsNotReleased_removesTheOthersAndCountsEachOnce() {
+        List<FrontierEntry> entries = IntStream.range(0, 3).mapToObj(i -> entry("done" + i, i, NOW)).toList();
+        entries.forEach(store::park);
+        store.releaseAll(site(), entries, NOW, 10);
+        store.done(site(), entries.get(1).batchId(), entries.get(1).urlHash()); // a duplicate delivery got there first
+
+        store.doneAll(site(), entries.stream().map(e -> new FrontierStore.EntryKey(e.batchId(), e.urlHash()))
+                .toList());
+
+        assertEquals(0, store.released(site()));
+        assertEquals(List.of(), store.releasedBefore(site(), NOW.plusSeconds(1)));
     }
 
     @Test

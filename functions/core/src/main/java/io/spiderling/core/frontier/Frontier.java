@@ -10,6 +10,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Optional;
@@ -132,14 +133,10 @@ public final class Frontier {
             return new Released(0, true);
         }
         Instant now = clock.instant();
-        List<FetchJob> jobs = new ArrayList<>();
         List<FrontierEntry> due = store.due(site, now, room);
-        for (FrontierEntry entry : due) {
-            // false: another releaser took this entry, or filled the site's last place; either way, skip it
-            if (store.release(entry, now, settings.depthCap())) {
-                jobs.add(entry.job());
-            }
-        }
+        // An entry left out was taken by another releaser, or found the site's last place filled: skip it.
+        List<FetchJob> jobs = store.releaseAll(site, due, now, settings.depthCap()).stream()
+                .map(FrontierEntry::job).toList();
         queue.enqueue(jobs);
         return new Released(jobs.size(), due.size() >= room || jobs.size() < due.size());
     }
@@ -175,6 +172,7 @@ public final class Frontier {
     /** Places freed during an invocation, and the sites to release once it ends. Safe for concurrent use. */
     public final class Releases implements AutoCloseable {
         private final Set<SiteKey> touched = ConcurrentHashMap.newKeySet();
+        private final Map<SiteKey, List<FrontierStore.EntryKey>> finished = new ConcurrentHashMap<>();
 
         private Releases() {}
 
@@ -184,15 +182,22 @@ public final class Frontier {
             touched.add(job.siteKey());
         }
 
-        /** {@link Frontier#finished}, releasing at {@link #close}. */
+        /**
+         * {@link Frontier#finished}: the place is freed at {@link #close}, with the site's other finished jobs in one
+         * write, then the site's next entries are released. Until then the place still counts against the site, as
+         * its message group is busy anyway; a crash before leaves the messages to be delivered again.
+         */
         public void finished(FetchJob job) {
-            store.done(job.siteKey(), job.batchId(), job.itemHash());
+            finished.computeIfAbsent(job.siteKey(), s -> Collections.synchronizedList(new ArrayList<>()))
+                    .add(new FrontierStore.EntryKey(job.batchId(), job.itemHash()));
             touched.add(job.siteKey());
         }
 
-        /** Releases the due entries of every site touched. */
+        /** Frees the finished jobs' places, then releases the due entries of every site touched. */
         @Override
         public void close() {
+            finished.forEach((site, keys) -> store.doneAll(site, List.copyOf(keys)));
+            finished.clear();
             for (SiteKey site : touched) {
                 release(site);
             }

@@ -3,6 +3,7 @@ package io.spiderling.core.port;
 import io.spiderling.core.frontier.FrontierEntry;
 import io.spiderling.core.url.SiteKey;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -50,6 +51,28 @@ public interface FrontierStore {
 
     /** Removes a released entry once its job has been handled; nothing happens if it is not released. */
     void done(SiteKey site, String batchId, String urlHash);
+
+    /**
+     * {@link #release} for several pending entries of one site, each only while the site stays below {@code cap};
+     * an adapter may release them in one write. Returns the entries released now, in order.
+     */
+    default List<FrontierEntry> releaseAll(SiteKey site, List<FrontierEntry> entries, Instant now, int cap) {
+        List<FrontierEntry> released = new ArrayList<>();
+        for (FrontierEntry entry : entries) {
+            if (release(entry, now, cap)) {
+                released.add(entry);
+            }
+        }
+        return released;
+    }
+
+    /** One released entry of a site, by batch and URL. */
+    record EntryKey(String batchId, String urlHash) {}
+
+    /** {@link #done} for several entries of one site; an adapter may remove them in one write. */
+    default void doneAll(SiteKey site, List<EntryKey> entries) {
+        entries.forEach(e -> done(site, e.batchId(), e.urlHash()));
+    }
 
     /** Sites with pending or released entries (and possibly a few that recently emptied). */
     List<SiteKey> activeSites();
