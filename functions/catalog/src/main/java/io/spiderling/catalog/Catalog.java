@@ -79,7 +79,12 @@ public final class Catalog {
 
     /** FetchPage: the polite GET, the body, the row; and extraction of a body it already had. */
     private static FunctionSpec.Builder fetchPage(FunctionSpec.Builder b) {
-        return planning(extract(b)).settings(FETCH).objects(BucketPrefix.CONTENT, READ_WRITE);
+        return planning(extract(b)).settings(FETCH).objects(BucketPrefix.CONTENT, READ_WRITE).sends(Queue.WAKE);
+    }
+
+    /** Frontier releases: a site's due entries into the fetch queue. */
+    private static FunctionSpec.Builder release(FunctionSpec.Builder b) {
+        return b.settings(FRONTIER).table(Table.SITES, READ_WRITE).sends(Queue.FETCH);
     }
 
     /** NotifyBatch: signed callback deliveries, with the clients' webhook secrets. */
@@ -176,6 +181,13 @@ public final class Catalog {
                     .uses(Catalog::canonicalize).uses(Catalog::planUpload)
                     .settings(ConfigKeys.SWEEP_UNPLANNED_AFTER)
                     .sampleEvents("eventbridge-sweep.json")
+                    .build(),
+            FunctionSpec.named(FunctionNames.WAKE)
+                    .description("The wake queue: release a site's frontier entries when they fall due")
+                    .source(EventSource.queue(Queue.WAKE).batchSize(10).reportingBatchItemFailures())
+                    .memoryMb(256).timeout(Duration.ofSeconds(30))
+                    .uses(Catalog::release)
+                    .sampleEvents("sqs-wake.json")
                     .build());
 
     public static FunctionSpec function(String name) {

@@ -40,6 +40,7 @@ public final class ConfigKeys {
     public static final ConfigKey<String> QUEUES_PLAN = ConfigKey.string("spiderling.queues.plan");
     public static final ConfigKey<String> QUEUES_NOTIFY = ConfigKey.string("spiderling.queues.notify");
     public static final ConfigKey<Optional<String>> QUEUES_EVENTS = ConfigKey.optional("spiderling.queues.events");
+    public static final ConfigKey<String> QUEUES_WAKE = ConfigKey.string("spiderling.queues.wake");
     public static final ConfigKey<Optional<String>> AUTH_CLIENTS_SECRET =
             ConfigKey.optional("spiderling.auth.clients-secret");
 

@@ -19,4 +19,5 @@ public final class FunctionNames {
     public static final String NOTIFY_DLQ = "notify-dlq";
     public static final String API = "api";
     public static final String SWEEP = "sweep";
+    public static final String WAKE = "wake";
 }

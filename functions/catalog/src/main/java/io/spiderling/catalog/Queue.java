@@ -34,6 +34,13 @@ public enum Queue {
     /** One callback delivery attempt per message, delayed for backoff and progress reports. */
     NOTIFY("notify", Kind.STANDARD, Duration.ofSeconds(360), Optional.of(new DeadLetter(NOTIFY_DLQ, 5)),
             Optional.of(ConfigKeys.QUEUES_NOTIFY)),
+    /**
+     * Delayed wake-ups of a site whose jobs wait in the frontier until a due time (a retry, a rate refusal, a robots.txt
+     * outage): FIFO queues have no per-message delay, so a standard queue carries one message per site and due time,
+     * delayed until then (up to SQS's 15 minutes), and its consumer releases the site's due jobs. Losing one is
+     * harmless: the minute's sweep releases them too.
+     */
+    WAKE("wake", Kind.STANDARD, Duration.ofSeconds(180), Optional.empty(), Optional.of(ConfigKeys.QUEUES_WAKE)),
     /** url.fetched and batch.completed events for listeners; nothing in the deployment consumes it. */
     EVENTS("events", Kind.STANDARD, Duration.ofSeconds(30), Optional.empty(), Optional.of(ConfigKeys.QUEUES_EVENTS));
 

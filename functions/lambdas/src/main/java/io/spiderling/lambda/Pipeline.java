@@ -15,6 +15,7 @@ import io.spiderling.aws.SecretsManagerText;
 import io.spiderling.aws.SqsEventSink;
 import io.spiderling.aws.SqsFetchQueue;
 import io.spiderling.aws.SqsNotifyQueue;
+import io.spiderling.aws.SqsWakeQueue;
 import io.spiderling.aws.SqsPlanQueue;
 import io.spiderling.catalog.ConfigKey;
 import io.spiderling.catalog.ConfigKeys;
@@ -488,6 +489,7 @@ public final class Pipeline implements AutoCloseable {
                         .withMaxRedirects(config.get(ConfigKeys.FETCH_MAX_REDIRECTS))
                         .withLanesPerSite(rates.maxInFlight()))
                 .listener(listener)
+                .wake(new SqsWakeQueue(aws().sqs(), config.get(ConfigKeys.QUEUES_WAKE), clock))
                 .build();
     }
 

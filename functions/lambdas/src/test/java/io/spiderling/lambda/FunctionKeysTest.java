@@ -72,7 +72,8 @@ class FunctionKeysTest {
 
     /**
      * What a deployed function sees: {@code application.properties} (without the test profile), and over it what the
-     * CDK stack sets: every resource name, gateway authentication, the clients secret, and the operator's files.
+     * CDK stack sets: every resource name, gateway authentication, the clients secret, the operator's files, and the
+     * opt-in links index.
      */
     private static SmallRyeConfig deployment() throws IOException {
         Map<String, String> stack = new HashMap<>();
@@ -93,6 +94,8 @@ class FunctionKeysTest {
                 Files.writeString(files.resolve("rates.txt"), "example.com 2\n").toString());
         stack.put(ConfigKeys.FETCH_OPT_OUT_FILE.name(),
                 Files.writeString(files.resolve("opt-out.txt"), "example.org\n").toString());
+        // Every optional feature on: the links index is opt-in, and with it off the API never names its table.
+        stack.put(ConfigKeys.LINKS_ENABLED.name(), "true");
         URL properties = Pipeline.class.getClassLoader().getResource("application.properties");
         return new SmallRyeConfigBuilder()
                 .addDefaultInterceptors()

@@ -3,17 +3,20 @@ package io.spiderling.lambda;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 
+import com.amazonaws.services.lambda.runtime.events.SQSBatchResponse;
+import com.amazonaws.services.lambda.runtime.events.SQSEvent;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 import io.spiderling.aws.DynamoDbFrontierStore;
-import io.spiderling.aws.FetchJobCodec;
 import io.spiderling.aws.DynamoDbPendingPlans;
+import io.spiderling.aws.FetchJobCodec;
 import io.spiderling.core.frontier.FrontierEntry;
 import io.spiderling.core.pipeline.Ingest;
+import io.spiderling.core.url.NormalizedUrl;
+import io.spiderling.lambda.wake.WakeHandler;
 import jakarta.inject.Inject;
 import java.time.Duration;
-import io.spiderling.core.url.NormalizedUrl;
 import java.time.Instant;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -66,5 +69,30 @@ class SweepHandlerTest {
                 messages.stream().map(m -> FetchJobCodec.decode(m.body()).url()).toList());
         assertEquals(List.of(), new DynamoDbPendingPlans(TestStack.aws().dynamoDb(),
                 TestStack.resources().batchesTable()).waitingSince("manifests/", Instant.now(), 10));
+    }
+
+    @Test
+    void wakeHandler_whenTheSampleWakeUpArrives_releasesTheSitesDueEntriesOnce() {
+        var store = new DynamoDbFrontierStore(TestStack.aws().dynamoDb(), TestStack.resources().sitesTable());
+        NormalizedUrl url = NormalizedUrl.parse("https://example.com/retried-page");
+        store.park(new FrontierEntry("wake-batch", url, 2, 0, Instant.now().minusSeconds(1)));
+        SQSEvent.SQSMessage message = new SQSEvent.SQSMessage();
+        message.setMessageId("wake-1");
+        message.setBody(Events.load("sqs-wake.json").at("/Records/0/body").asText());
+        SQSEvent.SQSMessage again = new SQSEvent.SQSMessage();
+        again.setMessageId("wake-2");
+        again.setBody(message.getBody());
+        SQSEvent event = new SQSEvent();
+        event.setRecords(List.of(message, again));
+
+        SQSBatchResponse response = new WakeHandler(pipeline).handleRequest(event, null);
+
+        assertEquals(List.of(), response.getBatchItemFailures());
+        var sqs = TestStack.aws().sqs();
+        String queue = TestStack.resources().fetchQueueUrl();
+        List<Message> messages = sqs.receiveMessage(b -> b.queueUrl(queue).maxNumberOfMessages(10).waitTimeSeconds(1))
+                .messages();
+        messages.forEach(m -> sqs.deleteMessage(b -> b.queueUrl(queue).receiptHandle(m.receiptHandle())));
+        assertEquals(List.of(url), messages.stream().map(m -> FetchJobCodec.decode(m.body()).url()).toList());
     }
 }

@@ -16,6 +16,7 @@ import io.spiderling.core.port.BlobStore;
 import io.spiderling.core.port.FetchSwitch;
 import io.spiderling.core.port.PageFetcher;
 import io.spiderling.core.port.UrlStore;
+import io.spiderling.core.port.WakeQueue;
 import io.spiderling.core.recrawl.RecrawlPolicy;
 import io.spiderling.core.url.NormalizedUrl;
 import io.spiderling.core.url.SiteKey;
@@ -150,6 +151,7 @@ public final class FetchPage {
     private final DoubleSupplier jitter;
     private final Settings settings;
     private final Listener listener;
+    private final WakeQueue wake;
     private final FetchRecords records;
     private final ItemEndings endings;
 
@@ -167,6 +169,7 @@ public final class FetchPage {
         this.jitter = Objects.requireNonNull(b.jitter, "jitter");
         this.settings = Objects.requireNonNull(b.settings, "settings");
         this.listener = Objects.requireNonNull(b.listener, "listener");
+        this.wake = Objects.requireNonNull(b.wake, "wake");
         this.records = new FetchRecords(new FetchRecords.Bounds(settings.freshMin(), settings.freshMax()));
         this.endings = new ItemEndings(tracker, urls);
     }
@@ -190,8 +193,15 @@ public final class FetchPage {
         private DoubleSupplier jitter = Math::random;
         private Settings settings = Settings.DEFAULTS;
         private Listener listener = Listener.NONE;
+        private WakeQueue wake = WakeQueue.NONE;
 
         private Builder() {}
+
+        /** Where a site whose jobs wait until a due time asks to be woken then. */
+        public Builder wake(WakeQueue v) {
+            wake = v;
+            return this;
+        }
 
         public Builder fetcher(PageFetcher v) {
             fetcher = v;
@@ -299,6 +309,7 @@ public final class FetchPage {
         private final Map<String, Optional<BatchStatus>> batches = new ConcurrentHashMap<>();
         private final Map<String, Optional<UrlStore.UrlRecord>> rows = new ConcurrentHashMap<>();
         private final Set<String> checkLater = ConcurrentHashMap.newKeySet();
+        private final Map<SiteKey, Instant> dueLater = new ConcurrentHashMap<>();
 
         private Invocation() {}
 
@@ -365,8 +376,9 @@ public final class FetchPage {
         }
 
         /**
-         * Writes the sites' rate answers, checks the completion of every batch an item of which ended, and releases
-         * the sites' next jobs.
+         * Writes the sites' rate answers, checks the completion of every batch an item of which ended, releases the
+         * sites' next jobs, and asks to wake each site whose jobs went back to wait at the earliest of their due
+         * times (on AWS nothing else would release them before the minute's sweep).
          */
         @Override
         public void close() {
@@ -374,6 +386,12 @@ public final class FetchPage {
             Instant now = clock.instant();
             checkLater.forEach(batchId -> tracker.checkCompletion(batchId, now));
             releases.close();
+            Instant after = clock.instant();
+            dueLater.forEach((site, at) -> {
+                if (at.isAfter(after)) {
+                    wake.wake(site, at);
+                }
+            });
         }
 
         private void prefetchRows(List<FetchJob> jobs) {
@@ -492,6 +510,7 @@ public final class FetchPage {
 
         private Outcome requeue(FetchJob job, int attempt, Instant until, String why) {
             releases.requeue(job, attempt, until);
+            dueLater.merge(job.siteKey(), until, (a, b) -> a.isBefore(b) ? a : b);
             return new Outcome.Requeued(until, why);
         }
 

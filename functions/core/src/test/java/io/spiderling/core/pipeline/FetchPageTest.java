@@ -83,6 +83,9 @@ class FetchPageTest {
         site.answer(ROBOTS, status(ROBOTS, 404));
     }
 
+    /** The wake-ups the fetch stage asked for: site and due time. */
+    private final List<String> wakeUps = new java.util.ArrayList<>();
+
     /** URLs whose bytes were already stored, so that their extraction was asked for inline. */
     private final List<String> reused = new java.util.ArrayList<>();
 
@@ -107,6 +110,7 @@ class FetchPageTest {
                 .jitter(() -> 0.0)
                 // One lane: the test's clock moves as its one fetcher sleeps.
                 .settings(FetchPage.Settings.DEFAULTS.withOptOut(optOut).withLanesPerSite(1))
+                .wake((site, at) -> wakeUps.add(site.value() + " " + at))
                 .listener(new FetchPage.Listener() {
                     @Override
                     public void reused(NormalizedUrl url, byte[] body, String contentType, String sha, Instant at) {
@@ -221,6 +225,17 @@ class FetchPageTest {
         assertInstanceOf(FetchPage.Result.Failed.class, results.get(0));
         assertInstanceOf(FetchPage.Result.NotStarted.class, results.get(1));
         assertEquals(ItemState.QUEUED, state(OTHER));
+    }
+
+    @Test
+    void invocation_whenAJobGoesBackToWait_asksToWakeItsSiteWhenItFallsDue() {
+        site.answer(URL.value(), response(URL.value(), 500, "", Map.of()));
+        FetchJob job = send(URL);
+
+        FetchPage.Outcome outcome = fetchPage().process(job);
+
+        Instant due = assertInstanceOf(FetchPage.Outcome.Requeued.class, outcome).until();
+        assertEquals(List.of(URL.siteKey().value() + " " + due), wakeUps, "one wake-up, at the retry's due time");
     }
 
     @Test

@@ -1,0 +1,53 @@
+package io.spiderling.lambda.wake;
+
+import com.amazonaws.services.lambda.runtime.Context;
+import com.amazonaws.services.lambda.runtime.RequestHandler;
+import com.amazonaws.services.lambda.runtime.events.SQSBatchResponse;
+import com.amazonaws.services.lambda.runtime.events.SQSEvent;
+import io.spiderling.aws.SqsWakeQueue;
+import io.spiderling.core.frontier.Frontier;
+import io.spiderling.core.url.SiteKey;
+import io.spiderling.lambda.Pipeline;
+import io.spiderling.lambda.internal.SqsBatches;
+import jakarta.inject.Inject;
+import jakarta.inject.Named;
+import jakarta.inject.Singleton;
+import java.util.HashSet;
+import java.util.Set;
+import org.jboss.logging.Logger;
+
+/**
+ * The wake queue: each message names a site whose frontier entries fell due about now; their release sends them to
+ * the fetch queue. A site named twice in one batch is released once. A message that names no site is logged and
+ * dropped: a lost wake-up only waits for the sweep.
+ */
+@Named("wake")
+@Singleton
+public class WakeHandler implements RequestHandler<SQSEvent, SQSBatchResponse> {
+
+    private static final Logger LOG = Logger.getLogger(WakeHandler.class);
+
+    private final Frontier frontier;
+
+    @Inject
+    public WakeHandler(Pipeline pipeline) {
+        this.frontier = pipeline.frontier();
+    }
+
+    @Override
+    public SQSBatchResponse handleRequest(SQSEvent event, Context context) {
+        Set<SiteKey> released = new HashSet<>();
+        return SqsBatches.process(event, message -> {
+            SiteKey site;
+            try {
+                site = SqsWakeQueue.site(message.getBody());
+            } catch (IllegalArgumentException e) {
+                LOG.errorf("dropping wake-up message %s: %s", message.getMessageId(), e.getMessage());
+                return;
+            }
+            if (released.add(site)) {
+                frontier.release(site);
+            }
+        });
+    }
+}
