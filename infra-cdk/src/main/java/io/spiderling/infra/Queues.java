@@ -71,7 +71,10 @@ public final class Queues extends Construct {
             }
         }
         IQueue created = builder.build();
-        if (queue.deadLetter().isEmpty() && !queue.isDeadLetterQueue() && !props.consumed().contains(queue)) {
+        if (queue == Queue.WAKE) {
+            Nag.accept(created, "AwsSolutions-SQS3", "Its consumer never fails a message: a wake-up it cannot act on"
+                    + " is dropped, and the minute's sweep releases the site's due jobs anyway.");
+        } else if (queue.deadLetter().isEmpty() && !queue.isDeadLetterQueue() && !props.consumed().contains(queue)) {
             Nag.accept(created, "AwsSolutions-SQS3", "No function of the deployment consumes "
                     + queue.nameIn(props.resourcePrefix()) + " (it is for listeners outside it), so no receive"
                     + " here can fail; a listener that consumes it brings its own redrive policy.");

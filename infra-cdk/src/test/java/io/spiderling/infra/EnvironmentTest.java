@@ -95,7 +95,9 @@ class EnvironmentTest {
                                     : LONGEST_RESOLVED_REFERENCE);
                 }
                 int bound = size;
-                assertTrue(bound < LAMBDA_ENVIRONMENT_LIMIT / 2, () -> spec.name() + ": up to " + bound + " bytes");
+                // At most 60 %: every reference counted at its longest still leaves room for a dozen more settings.
+                assertTrue(bound < LAMBDA_ENVIRONMENT_LIMIT * 3 / 5, () -> spec.name() + ": up to " + bound
+                        + " bytes");
             }
         }
     }

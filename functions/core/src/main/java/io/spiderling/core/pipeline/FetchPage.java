@@ -310,6 +310,8 @@ public final class FetchPage {
         private final Map<String, Optional<UrlStore.UrlRecord>> rows = new ConcurrentHashMap<>();
         private final Set<String> checkLater = ConcurrentHashMap.newKeySet();
         private final Map<SiteKey, Instant> dueLater = new ConcurrentHashMap<>();
+        /** URLs a lane of this invocation is fetching now: another lane reaching one by a redirect waits. */
+        private final Set<String> fetching = ConcurrentHashMap.newKeySet();
 
         private Invocation() {}
 
@@ -423,54 +425,99 @@ public final class FetchPage {
                 return end(job, ItemState.SKIPPED, "fresh copy fetched at " + stored.get().fetchedAt(),
                         Optional.empty());
             }
-            return walk(job, stored);
+            return walk(job, stored, window);
         }
 
-        /** Follows the URL hop by hop, each through the site's gate. */
-        private Outcome walk(FetchJob job, Optional<FetchRecord> stored) {
+        /**
+         * Follows the URL hop by hop, each through the site's gate. A redirect's target that has a fresh copy is not
+         * fetched again: the chain is recorded as leading to it, and the item ends as skipped. A target another lane
+         * is fetching right now is waited for.
+         */
+        private Outcome walk(FetchJob job, Optional<FetchRecord> stored, Optional<Duration> window) {
             NormalizedUrl url = job.url();
             List<String> via = new ArrayList<>(job.via());
             while (true) {
-                switch (session.admit(url)) {
-                    case SitePoliteness.Gate.Wait wait -> {
-                        return requeue(job, job.attempt(), wait.until(), wait.why());
+                if (!url.equals(job.url()) || job.origin().isPresent()) {
+                    Optional<FetchRecord> target = rows.computeIfAbsent(url.urlHash(), urls::find)
+                            .flatMap(UrlStore.UrlRecord::fetch);
+                    if (RecrawlPolicy.fresh(target, window, clock.instant())) {
+                        aliases(via, target.get());
+                        return end(job, ItemState.SKIPPED, "redirects to " + url.value() + ", a fresh copy fetched at "
+                                + target.get().fetchedAt(), Optional.empty());
                     }
-                    case SitePoliteness.Gate.Disallowed d -> {
-                        String detail = "robots.txt" + (via.isEmpty() ? "" : " (" + url.value() + ")");
-                        return end(job, ItemState.DISALLOWED, detail, Optional.of(recorded(records.refused(job, url,
-                                via, ItemState.DISALLOWED, "robots.txt", clock.instant()), via)));
+                }
+                if (!fetching.add(url.urlHash())) {
+                    return requeue(job, job.attempt(), clock.instant().plusSeconds(1),
+                            "another fetch of " + url.value() + " is in flight");
+                }
+                Hop hop;
+                try {
+                    hop = hop(job, url, via, stored);
+                } finally {
+                    fetching.remove(url.urlHash());
+                }
+                switch (hop) {
+                    case Hop.Done done -> {
+                        return done.outcome();
                     }
-                    case SitePoliteness.Gate.Unreachable u -> {
-                        return end(job, ItemState.FAILED, u.reason(), Optional.of(recorded(records.refused(job, url,
-                                via, ItemState.FAILED, u.reason(), clock.instant()), via)));
+                    case Hop.Next next -> url = next.url();
+                }
+            }
+        }
+
+        /** One hop: through the gate, the GET, and what it led to. A redirect within the site adds to {@code via}. */
+        private Hop hop(FetchJob job, NormalizedUrl url, List<String> via, Optional<FetchRecord> stored) {
+            switch (session.admit(url)) {
+                case SitePoliteness.Gate.Wait wait -> {
+                    return new Hop.Done(requeue(job, job.attempt(), wait.until(), wait.why()));
+                }
+                case SitePoliteness.Gate.Disallowed d -> {
+                    String detail = "robots.txt" + (via.isEmpty() ? "" : " (" + url.value() + ")");
+                    return new Hop.Done(end(job, ItemState.DISALLOWED, detail, Optional.of(recorded(records.refused(
+                            job, url, via, ItemState.DISALLOWED, "robots.txt", clock.instant()), via))));
+                }
+                case SitePoliteness.Gate.Unreachable u -> {
+                    return new Hop.Done(end(job, ItemState.FAILED, u.reason(), Optional.of(recorded(records.refused(
+                            job, url, via, ItemState.FAILED, u.reason(), clock.instant()), via))));
+                }
+                case SitePoliteness.Gate.Go go -> {
+                    Optional<Map<String, String>> cached = url.equals(job.url())
+                            ? stored.map(FetchRecord::headers) : Optional.empty();
+                    FetchResult result = fetcher.fetch(FetchRequest.conditional(url.value(),
+                            cached.map(h -> h.get("etag")), cached.map(h -> h.get("last-modified"))));
+                    session.done(go, result, url.urlHash());
+                    if (!(result instanceof FetchResult.Response r) || !r.redirect()) {
+                        return new Hop.Done(settle(job, url, via, result, stored));
                     }
-                    case SitePoliteness.Gate.Go go -> {
-                        Optional<Map<String, String>> cached = url.equals(job.url())
-                                ? stored.map(FetchRecord::headers) : Optional.empty();
-                        FetchResult result = fetcher.fetch(FetchRequest.conditional(url.value(),
-                                cached.map(h -> h.get("etag")), cached.map(h -> h.get("last-modified"))));
-                        session.done(go, result, url.urlHash());
-                        if (!(result instanceof FetchResult.Response r) || !r.redirect()) {
-                            return settle(job, url, via, result, stored);
-                        }
-                        Optional<NormalizedUrl> target = normalizer.resolve(url.value(), r.headers().get("location"));
-                        if (target.isEmpty()) {
-                            return fail(job, url, via, r, "redirect to an invalid URL: " + r.headers().get("location"));
-                        }
-                        if (via.size() + 1 > settings.maxRedirects()) {
-                            return fail(job, url, via, r, "more than " + settings.maxRedirects() + " redirects");
-                        }
-                        if (target.get().equals(job.itemUrl()) || via.contains(target.get().value())
-                                || target.get().equals(url)) {
-                            return fail(job, url, via, r, "redirect loop at " + target.get().value());
-                        }
-                        via.add(url.value());
-                        if (!target.get().siteKey().equals(url.siteKey())) {
-                            frontier.follow(job, target.get(), via);
-                            return new Outcome.Redirected(target.get());
-                        }
-                        url = target.get();
+                    Optional<NormalizedUrl> target = normalizer.resolve(url.value(), r.headers().get("location"));
+                    if (target.isEmpty()) {
+                        return new Hop.Done(fail(job, url, via, r, "redirect to an invalid URL: "
+                                + r.headers().get("location")));
                     }
+                    if (via.size() + 1 > settings.maxRedirects()) {
+                        return new Hop.Done(fail(job, url, via, r, "more than " + settings.maxRedirects()
+                                + " redirects"));
+                    }
+                    if (target.get().equals(job.itemUrl()) || via.contains(target.get().value())
+                            || target.get().equals(url)) {
+                        return new Hop.Done(fail(job, url, via, r, "redirect loop at " + target.get().value()));
+                    }
+                    via.add(url.value());
+                    if (!target.get().siteKey().equals(url.siteKey())) {
+                        frontier.follow(job, target.get(), via);
+                        return new Hop.Done(new Outcome.Redirected(target.get()));
+                    }
+                    return new Hop.Next(target.get());
+                }
+            }
+        }
+
+        /** Every URL of the chain that led to {@code target} now reads as it. */
+        private void aliases(List<String> via, FetchRecord target) {
+            for (String from : via) {
+                NormalizedUrl hop = NormalizedUrl.parse(from);
+                if (!hop.urlHash().equals(target.urlHash())) {
+                    urls.recordRedirect(hop.urlHash(), hop.value(), target.url(), clock.instant());
                 }
             }
         }
@@ -522,11 +569,21 @@ public final class FetchPage {
             Instant at = record.map(FetchRecord::fetchedAt).orElse(clock.instant());
             String itemDetail = detail == null && job.origin().isPresent() ? "via " + job.url().value() : detail;
             List<String> batchIds = endings.end(job, state, itemDetail, at, checkLater);
+            // What this invocation's other lanes read of the URL from now on, for the freshness of redirect targets.
+            record.ifPresent(r -> rows.put(r.urlHash(), Optional.of(new UrlStore.UrlRecord(r.urlHash(),
+                    Optional.of(r), Optional.empty()))));
             if (state == ItemState.FETCHED || state == ItemState.NOT_MODIFIED) {
                 record.ifPresent(r -> listener.fetched(r, batchIds));
             }
             return new Outcome.Ended(state, record);
         }
+    }
+
+    /** Where one hop of a redirect walk led: an outcome for the job, or the next URL on the same site. */
+    private sealed interface Hop {
+        record Done(Outcome outcome) implements Hop {}
+
+        record Next(NormalizedUrl url) implements Hop {}
     }
 
     /** Runs the lanes, the last on the calling thread; returns when all have ended. */

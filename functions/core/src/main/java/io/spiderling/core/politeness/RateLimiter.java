@@ -34,7 +34,8 @@ import java.util.Optional;
  *   interval(state) = max(base, min(maxInterval, max(state.interval, responseFactor × rt)))
  *   rt ← rt + smoothing × (sample − rt)       (the first sample is taken as it is)
  * </pre>
- * where {@code rt} is an exponentially weighted moving average of fetch durations, in milliseconds. With the default
+ * where {@code rt} is an exponentially weighted moving average of the durations of the site's answers (not of
+ * failures to get one), in milliseconds. With the default
  * factor 2, a site answering in 1.5 s is asked once every 3 s: on average our requests hold at most half of one
  * connection's time, however slow the site gets (until the cap). The
  * base (configured interval raised to robots.txt's crawl delay) is a floor that nothing lowers, and only it may exceed
@@ -249,7 +250,7 @@ public final class RateLimiter {
             case THROTTLED -> onThrottled(state, now,
                     RetryAfter.parse(((FetchResult.Response) result).headers().get("retry-after"), now), jitter);
             case OK, CLIENT_ERROR -> onSuccess(state, result.total());
-            case SERVER_ERROR, TIMEOUT, CONNECT, DNS, TLS, IO -> onFailure(state, result.total(), urlHash, now, jitter);
+            case SERVER_ERROR, TIMEOUT, CONNECT, DNS, TLS, IO -> onFailure(state, urlHash, now, jitter);
             case BLOCKED -> state;
         };
     }
@@ -272,14 +273,16 @@ public final class RateLimiter {
     }
 
     /**
-     * A server error without Retry-After, or no answer: the time it took joins the average, the run toward recovery
-     * starts over, the earned interval doubles (up to {@code maxInterval}), and the URL joins the failure streak.
+     * A server error without Retry-After, or no answer: the run toward recovery starts over, the earned interval
+     * doubles (up to {@code maxInterval}), and the URL joins the failure streak. The time it took does not join the
+     * response-time average: one page that hangs for its whole timeout would otherwise set the pace of the site's
+     * every other page (pacing is for the answers the site gives).
      * The {@code failuresToPause}-th different URL in the streak pauses the site as {@link #onThrottled} does
      * without a Retry-After, and starts a new streak.
      *
      * @param jitter uniformly random in [0, 1)
      */
-    public SiteRate onFailure(SiteRate state, Duration elapsed, String urlHash, Instant now, double jitter) {
+    public SiteRate onFailure(SiteRate state, String urlHash, Instant now, double jitter) {
         Jitter.require(jitter);
         List<String> failing = new ArrayList<>(state.failing());
         if (!failing.contains(urlHash)) {
@@ -287,7 +290,7 @@ public final class RateLimiter {
         }
         Duration widened = min(settings.maxInterval(), max(state.interval(), state.baseInterval()).multipliedBy(2));
         Duration interval = max(widened, state.baseInterval());
-        Duration responseTime = smooth(state.responseTime(), elapsed);
+        Duration responseTime = state.responseTime();
         if (failing.size() < settings.failuresToPause()) {
             return state.next(c -> c.interval(interval).successes(0).responseTime(responseTime).failing(failing));
         }

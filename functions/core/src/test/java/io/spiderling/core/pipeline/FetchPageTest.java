@@ -239,6 +239,20 @@ class FetchPageTest {
     }
 
     @Test
+    void process_whenARedirectLeadsToAPageJustFetched_skipsWithoutAskingAgainAndAliasesTheChain() {
+        site.answer(URL.value(), ok(URL.value(), "the page"));
+        site.answer(OTHER.value(), redirect(OTHER.value(), 301, URL.value()));
+        FetchPage fetchPage = fetchPage();
+        runToEnd(fetchPage, send(URL));
+
+        FetchPage.Outcome outcome = runToEnd(fetchPage, send(OTHER));
+
+        assertEquals(ItemState.SKIPPED, assertInstanceOf(FetchPage.Outcome.Ended.class, outcome).state());
+        assertEquals(1, site.urls().stream().filter(URL.value()::equals).count(), "the target asked once");
+        assertEquals(Optional.of(URL.value()), urls.find(OTHER.urlHash()).orElseThrow().redirectsTo());
+    }
+
+    @Test
     void process_whenRobotsDisallowsThePath_endsDisallowedWithoutRequestingIt() {
         site.answer(ROBOTS, ok(ROBOTS, "User-agent: *\nDisallow: /page\n"));
 

@@ -164,22 +164,23 @@ class RateLimiterTest {
     }
 
     @Test
-    void onResult_whenServerErrorAfterSuccesses_restartsRecoveryRunAndFeedsResponseTime() {
+    void onResult_whenServerErrorAfterSuccesses_restartsRecoveryRunWithoutPacingSample() {
         SiteRate state = limiter.onSuccess(SiteRate.initial(Duration.ofSeconds(1)), Duration.ofMillis(100));
 
         SiteRate after = limiter.onResult(state, response(500, Map.of()), URL_A, NOW, 0.0);
 
         assertEquals(0, after.successes());
-        assertEquals(Duration.ofMillis(100), after.responseTime());
+        assertEquals(Duration.ofMillis(100), after.responseTime(), "the failure's duration is no sample");
     }
 
     @Test
-    void onResult_whenTimeout_slowsTheSiteThroughPacing() {
+    void onResult_whenTimeout_widensTheIntervalButDoesNotPaceTheSiteByIt() {
         SiteRate state = limiter.onResult(SiteRate.initial(Duration.ofSeconds(1)),
                 new FetchResult.Failure(FailureKind.TIMEOUT, "read timed out", Duration.ofSeconds(10)), URL_A, NOW,
                 0.0);
 
-        assertEquals(Duration.ofSeconds(20), limiter.interval(state));
+        assertEquals(Duration.ofSeconds(2), limiter.interval(state), "doubled, not 2 x the 10 s the page hung");
+        assertEquals(Duration.ZERO, state.responseTime());
     }
 
     @ParameterizedTest
@@ -269,12 +270,8 @@ class RateLimiterTest {
                 yield next;
             }
             case "success" -> limiter.onSuccess(state, Duration.parse(step.arg()));
-            case "failure" -> {
-                // "failure <duration> [url]": the URL failing, for the streak (one URL when not named)
-                String[] parts = step.arg().split(" ");
-                yield limiter.onFailure(state, Duration.parse(parts[0]), parts.length > 1 ? parts[1] : URL_A, at,
-                        0.0);
-            }
+            // "failure [url]": the URL failing, for the streak (one URL when not named)
+            case "failure" -> limiter.onFailure(state, step.arg().isEmpty() ? URL_A : step.arg(), at, 0.0);
             case "throttle" -> {
                 String[] parts = step.arg().split(" ");
                 Optional<Duration> retryAfter = parts[0].equals("none") ? Optional.empty()

@@ -18,8 +18,9 @@ import org.jboss.logging.Logger;
 
 /**
  * The wake queue: each message names a site whose frontier entries fell due about now; their release sends them to
- * the fetch queue. A site named twice in one batch is released once. A message that names no site is logged and
- * dropped: a lost wake-up only waits for the sweep.
+ * the fetch queue. A site named twice in one batch is released once. No message ever fails: one that names no site,
+ * or whose release fails, is logged and dropped, since a lost wake-up only waits for the minute's sweep (so the queue
+ * needs no dead-letter queue).
  */
 @Named("wake")
 @Singleton
@@ -46,7 +47,12 @@ public class WakeHandler implements RequestHandler<SQSEvent, SQSBatchResponse> {
                 return;
             }
             if (released.add(site)) {
-                frontier.release(site);
+                try {
+                    frontier.release(site);
+                } catch (RuntimeException e) {
+                    // Never failed back to the queue: the minute's sweep releases the site's due jobs anyway.
+                    LOG.warnf(e, "could not release %s on its wake-up; the sweep will", site.value());
+                }
             }
         });
     }
