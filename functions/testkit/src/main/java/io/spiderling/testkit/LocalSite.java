@@ -1,6 +1,7 @@
 package io.spiderling.testkit;
 
 import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpHandler;
 import com.sun.net.httpserver.HttpServer;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -18,6 +19,7 @@ public final class LocalSite {
     private final LocalSites sites;
     private final Map<String, Response> responses = new ConcurrentHashMap<>();
     private final Map<String, Runnable> beforeResponding = new ConcurrentHashMap<>();
+    private final Map<String, HttpHandler> handlers = new ConcurrentHashMap<>();
 
     LocalSite(HttpServer server, LocalSites sites) {
         this.server = server;
@@ -73,6 +75,17 @@ public final class LocalSite {
         return this;
     }
 
+    /**
+     * Answers requests for {@code path} with {@code handler} instead of a fixed response, after recording them (and
+     * running any {@link #beforeResponding} action): for answers that change from one request to the next, bodies
+     * streamed rather than held, or answers that never come. Matched like {@link #respond}; the exchange is closed
+     * when the handler returns.
+     */
+    public LocalSite serve(String path, HttpHandler handler) {
+        handlers.put(path, handler);
+        return this;
+    }
+
     /** What this site received, in arrival order. */
     public List<RecordedRequest> requests() {
         String host = host();
@@ -98,6 +111,11 @@ public final class LocalSite {
             Runnable action = beforeResponding.getOrDefault(pathAndQuery, beforeResponding.get(path));
             if (action != null) {
                 action.run();
+            }
+            HttpHandler handler = handlers.getOrDefault(pathAndQuery, handlers.get(path));
+            if (handler != null) {
+                handler.handle(exchange);
+                return;
             }
             Response response = responses.getOrDefault(pathAndQuery, responses.getOrDefault(path, NOT_FOUND));
             exchange.getResponseHeaders().set("Content-Type", response.contentType());

@@ -9,6 +9,9 @@
  *       because the emulators take seconds to start and milliseconds to provision.
  *   <li>{@link io.spiderling.testkit.LocalSites}: web sites on distinct loopback hosts that record what they were
  *       asked, so tests can assert what a crawler did to each host.
+ *   <li>{@link io.spiderling.testkit.HostileFarm}: eight such sites that misbehave in every way a polite fetcher must
+ *       cope with, knowing what each URL should come to ({@link io.spiderling.testkit.FarmOutcomes});
+ *       {@link io.spiderling.testkit.PolitenessReport} judges a fetcher from what the sites saw.
  * </ul>
  *
  * <p>The local runner uses the same classes to run Spiderling on a laptop.

@@ -1,0 +1,63 @@
+package io.spiderling.local;
+
+import static org.junit.jupiter.api.Assertions.assertAll;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.spiderling.testkit.EmbeddedAws;
+import io.spiderling.testkit.EmbeddedAwsExtension;
+import io.spiderling.testkit.FarmOutcomes;
+import io.spiderling.testkit.HostileFarm;
+import io.spiderling.testkit.HostileFarm.Role;
+import io.spiderling.testkit.PolitenessReport;
+import io.spiderling.testkit.StackResources;
+import java.nio.file.Path;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The whole pipeline against the {@link HostileFarm}, judged by the sites' own logs: one batch of every farm URL,
+ * run with the functions' own configuration (only the farm's 10 requests/s per site set), until every URL has ended
+ * but those waiting on the unreachable robots.txt. Then: no request robots.txt forbids or that came before it, no
+ * URL fetched again after a final answer, no site ever asked more than 10 times within a second, and each URL ended
+ * as the farm expects. The deadline is a safety net, not an assertion: with today's retry waits the run takes
+ * minutes.
+ */
+@ExtendWith(EmbeddedAwsExtension.class)
+class HostileFarmTest {
+
+    private static final Duration SAFETY_NET = Duration.ofMinutes(10);
+
+    @Test
+    void batch_whenSitesAreHostile_expectRobotsObeyedNoDuplicatesRateKeptAndEveryUrlEnded(EmbeddedAws aws,
+            StackResources resources, @TempDir Path dir) throws Exception {
+        try (HostileFarm farm = HostileFarm.start();
+                LocalSpiderling local = LocalSpiderling.start(aws, resources, FarmRun.options(farm, dir))) {
+            String batchId = FarmRun.submit(local, farm.urls());
+
+            FarmOutcomes outcomes = FarmRun.awaitSettled(local, batchId, farm, SAFETY_NET);
+            assertTrue(outcomes.settled(), () -> "still queued after " + SAFETY_NET + " (not waiting on robots.txt): "
+                    + outcomes.notTerminal() + "\n" + farm.report().format(farm.names()));
+            JsonNode big = FarmRun.url(local, farm.site(Role.OPEN).url("/big"));
+            PolitenessReport report = farm.report();
+
+            String log = "\n" + report.format(farm.names());
+            System.out.println("Hostile farm, politeness from the sites' logs:" + log);
+            assertAll(
+                    () -> assertEquals(0, report.robotsViolations().size(), "robots violations" + log),
+                    () -> assertEquals(0, report.duplicates().size(), "duplicate fetches" + log),
+                    () -> assertEquals(0, report.rateExcesses().size(), "sites over 10 requests in a second" + log),
+                    // The unreachable robots.txt's URLs included: one that ended is a mismatch.
+                    () -> assertEquals(0, outcomes.mismatches().size(), "URLs that ended otherwise than expected: "
+                            + outcomes.mismatches()),
+                    () -> assertEquals("fetched", big.get("state").asText(), big.toString()),
+                    () -> assertTrue(big.get("truncated").asBoolean(), "the 64 MiB page is cut at the body limit: "
+                            + big),
+                    // spiderling.fetch.max-body-bytes, 10 MiB by default
+                    () -> assertEquals(10 * 1024 * 1024, big.get("size").asInt(), big.toString()));
+        }
+    }
+}
