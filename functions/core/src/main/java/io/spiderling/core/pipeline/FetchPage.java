@@ -32,6 +32,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -310,8 +311,8 @@ public final class FetchPage {
         private final Map<String, Optional<UrlStore.UrlRecord>> rows = new ConcurrentHashMap<>();
         private final Set<String> checkLater = ConcurrentHashMap.newKeySet();
         private final Map<SiteKey, Instant> dueLater = new ConcurrentHashMap<>();
-        /** URLs a lane of this invocation is fetching now: another lane reaching one by a redirect waits. */
-        private final Set<String> fetching = ConcurrentHashMap.newKeySet();
+        /** URLs a lane of this invocation is fetching now: another lane reaching one by a redirect waits for it. */
+        private final Map<String, CompletableFuture<Void>> fetching = new ConcurrentHashMap<>();
 
         private Invocation() {}
 
@@ -430,8 +431,8 @@ public final class FetchPage {
 
         /**
          * Follows the URL hop by hop, each through the site's gate. A redirect's target that has a fresh copy is not
-         * fetched again: the chain is recorded as leading to it, and the item ends as skipped. A target another lane
-         * is fetching right now is waited for.
+         * fetched again: the chain is recorded as leading to it, and the item ends as that copy did (fetched, or
+         * not-modified). A target another lane is fetching right now is waited for.
          */
         private Outcome walk(FetchJob job, Optional<FetchRecord> stored, Optional<Duration> window) {
             NormalizedUrl url = job.url();
@@ -441,20 +442,26 @@ public final class FetchPage {
                     Optional<FetchRecord> target = rows.computeIfAbsent(url.urlHash(), urls::find)
                             .flatMap(UrlStore.UrlRecord::fetch);
                     if (RecrawlPolicy.fresh(target, window, clock.instant())) {
+                        // The item's URL was asked and led here; what it leads to was fetched moments ago.
                         aliases(via, target.get());
-                        return end(job, ItemState.SKIPPED, "redirects to " + url.value() + ", a fresh copy fetched at "
-                                + target.get().fetchedAt(), Optional.empty());
+                        return end(job, target.get().state(), "via " + url.value() + ", fetched at "
+                                + target.get().fetchedAt(), target);
                     }
                 }
-                if (!fetching.add(url.urlHash())) {
-                    return requeue(job, job.attempt(), clock.instant().plusSeconds(1),
-                            "another fetch of " + url.value() + " is in flight");
+                CompletableFuture<Void> mine = new CompletableFuture<>();
+                CompletableFuture<Void> other = fetching.putIfAbsent(url.urlHash(), mine);
+                if (other != null) {
+                    // Another lane is fetching this URL: wait for it, then look again (it is probably fresh now).
+                    // A lane waits only while it holds no URL of its own, so two lanes never wait on each other.
+                    other.join();
+                    continue;
                 }
                 Hop hop;
                 try {
                     hop = hop(job, url, via, stored);
                 } finally {
                     fetching.remove(url.urlHash());
+                    mine.complete(null);
                 }
                 switch (hop) {
                     case Hop.Done done -> {

@@ -125,6 +125,8 @@ public final class SitePoliteness {
     public final class Session implements AutoCloseable {
 
         private final Map<RobotsOrigin, Optional<RobotsCacheEntry>> robotsEntries = new ConcurrentHashMap<>();
+        /** One lock per origin: of a session's lanes, one fetches robots.txt while the others wait for its rules. */
+        private final Map<RobotsOrigin, Object> robotsLocks = new ConcurrentHashMap<>();
         private final Map<SiteKey, Site> sites = new ConcurrentHashMap<>();
 
         private Session() {}
@@ -132,13 +134,16 @@ public final class SitePoliteness {
         /** Checks robots.txt (fetching it if needed) and takes a rate slot for one request to {@code url}. */
         public Gate admit(NormalizedUrl url) {
             RobotsOrigin origin = RobotsOrigin.of(url);
-            Optional<RobotsCacheEntry> entry = robots(origin);
-            if (parts.robots().needsFetch(entry, clock.instant())) {
-                Optional<Gate> stop = fetchRobots(origin, entry);
-                if (stop.isPresent()) {
-                    return stop.get();
-                }
+            Optional<RobotsCacheEntry> entry;
+            synchronized (robotsLocks.computeIfAbsent(origin, o -> new Object())) {
                 entry = robots(origin);
+                if (parts.robots().needsFetch(entry, clock.instant())) {
+                    Optional<Gate> stop = fetchRobots(origin, entry);
+                    if (stop.isPresent()) {
+                        return stop.get();
+                    }
+                    entry = robots(origin);
+                }
             }
             return switch (parts.robots().decide(entry, url.value(), clock.instant())) {
                 case RobotsVerdict.Allowed allowed -> acquire(url.siteKey(), Optional.of(allowed.crawlDelay())

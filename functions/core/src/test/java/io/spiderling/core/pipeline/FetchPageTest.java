@@ -239,7 +239,7 @@ class FetchPageTest {
     }
 
     @Test
-    void process_whenARedirectLeadsToAPageJustFetched_skipsWithoutAskingAgainAndAliasesTheChain() {
+    void process_whenARedirectLeadsToAPageJustFetched_endsAsItWithoutAskingAgainAndAliasesTheChain() {
         site.answer(URL.value(), ok(URL.value(), "the page"));
         site.answer(OTHER.value(), redirect(OTHER.value(), 301, URL.value()));
         FetchPage fetchPage = fetchPage();
@@ -247,7 +247,7 @@ class FetchPageTest {
 
         FetchPage.Outcome outcome = runToEnd(fetchPage, send(OTHER));
 
-        assertEquals(ItemState.SKIPPED, assertInstanceOf(FetchPage.Outcome.Ended.class, outcome).state());
+        assertEquals(ItemState.FETCHED, assertInstanceOf(FetchPage.Outcome.Ended.class, outcome).state());
         assertEquals(1, site.urls().stream().filter(URL.value()::equals).count(), "the target asked once");
         assertEquals(Optional.of(URL.value()), urls.find(OTHER.urlHash()).orElseThrow().redirectsTo());
     }
