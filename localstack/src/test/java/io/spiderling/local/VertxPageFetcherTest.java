@@ -77,6 +77,26 @@ class VertxPageFetcherTest {
     }
 
     @Test
+    void fetch_whenTheBodyStallsAfterTheHeaders_timesOutOnTheIdleTimeoutNotTheTotalOne() {
+        site().serve("/stall", exchange -> {
+            exchange.sendResponseHeaders(200, 4096);
+            exchange.getResponseBody().write(new byte[512]);
+            exchange.getResponseBody().flush();
+            sleep(Duration.ofSeconds(6)); // longer than the 5 s total timeout
+            exchange.close();
+        });
+
+        long start = System.nanoTime();
+        FetchResult result = fetcher.fetch(FetchRequest.get(site().url("/stall")));
+
+        FetchResult.Failure failure = assertInstanceOf(FetchResult.Failure.class, result);
+        assertEquals(FailureKind.TIMEOUT, failure.kind(), result.toString());
+        assertTrue(failure.message().startsWith("no data for"), failure.message());
+        assertTrue(Duration.ofNanos(System.nanoTime() - start).compareTo(Duration.ofSeconds(4)) < 0,
+                "gave up a second after the body went quiet, not at the 5 s total timeout");
+    }
+
+    @Test
     void fetch_whenAddressIsTheMetadataService_refusesWithoutConnecting() {
         FetchResult result = fetcher.fetch(FetchRequest.get("http://169.254.169.254/latest/meta-data/"));
 

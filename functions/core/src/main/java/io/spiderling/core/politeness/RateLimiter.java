@@ -49,11 +49,11 @@ import java.util.Optional;
  * resets the run. From the 60 s cap, six halvings of ten successes each bring a site back to 1 s.
  *
  * <p><b>Failures are evidence only together</b> (ADR 8). A server error without Retry-After, or a failure to get an
- * answer, doubles the earned interval but does not pause the site: one broken URL says little about the site, and
- * pausing would hold up all its other pages. The URL is remembered in the failure streak ({@link SiteRate#failing()});
- * when {@code failuresToPause} different URLs have failed with no proper answer in between, the site pauses as for a
- * 429 without Retry-After, and the streak starts over. Any proper answer clears it. The same URL failing again (its
- * retries) adds nothing.
+ * answer, raises the earned interval to twice the base but does not pause the site: one broken URL says little about
+ * the site, and pausing would hold up all its other pages. The URL is remembered in the failure streak
+ * ({@link SiteRate#failing()}); when {@code failuresToPause} different URLs have failed with no proper answer in
+ * between, the site pauses for {@code failurePause} (10 s, doubling while it repeats) and its interval doubles, and
+ * the streak starts over. Any proper answer clears it. The same URL failing again (its retries) adds nothing.
  */
 public final class RateLimiter {
 
@@ -70,19 +70,21 @@ public final class RateLimiter {
      * @param maxPause the longest pause, whatever Retry-After asks for
      * @param pauseJitter the fraction of a pause added at random, in [0, 1]
      * @param failuresToPause different URLs failing in a row that pause the site
+     * @param failurePause the pause those failures cause, doubled for each further one in a row: shorter than a
+     *     throttle's, since the site asked for nothing and only needs time to recover
      */
     public record Settings(Duration defaultInterval, Duration maxDelay, int maxInFlight, Duration lease,
             Duration maxInterval, double responseFactor, double smoothing, int recoverAfter, Duration defaultPause,
-            Duration maxPause, double pauseJitter, int failuresToPause) {
+            Duration maxPause, double pauseJitter, int failuresToPause, Duration failurePause) {
 
         public static final Settings DEFAULTS = new Settings(Duration.ofSeconds(1), Duration.ofSeconds(1), 2,
                 Duration.ofMinutes(2), Duration.ofSeconds(60), 2.0, 0.3, 10, Duration.ofSeconds(60),
-                Duration.ofMinutes(10), 0.2, 3);
+                Duration.ofMinutes(10), 0.2, 3, Duration.ofSeconds(10));
 
         /** These settings with another pause after a 429 without Retry-After. */
         public Settings withDefaultPause(Duration pause) {
             return new Settings(defaultInterval, maxDelay, maxInFlight, lease, maxInterval, responseFactor, smoothing,
-                    recoverAfter, pause, maxPause, pauseJitter, failuresToPause);
+                    recoverAfter, pause, maxPause, pauseJitter, failuresToPause, failurePause);
         }
 
         public Settings {
@@ -117,6 +119,7 @@ public final class RateLimiter {
             if (failuresToPause < 1) {
                 throw new IllegalArgumentException("failuresToPause must be at least 1, was " + failuresToPause);
             }
+            positive(failurePause, "failurePause");
         }
 
         private static void positive(Duration d, String name) {
@@ -273,12 +276,12 @@ public final class RateLimiter {
     }
 
     /**
-     * A server error without Retry-After, or no answer: the run toward recovery starts over, the earned interval
-     * doubles (up to {@code maxInterval}), and the URL joins the failure streak. The time it took does not join the
-     * response-time average: one page that hangs for its whole timeout would otherwise set the pace of the site's
-     * every other page (pacing is for the answers the site gives).
-     * The {@code failuresToPause}-th different URL in the streak pauses the site as {@link #onThrottled} does
-     * without a Retry-After, and starts a new streak.
+     * A server error without Retry-After, or no answer: the run toward recovery starts over, the earned interval is
+     * raised to at least twice the base (once, not for every failure: one URL failing again says nothing new), and
+     * the URL joins the failure streak. The time it took does not join the response-time average: one page that hangs
+     * for its whole timeout would otherwise set the pace of the site's every other page (pacing is for the answers
+     * the site gives). The {@code failuresToPause}-th different URL in the streak pauses the site for
+     * {@code failurePause × 2^(pauses in a row − 1)} and doubles its interval, and starts a new streak.
      *
      * @param jitter uniformly random in [0, 1)
      */
@@ -288,17 +291,18 @@ public final class RateLimiter {
         if (!failing.contains(urlHash)) {
             failing.add(urlHash);
         }
-        Duration widened = min(settings.maxInterval(), max(state.interval(), state.baseInterval()).multipliedBy(2));
+        Duration widened = min(settings.maxInterval(), max(state.interval(), state.baseInterval().multipliedBy(2)));
         Duration interval = max(widened, state.baseInterval());
-        Duration responseTime = state.responseTime();
         if (failing.size() < settings.failuresToPause()) {
-            return state.next(c -> c.interval(interval).successes(0).responseTime(responseTime).failing(failing));
+            return state.next(c -> c.interval(interval).successes(0).failing(failing));
         }
         int throttles = state.throttles() == Integer.MAX_VALUE ? Integer.MAX_VALUE : state.throttles() + 1;
-        Instant pausedUntil = latest(state.pausedUntil(), now.plus(pause(doublings(settings.defaultPause(),
+        Instant pausedUntil = latest(state.pausedUntil(), now.plus(pause(doublings(settings.failurePause(),
                 throttles - 1), jitter)));
-        return state.next(c -> c.interval(interval).successes(0).responseTime(responseTime).failing(List.of())
-                .throttles(throttles).pausedUntil(pausedUntil));
+        Duration doubled = max(min(settings.maxInterval(), max(state.interval(), state.baseInterval())
+                .multipliedBy(2)), state.baseInterval());
+        return state.next(c -> c.interval(doubled).successes(0).failing(List.of()).throttles(throttles)
+                .pausedUntil(pausedUntil));
     }
 
     /**

@@ -82,7 +82,7 @@ class RateLimiterTest {
     void acquire_whenMaxDelayIsZero_grantsOnlyWhenSlotIsDue() {
         RateLimiter strict = RateLimiter.create(new RateLimiter.Settings(Duration.ofSeconds(1), Duration.ZERO, 2,
                 Duration.ofMinutes(2), Duration.ofSeconds(60), 2.0, 0.3, 10, Duration.ofSeconds(60),
-                Duration.ofMinutes(10), 0.2, 3));
+                Duration.ofMinutes(10), 0.2, 3, Duration.ofSeconds(10)));
         Granted first = assertInstanceOf(Granted.class, strict.acquire(strict.initial(Duration.ofSeconds(1)), NOW, 2));
 
         Refused refused = assertInstanceOf(Refused.class, strict.acquire(first.next(), NOW.plusMillis(500), 1));
@@ -129,7 +129,7 @@ class RateLimiterTest {
 
         state = limiter.onResult(state, response(502, Map.of()), URL_C, NOW, 0.0);
 
-        assertEquals(NOW.plusSeconds(60), state.pausedUntil());
+        assertEquals(NOW.plusSeconds(10), state.pausedUntil());
         assertEquals(List.of(), state.failing());
     }
 
@@ -226,7 +226,7 @@ class RateLimiterTest {
     void settings_whenMaxIntervalBelowDefault_throws() {
         assertThrows(IllegalArgumentException.class, () -> new RateLimiter.Settings(Duration.ofSeconds(2),
                 Duration.ofSeconds(1), 2, Duration.ofMinutes(2), Duration.ofSeconds(1), 2.0, 0.3, 10,
-                Duration.ofSeconds(60), Duration.ofMinutes(10), 0.2, 3));
+                Duration.ofSeconds(60), Duration.ofMinutes(10), 0.2, 3, Duration.ofSeconds(10)));
     }
 
     private static final String URL_A = "a".repeat(64);

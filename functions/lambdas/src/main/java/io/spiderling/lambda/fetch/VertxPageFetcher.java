@@ -33,6 +33,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.zip.ZipException;
 import javax.net.ssl.SSLException;
 
@@ -185,13 +187,45 @@ public final class VertxPageFetcher implements PageFetcher, AutoCloseable {
         CompletableFuture<FetchResult> done = new CompletableFuture<>();
         long[] connectedAt = {-1};
         long[] firstByteAt = {-1};
+        // When the site last sent anything (headers or body): a body that stalls fails on the idle timeout too, not
+        // only on the total one, so a page that sends its headers and then nothing holds a fetcher 10 s, not 30.
+        AtomicLong lastByteAt = new AtomicLong(start);
+        AtomicReference<HttpClientRequest> sent = new AtomicReference<>();
         client.request(options).onFailure(done::completeExceptionally).onSuccess(req -> {
             connectedAt[0] = System.nanoTime();
-            req.send().onFailure(done::completeExceptionally).onSuccess(response -> read(url, req, response, start,
-                    connectedAt, firstByteAt, done));
+            sent.set(req);
+            req.send().onFailure(done::completeExceptionally).onSuccess(response -> {
+                lastByteAt.set(System.nanoTime());
+                read(url, req, response, start, lastByteAt, firstByteAt, connectedAt, done);
+            });
         });
+        long idle = settings.firstByteTimeout().toNanos();
+        long deadline = start + settings.totalTimeout().toNanos();
         try {
-            return done.get(left, TimeUnit.MILLISECONDS);
+            while (true) {
+                long now = System.nanoTime();
+                long quietFor = now - lastByteAt.get();
+                if (quietFor >= idle) {
+                    done.cancel(true);
+                    HttpClientRequest req = sent.get();
+                    if (req != null) {
+                        req.reset();
+                    }
+                    return new FetchResult.Failure(FailureKind.TIMEOUT, "no data for " + settings.firstByteTimeout(),
+                            elapsed(start));
+                }
+                long wait = Math.min(deadline - now, idle - quietFor);
+                if (wait <= 0) {
+                    throw new TimeoutException();
+                }
+                try {
+                    return done.get(wait, TimeUnit.NANOSECONDS);
+                } catch (TimeoutException quiet) {
+                    if (System.nanoTime() >= deadline) {
+                        throw quiet;
+                    }
+                }
+            }
         } catch (ExecutionException e) {
             return failure(e.getCause(), start);
         } catch (TimeoutException e) {
@@ -204,8 +238,8 @@ public final class VertxPageFetcher implements PageFetcher, AutoCloseable {
         }
     }
 
-    private void read(String url, HttpClientRequest req, HttpClientResponse response, long start, long[] connectedAt,
-            long[] firstByteAt, CompletableFuture<FetchResult> done) {
+    private void read(String url, HttpClientRequest req, HttpClientResponse response, long start, AtomicLong lastByteAt,
+            long[] firstByteAt, long[] connectedAt, CompletableFuture<FetchResult> done) {
         Map<String, String> headers = new HashMap<>();
         for (String name : HEADERS) {
             String value = response.getHeader(name);
@@ -236,8 +270,9 @@ public final class VertxPageFetcher implements PageFetcher, AutoCloseable {
                     body.truncated(), url, ttfb, total, List.of(), connect));
         };
         response.handler(chunk -> {
+            lastByteAt.set(System.nanoTime());
             if (firstByteAt[0] < 0) {
-                firstByteAt[0] = System.nanoTime();
+                firstByteAt[0] = lastByteAt.get();
             }
             if (done.isDone() || !body.accepting()) {
                 return;
