@@ -23,10 +23,17 @@ public final class SqsFetchQueue implements FetchQueue {
 
     private final SqsClient sqs;
     private final String queueUrl;
+    private final int groupsPerSite;
 
     public SqsFetchQueue(SqsClient sqs, String queueUrl) {
+        this(sqs, queueUrl, 1);
+    }
+
+    /** @param groupsPerSite message groups per site (see {@link FetchJob#messageGroupId(int)}) */
+    public SqsFetchQueue(SqsClient sqs, String queueUrl, int groupsPerSite) {
         this.sqs = sqs;
         this.queueUrl = queueUrl;
+        this.groupsPerSite = groupsPerSite;
     }
 
     @Override
@@ -52,7 +59,7 @@ public final class SqsFetchQueue implements FetchQueue {
                     .map(e -> SendMessageBatchRequestEntry.builder()
                             .id(e.getKey())
                             .messageBody(FetchJobCodec.encode(e.getValue()))
-                            .messageGroupId(e.getValue().siteKey().messageGroupId())
+                            .messageGroupId(e.getValue().messageGroupId(groupsPerSite))
                             .messageDeduplicationId(e.getValue().deduplicationId())
                             .build())
                     .toList();

@@ -123,8 +123,9 @@ public final class Pipeline implements AutoCloseable {
             config().get(ConfigKeys.TABLES_LINKS)));
     private final Lazy<DynamoDbFetchSwitch> fetchSwitch = lazy(() -> new DynamoDbFetchSwitch(aws().dynamoDb(),
             config().get(ConfigKeys.TABLES_SITES), clock(), SWITCH_CACHE));
+    // One message group per place in flight: a site's allowed requests overlap across invocations.
     private final Lazy<FetchQueue> fetchQueue = lazy(() -> new SqsFetchQueue(aws().sqs(),
-            config().get(ConfigKeys.QUEUES_FETCH)));
+            config().get(ConfigKeys.QUEUES_FETCH), RateLimiter.Settings.DEFAULTS.maxInFlight()));
     private final Lazy<NotifyQueue> notifyQueue = lazy(() -> new SqsNotifyQueue(aws().sqs(),
             config().get(ConfigKeys.QUEUES_NOTIFY)));
     private final Lazy<EventSink> events = lazy(() -> config().get(ConfigKeys.QUEUES_EVENTS)
@@ -487,7 +488,8 @@ public final class Pipeline implements AutoCloseable {
                 .jitter(jitter)
                 .settings(FetchPage.Settings.DEFAULTS.withOptOut(optOut)
                         .withMaxRedirects(config.get(ConfigKeys.FETCH_MAX_REDIRECTS))
-                        .withLanesPerSite(rates.maxInFlight()))
+                        // The site's groups already overlap its requests (SqsFetchQueue): one lane per group.
+                        .withLanesPerSite(1))
                 .listener(listener)
                 .wake(new SqsWakeQueue(aws().sqs(), config.get(ConfigKeys.QUEUES_WAKE), clock))
                 .build();

@@ -63,6 +63,19 @@ public record FetchJob(String batchId, NormalizedUrl url, int attempt, int send,
     }
 
     /**
+     * The job's FIFO message group: its site's, split into {@code groupsPerSite} groups by the item's hash (a
+     * {@code #k} suffix), so that up to that many invocations fetch from one site at once, each in order. The site's
+     * rate item still decides every slot. One group per site when {@code groupsPerSite} is 1.
+     */
+    public String messageGroupId(int groupsPerSite) {
+        String site = siteKey().messageGroupId();
+        if (groupsPerSite <= 1) {
+            return site;
+        }
+        return site + "#" + Integer.parseInt(itemHash().substring(0, 4), 16) % groupsPerSite;
+    }
+
+    /**
      * SQS FIFO drops a message whose deduplication id was seen in the last 5 minutes, silently. The id is therefore
      * the same for a re-sent copy of one send (a retried SendMessage must not fetch twice) and different for every
      * new send (a job sent again after a refusal or for a retry must never be dropped and strand its batch).

@@ -87,12 +87,13 @@ public final class FetchPage {
      * @param pausedRecheck how long a job waits in the frontier while the kill switch is off
      * @param freshMin the shortest freshness caching headers can set
      * @param freshMax the longest freshness caching headers can set
-     * @param lanesPerSite a site's jobs fetched at once within an invocation: its in-flight allowance
+     * @param lanesPerSite a site's jobs fetched at once within an invocation; 1 when the fetch queue already splits
+     *     each site into as many message groups as it may have requests in flight
      */
     public record Settings(Set<SiteKey> optOut, int maxRedirects, Duration pausedRecheck, Duration freshMin,
             Duration freshMax, int lanesPerSite) {
         public static final Settings DEFAULTS = new Settings(Set.of(), 5, Duration.ofSeconds(30), Duration.ZERO,
-                Duration.ofDays(30), 2);
+                Duration.ofDays(30), 1);
 
         public Settings {
             optOut = Set.copyOf(optOut);

@@ -18,7 +18,8 @@ import java.util.regex.Pattern;
  */
 public record SiteKey(String value) {
 
-    private static final int MAX_GROUP_ID_LENGTH = 128;
+    /** SQS allows 128; four are left for a {@code #k} suffix (see {@code FetchJob#messageGroupId}). */
+    private static final int MAX_GROUP_ID_LENGTH = 124;
     /** What SQS allows in a MessageGroupId: alphanumerics and ASCII punctuation. */
     private static final Pattern GROUP_ID = Pattern.compile("[A-Za-z0-9!\"#$%&'()*+,\\-./:;<=>?@\\[\\\\\\]^_`{|}~]+");
 

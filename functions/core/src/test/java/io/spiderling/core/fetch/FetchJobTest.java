@@ -55,4 +55,14 @@ class FetchJobTest {
     private static FetchJob job(String batchId, String url, int attempt) {
         return new FetchJob(batchId, NormalizedUrl.parse(url), attempt);
     }
+
+    @Test
+    void messageGroupId_whenSplitInTwo_isTheSitesWithAStableLaneOfTheItem() {
+        FetchJob job = new FetchJob("b1", NormalizedUrl.parse("https://example.com/a"), 1);
+        int lane = Integer.parseInt(job.itemHash().substring(0, 4), 16) % 2;
+
+        assertEquals("example.com", job.messageGroupId(1));
+        assertEquals("example.com#" + lane, job.messageGroupId(2));
+        assertEquals(job.messageGroupId(2), new FetchJob("b2", job.url(), 3).messageGroupId(2), "by URL, not batch");
+    }
 }

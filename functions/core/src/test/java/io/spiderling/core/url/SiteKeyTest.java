@@ -65,14 +65,15 @@ class SiteKeyTest {
     }
 
     @Test
-    void messageGroupId_whenValueIs128Characters_isValue() {
-        String value = "a".repeat(59) + "." + "b".repeat(63) + ".test";
+    void messageGroupId_whenValueIs124Characters_isValueWithRoomForALaneSuffix() {
+        String value = "a".repeat(55) + "." + "b".repeat(63) + ".test";
 
         assertEquals(value, new SiteKey(value).messageGroupId());
+        assertTrue(new SiteKey(value + "x").messageGroupId().matches(SHA256_ID), "125 characters are hashed");
     }
 
     @Test
-    void messageGroupId_whenValueIsLongerThan128Characters_isStableSha256Id() {
+    void messageGroupId_whenValueIsLongerThan124Characters_isStableSha256Id() {
         String value = "a".repeat(63) + "." + "b".repeat(63) + ".test";
 
         String id = new SiteKey(value).messageGroupId();
