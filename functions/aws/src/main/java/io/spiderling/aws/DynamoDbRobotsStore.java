@@ -11,12 +11,14 @@ import io.spiderling.core.robots.AccessResult;
 import io.spiderling.core.robots.RobotsCacheEntry;
 import io.spiderling.core.robots.RobotsOrigin;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
 import software.amazon.awssdk.core.SdkBytes;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException;
 
 /**
  * {@link RobotsStore} on the {@code sites} table: {@code pk = ROBOTS#<origin>}, {@code sk = robots}. The robots.txt
@@ -25,6 +27,8 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
  * so the policy checks {@code expiresAt} on every read as well.
  */
 public final class DynamoDbRobotsStore implements RobotsStore {
+
+    static final String CLAIM_CONDITION = "attribute_not_exists(pk) OR #until <= :now";
 
     private final DynamoDbClient dynamo;
     private final String table;
@@ -77,5 +81,24 @@ public final class DynamoDbRobotsStore implements RobotsStore {
         e.nextRetryAt().ifPresent(at -> item.put("nextRetryAt", n(at.toEpochMilli())));
         e.crawlDelay().ifPresent(d -> item.put("crawlDelayMs", n(d.toMillis())));
         dynamo.putItem(b -> b.tableName(table).item(item));
+    }
+
+    /**
+     * A lease item of its own next to the cached rules ({@code sk = fetching}), put on the condition that none is
+     * held: the cached entry is never touched, and the lease lapses by itself (its TTL removes it later).
+     */
+    @Override
+    public boolean claimFetch(RobotsOrigin origin, Instant now, Instant until) {
+        try {
+            dynamo.putItem(b -> b.tableName(table)
+                    .item(Map.of("pk", s("ROBOTS#" + origin.value()), "sk", s("fetching"),
+                            "until", n(until.toEpochMilli()), "ttl", n(until.getEpochSecond() + 3600)))
+                    .conditionExpression(CLAIM_CONDITION)
+                    .expressionAttributeNames(Map.of("#until", "until"))
+                    .expressionAttributeValues(Map.of(":now", n(now.toEpochMilli()))));
+            return true;
+        } catch (ConditionalCheckFailedException held) {
+            return false;
+        }
     }
 }

@@ -31,6 +31,17 @@ class DynamoDbRobotsStoreTest {
     }
 
     @Test
+    void claimFetch_whenAnotherFetcherHoldsIt_refusesUntilItLapsesAndLeavesTheCachedRulesAlone() {
+        assertEquals("attribute_not_exists(pk) OR #until <= :now", DynamoDbRobotsStore.CLAIM_CONDITION);
+        RobotsOrigin origin = RobotsOrigin.of("https://claimed.example/");
+
+        assertTrue(store.claimFetch(origin, NOW, NOW.plusSeconds(45)));
+        assertFalse(store.claimFetch(origin, NOW.plusSeconds(1), NOW.plusSeconds(46)), "held by the first");
+        assertTrue(store.claimFetch(origin, NOW.plusSeconds(45), NOW.plusSeconds(90)), "lapsed");
+        assertEquals(Optional.empty(), store.find(origin), "a claim is no cached copy");
+    }
+
+    @Test
     void save_whenRulesStored_readsBackAnEntryThatDecidesTheSame() {
         RobotsPolicy policy = RobotsPolicy.create();
         RobotsOrigin origin = RobotsOrigin.of("https://round-trip.example/");

@@ -47,6 +47,9 @@ import java.util.function.Function;
  */
 public final class SitePoliteness {
 
+    /** How long a claim to fetch robots.txt holds off other fetchers: above the fetch's timeouts and hops. */
+    private static final Duration ROBOTS_CLAIM = Duration.ofSeconds(45);
+
     /** Conditional writes before giving up: each loser sees a newer state, so a few suffice. */
     private static final int RATE_ATTEMPTS = 10;
 
@@ -286,6 +289,11 @@ public final class SitePoliteness {
          * on: no slot now, or an address the SSRF guard refuses.
          */
         private Optional<Gate> fetchRobots(RobotsOrigin origin, Optional<RobotsCacheEntry> entry) {
+            Instant now = clock.instant();
+            if (!parts.robotsStore().claimFetch(origin, now, now.plus(ROBOTS_CLAIM))) {
+                // Another invocation is fetching it: ask again when its rules are likely cached.
+                return Optional.of(new Gate.Wait(now.plusSeconds(1), "robots.txt being fetched by another fetcher"));
+            }
             NormalizedUrl robotsUrl = NormalizedUrl.parse(origin.robotsUrl());
             Gate slot = acquire(robotsUrl.siteKey(), entry.flatMap(RobotsCacheEntry::crawlDelay));
             if (!(slot instanceof Gate.Go go)) {

@@ -2,6 +2,7 @@ package io.spiderling.core.port;
 
 import io.spiderling.core.robots.RobotsCacheEntry;
 import io.spiderling.core.robots.RobotsOrigin;
+import java.time.Instant;
 import java.util.Optional;
 
 /** The robots.txt cache, one entry per origin. Callers check expiry on read: stores delete expired entries late. */
@@ -10,4 +11,11 @@ public interface RobotsStore {
     Optional<RobotsCacheEntry> find(RobotsOrigin origin);
 
     void save(RobotsCacheEntry entry);
+
+    /**
+     * Claims the fetch of the origin's robots.txt until {@code until}, unless another fetcher holds an unexpired
+     * claim at {@code now}: of two invocations that find no usable copy at once, one fetches it and the other waits
+     * for its rules. Returns false when another holds it.
+     */
+    boolean claimFetch(RobotsOrigin origin, Instant now, Instant until);
 }

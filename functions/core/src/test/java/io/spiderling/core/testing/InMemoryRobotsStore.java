@@ -3,6 +3,7 @@ package io.spiderling.core.testing;
 import io.spiderling.core.port.RobotsStore;
 import io.spiderling.core.robots.RobotsCacheEntry;
 import io.spiderling.core.robots.RobotsOrigin;
+import java.time.Instant;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
@@ -11,6 +12,7 @@ import java.util.Optional;
 public final class InMemoryRobotsStore implements RobotsStore {
 
     private int finds;
+    private final Map<RobotsOrigin, Instant> claims = new HashMap<>();
 
     private final Map<RobotsOrigin, RobotsCacheEntry> entries = new HashMap<>();
 
@@ -28,5 +30,15 @@ public final class InMemoryRobotsStore implements RobotsStore {
     /** Reads so far. */
     public synchronized int finds() {
         return finds;
+    }
+
+    @Override
+    public synchronized boolean claimFetch(RobotsOrigin origin, Instant now, Instant until) {
+        Instant held = claims.get(origin);
+        if (held != null && held.isAfter(now)) {
+            return false;
+        }
+        claims.put(origin, until);
+        return true;
     }
 }
