@@ -40,15 +40,16 @@ public record CostReport(String phase, Usage usage, long urls, String unit, AwsP
         Usage.Invocations lambda = p.totalInvocations();
         long requests = services.values().stream().mapToLong(Usage.Calls::calls).sum();
         StringBuilder perService = new StringBuilder();
-        services.forEach((service, c) -> perService.append(String.format(Locale.ROOT, ", %s %.2f", service,
-                c.calls() / n)));
-        line(out, "requests: %.2f AWS calls%s; Lambda invocations %.2f", requests / n, perService, lambda.count() / n);
+        services.forEach((service, c) -> perService.append(", ").append(service).append(' ')
+                .append(num(c.calls() / n)));
+        line(out, "requests: %s AWS calls%s; Lambda invocations %s", num(requests / n), perService,
+                num(lambda.count() / n));
         Usage.Calls dynamo = p.total("DynamoDB"::equals);
-        line(out, "DynamoDB: %.2f WRU, %.2f RRU (refused conditional writes and cancelled transactions: %.3f)",
-                dynamo.writeUnits() / n, dynamo.readUnits() / n, dynamo.refused() / n);
-        line(out, "Lambda: %.5f GB-s (%.1f ms billed), logs %,.0f bytes (Lambda's START/END/REPORT lines %d bytes"
-                + " an invocation included)", lambda.gbSeconds() / n, lambda.billedMillis() / n, lambda.logBytes() / n,
-                Billing.LAMBDA_PLATFORM_LOG_BYTES);
+        line(out, "DynamoDB: %s WRU, %s RRU (refused conditional writes and cancelled transactions: %s)",
+                num(dynamo.writeUnits() / n), num(dynamo.readUnits() / n), num(dynamo.refused() / n));
+        line(out, "Lambda: %s GB-s (%s ms billed), logs %s bytes (Lambda's START/END/REPORT lines, %d bytes an"
+                + " invocation, included)", num(lambda.gbSeconds() / n), num(lambda.billedMillis() / n),
+                num(lambda.logBytes() / n), Billing.LAMBDA_PLATFORM_LOG_BYTES);
 
         Dollars d = perMillion();
         Dollars other = Dollars.of(p, prices, architecture == Architecture.ARM64 ? Architecture.X86_64
@@ -69,14 +70,13 @@ public record CostReport(String phase, Usage usage, long urls, String unit, AwsP
         line(out, "  of which schedule-driven %.2f: the sweep (every second here, every minute on AWS) and empty"
                 + " receives (1 s polls here, 20 s long polls on AWS)", scheduled.total());
 
-        p.storedBytes().forEach((prefix, bytes) -> line(out, "S3 storage written: %s%,d bytes (%,.0f a %s), $%.6f a"
-                + " month; $%.2f a month per million %ss; not in the total", prefix.isEmpty() ? "" : prefix + " ",
-                bytes, bytes / n, unit, prices.s3StoragePerMonth(bytes), prices.s3StoragePerMonth(bytes) * 1e6 / n,
-                unit));
+        p.storedBytes().forEach((prefix, bytes) -> line(out, "S3 storage written: %s%,d bytes (%s a %s): $%.2f a"
+                + " month per million %ss, not in the total", prefix.isEmpty() ? "" : prefix + " ", bytes,
+                num(bytes / n), unit, prices.s3StoragePerMonth(bytes) * 1e6 / n, unit));
 
         line(out, "by account, per %s:", unit);
-        line(out, "  %-28s %7s %9s %7s %7s %7s %7s %7s %7s %8s", "account", "invoc", "GB-s", "log B", "DDB",
-                "WRU", "RRU", "SQS", "S3", "$/M");
+        line(out, "  %-32s %9s %9s %9s %9s %9s %9s %9s %9s %9s", "account", "invoc", "GB-s", "log B", "DDB calls",
+                "WRU", "RRU", "SQS req", "S3 req", "$/M");
         Set<String> accounts = new TreeSet<>(p.invocations().keySet());
         p.calls().keySet().forEach(c -> accounts.add(c.account()));
         for (String account : accounts) {
@@ -85,15 +85,16 @@ public record CostReport(String phase, Usage usage, long urls, String unit, AwsP
             Usage.Calls ddb = a.total("DynamoDB"::equals);
             long sqs = a.total(s -> s.startsWith("SQS")).billedRequests();
             long s3 = a.total("S3"::equals).calls();
-            line(out, "  %-28s %7.3f %9.5f %7.0f %7.2f %7.2f %7.2f %7.2f %7.2f %8.2f", account, i.count() / n,
-                    i.gbSeconds() / n, i.logBytes() / n, ddb.calls() / n, ddb.writeUnits() / n, ddb.readUnits() / n,
-                    sqs / n, s3 / n, Dollars.of(a, prices, architecture).perMillion(urls).total());
+            line(out, "  %-32s %9s %9s %9s %9s %9s %9s %9s %9s %9.2f", account, num(i.count() / n),
+                    num(i.gbSeconds() / n), num(i.logBytes() / n), num(ddb.calls() / n), num(ddb.writeUnits() / n),
+                    num(ddb.readUnits() / n), num(sqs / n), num(s3 / n),
+                    Dollars.of(a, prices, architecture).perMillion(urls).total());
         }
         line(out, "by service and operation, per %s:", unit);
-        line(out, "  %-44s %8s %8s %7s %7s %8s", "operation", "calls", "billed", "WRU", "RRU", "refused");
-        p.byOperation().forEach((call, c) -> line(out, "  %-44s %8.3f %8.3f %7.2f %7.2f %8.3f",
-                call.service() + " " + call.operation(), c.calls() / n, c.billedRequests() / n, c.writeUnits() / n,
-                c.readUnits() / n, c.refused() / n));
+        line(out, "  %-44s %9s %9s %9s %9s %9s", "operation", "calls", "billed", "WRU", "RRU", "refused");
+        p.byOperation().forEach((call, c) -> line(out, "  %-44s %9s %9s %9s %9s %9s",
+                call.service() + " " + call.operation(), num(c.calls() / n), num(c.billedRequests() / n),
+                num(c.writeUnits() / n), num(c.readUnits() / n), num(c.refused() / n)));
         StringBuilder apart = new StringBuilder();
         usage.accounts(a -> !Metering.pipeline(a)).byAccount(s -> true).forEach((account, c) ->
                 apart.append(String.format(Locale.ROOT, "%s%s %,d calls", apart.isEmpty() ? "" : "; ", account,
@@ -122,6 +123,18 @@ public record CostReport(String phase, Usage usage, long urls, String unit, AwsP
     }
 
     private static final String SWEEP = Catalog.function(io.spiderling.catalog.FunctionNames.SWEEP).name();
+
+    /** Three significant digits, no exponent: 19.6, 0.00213, 1,234. */
+    static String num(double value) {
+        if (value == 0) {
+            return "0";
+        }
+        if (Math.abs(value) >= 100) {
+            return String.format(Locale.ROOT, "%,.0f", value);
+        }
+        return new java.math.BigDecimal(value).round(new java.math.MathContext(3)).stripTrailingZeros()
+                .toPlainString();
+    }
 
     private static void line(StringBuilder out, String format, Object... args) {
         out.append(String.format(Locale.ROOT, format, args)).append('\n');

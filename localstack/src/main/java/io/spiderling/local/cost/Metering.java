@@ -210,6 +210,15 @@ public final class Metering {
         }
     }
 
+    /**
+     * A client's PUT of {@code bytes} under {@code prefix} through a presigned URL: not an SDK call here, but an S3
+     * request and storage that AWS bills to the deployment.
+     */
+    public static void clientPut(String prefix, long bytes) {
+        recordCall(CLIENT, "S3", "PutObject", 1, 0, 0, false);
+        stored(prefix, bytes);
+    }
+
     static void stored(String prefix, long bytes) {
         STORED.computeIfAbsent(prefix, p -> new LongAdder()).add(bytes);
     }
