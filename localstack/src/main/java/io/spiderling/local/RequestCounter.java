@@ -28,6 +28,9 @@ public final class RequestCounter implements ExecutionInterceptor {
 
     @Override
     public void beforeExecution(Context.BeforeExecution context, ExecutionAttributes attributes) {
+        if (Metering.aside()) {
+            return; // the meter's own reads
+        }
         attributes.putAttribute(ACCOUNT, Metering.account());
         attributes.putAttribute(BILLING, new SdkCallBilling(attributes.getAttribute(SdkExecutionAttribute.SERVICE_NAME),
                 attributes.getAttribute(SdkExecutionAttribute.OPERATION_NAME)));
@@ -35,13 +38,25 @@ public final class RequestCounter implements ExecutionInterceptor {
 
     @Override
     public SdkRequest modifyRequest(Context.ModifyRequest context, ExecutionAttributes attributes) {
-        return attributes.getAttribute(BILLING).prepare(context.request());
+        SdkCallBilling billing = attributes.getAttribute(BILLING);
+        return billing == null ? context.request() : billing.prepare(context.request());
+    }
+
+    @Override
+    public void beforeTransmission(Context.BeforeTransmission context, ExecutionAttributes attributes) {
+        SdkCallBilling billing = attributes.getAttribute(BILLING);
+        if (billing != null) {
+            billing.beforeTransmission(context.request(), context.httpRequest());
+        }
     }
 
     /** Counted here rather than after execution: what the meter asked for is still in the response. */
     @Override
     public SdkResponse modifyResponse(Context.ModifyResponse context, ExecutionAttributes attributes) {
         SdkCallBilling billing = attributes.getAttribute(BILLING);
+        if (billing == null) {
+            return context.response();
+        }
         billing.succeeded(attributes.getAttribute(ACCOUNT), context.request(), context.response(),
                 context.requestBody());
         return billing.restore(context.response());

@@ -1,10 +1,11 @@
 package io.spiderling.local.cost;
 
-import io.spiderling.catalog.Catalog;
+import io.spiderling.catalog.FunctionNames;
 import io.spiderling.local.cost.AwsPrices.Architecture;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 
 /**
@@ -107,22 +108,20 @@ public record CostReport(String phase, Usage usage, long urls, String unit, AwsP
 
     /** The sweep's invocations and calls, and the receives that found no message. */
     static Usage scheduleDriven(Usage pipeline) {
-        Map<Usage.Call, Usage.Calls> calls = new java.util.TreeMap<>();
+        Map<Usage.Call, Usage.Calls> calls = new TreeMap<>();
         pipeline.calls().forEach((k, v) -> {
-            if (k.account().equals(SWEEP) || k.operation().endsWith("(empty)")) {
+            if (k.account().equals(FunctionNames.SWEEP) || k.operation().endsWith("(empty)")) {
                 calls.put(k, v);
             }
         });
-        Map<String, Usage.Invocations> invocations = new java.util.TreeMap<>();
+        Map<String, Usage.Invocations> invocations = new TreeMap<>();
         pipeline.invocations().forEach((k, v) -> {
-            if (k.equals(SWEEP)) {
+            if (k.equals(FunctionNames.SWEEP)) {
                 invocations.put(k, v);
             }
         });
         return new Usage(calls, invocations, Map.of());
     }
-
-    private static final String SWEEP = Catalog.function(io.spiderling.catalog.FunctionNames.SWEEP).name();
 
     /** Three significant digits, no exponent: 19.6, 0.00213, 1,234. */
     static String num(double value) {

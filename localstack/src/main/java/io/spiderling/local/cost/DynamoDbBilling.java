@@ -1,17 +1,19 @@
 package io.spiderling.local.cost;
 
+import io.spiderling.catalog.Table;
 import io.spiderling.local.cost.CapacityUnits.Consistency;
 import java.util.Collection;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import software.amazon.awssdk.core.SdkRequest;
 import software.amazon.awssdk.core.SdkResponse;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.BatchGetItemRequest;
 import software.amazon.awssdk.services.dynamodb.model.BatchGetItemResponse;
 import software.amazon.awssdk.services.dynamodb.model.BatchWriteItemRequest;
 import software.amazon.awssdk.services.dynamodb.model.BatchWriteItemResponse;
-import software.amazon.awssdk.services.dynamodb.model.CancellationReason;
 import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException;
 import software.amazon.awssdk.services.dynamodb.model.ConsumedCapacity;
 import software.amazon.awssdk.services.dynamodb.model.DeleteItemRequest;
@@ -37,23 +39,25 @@ import software.amazon.awssdk.services.dynamodb.model.UpdateItemResponse;
 /**
  * The request units AWS would bill for one DynamoDB call made against DynamoDB Local.
  *
- * <p>For most calls DynamoDB Local's own {@code ConsumedCapacity} (asked for with {@code ReturnConsumedCapacity =
- * INDEXES}) is the figure: {@code DynamoDbLocalBillingTest} holds it to {@link CapacityUnits} for item-size boundaries,
- * the larger-of-before-and-after rule, deletes, local index writes (entering, leaving, re-keying), consistent and
- * eventual reads, BatchGetItem, BatchWriteItem and filtered Query. It is the only way to learn an updated item's
- * size before and after without extra reads. Where DynamoDB Local is wrong, the rules decide:
+ * <p>For single-item calls, batches and queries DynamoDB Local's own {@code ConsumedCapacity} (asked for with
+ * {@code ReturnConsumedCapacity = INDEXES}) is the figure: {@code DynamoDbLocalBillingTest} holds it to
+ * {@link CapacityUnits} for item-size boundaries, the larger-of-before-and-after rule, deletes, local index writes
+ * (entering, leaving, re-keying, projected attributes), consistent and eventual reads, BatchGetItem, BatchWriteItem and
+ * filtered Query. It is the only way to learn an updated item's size before and after without extra reads. Where
+ * DynamoDB Local is wrong, the rules decide:
  * <ul>
- *   <li>TransactWriteItems: DynamoDB Local reports every transactional item twice over (a 100-byte put: 4 units, AWS
- *       bills 2), so its figure is halved. A ConditionCheck it prices as a 1 KB item whatever the item's size, which
- *       is right for the small counters the frontier checks, and under-counts a larger one.</li>
+ *   <li>TransactWriteItems: DynamoDB Local sums a table's items, rounds the sum up to the KB and bills it four times
+ *       (a 100-byte put: 4 units where AWS bills 2; a hundred of them: 40 where AWS bills 200). The meter reads the
+ *       items before and after instead ({@link TransactionItems}) and bills each action 2 units per started KB of
+ *       the larger of its item before and after (a deleted item's size; a ConditionCheck's item's size), and twice
+ *       each local index write the rules give. An action on a table outside the catalog counts as 1 KB.</li>
  *   <li>Query and Scan that read nothing: DynamoDB Local reports 0; AWS bills the minimum read.</li>
  *   <li>A refused conditional write (ConditionalCheckFailedException): DynamoDB Local reports nothing; AWS bills the
  *       size of the existing item or of the item being written, whichever is larger (1 unit without either). The
  *       existing item comes from {@code ReturnValuesOnConditionCheckFailure = ALL_OLD}, which the meter asks for when
  *       the caller did not, and takes off the exception again. No index write is counted: nothing changed.</li>
- *   <li>A transaction cancelled by a condition: assumed billed like refused conditional writes, transactionally, for
- *       every action (AWS does not document it): the failed action's existing item is known, the others count as 1
- *       KB unless they are puts of a known size.</li>
+ *   <li>A transaction a condition cancelled: AWS does not document it; assumed billed like refused conditional writes,
+ *       transactionally, for every action, from the items read before it.</li>
  *   <li>TransactGetItems (unused by the pipeline): from the items returned, 2 units per started 4 KB.</li>
  * </ul>
  */
@@ -169,7 +173,7 @@ final class DynamoDbBilling {
             case UpdateItemResponse r -> new Units(0, reported(r.consumedCapacity()));
             case DeleteItemResponse r -> new Units(0, reported(r.consumedCapacity()));
             case BatchWriteItemResponse r -> new Units(0, reported(r.consumedCapacity()));
-            case TransactWriteItemsResponse r -> new Units(0, reported(r.consumedCapacity()) / 2);
+            // TransactWriteItems: DynamoDB Local's figure is wrong; see transaction().
             default -> Units.NONE;
         };
     }
@@ -182,23 +186,70 @@ final class DynamoDbBilling {
                     ? Optional.of(CapacityUnits.itemSize(put.item())) : Optional.empty();
             return Optional.of(new Units(0, CapacityUnits.refusedWriteUnits(existing, attempted)));
         }
-        if (failure instanceof TransactionCanceledException e && request instanceof TransactWriteItemsRequest tx
-                && e.hasCancellationReasons()
-                && e.cancellationReasons().stream().anyMatch(r -> "ConditionalCheckFailed".equals(r.code()))) {
-            List<TransactWriteItem> items = tx.transactItems();
-            List<CancellationReason> reasons = e.cancellationReasons();
-            long units = 0;
-            for (int i = 0; i < items.size(); i++) {
-                CancellationReason reason = i < reasons.size() ? reasons.get(i) : null;
-                Optional<Long> existing = reason != null && reason.hasItem()
-                        ? Optional.of(CapacityUnits.itemSize(reason.item())) : Optional.empty();
-                Optional<Long> attempted = Optional.ofNullable(items.get(i).put())
-                        .map(p -> CapacityUnits.itemSize(p.item()));
-                units += CapacityUnits.transactional(CapacityUnits.refusedWriteUnits(existing, attempted));
-            }
-            return Optional.of(new Units(0, units));
-        }
         return Optional.empty();
+    }
+
+    /**
+     * A transaction that was applied: each action 2 units per started KB of the larger of its item before and after
+     * (a ConditionCheck its item as it is), plus twice its local index writes.
+     *
+     * @param targets each action's item, empty when its table is not the catalog's (then 2 units)
+     * @param before the items before the transaction; after: those after it (the updated ones at least)
+     */
+    static Units transaction(TransactWriteItemsRequest request, List<Optional<TransactionItems.Target>> targets,
+            Map<TransactionItems.Target, Map<String, AttributeValue>> before,
+            Map<TransactionItems.Target, Map<String, AttributeValue>> after) {
+        long units = 0;
+        for (int i = 0; i < targets.size(); i++) {
+            TransactWriteItem action = request.transactItems().get(i);
+            if (targets.get(i).isEmpty()) {
+                units += CapacityUnits.transactional(1);
+                continue;
+            }
+            TransactionItems.Target target = targets.get(i).get();
+            Map<String, AttributeValue> old = before.get(target);
+            Map<String, AttributeValue> now = action.put() != null ? action.put().item()
+                    : action.update() != null ? after.get(target) : null;
+            long standard;
+            if (action.conditionCheck() != null) {
+                standard = CapacityUnits.writeUnits(size(old).orElse(0L));
+            } else {
+                standard = CapacityUnits.appliedWriteUnits(size(old), size(now));
+                for (Table.LocalIndex index : target.table().localIndexes()) {
+                    AttributeValue keyBefore = old == null ? null : old.get(index.sortKey());
+                    AttributeValue keyAfter = now == null ? null : now.get(index.sortKey());
+                    standard += CapacityUnits.indexWriteUnits(keyBefore == null ? Optional.empty() : size(old),
+                            keyAfter == null ? Optional.empty() : size(now),
+                            keyBefore != null && keyAfter != null && !keyBefore.equals(keyAfter));
+                }
+            }
+            units += CapacityUnits.transactional(standard);
+        }
+        return new Units(0, units);
+    }
+
+    /**
+     * A transaction a condition cancelled: every action billed as a refused conditional write, transactionally, from
+     * its item before (and a put's own item). Empty when it was cancelled for another reason.
+     */
+    static Optional<Units> cancelled(TransactWriteItemsRequest request, List<Optional<TransactionItems.Target>> targets,
+            Map<TransactionItems.Target, Map<String, AttributeValue>> before, Throwable failure) {
+        if (!(failure instanceof TransactionCanceledException e) || !e.hasCancellationReasons()
+                || e.cancellationReasons().stream().noneMatch(r -> "ConditionalCheckFailed".equals(r.code()))) {
+            return Optional.empty();
+        }
+        long units = 0;
+        for (int i = 0; i < targets.size(); i++) {
+            TransactWriteItem action = request.transactItems().get(i);
+            Optional<Long> existing = targets.get(i).map(before::get).flatMap(DynamoDbBilling::size);
+            Optional<Long> attempted = Optional.ofNullable(action.put()).map(p -> CapacityUnits.itemSize(p.item()));
+            units += CapacityUnits.transactional(CapacityUnits.refusedWriteUnits(existing, attempted));
+        }
+        return Optional.of(new Units(0, units));
+    }
+
+    private static Optional<Long> size(Map<String, AttributeValue> item) {
+        return item == null ? Optional.empty() : Optional.of(CapacityUnits.itemSize(item));
     }
 
     private static double atLeastOneRead(double reported, Consistency consistency) {

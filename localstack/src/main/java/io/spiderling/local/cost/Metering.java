@@ -46,6 +46,7 @@ public final class Metering {
 
     private static final ThreadLocal<String> INVOCATION = new ThreadLocal<>();
     private static final ThreadLocal<String> STANDING = new ThreadLocal<>();
+    private static final ThreadLocal<Boolean> ASIDE = new ThreadLocal<>();
     private static final Map<Usage.Call, CallCounter> CALLS = new ConcurrentHashMap<>();
     private static final Map<String, InvocationCounter> INVOCATIONS = new ConcurrentHashMap<>();
     private static final Map<String, LongAdder> STORED = new ConcurrentHashMap<>();
@@ -123,6 +124,21 @@ public final class Metering {
                 INVOCATION.set(invocation);
             }
         }
+    }
+
+    /** Runs the meter's own calls (reads of item sizes), which no count includes. */
+    static void aside(Runnable calls) {
+        ASIDE.set(true);
+        try {
+            calls.run();
+        } finally {
+            ASIDE.remove();
+        }
+    }
+
+    /** Whether the calls on this thread now are the meter's own. */
+    public static boolean aside() {
+        return ASIDE.get() != null;
     }
 
     /** The handler, each of whose calls is counted as an invocation of {@code function}. */

@@ -1,12 +1,18 @@
 package io.spiderling.local.cost;
 
+import java.net.URI;
+import java.util.ArrayList;
 import java.util.EnumSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import software.amazon.awssdk.core.SdkRequest;
 import software.amazon.awssdk.core.SdkResponse;
 import software.amazon.awssdk.core.sync.RequestBody;
+import software.amazon.awssdk.http.SdkHttpRequest;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.TransactWriteItemsRequest;
 import software.amazon.awssdk.services.s3.model.PutObjectRequest;
 import software.amazon.awssdk.services.s3.model.S3Exception;
 import software.amazon.awssdk.services.sqs.model.MessageAttributeValue;
@@ -23,6 +29,10 @@ public final class SdkCallBilling {
     private final String sdkService;
     private final String operation;
     private final Set<DynamoDbBilling.Added> added = EnumSet.noneOf(DynamoDbBilling.Added.class);
+    /** A transaction's endpoint, its actions' items, and those items before it; null for other calls. */
+    private URI endpoint;
+    private List<Optional<TransactionItems.Target>> targets;
+    private Map<TransactionItems.Target, Map<String, AttributeValue>> before;
 
     /** @param sdkService the SDK's service name: {@code DynamoDb}, {@code Sqs}, {@code S3}, … */
     public SdkCallBilling(String sdkService, String operation) {
@@ -33,6 +43,15 @@ public final class SdkCallBilling {
     /** The request to send: for DynamoDB, with consumed capacity asked for when billing is on. */
     public SdkRequest prepare(SdkRequest request) {
         return sdkService.equals("DynamoDb") && Metering.enabled() ? DynamoDbBilling.prepare(request, added) : request;
+    }
+
+    /** Just before the request goes: a transaction's items are read as they are (see {@link TransactionItems}). */
+    public void beforeTransmission(SdkRequest request, SdkHttpRequest http) {
+        if (sdkService.equals("DynamoDb") && Metering.enabled() && request instanceof TransactWriteItemsRequest tx) {
+            endpoint = URI.create(http.protocol() + "://" + http.host() + ":" + http.port());
+            targets = tx.transactItems().stream().map(TransactionItems::target).toList();
+            before = TransactionItems.read(endpoint, targets.stream().flatMap(Optional::stream).toList());
+        }
     }
 
     public SdkResponse restore(SdkResponse response) {
@@ -46,8 +65,19 @@ public final class SdkCallBilling {
     public void succeeded(String account, SdkRequest request, SdkResponse response, Optional<RequestBody> body) {
         switch (sdkService) {
             case "DynamoDb" -> {
-                DynamoDbBilling.Units units = Metering.enabled() ? DynamoDbBilling.succeeded(request, response)
-                        : DynamoDbBilling.Units.NONE;
+                DynamoDbBilling.Units units;
+                if (targets != null && request instanceof TransactWriteItemsRequest tx) {
+                    List<TransactionItems.Target> updated = new ArrayList<>();
+                    for (int i = 0; i < targets.size(); i++) {
+                        if (tx.transactItems().get(i).update() != null) {
+                            targets.get(i).ifPresent(updated::add);
+                        }
+                    }
+                    units = DynamoDbBilling.transaction(tx, targets, before, TransactionItems.read(endpoint, updated));
+                } else {
+                    units = Metering.enabled() ? DynamoDbBilling.succeeded(request, response)
+                            : DynamoDbBilling.Units.NONE;
+                }
                 Metering.recordCall(account, "DynamoDB", operation, 1, units.read(), units.write(), false);
             }
             case "Sqs" -> {
@@ -76,7 +106,10 @@ public final class SdkCallBilling {
     public void failed(String account, SdkRequest request, Throwable failure) {
         switch (sdkService) {
             case "DynamoDb" -> {
-                Optional<DynamoDbBilling.Units> refused = DynamoDbBilling.refused(request, failure);
+                Optional<DynamoDbBilling.Units> refused = targets != null
+                        && request instanceof TransactWriteItemsRequest tx
+                        ? DynamoDbBilling.cancelled(tx, targets, before, failure)
+                        : DynamoDbBilling.refused(request, failure);
                 DynamoDbBilling.Units units = refused.orElse(DynamoDbBilling.Units.NONE);
                 Metering.recordCall(account, "DynamoDB", operation, 1, units.read(), units.write(),
                         refused.isPresent());

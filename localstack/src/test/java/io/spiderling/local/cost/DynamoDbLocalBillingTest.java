@@ -11,7 +11,6 @@ import io.spiderling.testkit.EmbeddedAws;
 import io.spiderling.testkit.EmbeddedAwsExtension;
 import io.spiderling.testkit.StackResources;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -103,7 +102,16 @@ class DynamoDbLocalBillingTest {
     }
 
     private static List<Long> sizes(String list) {
-        return list == null ? List.of() : Arrays.stream(list.split(";")).map(Long::parseLong).toList();
+        List<Long> sizes = new ArrayList<>();
+        if (list != null) {
+            for (String size : list.split(";")) {
+                String[] repeated = size.split("\\*");
+                for (int i = 0; i < (repeated.length > 1 ? Integer.parseInt(repeated[1]) : 1); i++) {
+                    sizes.add(Long.parseLong(repeated[0]));
+                }
+            }
+        }
+        return sizes;
     }
 
     /** One case's keys in its table: {@code urlHash = <case>#i}, or {@code pk = <case>, sk = #i}. */
@@ -149,10 +157,31 @@ class DynamoDbLocalBillingTest {
                         .put(p -> p.tableName(t).item(item(0, bytes.getFirst(), ord))).build()));
                 case "tx-update" -> {
                     Map<String, AttributeValue> after = item(0, bytes.getFirst(), ord);
+                    boolean rekey = ord != null && !ord.equals("remove");
                     dynamo.transactWriteItems(b -> b.transactItems(TransactWriteItem.builder().update(u -> u
-                            .tableName(t).key(key(0)).updateExpression("SET x = :x")
-                            .expressionAttributeValues(Map.of(":x", after.get("x")))).build()));
+                            .tableName(t).key(key(0)).updateExpression(rekey ? "SET x = :x, ord = :ord" : "SET x = :x")
+                            .expressionAttributeValues(rekey ? Map.of(":x", after.get("x"), ":ord", after.get("ord"))
+                                    : Map.of(":x", after.get("x")))).build()));
                 }
+                case "tx-puts" -> {
+                    List<TransactWriteItem> puts = new ArrayList<>();
+                    for (int i = 0; i < bytes.size(); i++) {
+                        Map<String, AttributeValue> item = item(i, bytes.get(i), ord);
+                        puts.add(TransactWriteItem.builder().put(p -> p.tableName(t).item(item)).build());
+                    }
+                    dynamo.transactWriteItems(b -> b.transactItems(puts));
+                }
+                case "tx-put-and-check" -> dynamo.transactWriteItems(b -> b.transactItems(
+                        TransactWriteItem.builder().put(p -> p.tableName(t).item(item(1, bytes.getFirst(), ord)))
+                                .build(),
+                        TransactWriteItem.builder().conditionCheck(c -> c.tableName(t).key(key(0))
+                                .conditionExpression("attribute_exists(" + keyName + ")")).build()));
+                case "tx-delete" -> dynamo.transactWriteItems(b -> b.transactItems(TransactWriteItem.builder()
+                        .delete(d -> d.tableName(t).key(key(0))).build()));
+                case "tx-put-if-absent-quietly" -> assertThrows(TransactionCanceledException.class,
+                        () -> dynamo.transactWriteItems(b -> b.transactItems(TransactWriteItem.builder().put(p -> p
+                                .tableName(t).item(item(0, bytes.getFirst(), ord))
+                                .conditionExpression("attribute_not_exists(" + keyName + ")")).build())));
                 case "tx-put-if-absent" -> assertThrows(TransactionCanceledException.class,
                         () -> dynamo.transactWriteItems(b -> b.transactItems(TransactWriteItem.builder().put(p -> p
                                 .tableName(t).item(item(0, bytes.getFirst(), ord))
