@@ -38,7 +38,8 @@ import java.util.Map;
  * Last-Modified. The recrawl submits the same URLs with {@code recrawlAfter: PT0S}, so every stored copy is due: the
  * even-numbered pages answer 304 to the fetcher's validators, the odd-numbered ones ignore them and answer 200 with the
  * same body, as many servers do. {@code --runs R} repeats the whole measurement on a fresh stack and prints the
- * median ratios.
+ * median ratios. Metering reads each transaction's items on the side, which adds DynamoDB Local work;
+ * {@code --no-cost} measures the makespan without it.
  */
 public final class FetchBenchmark {
 
@@ -50,7 +51,9 @@ public final class FetchBenchmark {
 
     private FetchBenchmark() {}
 
-    record Settings(int urls, int sites, int qps, int pollers, int runs, long ttfbMs, double mbps, long seed) {}
+    /** @param cost whether to meter what AWS would bill (it reads transactions' items on the side; see cost) */
+    record Settings(int urls, int sites, int qps, int pollers, int runs, long ttfbMs, double mbps, long seed,
+            boolean cost) {}
 
     /** One phase: its batch's final status, makespan, bound and usage. */
     record Phase(String name, JsonNode status, double makespan, double bound, Usage usage) {
@@ -70,7 +73,9 @@ public final class FetchBenchmark {
 
     public static void main(String[] argv) throws Exception {
         Settings s = parse(argv);
-        Metering.enable();
+        if (s.cost()) {
+            Metering.enable();
+        }
         Metering.actAs(Metering.HARNESS);
         System.out.printf(Locale.ROOT, "%d URLs over %d sites at %d requests/s each, %d fetch pollers; sites answer"
                 + " after %d ms at %s MB/s; pages seeded %d%n", s.urls(), s.sites(), s.qps(), s.pollers(), s.ttfbMs(),
@@ -85,7 +90,9 @@ public final class FetchBenchmark {
                         + " bound max_s (n_s - 1)/q = %.1f s; ratio %.2f%n", phase.name(), phase.count("fetched"),
                         phase.count("not-modified"), phase.status().get("total").asInt() - phase.count("fetched")
                         - phase.count("not-modified"), phase.makespan(), phase.bound(), phase.ratio());
-                System.out.print(phase.report().render());
+                if (s.cost()) {
+                    System.out.print(phase.report().render());
+                }
             }
         }
         System.out.printf(Locale.ROOT, "%n######## %d run(s)%n", runs.size());
@@ -93,9 +100,9 @@ public final class FetchBenchmark {
             int i = p;
             List<Double> ratios = runs.stream().map(run -> run[i].ratio()).toList();
             List<Double> dollars = runs.stream().map(run -> run[i].report().perMillion().total()).toList();
-            System.out.printf(Locale.ROOT, "%s: makespan/bound ratios %s, median %.2f; $ per million fetched URLs %s,"
-                    + " median %.2f%n", runs.getFirst()[i].name(), format(ratios), median(ratios), format(dollars),
-                    median(dollars));
+            System.out.printf(Locale.ROOT, "%s: makespan/bound ratios %s, median %.2f%s%n", runs.getFirst()[i].name(),
+                    format(ratios), median(ratios), !s.cost() ? " (not metered)" : String.format(Locale.ROOT,
+                            "; $ per million fetched URLs %s, median %.2f", format(dollars), median(dollars)));
         }
     }
 
@@ -197,6 +204,7 @@ public final class FetchBenchmark {
         long ttfbMs = 200;
         double mbps = 10;
         long seed = 20261124L;
+        boolean cost = true;
         for (int i = 0; i < argv.length; i++) {
             switch (argv[i]) {
                 case "--urls" -> urls = Integer.parseInt(argv[++i]);
@@ -207,15 +215,17 @@ public final class FetchBenchmark {
                 case "--ttfb-ms" -> ttfbMs = Long.parseLong(argv[++i]);
                 case "--mbps" -> mbps = Double.parseDouble(argv[++i]);
                 case "--seed" -> seed = Long.parseLong(argv[++i]);
+                case "--no-cost" -> cost = false;
                 default -> {
                     System.err.println("Usage: ./spiderling bench-fetch [--urls N] [--sites M] [--qps Q] [--pollers P]"
-                            + " [--runs R] [--ttfb-ms MS] [--mbps MB_PER_S] [--seed S]\n"
+                            + " [--runs R] [--ttfb-ms MS] [--mbps MB_PER_S] [--seed S] [--no-cost]\n"
                             + "  --mbps is the sites' transfer rate in megabytes (10^6 bytes) a second; default 10;"
-                            + " --ttfb-ms 200");
+                            + " --ttfb-ms 200\n  --no-cost: makespan only, without the meter's consumed-capacity"
+                            + " requests and side reads of transactions' items");
                     System.exit(2);
                 }
             }
         }
-        return new Settings(urls, sites, qps, pollers, runs, ttfbMs, mbps, seed);
+        return new Settings(urls, sites, qps, pollers, runs, ttfbMs, mbps, seed, cost);
     }
 }
