@@ -52,18 +52,24 @@ public final class UploadBenchmark {
         long urls = 1_000_000;
         int sites = 1_000;
         long chunkBytes = 1024 * 1024;
+        boolean cost = true;
         for (int i = 0; i < argv.length; i++) {
             switch (argv[i]) {
                 case "--urls" -> urls = Long.parseLong(argv[++i]);
                 case "--sites" -> sites = Integer.parseInt(argv[++i]);
                 case "--chunk-bytes" -> chunkBytes = Long.parseLong(argv[++i]);
+                case "--no-cost" -> cost = false;
                 default -> {
-                    System.err.println("Usage: ./spiderling bench-upload [--urls N] [--sites S] [--chunk-bytes B]");
+                    System.err.println("Usage: ./spiderling bench-upload [--urls N] [--sites S] [--chunk-bytes B]"
+                            + " [--no-cost]\n  --no-cost: the time only, without the meter's consumed-capacity requests"
+                            + " and side reads of transactions' items");
                     System.exit(2);
                 }
             }
         }
-        Metering.enable();
+        if (cost) {
+            Metering.enable();
+        }
         Metering.actAs(Metering.HARNESS);
         Path dir = Files.createTempDirectory("spiderling-bench-upload");
         Manifest manifest = write(dir.resolve("manifest.jsonl"), urls, sites);
@@ -78,7 +84,7 @@ public final class UploadBenchmark {
                     // As EventBridge would run it on AWS; every second it would compete with planning for the stack.
                     .withSweepEvery(Duration.ofMinutes(1));
             try (LocalSpiderling local = LocalSpiderling.start(aws, resources, options)) {
-                run(aws, resources, local, manifest);
+                run(aws, resources, local, manifest, cost);
             }
         } finally {
             Files.deleteIfExists(manifest.file());
@@ -86,8 +92,8 @@ public final class UploadBenchmark {
         }
     }
 
-    private static void run(EmbeddedAws aws, StackResources resources, LocalSpiderling local, Manifest manifest)
-            throws Exception {
+    private static void run(EmbeddedAws aws, StackResources resources, LocalSpiderling local, Manifest manifest,
+            boolean cost) throws Exception {
         Usage before = Metering.snapshot();
         HttpResponse<String> created = HTTP.send(local.apiRequest("/batches/uploads")
                 .POST(HttpRequest.BodyPublishers.ofString("{\"format\":\"jsonl\"}")).build(),
@@ -143,8 +149,10 @@ public final class UploadBenchmark {
                 && parked == manifest.distinct()
                 && status.get("counts").get("invalid").asLong() == manifest.invalid();
         System.out.println(exact ? "counts: exact" : "counts: WRONG");
-        System.out.print(new CostReport("planning an uploaded manifest", used, manifest.distinct(), "planned URL",
-                AwsPrices.US_EAST_1, AwsPrices.Architecture.ARM64).render());
+        if (cost) {
+            System.out.print(new CostReport("planning an uploaded manifest", used, manifest.distinct(), "planned URL",
+                    AwsPrices.US_EAST_1, AwsPrices.Architecture.ARM64).render());
+        }
         if (!exact) {
             System.exit(1);
         }
