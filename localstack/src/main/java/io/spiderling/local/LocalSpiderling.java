@@ -142,7 +142,7 @@ public final class LocalSpiderling implements AutoCloseable {
                 .vertx(vertx)
                 .clock(options.clock())
                 .blobDecorator(blobs -> new NotifyingBlobStore(blobs, this::objectCreated))
-                // The sweep's CloudWatch metrics (log lines on Lambda) have nowhere to go locally; counted as log bytes.
+                // The sweep's CloudWatch metrics (log lines on Lambda) go nowhere locally; counted as log bytes.
                 .metrics(Metering.logStream())
                 .build();
         for (FunctionSpec function : Catalog.FUNCTIONS) {

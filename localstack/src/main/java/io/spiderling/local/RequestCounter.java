@@ -28,7 +28,7 @@ public final class RequestCounter implements ExecutionInterceptor {
 
     @Override
     public void beforeExecution(Context.BeforeExecution context, ExecutionAttributes attributes) {
-        if (Metering.aside()) {
+        if (Metering.isAside()) {
             return; // the meter's own reads
         }
         attributes.putAttribute(ACCOUNT, Metering.account());

@@ -73,7 +73,7 @@ final class DynamoDbBilling {
 
     private DynamoDbBilling() {}
 
-    /** The request with consumed capacity asked for, and the old item on a refused condition; {@code added} says which. */
+    /** The request asking for consumed capacity, and for the old item on a refused condition; {@code added}: which. */
     static SdkRequest prepare(SdkRequest request, Set<Added> added) {
         return switch (request) {
             case GetItemRequest r -> asks(r.returnConsumedCapacity(), added) ? r.toBuilder()

@@ -25,8 +25,8 @@ import java.util.logging.Logger;
  * the handler's calls are its own. Outside invocations a thread has a standing account: a queue poller's receives
  * and deletes belong to the queue's event source (on AWS, Lambda's event source mapping makes them); the harness's
  * own calls to {@link #HARNESS}, and requests it marks with {@link #HARNESS_HEADER}; the local runner's stand-ins for
- * what AWS does itself to {@link #LOCAL}. Anything else is {@link #UNATTRIBUTED}, so that a call on an unexpected thread
- * shows instead of vanishing.
+ * what AWS does itself to {@link #LOCAL}. Anything else is {@link #UNATTRIBUTED}, so that a call on an unexpected
+ * thread shows instead of vanishing.
  *
  * <p>Counting requests is always on, as cheap as the counter it replaces. {@link #enable()} turns on the rest: asking
  * DynamoDB for consumed capacity (see {@link DynamoDbBilling}) and counting log bytes.
@@ -137,7 +137,7 @@ public final class Metering {
     }
 
     /** Whether the calls on this thread now are the meter's own. */
-    public static boolean aside() {
+    public static boolean isAside() {
         return ASIDE.get() != null;
     }
 

@@ -95,8 +95,8 @@ public final class SdkCallBilling {
             case "S3" -> {
                 Metering.recordCall(account, "S3", operation, 1, 0, 0, false);
                 if (request instanceof PutObjectRequest put) {
-                    body.flatMap(RequestBody::optionalContentLength).ifPresent(bytes -> Metering.stored(prefix(put.key()),
-                            bytes));
+                    body.flatMap(RequestBody::optionalContentLength)
+                            .ifPresent(bytes -> Metering.stored(prefix(put.key()), bytes));
                 }
             }
             default -> Metering.recordCall(account, sdkService, operation, 1, 0, 0, false);

@@ -89,7 +89,8 @@ final class TransactionItems {
         Map<String, List<Map<String, AttributeValue>>> keys = new HashMap<>();
         targets.forEach(t -> keys.computeIfAbsent(t.tableName(), n -> new ArrayList<>()).add(t.key()));
         Map<String, KeysAndAttributes> request = new HashMap<>();
-        keys.forEach((table, k) -> request.put(table, KeysAndAttributes.builder().keys(k).consistentRead(true).build()));
+        keys.forEach((table, k) -> request.put(table,
+                KeysAndAttributes.builder().keys(k).consistentRead(true).build()));
         Metering.aside(() -> {
             Map<String, KeysAndAttributes> todo = request;
             while (!todo.isEmpty()) {

@@ -24,7 +24,8 @@ public record Usage(Map<Call, Calls> calls, Map<String, Invocations> invocations
     }
 
     /**
-     * @param service as billed: {@code DynamoDB}, {@code SQS standard}, {@code SQS FIFO}, {@code S3}, {@code API Gateway}
+     * @param service as billed: {@code DynamoDB}, {@code SQS standard}, {@code SQS FIFO}, {@code S3},
+     *     {@code API Gateway}
      * @param operation the SDK's operation name, refined where it prices differently ({@code ReceiveMessage (empty)})
      */
     public record Call(String account, String service, String operation) implements Comparable<Call> {
