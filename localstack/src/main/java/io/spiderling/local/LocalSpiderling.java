@@ -21,12 +21,11 @@ import io.spiderling.lambda.Handlers;
 import io.spiderling.lambda.Pipeline;
 import io.spiderling.lambda.config.FunctionConfig;
 import io.spiderling.lambda.internal.HttpJson;
+import io.spiderling.local.cost.Metering;
 import io.spiderling.testkit.EmbeddedAws;
 import io.spiderling.testkit.StackResources;
 import io.vertx.core.Vertx;
 import java.io.IOException;
-import java.io.OutputStream;
-import java.io.PrintStream;
 import java.io.UncheckedIOException;
 import java.net.URI;
 import java.net.URL;
@@ -143,8 +142,8 @@ public final class LocalSpiderling implements AutoCloseable {
                 .vertx(vertx)
                 .clock(options.clock())
                 .blobDecorator(blobs -> new NotifyingBlobStore(blobs, this::objectCreated))
-                // The sweep's CloudWatch metrics have nowhere to go locally.
-                .metrics(new PrintStream(OutputStream.nullOutputStream()))
+                // The sweep's CloudWatch metrics (log lines on Lambda) go nowhere locally; counted as log bytes.
+                .metrics(Metering.logStream())
                 .build();
         for (FunctionSpec function : Catalog.FUNCTIONS) {
             wire(function, options);
@@ -152,29 +151,36 @@ public final class LocalSpiderling implements AutoCloseable {
         this.uploads = new UploadWatcher(pipeline.aws().s3(), resources.bucket(), this::objectCreated);
         this.apiServer = new LocalApiServer(options.apiPort(), this::http);
         // S3's notifications for uploads, which s3proxy does not raise.
-        scheduler.scheduleWithFixedDelay(this::watchUploads, 1, 1, TimeUnit.SECONDS);
+        scheduler.scheduleWithFixedDelay(Metering.as(Metering.LOCAL, this::watchUploads), 1, 1, TimeUnit.SECONDS);
     }
 
-    /** Starts the local loop of the function's event source, as its catalog entry describes it. */
+    /**
+     * Starts the local loop of the function's event source, as its catalog entry describes it. Each handler call is
+     * metered as an invocation of the function; a poller's own receives and deletes as its event source's.
+     */
     private void wire(FunctionSpec function, Options options) {
         switch (function.source()) {
             case EventSource.QueueSource queue -> {
-                RequestHandler<SQSEvent, SQSBatchResponse> handler = Handlers.create(function.name(), pipeline);
+                RequestHandler<SQSEvent, SQSBatchResponse> handler =
+                        Metering.handler(function, Handlers.create(function.name(), pipeline));
                 int count = function.name().equals(FunctionNames.FETCH) ? options.fetchPollers()
                         : function.name().equals(FunctionNames.PLAN) ? PLAN_POLLERS : 1;
                 for (int i = 0; i < count; i++) {
-                    startPoller(function.name() + "-" + i, new SqsPoller(pipeline.aws().sqs(),
-                            resources.queueUrl(queue.queue()), e -> handler.handleRequest(e, null), running,
-                            queue.batchSize()));
+                    startPoller(function.name() + "-" + i, Metering.as(Metering.eventSource(function.name()),
+                            new SqsPoller(pipeline.aws().sqs(), resources.queueUrl(queue.queue()),
+                                    e -> handler.handleRequest(e, null), running, queue.batchSize())));
                 }
             }
             case EventSource.ObjectCreated s3 -> {
-                RequestHandler<S3Event, ?> handler = Handlers.create(function.name(), pipeline);
+                RequestHandler<S3Event, Object> handler =
+                        Metering.handler(function, Handlers.create(function.name(), pipeline));
                 s3.prefixes().forEach(prefix -> objectCreated.put(prefix, handler));
             }
-            case EventSource.Http api -> http.put(function.name(), Handlers.create(function.name(), pipeline));
+            case EventSource.Http api -> http.put(function.name(),
+                    Metering.httpHandler(function, Handlers.create(function.name(), pipeline)));
             case EventSource.Schedule schedule -> {
-                RequestHandler<ScheduledEvent, ?> handler = Handlers.create(function.name(), pipeline);
+                RequestHandler<ScheduledEvent, Object> handler =
+                        Metering.handler(function, Handlers.create(function.name(), pipeline));
                 long every = options.sweepEvery().toMillis();
                 scheduler.scheduleWithFixedDelay(() -> runScheduled(function.name(), handler), every, every,
                         TimeUnit.MILLISECONDS);

@@ -1,6 +1,7 @@
 package io.spiderling.local;
 
 import io.spiderling.core.port.BlobStore;
+import io.spiderling.local.cost.Metering;
 import java.io.InputStream;
 import java.net.URI;
 import java.time.Duration;
@@ -64,7 +65,8 @@ final class NotifyingBlobStore implements BlobStore {
     public boolean copy(String from, String to) {
         boolean copied = delegate.copy(from, to);
         if (copied) {
-            onCreated.accept(to, delegate.size(to).orElse(0L));
+            // The size is the local stand-in's question (S3 puts it in the event), not the function's request.
+            onCreated.accept(to, Metering.standIn(() -> delegate.size(to)).orElse(0L));
         }
         return copied;
     }

@@ -2,6 +2,10 @@ package io.spiderling.local;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.spiderling.local.cost.AwsPrices;
+import io.spiderling.local.cost.CostReport;
+import io.spiderling.local.cost.Metering;
+import io.spiderling.local.cost.Usage;
 import io.spiderling.testkit.EmbeddedAws;
 import io.spiderling.testkit.StackResources;
 import java.io.BufferedWriter;
@@ -26,7 +30,9 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
  * canonicalize, on the embedded stack. It writes a manifest (streamed to a file), opens an upload batch through the
  * local API, PUTs the file to the presigned URL, and times until every chunk is planned: each URL has its batch item,
  * its claim and its frontier entry. Nothing is fetched (no fetch pollers), so the number is planning alone. At the end
- * it checks the counts: the header's total and duplicates, and the frontier's entries summed over every site.
+ * it checks the counts: the header's total and duplicates, and the frontier's entries summed over every site, and
+ * reports what the planning would cost on AWS per planned URL ({@link CostReport}; the client's upload counts, the
+ * harness's status polls do not).
  *
  * <p>Measured here, not asserted in a test: the numbers belong in docs/BENCHMARKS.md with the command.
  */
@@ -34,6 +40,8 @@ public final class UploadBenchmark {
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final HttpClient HTTP = HttpClient.newHttpClient();
+    /** Long enough for the event sources to delete the last messages after the planning is done. */
+    private static final Duration SETTLE = Duration.ofSeconds(2);
 
     private UploadBenchmark() {}
 
@@ -44,17 +52,25 @@ public final class UploadBenchmark {
         long urls = 1_000_000;
         int sites = 1_000;
         long chunkBytes = 1024 * 1024;
+        boolean cost = true;
         for (int i = 0; i < argv.length; i++) {
             switch (argv[i]) {
                 case "--urls" -> urls = Long.parseLong(argv[++i]);
                 case "--sites" -> sites = Integer.parseInt(argv[++i]);
                 case "--chunk-bytes" -> chunkBytes = Long.parseLong(argv[++i]);
+                case "--no-cost" -> cost = false;
                 default -> {
-                    System.err.println("Usage: ./spiderling bench-upload [--urls N] [--sites S] [--chunk-bytes B]");
+                    System.err.println("Usage: ./spiderling bench-upload [--urls N] [--sites S] [--chunk-bytes B]"
+                            + " [--no-cost]\n  --no-cost: the time only, without the meter's consumed-capacity requests"
+                            + " and side reads of transactions' items");
                     System.exit(2);
                 }
             }
         }
+        if (cost) {
+            Metering.enable();
+        }
+        Metering.actAs(Metering.HARNESS);
         Path dir = Files.createTempDirectory("spiderling-bench-upload");
         Manifest manifest = write(dir.resolve("manifest.jsonl"), urls, sites);
         System.out.printf(Locale.ROOT, "manifest: %,d lines, %,d bytes: %,d distinct URLs over %,d sites, %,d respelled"
@@ -68,7 +84,7 @@ public final class UploadBenchmark {
                     // As EventBridge would run it on AWS; every second it would compete with planning for the stack.
                     .withSweepEvery(Duration.ofMinutes(1));
             try (LocalSpiderling local = LocalSpiderling.start(aws, resources, options)) {
-                run(aws, resources, local, manifest);
+                run(aws, resources, local, manifest, cost);
             }
         } finally {
             Files.deleteIfExists(manifest.file());
@@ -76,8 +92,9 @@ public final class UploadBenchmark {
         }
     }
 
-    private static void run(EmbeddedAws aws, StackResources resources, LocalSpiderling local, Manifest manifest)
-            throws Exception {
+    private static void run(EmbeddedAws aws, StackResources resources, LocalSpiderling local, Manifest manifest,
+            boolean cost) throws Exception {
+        Usage before = Metering.snapshot();
         HttpResponse<String> created = HTTP.send(local.apiRequest("/batches/uploads")
                 .POST(HttpRequest.BodyPublishers.ofString("{\"format\":\"jsonl\"}")).build(),
                 HttpResponse.BodyHandlers.ofString());
@@ -91,6 +108,7 @@ public final class UploadBenchmark {
             throw new IllegalStateException("upload refused: " + put.statusCode() + " " + put.body());
         }
         double uploadSeconds = (System.nanoTime() - start) / 1e9;
+        Metering.clientPut("uploads/", manifest.bytes());
         long peakHeap = 0;
         JsonNode status;
         long lastReport = 0;
@@ -111,6 +129,8 @@ public final class UploadBenchmark {
             Thread.sleep(500);
         }
         double seconds = (System.nanoTime() - start) / 1e9;
+        Thread.sleep(SETTLE.toMillis()); // the plan queue's event source deletes its last message
+        Usage used = Metering.snapshot().minus(before);
         long total = status.get("total").asLong();
         long duplicates = status.get("duplicates").asLong();
         long parked = frontierEntries(aws, resources);
@@ -129,6 +149,10 @@ public final class UploadBenchmark {
                 && parked == manifest.distinct()
                 && status.get("counts").get("invalid").asLong() == manifest.invalid();
         System.out.println(exact ? "counts: exact" : "counts: WRONG");
+        if (cost) {
+            System.out.print(new CostReport("planning an uploaded manifest", used, manifest.distinct(), "planned URL",
+                    AwsPrices.US_EAST_1, AwsPrices.Architecture.ARM64).render());
+        }
         if (!exact) {
             System.exit(1);
         }
@@ -190,7 +214,8 @@ public final class UploadBenchmark {
     }
 
     private static JsonNode get(LocalSpiderling local, String path) throws Exception {
-        HttpResponse<String> response = HTTP.send(local.apiRequest(path).GET().build(),
+        HttpResponse<String> response = HTTP.send(local.apiRequest(path).header(Metering.HARNESS_HEADER, "status poll")
+                .GET().build(),
                 HttpResponse.BodyHandlers.ofString());
         if (response.statusCode() != 200) {
             throw new IllegalStateException(path + ": " + response.statusCode() + " " + response.body());

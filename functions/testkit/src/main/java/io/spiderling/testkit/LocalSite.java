@@ -5,9 +5,18 @@ import com.sun.net.httpserver.HttpHandler;
 import com.sun.net.httpserver.HttpServer;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.time.format.DateTimeParseException;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Predicate;
 
 /** One web site of {@link LocalSites}: its own loopback address and port, serving the responses you give it. */
 public final class LocalSite {
@@ -20,6 +29,9 @@ public final class LocalSite {
     private final Map<String, Response> responses = new ConcurrentHashMap<>();
     private final Map<String, Runnable> beforeResponding = new ConcurrentHashMap<>();
     private final Map<String, HttpHandler> handlers = new ConcurrentHashMap<>();
+    /** Paths that answer conditional requests (see {@link #cacheablePage}). */
+    private final Set<String> conditional = ConcurrentHashMap.newKeySet();
+    private volatile Predicate<String> validatorsIgnored = path -> false;
 
     LocalSite(HttpServer server, LocalSites sites) {
         this.server = server;
@@ -49,6 +61,29 @@ public final class LocalSite {
     /** Serves {@code html} at {@code path} with status 200 as UTF-8 {@code text/html}. */
     public LocalSite page(String path, String html) {
         return respond(path, 200, "text/html; charset=utf-8", html.getBytes(StandardCharsets.UTF_8));
+    }
+
+    /**
+     * Serves {@code html} at {@code path} like {@link #page}, with an {@code ETag} (a hash of the bytes) and a
+     * {@code Last-Modified}, and answers a conditional request that matches them with 304 and no body: an
+     * {@code If-None-Match} naming the ETag, or, when there is no If-None-Match, an {@code If-Modified-Since} not
+     * before Last-Modified (RFC 9110, 13.1).
+     */
+    public LocalSite cacheablePage(String path, String html, Instant lastModified) {
+        byte[] body = html.getBytes(StandardCharsets.UTF_8);
+        respond(path, 200, "text/html; charset=utf-8", body, Map.of("ETag", etag(body),
+                "Last-Modified", HTTP_DATE.format(lastModified.atOffset(ZoneOffset.UTC))));
+        conditional.add(path);
+        return this;
+    }
+
+    /**
+     * Ignores the validators of requests for paths that match, answering them in full, as many servers do; the
+     * response still carries its ETag and Last-Modified.
+     */
+    public LocalSite ignoreValidators(Predicate<String> paths) {
+        this.validatorsIgnored = paths;
+        return this;
     }
 
     public LocalSite respond(String path, int status, String contentType, byte[] body) {
@@ -118,14 +153,54 @@ public final class LocalSite {
                 return;
             }
             Response response = responses.getOrDefault(pathAndQuery, responses.getOrDefault(path, NOT_FOUND));
+            SiteLatency latency = sites.latency();
+            latency.awaitFirstByte();
             exchange.getResponseHeaders().set("Content-Type", response.contentType());
             response.headers().forEach(exchange.getResponseHeaders()::set);
-            boolean noBody = response.body().length == 0 || exchange.getRequestMethod().equals("HEAD");
+            boolean notModified = conditional.contains(path) && !validatorsIgnored.test(path)
+                    && notModified(exchange, response);
+            boolean noBody = notModified || response.body().length == 0 || exchange.getRequestMethod().equals("HEAD");
             // -1 tells HttpServer there is no body; 0 would mean "chunked, length unknown".
-            exchange.sendResponseHeaders(response.status(), noBody ? -1 : response.body().length);
+            exchange.sendResponseHeaders(notModified ? 304 : response.status(), noBody ? -1 : response.body().length);
             if (!noBody) {
-                exchange.getResponseBody().write(response.body());
+                latency.write(exchange.getResponseBody(), response.body());
             }
+        }
+    }
+
+    private static final DateTimeFormatter HTTP_DATE = DateTimeFormatter.RFC_1123_DATE_TIME;
+
+    private static String etag(byte[] body) {
+        try {
+            byte[] hash = MessageDigest.getInstance("SHA-256").digest(body);
+            return "\"" + HexFormat.of().formatHex(hash, 0, 8) + "\"";
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static boolean notModified(HttpExchange exchange, Response response) {
+        String ifNoneMatch = exchange.getRequestHeaders().getFirst("If-None-Match");
+        if (ifNoneMatch != null) {
+            String etag = response.headers().get("ETag");
+            for (String tag : ifNoneMatch.split(",")) {
+                String t = tag.strip();
+                if (t.equals("*") || (t.startsWith("W/") ? t.substring(2) : t).equals(etag)) {
+                    return true;
+                }
+            }
+            return false;
+        }
+        String ifModifiedSince = exchange.getRequestHeaders().getFirst("If-Modified-Since");
+        if (ifModifiedSince == null) {
+            return false;
+        }
+        try {
+            Instant since = Instant.from(HTTP_DATE.parse(ifModifiedSince.strip()));
+            Instant modified = Instant.from(HTTP_DATE.parse(response.headers().get("Last-Modified")));
+            return !since.isBefore(modified);
+        } catch (DateTimeParseException e) {
+            return false; // an invalid date is ignored (RFC 9110, 13.1.3)
         }
     }
 

@@ -9,6 +9,7 @@ import java.time.Clock;
 import java.util.ArrayList;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Objects;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 
@@ -29,6 +30,7 @@ public final class LocalSites implements AutoCloseable {
     private final ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor();
     private final List<LocalSite> sites = new ArrayList<>();
     private final List<RecordedRequest> requests = new ArrayList<>();
+    private volatile SiteLatency latency = SiteLatency.NONE;
 
     private LocalSites(Clock clock) {
         this.clock = clock;
@@ -95,6 +97,16 @@ public final class LocalSites implements AutoCloseable {
         StringBuilder lines = new StringBuilder();
         sites.forEach(site -> lines.append(site.host()).append(' ').append(qps).append('\n'));
         return java.nio.file.Files.writeString(dir.resolve("rate-overrides.txt"), lines);
+    }
+
+    /** Every site answers with {@code latency} from now on (none by default). */
+    public LocalSites latency(SiteLatency latency) {
+        this.latency = Objects.requireNonNull(latency, "latency");
+        return this;
+    }
+
+    SiteLatency latency() {
+        return latency;
     }
 
     /** What all sites received, in arrival order. */

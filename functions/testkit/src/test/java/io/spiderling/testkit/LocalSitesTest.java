@@ -143,6 +143,54 @@ class LocalSitesTest {
     }
 
     @Test
+    void cacheablePage_whenValidatorsMatch_answers304WithoutBodyAndOtherwiseThePage() throws Exception {
+        try (LocalSites sites = LocalSites.start(1)) {
+            LocalSite site = sites.site(0);
+            site.cacheablePage("/a", "<p>a</p>", Instant.parse("2026-11-01T10:00:00Z"));
+            HttpResponse<String> first = get(site.url("/a"));
+            String etag = first.headers().firstValue("ETag").orElseThrow();
+
+            assertEquals(200, first.statusCode());
+            assertEquals("Sun, 1 Nov 2026 10:00:00 GMT", first.headers().firstValue("Last-Modified").orElseThrow());
+            assertEquals(304, get(site.url("/a"), "If-None-Match", "\"x\", " + etag).statusCode());
+            assertEquals("", get(site.url("/a"), "If-None-Match", etag).body());
+            assertEquals(200, get(site.url("/a"), "If-None-Match", "\"other\"").statusCode());
+            assertEquals(304, get(site.url("/a"), "If-Modified-Since", "Sun, 1 Nov 2026 10:00:00 GMT").statusCode());
+            assertEquals(200, get(site.url("/a"), "If-Modified-Since", "Sun, 1 Nov 2026 09:59:59 GMT").statusCode());
+        }
+    }
+
+    @Test
+    void ignoreValidators_whenPathMatches_answersInFullDespiteAMatchingETag() throws Exception {
+        try (LocalSites sites = LocalSites.start(1)) {
+            LocalSite site = sites.site(0);
+            site.cacheablePage("/odd", "<p>odd</p>", Instant.EPOCH).cacheablePage("/even", "<p>even</p>", Instant.EPOCH)
+                    .ignoreValidators(path -> path.equals("/odd"));
+            String oddTag = get(site.url("/odd")).headers().firstValue("ETag").orElseThrow();
+            String evenTag = get(site.url("/even")).headers().firstValue("ETag").orElseThrow();
+
+            HttpResponse<String> odd = get(site.url("/odd"), "If-None-Match", oddTag);
+
+            assertEquals(200, odd.statusCode());
+            assertEquals("<p>odd</p>", odd.body());
+            assertEquals(304, get(site.url("/even"), "If-None-Match", evenTag).statusCode());
+        }
+    }
+
+    @Test
+    void latency_whenSet_stillServesTheWholeBodyWithItsLength() throws Exception {
+        try (LocalSites sites = LocalSites.start(1).latency(SiteLatency.of(5, 10))) {
+            String big = "x".repeat(100_000);
+            sites.site(0).page("/big", big);
+
+            HttpResponse<String> response = get(sites.site(0).url("/big"));
+
+            assertEquals(big, response.body());
+            assertEquals("100000", response.headers().firstValue("Content-Length").orElseThrow());
+        }
+    }
+
+    @Test
     void start_whenCountOutOfRange_throwsIllegalArgumentException() {
         assertThrows(IllegalArgumentException.class, () -> LocalSites.start(0));
         assertThrows(IllegalArgumentException.class, () -> LocalSites.start(254));
@@ -150,6 +198,12 @@ class LocalSitesTest {
 
     private static HttpResponse<String> get(String url) throws IOException, InterruptedException {
         return HTTP.send(HttpRequest.newBuilder(URI.create(url)).build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    private static HttpResponse<String> get(String url, String header, String value)
+            throws IOException, InterruptedException {
+        return HTTP.send(HttpRequest.newBuilder(URI.create(url)).header(header, value).build(),
+                HttpResponse.BodyHandlers.ofString());
     }
 
     /** Advances by a fixed step on every reading, so each request gets a distinct, predictable time. */
