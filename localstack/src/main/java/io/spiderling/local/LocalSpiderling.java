@@ -189,6 +189,7 @@ public final class LocalSpiderling implements AutoCloseable {
     }
 
     public static LocalSpiderling start(EmbeddedAws aws, StackResources resources, Options options) {
+        LocalLogging.configure();
         return new LocalSpiderling(aws, resources, options);
     }
 
