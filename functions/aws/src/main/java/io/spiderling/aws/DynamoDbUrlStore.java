@@ -32,8 +32,9 @@ import software.amazon.awssdk.services.dynamodb.model.ReturnValue;
 /**
  * {@link UrlStore} on the {@code urls} table, one item per normalized URL keyed by its hash. The fetch and extract
  * stages each update only their own attributes, so whichever runs first, neither erases the other's work. The claim
- * ({@code claimedAt}, {@code claimedBy}, and the {@code waiters} set of batches that joined it) lives on the same item,
- * so joining and releasing are single-item atomic updates that cannot miss each other.
+ * ({@code claimedAt}, {@code claimedBy}, and the {@code waiters} set of batches that joined it) is an item of its own
+ * next to the row ({@code urlHash = claim:<hash>}), so joining and releasing are single-item atomic updates that
+ * cannot miss each other, and cost a write unit or two however much metadata the URL's row holds (ADR 5).
  */
 public final class DynamoDbUrlStore implements UrlStore {
 
@@ -68,6 +69,11 @@ public final class DynamoDbUrlStore implements UrlStore {
 
     private final DynamoDbClient dynamo;
     private final String table;
+
+    /** The claim item of a URL: small, whatever the row holds. */
+    static Map<String, AttributeValue> claimKey(String urlHash) {
+        return Map.of(KEY, s("claim:" + urlHash));
+    }
 
     public DynamoDbUrlStore(DynamoDbClient dynamo, String table) {
         this.dynamo = dynamo;
@@ -258,7 +264,7 @@ public final class DynamoDbUrlStore implements UrlStore {
 
     @Override
     public Claim claim(String urlHash, String url, String batchId, Instant now, Instant staleBefore) {
-        Map<String, AttributeValue> key = Map.of(KEY, s(urlHash));
+        Map<String, AttributeValue> key = claimKey(urlHash);
         for (int attempt = 0; attempt < CLAIM_ATTEMPTS; attempt++) {
             try {
                 dynamo.updateItem(b -> b.tableName(table).key(key)
@@ -300,7 +306,7 @@ public final class DynamoDbUrlStore implements UrlStore {
             }
             while (!todo.isEmpty()) {
                 TransactWriteItem[] updates = todo.stream().map(i -> TransactWriteItem.builder()
-                        .update(u -> u.tableName(table).key(Map.of(KEY, s(requests.get(i).urlHash())))
+                        .update(u -> u.tableName(table).key(claimKey(requests.get(i).urlHash()))
                                 .updateExpression("SET claimedAt = :now, claimedBy = :batch, #url = if_not_exists(#url, :url)")
                                 .conditionExpression(CLAIM_CONDITION)
                                 .expressionAttributeNames(Map.of("#url", "url"))
@@ -331,11 +337,10 @@ public final class DynamoDbUrlStore implements UrlStore {
     @Override
     public List<String> releaseClaim(String urlHash) {
         try {
-            Map<String, AttributeValue> old = dynamo.updateItem(b -> b.tableName(table)
-                    .key(Map.of(KEY, s(urlHash)))
-                    .updateExpression("REMOVE claimedAt, claimedBy, waiters")
+            Map<String, AttributeValue> old = dynamo.deleteItem(b -> b.tableName(table)
+                    .key(claimKey(urlHash))
                     .conditionExpression("attribute_exists(claimedAt)")
-                    .returnValues(ReturnValue.UPDATED_OLD)).attributes();
+                    .returnValues(ReturnValue.ALL_OLD)).attributes();
             AttributeValue waiters = old == null ? null : old.get("waiters");
             return waiters == null || !waiters.hasSs() ? List.of() : List.copyOf(waiters.ss());
         } catch (ConditionalCheckFailedException noClaim) {

@@ -34,11 +34,15 @@ class DynamoDbUrlStoreTest {
     private static final Instant T3 = T2.plusSeconds(3600);
 
     private final DynamoDbUrlStore store;
+    private final EmbeddedAws aws;
+    private final String table;
     private String url;
     private String urlHash;
 
     DynamoDbUrlStoreTest(EmbeddedAws aws, StackResources res) {
         this.store = new DynamoDbUrlStore(aws.dynamoDb(), res.urlsTable());
+        this.aws = aws;
+        this.table = res.urlsTable();
     }
 
     @BeforeEach
@@ -95,8 +99,11 @@ class DynamoDbUrlStoreTest {
             NormalizedUrl u = NormalizedUrl.parse(url + "&f=" + i);
             hashes.add(u.urlHash());
             if (i % 3 == 0) {
-                store.claim(u.urlHash(), u.value(), "a", T1, stale);
+                store.recordFetch(new FetchRecord(u.urlHash(), u.value(), ItemState.FETCHED, Optional.of(200),
+                        Optional.of("text/html"), 1, false, Optional.empty(), Optional.empty(), Optional.empty(), T1,
+                        1, 1, Optional.empty()));
             }
+            store.claim(u.urlHash(), u.value(), "a", T1, stale); // a claim is no row of its own
         }
 
         var found = store.findAll(hashes);
@@ -117,10 +124,12 @@ class DynamoDbUrlStoreTest {
     }
 
     @Test
-    void claim_whenUrlNeverFetched_leavesARowWithoutFetchOrExtraction() {
+    void claim_whenUrlNeverFetched_leavesTheRowAloneInAnItemOfItsOwn() {
         store.claim(urlHash, url, "a", T1, T1.minusSeconds(1800));
 
-        assertEquals(new UrlRecord(urlHash, Optional.empty(), Optional.empty()), store.find(urlHash).orElseThrow());
+        assertEquals(Optional.empty(), store.find(urlHash));
+        assertEquals("a", aws.dynamoDb().getItem(b -> b.tableName(table).key(DynamoDbUrlStore.claimKey(urlHash)))
+                .item().get("claimedBy").s());
     }
 
     @Test

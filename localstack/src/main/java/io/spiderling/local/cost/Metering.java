@@ -44,7 +44,8 @@ public final class Metering {
     /** A request to the local API carrying this header (any value) is the harness's, not a client's. */
     public static final String HARNESS_HEADER = "x-spiderling-meter";
 
-    private static final ThreadLocal<String> INVOCATION = new ThreadLocal<>();
+    /** Inherited, so that the threads an invocation starts (the fetch stage's lanes) are billed to it. */
+    private static final ThreadLocal<String> INVOCATION = new InheritableThreadLocal<>();
     private static final ThreadLocal<String> STANDING = new ThreadLocal<>();
     private static final ThreadLocal<Boolean> ASIDE = new ThreadLocal<>();
     private static final Map<Usage.Call, CallCounter> CALLS = new ConcurrentHashMap<>();
