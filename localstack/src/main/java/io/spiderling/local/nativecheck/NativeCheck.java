@@ -165,7 +165,8 @@ public final class NativeCheck {
      * The deployment's configuration, by key name: the embedded stack's endpoints, resource names and the clients
      * secret's ARN, as the CDK stack sets them, and what this deployment sets differently from the defaults (API
      * Gateway's JWT authorizer decides the client, as the sample events carry its claims; the local site and the
-     * webhook receiver are on loopback over http; small upload chunks, so the sample upload spans several).
+     * webhook receiver are on loopback over http; small upload chunks, so the sample upload spans several; the opt-in
+     * links index on, so the inlinks sample has something to show).
      *
      * <p>The static credentials keys are left out: the functions then take the role's credentials from the sandbox
      * ({@link #lambdaSandbox()}) through the SDK's default provider chain, the path they take on AWS.
@@ -179,6 +180,7 @@ public final class NativeCheck {
         values.put("spiderling.notify.allow-http", "true");
         values.put("spiderling.fetch.rate-overrides-file", fixture.rateOverrides().toString());
         values.put("spiderling.uploads.chunk-bytes", "16384");
+        values.put("spiderling.links.enabled", "true");
         return values;
     }
 
