@@ -31,13 +31,14 @@ import java.util.Optional;
  *
  * <p><b>Effective interval.</b>
  * <pre>
- *   interval(state) = max(base, min(maxInterval, max(state.interval, responseFactor × rt)))
+ *   interval(state) = max(base, min(maxInterval, max(state.interval, responseFactor × rt / maxInFlight)))
  *   rt ← rt + smoothing × (sample − rt)       (the first sample is taken as it is)
  * </pre>
  * where {@code rt} is an exponentially weighted moving average of the durations of the site's answers (not of
  * failures to get one), in milliseconds. With the default
- * factor 2, a site answering in 1.5 s is asked once every 3 s: on average our requests hold at most half of one
- * connection's time, however slow the site gets (until the cap). The
+ * factor 2 and 2 in flight, a site answering in 1.5 s is asked once every 1.5 s: on average our requests hold at
+ * most half of the connections we may hold at once (one of two), however slow the site gets (until the cap). A site
+ * answering in 200 ms can thus be asked 5 times a second with two requests overlapping. The
  * base (configured interval raised to robots.txt's crawl delay) is a floor that nothing lowers, and only it may exceed
  * {@code maxInterval}.
  *
@@ -179,7 +180,8 @@ public final class RateLimiter {
 
     /** The spacing between this site's slots now: see the class comment for the formula. */
     public Duration interval(SiteRate state) {
-        Duration paced = max(state.interval(), scale(state.responseTime(), settings.responseFactor()));
+        Duration paced = max(state.interval(), scale(state.responseTime(),
+                settings.responseFactor() / settings.maxInFlight()));
         return max(state.baseInterval(), min(settings.maxInterval(), paced));
     }
 

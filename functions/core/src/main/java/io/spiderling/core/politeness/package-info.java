@@ -11,7 +11,7 @@
  * <ul>
  *   <li>{@link io.spiderling.core.politeness.RateLimiter}: Aragog's slots, 1 request per second and at most 2 in
  *       flight per site, no wait longer than 1 s for a slot; slower when responses are slower (interval at least
- *       twice the smoothed fetch time) and when robots.txt asks for a crawl delay; each 429/503 doubles the interval
+ *       twice the smoothed fetch time, shared by the requests allowed in flight) and when robots.txt asks for a crawl delay; each 429/503 doubles the interval
  *       (up to 60 s) and pauses the site for its Retry-After (capped at 10 min) or an escalating 60 s, 2 min, …; ten
  *       successes in a row halve the interval again.</li>
  *   <li>{@link io.spiderling.core.politeness.RateOverrides}: an operator's file of per-site rates.</li>
