@@ -72,7 +72,7 @@ class EmbeddedAwsTest {
                 .map(url -> url.substring(url.lastIndexOf('/') + 1))
                 .collect(Collectors.toSet());
         assertEquals(Set.of(p + "-ingest", p + "-ingest-dlq", p + "-fetch.fifo", p + "-fetch-dlq.fifo", p + "-plan",
-                p + "-plan-dlq", p + "-notify", p + "-notify-dlq", p + "-events"), queueNames);
+                p + "-plan-dlq", p + "-notify", p + "-notify-dlq", p + "-events", p + "-wake"), queueNames);
         assertTrue(res.notifyQueueUrl().endsWith("/" + p + "-notify"), res.notifyQueueUrl());
         assertTrue(res.fetchQueueUrl().endsWith("/" + p + "-fetch.fifo"), res.fetchQueueUrl());
     }
