@@ -131,8 +131,9 @@ class PipelineEndToEndTest {
                 site.page("/c/" + p, "<title>c" + p + "</title>");
                 urls.add(site.url("/c/" + p));
             }
-            // One site is one FIFO group, so its pages are fetched one after another, /c/1 first. The client cancels
-            // while /c/1 is in flight.
+            // The client cancels while /c/1 is in flight. A site's pages go to two FIFO groups, so pages of the other
+            // group may be fetched before or alongside /c/1; every page asked for before the cancellation is seen
+            // finishes normally, and none is asked for after.
             CompletableFuture<String> batchId = new CompletableFuture<>();
             site.beforeResponding("/c/1", () -> {
                 try {
@@ -149,9 +150,10 @@ class PipelineEndToEndTest {
 
             assertTrue(status.get("done").asBoolean(), status.toString());
             assertTrue(status.has("cancelledAt"));
-            assertEquals(1, status.at("/counts/fetched").asInt(), "the page in flight finishes normally");
-            assertEquals(29, status.at("/counts/cancelled").asInt());
-            assertEquals(1, site.requests().stream().filter(PipelineEndToEndTest::page).count(),
+            int fetched = status.at("/counts/fetched").asInt();
+            assertTrue(fetched >= 1, "the page in flight finishes normally: " + status);
+            assertEquals(30 - fetched, status.at("/counts/cancelled").asInt(), status.toString());
+            assertEquals(fetched, site.requests().stream().filter(PipelineEndToEndTest::page).count(),
                     "no cancelled page was requested");
         }
     }

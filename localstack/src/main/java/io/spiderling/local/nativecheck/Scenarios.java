@@ -11,6 +11,7 @@ import static io.spiderling.catalog.FunctionNames.NOTIFY;
 import static io.spiderling.catalog.FunctionNames.NOTIFY_DLQ;
 import static io.spiderling.catalog.FunctionNames.PLAN;
 import static io.spiderling.catalog.FunctionNames.SWEEP;
+import static io.spiderling.catalog.FunctionNames.WAKE;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -146,7 +147,10 @@ public final class Scenarios {
                         .expect(new Expectation.Status(200)).build(),
                 Scenario.of(SWEEP, "eventbridge-sweep.json")
                         .exercises("the frontier sweep over every active site (the upload's parked URLs)")
-                        .expect(new Expectation.AtLeast(0)).build());
+                        .expect(new Expectation.AtLeast(0)).build(),
+                Scenario.of(WAKE, "sqs-wake.json")
+                        .exercises("a delayed wake-up of example.com: its due frontier entries released (none here)")
+                        .expect(new Expectation.NoFailedMessages()).build());
     }
 
     /** Edits the JSON held as text in an API Gateway event's {@code body}. */

@@ -52,11 +52,11 @@ import java.util.function.DoubleSupplier;
  * batch item's terminal state, so a crash in between leaves a retry that overwrites rather than a row pointing at
  * nothing. Only the stores failing is an infrastructure failure; it propagates so the message is retried.
  *
- * <p><b>Invocations.</b> Jobs are handled inside an {@link Invocation}, which reads each batch header, stored row,
- * robots.txt entry and rate item once, fetches a site's jobs {@code lanesPerSite} at a time (so a site's allowed
- * in-flight requests really overlap, each still taking its slot from the shared rate item) and different sites side
- * by side, and at its end writes the sites' rate answers, releases the sites' next jobs and checks the batches'
- * completion once each.
+ * <p><b>Invocations.</b> Jobs are handled inside an {@link Invocation}, which reads each stored row, robots.txt entry
+ * and rate item once (the batch header is read per job, so a cancellation is seen at once), fetches a site's jobs
+ * {@code lanesPerSite} at a time and different sites side by side (each request still taking its slot from the
+ * shared rate item), and at its end writes the sites' rate answers, releases the sites' next jobs and checks the
+ * batches' completion once each.
  */
 public final class FetchPage {
 
@@ -300,7 +300,7 @@ public final class FetchPage {
     }
 
     /**
-     * One invocation's jobs, with what they share: the batch headers and stored rows read once, the sites' politeness
+     * One invocation's jobs, with what they share: the stored rows read once, the sites' politeness
      * session, the frontier places to release once per site, and the batches whose completion to check once each.
      * Safe for its own concurrent lanes; {@link #close} it once.
      */
@@ -308,7 +308,6 @@ public final class FetchPage {
 
         private final SitePoliteness.Session session = politeness.session();
         private final Frontier.Releases releases = frontier.releases();
-        private final Map<String, Optional<BatchStatus>> batches = new ConcurrentHashMap<>();
         private final Map<String, Optional<UrlStore.UrlRecord>> rows = new ConcurrentHashMap<>();
         private final Set<String> checkLater = ConcurrentHashMap.newKeySet();
         private final Map<SiteKey, Instant> dueLater = new ConcurrentHashMap<>();
@@ -412,7 +411,9 @@ public final class FetchPage {
             if (fetchSwitch.paused()) {
                 return requeue(job, job.attempt(), now.plus(settings.pausedRecheck()), "fetching paused");
             }
-            Optional<BatchStatus> batch = batches.computeIfAbsent(job.batchId(), tracker::status);
+            // Read for every job, not once per invocation: a batch cancelled while an earlier job was fetched must
+            // not have its next page requested.
+            Optional<BatchStatus> batch = tracker.status(job.batchId());
             if (batch.flatMap(BatchStatus::cancelledAt).isPresent()
                     && endings.cancel(job, now, checkLater).isEmpty()) {
                 return new Outcome.Ended(ItemState.CANCELLED, Optional.empty());
