@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Consumer;
 import software.amazon.awssdk.core.SdkRequest;
 import software.amazon.awssdk.core.SdkResponse;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
@@ -88,35 +89,23 @@ final class DynamoDbBilling {
                     .returnConsumedCapacity(ReturnConsumedCapacity.INDEXES).build() : r;
             case PutItemRequest r -> {
                 var b = r.toBuilder();
-                if (asks(r.returnConsumedCapacity(), added)) {
-                    b.returnConsumedCapacity(ReturnConsumedCapacity.INDEXES);
-                }
-                if (r.conditionExpression() != null && none(r.returnValuesOnConditionCheckFailure())) {
-                    b.returnValuesOnConditionCheckFailure(ReturnValuesOnConditionCheckFailure.ALL_OLD);
-                    added.add(Added.OLD_ITEM_ON_FAILURE);
-                }
+                askForItemWrites(r.returnConsumedCapacity(), r.conditionExpression(),
+                        r.returnValuesOnConditionCheckFailure(), added, b::returnConsumedCapacity,
+                        b::returnValuesOnConditionCheckFailure);
                 yield b.build();
             }
             case UpdateItemRequest r -> {
                 var b = r.toBuilder();
-                if (asks(r.returnConsumedCapacity(), added)) {
-                    b.returnConsumedCapacity(ReturnConsumedCapacity.INDEXES);
-                }
-                if (r.conditionExpression() != null && none(r.returnValuesOnConditionCheckFailure())) {
-                    b.returnValuesOnConditionCheckFailure(ReturnValuesOnConditionCheckFailure.ALL_OLD);
-                    added.add(Added.OLD_ITEM_ON_FAILURE);
-                }
+                askForItemWrites(r.returnConsumedCapacity(), r.conditionExpression(),
+                        r.returnValuesOnConditionCheckFailure(), added, b::returnConsumedCapacity,
+                        b::returnValuesOnConditionCheckFailure);
                 yield b.build();
             }
             case DeleteItemRequest r -> {
                 var b = r.toBuilder();
-                if (asks(r.returnConsumedCapacity(), added)) {
-                    b.returnConsumedCapacity(ReturnConsumedCapacity.INDEXES);
-                }
-                if (r.conditionExpression() != null && none(r.returnValuesOnConditionCheckFailure())) {
-                    b.returnValuesOnConditionCheckFailure(ReturnValuesOnConditionCheckFailure.ALL_OLD);
-                    added.add(Added.OLD_ITEM_ON_FAILURE);
-                }
+                askForItemWrites(r.returnConsumedCapacity(), r.conditionExpression(),
+                        r.returnValuesOnConditionCheckFailure(), added, b::returnConsumedCapacity,
+                        b::returnValuesOnConditionCheckFailure);
                 yield b.build();
             }
             // Transactions get consumed capacity only: asking for old items would change which items the caller's
@@ -270,6 +259,22 @@ final class DynamoDbBilling {
             return true;
         }
         return false;
+    }
+
+    /**
+     * What a single-item write is asked for on top of the caller's request: consumed capacity, and for a conditional
+     * write the old item on a refusal (to size it), each only when the caller did not ask already.
+     */
+    private static void askForItemWrites(ReturnConsumedCapacity capacity, String condition,
+            ReturnValuesOnConditionCheckFailure onFailure, Set<Added> added,
+            Consumer<ReturnConsumedCapacity> setCapacity, Consumer<ReturnValuesOnConditionCheckFailure> setOnFailure) {
+        if (asks(capacity, added)) {
+            setCapacity.accept(ReturnConsumedCapacity.INDEXES);
+        }
+        if (condition != null && none(onFailure)) {
+            setOnFailure.accept(ReturnValuesOnConditionCheckFailure.ALL_OLD);
+            added.add(Added.OLD_ITEM_ON_FAILURE);
+        }
     }
 
     private static boolean none(ReturnValuesOnConditionCheckFailure given) {

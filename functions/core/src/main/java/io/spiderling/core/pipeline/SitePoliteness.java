@@ -244,9 +244,9 @@ public final class SitePoliteness {
                     }
                     return decided.result();
                 }
+                // Every transition raises the version, so the state to write is always newer than the one read.
                 long readVersion = site.known.map(SiteRate::version).orElse(0L);
-                SiteRate next = decided.write().version() > readVersion ? decided.write()
-                        : withVersion(decided.write(), readVersion + 1);
+                SiteRate next = decided.write();
                 switch (parts.rates().save(key, next, readVersion)) {
                     case RateStore.Written.Saved saved -> {
                         site.known = Optional.of(next);
@@ -328,11 +328,6 @@ public final class SitePoliteness {
             robotsEntries.put(origin, Optional.of(fetched));
             return Optional.empty();
         }
-    }
-
-    private static SiteRate withVersion(SiteRate s, long version) {
-        return new SiteRate(s.lastSlot(), s.interval(), s.baseInterval(), s.pausedUntil(), s.throttles(),
-                s.successes(), s.responseTime(), s.inFlight(), s.failing(), version);
     }
 
     /**

@@ -298,12 +298,10 @@ public final class RateLimiter {
         if (failing.size() < settings.failuresToPause()) {
             return state.next(c -> c.interval(interval).successes(0).failing(failing));
         }
-        int throttles = state.throttles() == Integer.MAX_VALUE ? Integer.MAX_VALUE : state.throttles() + 1;
+        int throttles = nextThrottles(state);
         Instant pausedUntil = latest(state.pausedUntil(), now.plus(pause(doublings(settings.failurePause(),
                 throttles - 1), jitter)));
-        Duration doubled = max(min(settings.maxInterval(), max(state.interval(), state.baseInterval())
-                .multipliedBy(2)), state.baseInterval());
-        return state.next(c -> c.interval(doubled).successes(0).failing(List.of()).throttles(throttles)
+        return state.next(c -> c.interval(doubled(state)).successes(0).failing(List.of()).throttles(throttles)
                 .pausedUntil(pausedUntil));
     }
 
@@ -316,13 +314,22 @@ public final class RateLimiter {
      */
     public SiteRate onThrottled(SiteRate state, Instant now, Optional<Duration> retryAfter, double jitter) {
         Jitter.require(jitter);
-        int throttles = state.throttles() == Integer.MAX_VALUE ? Integer.MAX_VALUE : state.throttles() + 1;
-        Duration interval = min(settings.maxInterval(), max(state.interval(), state.baseInterval()).multipliedBy(2));
+        int throttles = nextThrottles(state);
         Duration asked = retryAfter.orElseGet(() -> doublings(settings.defaultPause(), throttles - 1));
         Instant pausedUntil = latest(state.pausedUntil(), now.plus(pause(asked, jitter)));
-        Duration earned = max(interval, state.baseInterval());
-        return state.next(c -> c.interval(earned).pausedUntil(pausedUntil).throttles(throttles).successes(0)
+        return state.next(c -> c.interval(doubled(state)).pausedUntil(pausedUntil).throttles(throttles).successes(0)
                 .failing(List.of()));
+    }
+
+    /** The pauses in a row, this one included (saturating). */
+    private static int nextThrottles(SiteRate state) {
+        return state.throttles() == Integer.MAX_VALUE ? Integer.MAX_VALUE : state.throttles() + 1;
+    }
+
+    /** The earned interval doubled for a pause, up to {@code maxInterval}, never below the base. */
+    private Duration doubled(SiteRate state) {
+        return max(min(settings.maxInterval(), max(state.interval(), state.baseInterval()).multipliedBy(2)),
+                state.baseInterval());
     }
 
     /** A pause of {@code asked}, capped at {@code maxPause} after adding up to {@code pauseJitter} of itself. */
