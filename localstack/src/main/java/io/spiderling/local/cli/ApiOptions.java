@@ -1,0 +1,55 @@
+package io.spiderling.local.cli;
+
+import java.net.URI;
+import java.nio.file.Path;
+import java.util.Optional;
+import picocli.CommandLine.Option;
+import software.amazon.awssdk.auth.credentials.DefaultCredentialsProvider;
+
+/** Where a command's API calls go: a deployment with {@code --endpoint}, else the embedded stack. */
+final class ApiOptions {
+
+    @Option(names = "--endpoint", paramLabel = "URL", defaultValue = "${env:SPIDERLING_ENDPOINT}",
+            description = "A deployment's API (cdk deploy prints it; env SPIDERLING_ENDPOINT). Without it, the"
+                    + " embedded stack runs in this process.")
+    URI endpoint;
+
+    @Option(names = "--token", paramLabel = "TOKEN", defaultValue = "${env:SPIDERLING_TOKEN}",
+            description = "Bearer token for --endpoint (env SPIDERLING_TOKEN).")
+    String token;
+
+    @Option(names = "--iam", description = "Sign requests to --endpoint with SigV4 (a deployment with IAM"
+            + " authorization), using the AWS default credentials.")
+    boolean iam;
+
+    @Option(names = "--region", paramLabel = "REGION", defaultValue = "${env:AWS_REGION}",
+            description = "The deployment's region, for --iam (env AWS_REGION).")
+    String region;
+
+    @Option(names = "--data", paramLabel = "DIR", defaultValue = ".spiderling/data",
+            description = "Where the embedded stack keeps its data (default: ${DEFAULT-VALUE}).")
+    Path data;
+
+    @Option(names = "--port", paramLabel = "N", defaultValue = "0",
+            description = "Port of the embedded stack's API on 127.0.0.1 (default: a free one).")
+    int port;
+
+    Optional<URI> endpoint() {
+        return Optional.ofNullable(endpoint);
+    }
+
+    /** The deployment's credentials: SigV4 with --iam, else the token, which a deployment then needs. */
+    ApiClient.Credentials remoteCredentials() {
+        if (iam) {
+            if (region == null || region.isBlank()) {
+                throw new CliException(ExitCode.USAGE, "--iam needs the deployment's region: --region or AWS_REGION");
+            }
+            return new ApiClient.Credentials.SigV4(region, DefaultCredentialsProvider.builder().build());
+        }
+        if (token == null || token.isBlank()) {
+            throw new CliException(ExitCode.USAGE, "--endpoint needs a token (--token or SPIDERLING_TOKEN), or --iam"
+                    + " for a deployment with IAM authorization");
+        }
+        return new ApiClient.Credentials.Bearer(token.strip());
+    }
+}

@@ -1,0 +1,181 @@
+package io.spiderling.local.cli;
+
+import io.spiderling.local.cli.SpiderlingCli.Io;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.ZoneId;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.ParentCommand;
+
+/**
+ * {@code spiderling fetch FILE|-}: submits the URLs as one batch, shows its progress until every URL ended, then
+ * leaves the results in the output folder and prints a summary.
+ */
+@Command(name = "fetch", mixinStandardHelpOptions = true, sortOptions = false,
+        description = {"Fetch the URLs in FILE (one per line; '-' reads standard input) and write the results to the"
+                + " output folder: results.jsonl, one line per URL, and the bodies under their sha256."})
+final class FetchCommand implements Callable<Integer> {
+
+    @ParentCommand
+    SpiderlingCli parent;
+
+    @Parameters(index = "0", arity = "0..1", paramLabel = "FILE|-", description = "URLs, one per line.")
+    String file;
+
+    @Option(names = "--demo", description = "Start 3 local sample sites (127.0.0.2-4) and fetch their pages, plus"
+            + " duplicates, a missing page and an invalid URL. No internet needed.")
+    boolean demo;
+
+    @Option(names = "--out", paramLabel = "DIR",
+            description = "Output folder (default: spiderling-out/<batch id>).")
+    Path out;
+
+    @Option(names = "--bodies", negatable = true, fallbackValue = "true",
+            description = "Download the bodies into the output folder (default: on for the embedded stack, off"
+                    + " for --endpoint, where downloads cost egress).")
+    Boolean bodies;
+
+    @Option(names = "--timeout", paramLabel = "SECONDS", defaultValue = "600",
+            description = "Stop waiting after this long (default: ${DEFAULT-VALUE}); the batch goes on.")
+    long timeoutSeconds;
+
+    @Option(names = "--progress", paramLabel = "auto|bar|lines|none", defaultValue = "auto",
+            description = "A live bar on a terminal, a line every 5 s elsewhere (default: ${DEFAULT-VALUE}).")
+    Progress.Mode progress;
+
+    @Option(names = "--serve", description = "Keep the embedded stack and its API running afterwards, until Ctrl-C.")
+    boolean serve;
+
+    @Mixin
+    ApiOptions api;
+
+    @Override
+    public Integer call() throws Exception {
+        Io io = parent.io();
+        if (!demo && file == null) {
+            throw new CliException(ExitCode.USAGE, "give a file of URLs (one per line), '-' for standard input, or"
+                    + " --demo");
+        }
+        if (serve && api.endpoint().isPresent()) {
+            throw new CliException(ExitCode.USAGE, "--serve keeps the embedded stack running; it has no meaning with"
+                    + " --endpoint");
+        }
+        List<String> fromFile = file == null ? List.of() : Inputs.read(file, io.in());
+        if (api.endpoint().isEmpty()) {
+            io.err().println("Starting the embedded stack (no Docker, no AWS account)...");
+        }
+        try (Target target = open()) {
+            List<String> urls = new ArrayList<>();
+            if (demo) {
+                if (!(target instanceof Target.Embedded embedded) || embedded.demoSites().isEmpty()) {
+                    throw new CliException(ExitCode.USAGE, "--demo runs on the embedded stack; leave out --endpoint");
+                }
+                urls.addAll(Demo.urls(embedded.demoSites().get()));
+                embedded.demoSites().get().sites().forEach(s -> io.out().println("Demo site " + s.baseUrl()));
+            }
+            urls.addAll(fromFile);
+            return run(target, urls, io);
+        }
+    }
+
+    private Target open() {
+        return api.endpoint().isPresent() ? Target.Remote.open(api.endpoint().get(), api.remoteCredentials())
+                : Target.Embedded.start(api.port, demo);
+    }
+
+    private int run(Target target, List<String> urls, Io io) throws InterruptedException {
+        ApiClient client = target.api();
+        io.out().printf("Submitting %,d URLs to %s%s%n", urls.size(), target.describe(),
+                Submission.viaUpload(urls) ? " (as an uploaded manifest)" : "");
+        Map<String, Object> options = new LinkedHashMap<>();
+        Submission.Accepted accepted = Submission.submit(client, urls, "cli-" + UUID.randomUUID(), options);
+        String batchId = accepted.batchId();
+        io.out().printf("Batch %s%n", batchId);
+        printRejections(accepted, io);
+
+        Waited waited = waitFor(client, batchId, io);
+        if (target instanceof Target.Embedded embedded) {
+            // Extraction runs on S3 events after the fetch ends the URL; the metadata belongs in the results.
+            embedded.spiderling().awaitS3Events(Duration.ofSeconds(30));
+        }
+        List<ResultLine> lines = BatchResults.collect(client, batchId, urls);
+        boolean withBodies = bodies != null ? bodies : target.local();
+        OutputFolder folder = new OutputFolder(out != null ? out : OutputFolder.defaultFor(batchId));
+        OutputFolder.Written written = folder.write(lines, withBodies ? Optional.of(client) : Optional.empty());
+
+        BatchSnapshot last = waited.last();
+        io.out().printf("%nBatch %s %s after %.1f s: %,d lines, %,d URLs accepted, %,d duplicates, %,d rejected%n",
+                batchId, last.done() ? "done" : "NOT done", waited.elapsed().toMillis() / 1000.0, urls.size(),
+                last.total(), last.duplicates(), last.rejectedCount());
+        Summary.of(lines).print(io.out());
+        io.out().printf("Results: %s (%,d lines)%n", written.results(), written.lines());
+        if (withBodies) {
+            io.out().printf("Bodies:  %s (%,d saved, %,d lines shared one already saved)%n",
+                    folder.dir().resolve(OutputFolder.BODIES), written.bodies(), written.bodiesReused());
+            written.bodyErrors().stream().limit(5).forEach(e -> io.err().println("  body not saved: " + e));
+        } else {
+            io.out().println("Bodies:  not downloaded (--bodies to download them)");
+        }
+        if (serve && target instanceof Target.Embedded embedded) {
+            io.out().printf("%nServing %s until Ctrl-C.%n", embedded.spiderling().apiUri());
+            Thread.currentThread().join();
+        }
+        if (!last.done()) {
+            io.err().printf("spiderling: batch %s did not finish within %d s; %,d URLs still queued. It goes on:"
+                    + " run the same command again to resume, or 'spiderling status %s'.%n", batchId, timeoutSeconds,
+                    last.queued(), batchId);
+            return ExitCode.TIMEOUT.code();
+        }
+        return ExitCode.OK.code();
+    }
+
+    private record Waited(BatchSnapshot last, Duration elapsed) {}
+
+    private Waited waitFor(ApiClient client, String batchId, Io io) throws InterruptedException {
+        long start = System.nanoTime();
+        Duration timeout = Duration.ofSeconds(timeoutSeconds);
+        Duration poll = api.endpoint().isPresent() ? Duration.ofSeconds(2) : Duration.ofMillis(500);
+        try (Progress display = Progress.of(progress, io.err(), ZoneId.systemDefault())) {
+            while (true) {
+                ApiClient.Response status = client.get("/batches/" + batchId);
+                if (!status.ok()) {
+                    throw new CliException(ExitCode.INTERNAL, "GET /batches/" + batchId + " answered "
+                            + status.status() + ": " + status.error());
+                }
+                BatchSnapshot snapshot = BatchSnapshot.of(status.body());
+                Duration elapsed = Duration.ofNanos(System.nanoTime() - start);
+                display.update(snapshot, elapsed);
+                if (snapshot.done() || elapsed.compareTo(timeout) >= 0) {
+                    return new Waited(snapshot, elapsed);
+                }
+                Thread.sleep(poll);
+            }
+        }
+    }
+
+    private static void printRejections(Submission.Accepted accepted, Io io) {
+        var rejected = accepted.answer().path("rejected");
+        if (rejected.isEmpty()) {
+            return;
+        }
+        io.out().printf("Rejected %d lines:%n", rejected.size());
+        int shown = 0;
+        for (var r : rejected) {
+            if (shown++ == 10) {
+                io.out().printf("  … and %d more (see results.jsonl)%n", rejected.size() - 10);
+                break;
+            }
+            io.out().printf("  %s: %s%n", UrlText.shorten(r.path("url").asText()), r.path("reason").asText());
+        }
+    }
+}

@@ -1,0 +1,19 @@
+package io.spiderling.local.cli;
+
+/** How {@code status}, {@code get} and {@code cancel} reach an API: a deployment, a running local one, or a new one. */
+final class QueryCommands {
+
+    private QueryCommands() {}
+
+    static Target open(ApiOptions api, SpiderlingCli.Io io) {
+        if (api.endpoint().isPresent()) {
+            return Target.Remote.open(api.endpoint().get(), api.remoteCredentials());
+        }
+        var running = RunningApi.find(api.data);
+        if (running.isPresent()) {
+            return Target.Remote.open(running.get().uri(), new ApiClient.Credentials.Bearer(running.get().token()));
+        }
+        io.err().println("Starting the embedded stack on " + api.data + "...");
+        return Target.Embedded.start(api.port, false);
+    }
+}

@@ -1,0 +1,37 @@
+package io.spiderling.local.cli;
+
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.ParentCommand;
+
+/** {@code spiderling serve}: the embedded stack and its API, until Ctrl-C. */
+@Command(name = "serve", mixinStandardHelpOptions = true,
+        description = "Run the embedded stack and its HTTP API until Ctrl-C; other commands use it while it runs.")
+final class ServeCommand implements Callable<Integer> {
+
+    @ParentCommand
+    SpiderlingCli parent;
+
+    @Mixin
+    ApiOptions api;
+
+    @Override
+    public Integer call() throws InterruptedException {
+        var io = parent.io();
+        if (api.endpoint().isPresent()) {
+            throw new CliException(ExitCode.USAGE, "serve runs the embedded stack; it has no meaning with --endpoint");
+        }
+        try (Target.Embedded target = Target.Embedded.start(api.port, false)) {
+            var local = target.spiderling();
+            String token = local.localClient().orElseThrow().token();
+            io.out().printf("Spiderling API on %s (data in %s)%n", local.apiUri(), api.data);
+            io.out().printf("  token: %s  (send Authorization: Bearer <token>)%n", token);
+            io.out().printf("  curl -s -H 'Authorization: Bearer %s' -d '{\"urls\":[\"https://example.com/\"]}' %s/batches%n",
+                    token, local.apiUri());
+            io.out().println("Ctrl-C stops.");
+            Thread.currentThread().join();
+            return ExitCode.OK.code();
+        }
+    }
+}

@@ -1,0 +1,167 @@
+package io.spiderling.local.cli;
+
+import io.spiderling.local.LocalSpiderling;
+import io.spiderling.testkit.EmbeddedAws;
+import io.spiderling.testkit.LocalSites;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.BindException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.time.Clock;
+import java.util.Optional;
+
+/** Where the CLI's API calls go: the embedded stack it starts in this process, or a deployment. */
+sealed interface Target extends AutoCloseable {
+
+    ApiClient api();
+
+    /** For people: {@code the embedded stack (API http://127.0.0.1:…)} or the endpoint. */
+    String describe();
+
+    /** Whether the bodies are local (free to download) rather than behind a deployment's egress charges. */
+    boolean local();
+
+    @Override
+    void close();
+
+    /** The emulators and the whole pipeline in this JVM, and optionally the demo sites. */
+    final class Embedded implements Target {
+        private final EmbeddedAws aws;
+        private final LocalSpiderling spiderling;
+        private final Optional<LocalSites> demoSites;
+        private final ApiClient api;
+
+        private Embedded(EmbeddedAws aws, LocalSpiderling spiderling, Optional<LocalSites> demoSites) {
+            this.aws = aws;
+            this.spiderling = spiderling;
+            this.demoSites = demoSites;
+            this.api = new ApiClient(spiderling.apiUri(),
+                    new ApiClient.Credentials.Bearer(spiderling.localClient().orElseThrow().token()));
+        }
+
+        /**
+         * @param port the API's port on 127.0.0.1; 0 for a free one
+         * @param demo whether to start the demo sites too
+         */
+        static Embedded start(int port, boolean demo) {
+            checkPortFree(port);
+            EmbeddedAws aws = EmbeddedAws.start();
+            LocalSites sites = null;
+            try {
+                sites = demo ? Demo.startSites() : null;
+                LocalSpiderling spiderling = LocalSpiderling.start(aws, aws.provision("spiderling"),
+                        new LocalSpiderling.Options(port, LocalSpiderling.Options.DEFAULT_FETCH_POLLERS,
+                                Clock.systemUTC()));
+                return new Embedded(aws, spiderling, Optional.ofNullable(sites));
+            } catch (RuntimeException e) {
+                if (sites != null) {
+                    sites.close();
+                }
+                aws.close();
+                if (e instanceof UncheckedIOException io && io.getCause() instanceof BindException) {
+                    throw portInUse(port, io);
+                }
+                throw e;
+            }
+        }
+
+        /** Says so before the emulators start, which take seconds; the server's own bind still decides. */
+        private static void checkPortFree(int port) {
+            if (port == 0) {
+                return;
+            }
+            try (ServerSocket probe = new ServerSocket(port, 1, InetAddress.getLoopbackAddress())) {
+                probe.setReuseAddress(true);
+            } catch (IOException e) {
+                throw portInUse(port, e);
+            }
+        }
+
+        private static CliException portInUse(int port, Exception cause) {
+            return new CliException(ExitCode.UNAVAILABLE, "port " + port + " on 127.0.0.1 is in use; choose another"
+                    + " with --port, or leave --port out to take a free one", cause);
+        }
+
+        @Override
+        public ApiClient api() {
+            return api;
+        }
+
+        Optional<LocalSites> demoSites() {
+            return demoSites;
+        }
+
+        LocalSpiderling spiderling() {
+            return spiderling;
+        }
+
+        EmbeddedAws aws() {
+            return aws;
+        }
+
+        @Override
+        public String describe() {
+            return "the embedded stack (API " + spiderling.apiUri() + ")";
+        }
+
+        @Override
+        public boolean local() {
+            return true;
+        }
+
+        @Override
+        public void close() {
+            try {
+                spiderling.close();
+            } finally {
+                demoSites.ifPresent(LocalSites::close);
+                aws.close();
+            }
+        }
+    }
+
+    /** A deployment's HTTP API. Opening it makes one cheap call, so a wrong endpoint or token fails at once. */
+    final class Remote implements Target {
+        private final ApiClient api;
+
+        private Remote(ApiClient api) {
+            this.api = api;
+        }
+
+        static Remote open(URI endpoint, ApiClient.Credentials credentials) {
+            if (endpoint.getScheme() == null || !(endpoint.getScheme().equals("https")
+                    || endpoint.getScheme().equals("http")) || endpoint.getHost() == null) {
+                throw new CliException(ExitCode.USAGE, "--endpoint must be an http(s) URL, such as"
+                        + " https://abc123.execute-api.eu-west-1.amazonaws.com; was " + endpoint);
+            }
+            ApiClient api = new ApiClient(endpoint, credentials);
+            // Any authenticated route answers 404 for a batch that does not exist; 401/403 throw in the client.
+            ApiClient.Response probe = api.get("/batches/spiderling-cli-probe");
+            if (probe.status() != 404 && !probe.ok()) {
+                throw new CliException(ExitCode.UNAVAILABLE, endpoint + " does not answer like a Spiderling API ("
+                        + probe.status() + ": " + probe.error() + ")");
+            }
+            return new Remote(api);
+        }
+
+        @Override
+        public ApiClient api() {
+            return api;
+        }
+
+        @Override
+        public String describe() {
+            return api.base().toString();
+        }
+
+        @Override
+        public boolean local() {
+            return false;
+        }
+
+        @Override
+        public void close() {}
+    }
+}

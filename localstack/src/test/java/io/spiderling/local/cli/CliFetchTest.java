@@ -1,0 +1,133 @@
+package io.spiderling.local.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.spiderling.local.LocalSpiderling;
+import io.spiderling.testkit.EmbeddedAws;
+import io.spiderling.testkit.EmbeddedAwsExtension;
+import io.spiderling.testkit.LocalSite;
+import io.spiderling.testkit.LocalSites;
+import io.spiderling.testkit.SampleClients;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.util.HexFormat;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code spiderling fetch}, run in-process: arguments in; what it prints and the files it writes checked. */
+@ExtendWith(EmbeddedAwsExtension.class)
+class CliFetchTest {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void fetch_whenEmbeddedStack_expectSummaryResultsForEveryLineAndBodiesUnderTheirSha256() throws Exception {
+        try (LocalSites sites = LocalSites.demoSites(1, 3)) {
+            LocalSite site = sites.site(0);
+            String longUrl = site.url("/page/1?q=" + "x".repeat(9_000));
+            List<String> input = List.of(site.url("/page/1"), site.url("/page/2"), site.url("/page/3"),
+                    site.url("/page/1#again"), site.url("/missing"), longUrl);
+            Path urls = Files.write(dir.resolve("urls.txt"), input);
+            Path out = dir.resolve("out");
+
+            CliRun run = CliRun.of("fetch", "--out", out.toString(), "--progress", "lines",
+                    "--data", dir.resolve("data").toString(), urls.toString());
+
+            assertEquals(0, run.code(), run.toString());
+            assertTrue(run.out().matches("(?s).*Batch \\S+ done after .*"), run.toString());
+            assertTrue(run.out().matches("(?s).*By state:\\n  fetched\\s+3\\n  failed\\s+1\\n  rejected\\s+1\\n.*"),
+                    run.toString());
+            assertTrue(run.out().contains("Fetch time: p50 "), run.toString());
+            assertTrue(run.out().matches("(?s).*Failures by reason:\\n\\s+1\\s+http 404\\n.*"), run.toString());
+            assertTrue(run.err().matches("(?s).*\\[\\d+s\\] \\d+/4 ended.*"), run.toString());
+            // The 9,000-character URL is shortened on screen, never printed whole.
+            assertFalse(run.out().contains(longUrl) || run.err().contains(longUrl), run.toString());
+            assertTrue(run.out().lines().allMatch(line -> line.length() <= 200), run.toString());
+
+            List<String> lines = Files.readAllLines(out.resolve("results.jsonl"));
+            assertEquals(input.size(), lines.size());
+            for (int i = 0; i < input.size(); i++) {
+                assertEquals(input.get(i), JSON.readTree(lines.get(i)).get("input").asText(), "line " + i);
+            }
+            JsonNode first = JSON.readTree(lines.get(0));
+            assertEquals("fetched", first.get("state").asText());
+            assertEquals(200, first.get("httpStatus").asInt());
+            assertEquals("Site 1, page 1", first.path("metadata").path("title").asText(), lines.get(0));
+            Path body = out.resolve(first.get("body").asText());
+            assertEquals(first.get("contentSha256").asText(), sha256(Files.readAllBytes(body)));
+            assertEquals(out.resolve("bodies").resolve(first.get("contentSha256").asText().substring(0, 2))
+                    .resolve(first.get("contentSha256").asText()), body);
+            JsonNode again = JSON.readTree(lines.get(3));
+            assertTrue(again.get("duplicate").asBoolean(), lines.get(3));
+            assertEquals(first.get("contentSha256"), again.get("contentSha256"));
+            JsonNode missing = JSON.readTree(lines.get(4));
+            assertEquals("failed", missing.get("state").asText());
+            assertEquals(404, missing.get("httpStatus").asInt());
+            assertEquals("http 404", missing.get("error").asText());
+            JsonNode tooLong = JSON.readTree(lines.get(5));
+            assertEquals("rejected", tooLong.get("state").asText());
+            assertTrue(tooLong.get("error").asText().contains("long"), lines.get(5));
+            // Each page fetched once: the duplicate line shares the first line's fetch.
+            assertEquals(1, site.requestCount("/page/1"));
+        }
+    }
+
+    @Test
+    void fetchStatusGetCancel_whenEndpoint_expectTheDeployedApiUsedAndNoBodiesByDefault(EmbeddedAws aws)
+            throws Exception {
+        try (LocalSites sites = LocalSites.demoSites(1, 2);
+                LocalSpiderling local = LocalSpiderling.start(aws, aws.provision("cli-remote"),
+                        LocalSpiderling.Options.defaults().withConfig(LocalSpiderling.CLIENTS_FILE,
+                                SampleClients.file().toString()))) {
+            String endpoint = local.apiUri().toString();
+            Path urls = Files.write(dir.resolve("urls.txt"),
+                    List.of(sites.site(0).url("/page/1"), sites.site(0).url("/page/2")));
+            Path out = dir.resolve("remote");
+
+            CliRun fetch = CliRun.of("fetch", "--endpoint", endpoint, "--token", SampleClients.TOKEN_A,
+                    "--out", out.toString(), "--progress", "none", urls.toString());
+
+            assertEquals(0, fetch.code(), fetch.toString());
+            assertTrue(fetch.out().contains("Bodies:  not downloaded (--bodies to download them)"), fetch.toString());
+            assertFalse(Files.exists(out.resolve("bodies")));
+            List<String> lines = Files.readAllLines(out.resolve("results.jsonl"));
+            assertEquals(2, lines.size());
+            String batchId = fetch.out().lines().filter(l -> l.startsWith("Batch ")).findFirst().orElseThrow()
+                    .split(" ")[1];
+
+            CliRun status = CliRun.of("status", "--endpoint", endpoint, "--token", SampleClients.TOKEN_A, batchId);
+            assertEquals(0, status.code(), status.toString());
+            assertTrue(status.out().contains("Batch " + batchId + ": done, 2/2 ended (fetched 2)"), status.toString());
+
+            CliRun get = CliRun.of("get", "--endpoint", endpoint, "--token", SampleClients.TOKEN_A,
+                    sites.site(0).url("/page/2"));
+            assertEquals(0, get.code(), get.toString());
+            assertEquals("fetched", JSON.readTree(get.out()).get("state").asText());
+
+            CliRun cancel = CliRun.of("cancel", "--endpoint", endpoint, "--token", SampleClients.TOKEN_A, batchId);
+            assertEquals(0, cancel.code(), cancel.toString());
+            assertTrue(cancel.out().contains("had already finished"), cancel.toString());
+
+            CliRun unknown = CliRun.of("status", "--endpoint", endpoint, "--token", SampleClients.TOKEN_A, "nope");
+            assertEquals(ExitCode.NOT_FOUND.code(), unknown.code(), unknown.toString());
+
+            CliRun badToken = CliRun.of("status", "--endpoint", endpoint, "--token", "wrong", batchId);
+            assertEquals(ExitCode.AUTH.code(), badToken.code(), badToken.toString());
+            assertTrue(badToken.err().contains("refused the credentials (401"), badToken.toString());
+        }
+    }
+
+    private static String sha256(byte[] bytes) throws Exception {
+        return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes));
+    }
+}
