@@ -29,7 +29,11 @@ final class BatchResults {
 
     private BatchResults() {}
 
-    static List<ResultLine> collect(ApiClient api, String batchId, List<String> inputs) {
+    /**
+     * @param done whether the batch had finished: a line whose item is missing from an unfinished batch is still
+     *     queued (an uploaded manifest not planned yet); from a finished one, unknown
+     */
+    static List<ResultLine> collect(ApiClient api, String batchId, List<String> inputs, boolean done) {
         Map<String, JsonNode> items = items(api, batchId);
         List<String> withRecord = items.entrySet().stream()
                 .filter(e -> !WITHOUT_RECORD.contains(e.getValue().path("state").asText()))
@@ -48,8 +52,10 @@ final class BatchResults {
                     JsonNode item = items.get(url.value());
                     boolean duplicate = !seen.add(url.value());
                     if (item == null) {
-                        lines.add(new ResultLine(input, Optional.of(url.value()), Optional.of(site(url)), "unknown",
-                                Optional.of("not among the batch's items"), duplicate, MissingNode.getInstance()));
+                        lines.add(new ResultLine(input, Optional.of(url.value()), Optional.of(site(url)),
+                                done ? "unknown" : "queued",
+                                done ? Optional.of("not among the batch's items") : Optional.empty(), duplicate,
+                                MissingNode.getInstance()));
                     } else {
                         lines.add(new ResultLine(input, Optional.of(url.value()), Optional.of(site(url)),
                                 item.path("state").asText(),

@@ -108,7 +108,7 @@ final class FetchCommand implements Callable<Integer> {
             // Extraction runs on S3 events after the fetch ends the URL; the metadata belongs in the results.
             embedded.spiderling().awaitS3Events(Duration.ofSeconds(30));
         }
-        List<ResultLine> lines = BatchResults.collect(client, batchId, urls);
+        List<ResultLine> lines = BatchResults.collect(client, batchId, urls, waited.last().done());
         boolean withBodies = bodies != null ? bodies : target.local();
         OutputFolder folder = new OutputFolder(out != null ? out : OutputFolder.defaultFor(batchId));
         OutputFolder.Written written = folder.write(lines, withBodies ? Optional.of(client) : Optional.empty());

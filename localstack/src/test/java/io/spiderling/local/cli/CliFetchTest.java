@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.spiderling.core.batch.BatchPlanner;
 import io.spiderling.local.LocalSpiderling;
 import io.spiderling.testkit.EmbeddedAws;
 import io.spiderling.testkit.EmbeddedAwsExtension;
@@ -124,6 +125,43 @@ class CliFetchTest {
             CliRun badToken = CliRun.of("status", "--endpoint", endpoint, "--token", "wrong", batchId);
             assertEquals(ExitCode.AUTH.code(), badToken.code(), badToken.toString());
             assertTrue(badToken.err().contains("refused the credentials (401"), badToken.toString());
+        }
+    }
+
+    @Test
+    void fetch_whenOverTenThousandUrls_expectTheUploadPathAndOnTimeoutEveryLineStillWritten(EmbeddedAws aws)
+            throws Exception {
+        try (LocalSpiderling local = LocalSpiderling.start(aws, aws.provision("cli-upload"),
+                LocalSpiderling.Options.defaults().withConfig(LocalSpiderling.CLIENTS_FILE,
+                        SampleClients.file().toString()))) {
+            // A site that refuses connections: its robots.txt is unreachable, so nothing ends before the timeout.
+            int closed;
+            try (java.net.ServerSocket socket = new java.net.ServerSocket(0, 1,
+                    java.net.InetAddress.getByName("127.0.0.9"))) {
+                closed = socket.getLocalPort();
+            }
+            List<String> input = java.util.stream.IntStream.rangeClosed(0, BatchPlanner.MAX_URLS)
+                    .mapToObj(i -> "http://127.0.0.9:" + closed + "/p/" + i).toList();
+            Path urls = Files.write(dir.resolve("many.txt"), input);
+            Path out = dir.resolve("many");
+            String endpoint = local.apiUri().toString();
+
+            CliRun fetch = CliRun.of("fetch", "--endpoint", endpoint, "--token", SampleClients.TOKEN_A,
+                    "--out", out.toString(), "--progress", "lines", "--timeout", "8", urls.toString());
+
+            assertEquals(ExitCode.TIMEOUT.code(), fetch.code(), fetch.toString());
+            assertTrue(fetch.out().contains("Submitting 10,001 URLs to " + endpoint + "/ (as an uploaded manifest)"),
+                    fetch.toString());
+            assertTrue(fetch.err().contains("did not finish within 8 s"), fetch.toString());
+            List<String> lines = Files.readAllLines(out.resolve("results.jsonl"));
+            assertEquals(input.size(), lines.size());
+            assertTrue(lines.stream().allMatch(l -> l.contains("\"state\":\"queued\"")), lines.get(0));
+            String batchId = fetch.out().lines().filter(l -> l.startsWith("Batch ")).findFirst().orElseThrow()
+                    .split(" ")[1];
+
+            CliRun cancel = CliRun.of("cancel", "--endpoint", endpoint, "--token", SampleClients.TOKEN_A, batchId);
+            assertEquals(0, cancel.code(), cancel.toString());
+            assertTrue(cancel.out().contains("Batch " + batchId + " cancelled"), cancel.toString());
         }
     }
 
