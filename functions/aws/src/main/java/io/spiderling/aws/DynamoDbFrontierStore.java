@@ -165,6 +165,17 @@ public final class DynamoDbFrontierStore implements FrontierStore {
                 .items().stream().limit(limit).map(item -> entry(item, "ord")).toList();
     }
 
+    /** One query of the site's partition by the batch's sort key prefix, eventually consistent: for reports. */
+    @Override
+    public List<FrontierEntry> pendingOfBatch(SiteKey site, String batchId, int limit) {
+        return dynamo.query(b -> b.tableName(table)
+                        .keyConditionExpression("pk = :pk AND begins_with(sk, :batch)")
+                        .expressionAttributeValues(Map.of(":pk", s("F#" + site.value()),
+                                ":batch", s("P#" + batchId + "#")))
+                        .limit(limit))
+                .items().stream().map(item -> entry(item, "ord")).toList();
+    }
+
     @Override
     public int released(SiteKey site) {
         Map<String, AttributeValue> item = dynamo.getItem(b -> b.tableName(table).key(counterKey(site))

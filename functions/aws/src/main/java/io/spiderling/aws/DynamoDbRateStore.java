@@ -10,7 +10,10 @@ import io.spiderling.core.url.SiteKey;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Collection;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -56,6 +59,16 @@ public final class DynamoDbRateStore implements RateStore {
     @Override
     public Optional<SiteRate> find(SiteKey site) {
         return state(dynamo.getItem(b -> b.tableName(table).key(key(site)).consistentRead(true)).item());
+    }
+
+    /** One BatchGetItem per hundred sites, eventually consistent: for reports, not for decisions. */
+    @Override
+    public Map<SiteKey, SiteRate> findAll(Collection<SiteKey> sites) {
+        Map<SiteKey, SiteRate> found = new LinkedHashMap<>();
+        BatchGets.all(dynamo, table, new LinkedHashSet<>(sites).stream().map(DynamoDbRateStore::key).toList(), false)
+                .forEach(item -> state(item).ifPresent(rate ->
+                        found.put(new SiteKey(item.get("pk").s().substring("RATE#".length())), rate)));
+        return found;
     }
 
     private static Optional<SiteRate> state(Map<String, AttributeValue> item) {

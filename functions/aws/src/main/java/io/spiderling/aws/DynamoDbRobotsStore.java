@@ -12,7 +12,10 @@ import io.spiderling.core.robots.RobotsCacheEntry;
 import io.spiderling.core.robots.RobotsOrigin;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Collection;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.Map;
 import java.util.Optional;
 import software.amazon.awssdk.core.SdkBytes;
@@ -49,8 +52,24 @@ public final class DynamoDbRobotsStore implements RobotsStore {
         if (item == null || item.isEmpty()) {
             return Optional.empty();
         }
+        return Optional.of(entry(origin, item));
+    }
+
+    /** One BatchGetItem per hundred origins, eventually consistent: for reports, not for decisions. */
+    @Override
+    public Map<RobotsOrigin, RobotsCacheEntry> findAll(Collection<RobotsOrigin> origins) {
+        Map<RobotsOrigin, RobotsCacheEntry> found = new LinkedHashMap<>();
+        BatchGets.all(dynamo, table, new LinkedHashSet<>(origins).stream().map(DynamoDbRobotsStore::key).toList(),
+                false).forEach(item -> {
+                    RobotsOrigin origin = RobotsOrigin.of(item.get("pk").s().substring("ROBOTS#".length()));
+                    found.put(origin, entry(origin, item));
+                });
+        return found;
+    }
+
+    private static RobotsCacheEntry entry(RobotsOrigin origin, Map<String, AttributeValue> item) {
         byte[] gzip = item.containsKey("robotsGzip") ? item.get("robotsGzip").b().asByteArray() : new byte[0];
-        return Optional.of(new RobotsCacheEntry(origin,
+        return new RobotsCacheEntry(origin,
                 AccessResult.valueOf(string(item, "lastResult").orElseThrow()),
                 number(item, "lastStatus").map(Long::intValue),
                 instant(item, "attemptedAt").orElseThrow(),
@@ -59,7 +78,7 @@ public final class DynamoDbRobotsStore implements RobotsStore {
                 gzip, Attrs.bool(item, "truncated"),
                 (int) number(item, "consecutiveFailures", 0),
                 instant(item, "firstFailureAt"), instant(item, "nextRetryAt"),
-                number(item, "crawlDelayMs").map(Duration::ofMillis)));
+                number(item, "crawlDelayMs").map(Duration::ofMillis));
     }
 
     @Override

@@ -22,9 +22,7 @@ import java.util.Map;
 import java.util.Optional;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
-import software.amazon.awssdk.services.dynamodb.model.BatchGetItemResponse;
 import software.amazon.awssdk.services.dynamodb.model.CancellationReason;
-import software.amazon.awssdk.services.dynamodb.model.KeysAndAttributes;
 import software.amazon.awssdk.services.dynamodb.model.TransactWriteItem;
 import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException;
 import software.amazon.awssdk.services.dynamodb.model.ReturnValue;
@@ -63,8 +61,6 @@ public final class DynamoDbUrlStore implements UrlStore {
     static final String CLAIM_CONDITION =
             "attribute_not_exists(claimedAt) OR claimedAt <= :stale OR claimedBy = :batch";
     private static final int CLAIM_ATTEMPTS = 5;
-    private static final int MAX_BATCH_GET = 100;
-    private static final int BATCH_GET_ATTEMPTS = 10;
     private static final int MAX_TRANSACTION = 100;
 
     private final DynamoDbClient dynamo;
@@ -209,27 +205,14 @@ public final class DynamoDbUrlStore implements UrlStore {
         return Optional.of(record(urlHash, item));
     }
 
-    /** BatchGetItem, 100 keys a call, with what DynamoDB leaves unprocessed asked again. */
+    /** BatchGetItem, 100 keys a call (see {@link BatchGets}). */
     @Override
     public Map<String, UrlRecord> findAll(Collection<String> urlHashes) {
         Map<String, UrlRecord> found = new HashMap<>();
-        List<String> hashes = List.copyOf(new java.util.LinkedHashSet<>(urlHashes));
-        for (int from = 0; from < hashes.size(); from += MAX_BATCH_GET) {
-            List<Map<String, AttributeValue>> keys = hashes.subList(from, Math.min(hashes.size(), from + MAX_BATCH_GET))
-                    .stream().map(h -> Map.of(KEY, s(h))).toList();
-            Map<String, KeysAndAttributes> request = Map.of(table,
-                    KeysAndAttributes.builder().keys(keys).consistentRead(true).build());
-            for (int attempt = 0; !request.isEmpty(); attempt++) {
-                if (attempt >= BATCH_GET_ATTEMPTS) {
-                    throw new IllegalStateException("DynamoDB left keys unprocessed after " + attempt + " attempts");
-                }
-                Map<String, KeysAndAttributes> ask = request;
-                BatchGetItemResponse response = dynamo.batchGetItem(b -> b.requestItems(ask));
-                response.responses().getOrDefault(table, List.of())
-                        .forEach(item -> found.put(item.get(KEY).s(), record(item.get(KEY).s(), item)));
-                request = response.hasUnprocessedKeys() ? response.unprocessedKeys() : Map.of();
-            }
-        }
+        List<Map<String, AttributeValue>> keys = new java.util.LinkedHashSet<>(urlHashes).stream()
+                .map(h -> Map.of(KEY, s(h))).toList();
+        BatchGets.all(dynamo, table, keys, true)
+                .forEach(item -> found.put(item.get(KEY).s(), record(item.get(KEY).s(), item)));
         return found;
     }
 

@@ -166,7 +166,11 @@ public final class Catalog {
                     .source(EventSource.http())
                     .memoryMb(512).timeout(HTTP_TIMEOUT)
                     .settings(GATEWAY_AUTH).settings(ConfigKeys.LINKS_ENABLED)
+                    // What a batch waits on: its sites' state, read as the fetcher's policies read it.
+                    .settings(ConfigKeys.FETCH_ROBOTS_AGENT, ConfigKeys.FETCH_ROBOTS_RETRY_BASE,
+                            ConfigKeys.FETCH_THROTTLE_PAUSE)
                     .table(Table.BATCHES, READ_WRITE).table(Table.URLS, READ_WRITE).table(Table.LINKS, READ)
+                    .table(Table.SITES, READ)
                     .objects(BucketPrefix.CONTENT, READ)
                     .sends(Queue.NOTIFY, Queue.EVENTS)
                     .sampleEvents("api-get-batch.json", "api-get-batch-urls.json", "api-delete-batch.json",

@@ -38,7 +38,9 @@ import io.spiderling.core.pipeline.FetchPage;
 import io.spiderling.core.pipeline.Ingest;
 import io.spiderling.core.pipeline.NotifyBatch;
 import io.spiderling.core.pipeline.PlanUpload;
+import io.spiderling.core.pipeline.BatchWaiting;
 import io.spiderling.core.pipeline.Queries;
+import io.spiderling.core.batch.WaitingReasons;
 import io.spiderling.core.pipeline.SitePoliteness;
 import io.spiderling.core.pipeline.UpdateFields;
 import io.spiderling.core.politeness.OptOut;
@@ -152,6 +154,7 @@ public final class Pipeline implements AutoCloseable {
     private final Lazy<FetchPage> fetchPage = lazy(this::buildFetchPage);
     private final Lazy<Queries> queries = lazy(() -> new Queries(normalizer(), batches(), urls(), blobs(),
             config().get(ConfigKeys.LINKS_ENABLED) ? Optional.of(links()) : Optional.empty()));
+    private final Lazy<BatchWaiting> waiting = lazy(this::buildWaiting);
     private final Lazy<CancelBatch> cancel = lazy(() -> new CancelBatch(batches(), clock(), tracker()));
     private final Lazy<UpdateFields> updateFields = lazy(() -> new UpdateFields(normalizer(), urls()));
     private final Lazy<NotifyBatch> notifyBatch = lazy(this::buildNotifyBatch);
@@ -254,6 +257,11 @@ public final class Pipeline implements AutoCloseable {
 
     public Queries queries() {
         return queries.get();
+    }
+
+    /** What unfinished batches wait on, for their status. */
+    public BatchWaiting waiting() {
+        return waiting.get();
     }
 
     public CancelBatch cancel() {
@@ -436,16 +444,31 @@ public final class Pipeline implements AutoCloseable {
                 .build()));
     }
 
-    private FetchPage buildFetchPage() {
-        String sites = config.get(ConfigKeys.TABLES_SITES);
+    /** The robots.txt policy as the fetcher applies it; the status reports use the same. */
+    private RobotsPolicy robotsPolicy() {
         RobotsPolicy.Settings robotsDefaults = RobotsPolicy.Settings.DEFAULTS
                 .withAgent(config.get(ConfigKeys.FETCH_ROBOTS_AGENT));
-        RobotsPolicy.Settings robots = new RobotsPolicy.Settings(robotsDefaults.agent(), robotsDefaults.maxBodyBytes(),
+        return RobotsPolicy.create(new RobotsPolicy.Settings(robotsDefaults.agent(), robotsDefaults.maxBodyBytes(),
                 robotsDefaults.maxStoredBytes(), robotsDefaults.maxRedirects(), robotsDefaults.minFreshness(),
                 robotsDefaults.maxFreshness(), robotsDefaults.ttl(), config.get(ConfigKeys.FETCH_ROBOTS_RETRY_BASE),
-                robotsDefaults.backoffCap(), robotsDefaults.unreachableAfter(), robotsDefaults.crawlDelayCap());
-        RateLimiter.Settings rates = RateLimiter.Settings.DEFAULTS
-                .withDefaultPause(config.get(ConfigKeys.FETCH_THROTTLE_PAUSE));
+                robotsDefaults.backoffCap(), robotsDefaults.unreachableAfter(), robotsDefaults.crawlDelayCap()));
+    }
+
+    /** The rate limiter as the fetcher applies it; the status reports use the same. */
+    private RateLimiter rateLimiter() {
+        return RateLimiter.create(RateLimiter.Settings.DEFAULTS
+                .withDefaultPause(config.get(ConfigKeys.FETCH_THROTTLE_PAUSE)));
+    }
+
+    private BatchWaiting buildWaiting() {
+        String sites = config.get(ConfigKeys.TABLES_SITES);
+        return new BatchWaiting(new BatchWaiting.Stores(batches(), new DynamoDbFrontierStore(aws().dynamoDb(), sites),
+                new DynamoDbRateStore(aws().dynamoDb(), sites, clock), new DynamoDbRobotsStore(aws().dynamoDb(), sites),
+                fetchSwitch()), new WaitingReasons(robotsPolicy(), rateLimiter()), clock);
+    }
+
+    private FetchPage buildFetchPage() {
+        String sites = config.get(ConfigKeys.TABLES_SITES);
         RetryPolicy.Settings td = RetryPolicy.Settings.DEFAULTS;
         RetryPolicy.Settings retries = new RetryPolicy.Settings(td.maxAttempts(), td.maxThrottledAttempts(),
                 config.get(ConfigKeys.FETCH_RETRY_BASE), td.backoffMultiplier(), td.maxBackoff(), td.maxRetryAfter(),
@@ -456,8 +479,8 @@ public final class Pipeline implements AutoCloseable {
         Set<SiteKey> optOut = config.get(ConfigKeys.FETCH_OPT_OUT_FILE)
                 .map(f -> OptOut.parse(read(ConfigKeys.FETCH_OPT_OUT_FILE, Path.of(f))))
                 .orElse(Set.of());
-        SitePoliteness politeness = new SitePoliteness(new SitePoliteness.Parts(RobotsPolicy.create(robots),
-                new DynamoDbRobotsStore(aws().dynamoDb(), sites), RateLimiter.create(rates),
+        SitePoliteness politeness = new SitePoliteness(new SitePoliteness.Parts(robotsPolicy(),
+                new DynamoDbRobotsStore(aws().dynamoDb(), sites), rateLimiter(),
                 new DynamoDbRateStore(aws().dynamoDb(), sites, clock), overrides, fetcher.get(), normalizer()), clock,
                 Pipeline::sleepUntil, jitter);
         ExtractContent extractContent = extract();

@@ -10,11 +10,17 @@ import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 import io.spiderling.aws.DynamoDbBatchStore;
+import io.spiderling.aws.DynamoDbFrontierStore;
+import io.spiderling.aws.DynamoDbRobotsStore;
 import io.spiderling.aws.DynamoDbUrlStore;
 import io.spiderling.core.batch.BatchHeader;
 import io.spiderling.core.batch.ItemState;
 import io.spiderling.core.batch.Rejection;
 import io.spiderling.core.fetch.FetchRecord;
+import io.spiderling.core.frontier.FrontierEntry;
+import io.spiderling.core.robots.AccessResult;
+import io.spiderling.core.robots.RobotsCacheEntry;
+import io.spiderling.core.robots.RobotsOrigin;
 import io.spiderling.core.url.NormalizedUrl;
 import io.spiderling.testkit.SampleClients;
 import java.time.Instant;
@@ -52,6 +58,40 @@ class ApiHandlerTest {
         assertEquals(1, body.at("/counts/fetched").asInt());
         assertEquals(0, body.at("/counts/failed").asInt());
         assertEquals("unsupported scheme: ftp", body.at("/rejected/0/reason").asText());
+        assertEquals(0, body.get("waiting").size(), "nothing parked: nothing to wait on");
+    }
+
+    @Test
+    void handleRequest_whenSitesRobotsUnreachable_expectTheSiteNamedAsWaitingUntilItsNextTry() throws Exception {
+        ObjectNode event = Events.load("api-get-batch.json");
+        String batchId = "waits-" + java.util.UUID.randomUUID();
+        event.put("rawPath", "/batches/" + batchId);
+        ((ObjectNode) event.get("pathParameters")).put("id", batchId);
+        Instant now = Instant.now();
+        var urls = List.of(NormalizedUrl.parse("http://10.12.0.4:8080/a"), NormalizedUrl.parse("http://10.12.0.4:8080/b"));
+        batches.createBatch(mine(new BatchHeader(batchId, 2, 0, List.of(), 0, "http", now)));
+        batches.addItems(batchId, urls, now);
+        batches.addOrigins(batchId, List.of(RobotsOrigin.of(urls.get(0))));
+        new DynamoDbFrontierStore(TestStack.aws().dynamoDb(), TestStack.resources().sitesTable()).parkAll(urls.stream()
+                .map(u -> new FrontierEntry(batchId, u, 1, now.toEpochMilli(), now)).toList());
+        Instant nextTry = now.plusSeconds(90).truncatedTo(java.time.temporal.ChronoUnit.MILLIS);
+        new DynamoDbRobotsStore(TestStack.aws().dynamoDb(), TestStack.resources().sitesTable()).save(
+                new RobotsCacheEntry(RobotsOrigin.of(urls.get(0)), AccessResult.UNREACHABLE, Optional.of(503),
+                        now, Optional.empty(), Optional.empty(), now.plus(java.time.Duration.ofDays(7)), new byte[0],
+                        false, 1, Optional.of(now), Optional.of(nextTry), Optional.empty()));
+
+        JsonNode body = ok(event);
+
+        assertEquals(1, body.get("waiting").size(), body.toString());
+        JsonNode waiting = body.at("/waiting/0");
+        assertEquals("10.12.0.4", waiting.get("site").asText());
+        assertEquals("robots-unreachable", waiting.get("reason").asText());
+        assertEquals("robots.txt unreachable (503)", waiting.get("detail").asText());
+        assertEquals(nextTry.toString(), waiting.get("until").asText());
+        assertEquals(2, waiting.get("urls").asInt());
+        assertEquals("http://10.12.0.4:8080", waiting.get("origin").asText());
+        assertEquals(0, body.get("waitingMore").asInt());
+        assertEquals(2, body.at("/counts/queued").asInt(), "the existing fields stay as they were");
     }
 
     @Test

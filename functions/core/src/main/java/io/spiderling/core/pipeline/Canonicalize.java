@@ -51,7 +51,7 @@ public final class Canonicalize {
         this.pendingPlans = pendingPlans;
         this.blobs = blobs;
         this.batches = batches;
-        this.planner = new ItemPlanner(urls, tracker);
+        this.planner = new ItemPlanner(urls, tracker, batches);
         this.frontier = frontier;
         this.clock = clock;
     }

@@ -3,15 +3,19 @@ package io.spiderling.core.pipeline;
 import io.spiderling.core.batch.ItemState;
 import io.spiderling.core.fetch.FetchRecord;
 import io.spiderling.core.frontier.Frontier;
+import io.spiderling.core.port.BatchStore;
 import io.spiderling.core.port.UrlStore;
 import io.spiderling.core.recrawl.RecrawlPolicy;
+import io.spiderling.core.robots.RobotsOrigin;
 import io.spiderling.core.url.NormalizedUrl;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * Decides, for a group of a batch's queued items, which need a fetch. A URL with a fresh stored copy ends at once as
@@ -32,10 +36,13 @@ final class ItemPlanner {
 
     private final UrlStore urls;
     private final BatchTracker tracker;
+    private final BatchStore batches;
 
-    ItemPlanner(UrlStore urls, BatchTracker tracker) {
+    /** @param batches where the origins a batch parked URLs on are listed, for its status to read */
+    ItemPlanner(UrlStore urls, BatchTracker tracker, BatchStore batches) {
         this.urls = urls;
         this.tracker = tracker;
+        this.batches = batches;
     }
 
     /**
@@ -76,6 +83,11 @@ final class ItemPlanner {
             }
         }
         parking.park(toPark);
+        if (!toPark.isEmpty()) {
+            Set<RobotsOrigin> origins = new LinkedHashSet<>();
+            toPark.forEach(url -> origins.add(RobotsOrigin.of(url)));
+            batches.addOrigins(batchId, origins);
+        }
         return new Counts(toPark.size(), skipped, toClaim.size() - toPark.size(), 0);
     }
 }

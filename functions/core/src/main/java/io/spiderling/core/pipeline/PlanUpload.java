@@ -95,7 +95,7 @@ public final class PlanUpload {
         this.blobs = blobs;
         this.batches = batches;
         this.tracker = tracker;
-        this.planner = new ItemPlanner(urls, tracker);
+        this.planner = new ItemPlanner(urls, tracker, batches);
         this.frontier = frontier;
         this.queue = queue;
         this.clock = clock;

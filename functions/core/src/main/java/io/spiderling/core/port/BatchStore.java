@@ -1,14 +1,17 @@
 package io.spiderling.core.port;
 
 import io.spiderling.core.batch.BatchHeader;
+import io.spiderling.core.batch.BatchOrigins;
 import io.spiderling.core.batch.BatchStatus;
 import io.spiderling.core.batch.ChunkCounts;
 import io.spiderling.core.batch.ManifestEntry;
 import io.spiderling.core.batch.ItemPage;
 import io.spiderling.core.batch.ItemState;
+import io.spiderling.core.robots.RobotsOrigin;
 import io.spiderling.core.url.NormalizedUrl;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
 
@@ -129,4 +132,13 @@ public interface BatchStore {
      * @throws IllegalArgumentException for a cursor this store did not produce
      */
     ItemPage items(String batchId, Optional<ItemState> state, Optional<String> cursor, int limit);
+
+    /**
+     * Adds origins the batch parked URLs on to its list, up to {@link BatchOrigins#MAX}; past that, the list records
+     * only that there are more. Adding an origin already listed changes nothing.
+     */
+    void addOrigins(String batchId, Collection<RobotsOrigin> origins);
+
+    /** The origins {@link #addOrigins} recorded; none for an unknown batch. */
+    BatchOrigins origins(String batchId);
 }

@@ -33,6 +33,12 @@ public interface FrontierStore {
     /** Pending entries of the site whose notBefore has passed, lowest order first, at most {@code limit}. */
     List<FrontierEntry> due(SiteKey site, Instant now, int limit);
 
+    /**
+     * Up to {@code limit} of one batch's pending entries in the site, in no particular order: what the batch still has
+     * parked there (its status reads them to say what they wait for).
+     */
+    List<FrontierEntry> pendingOfBatch(SiteKey site, String batchId, int limit);
+
     /** How many of the site's entries are released and not yet done. */
     int released(SiteKey site);
 

@@ -2,6 +2,9 @@ package io.spiderling.core.port;
 
 import io.spiderling.core.politeness.SiteRate;
 import io.spiderling.core.url.SiteKey;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -11,6 +14,13 @@ import java.util.Optional;
 public interface RateStore {
 
     Optional<SiteRate> find(SiteKey site);
+
+    /** {@link #find} for several sites, leaving out those with no state; an adapter may read them in one call. */
+    default Map<SiteKey, SiteRate> findAll(Collection<SiteKey> sites) {
+        Map<SiteKey, SiteRate> found = new LinkedHashMap<>();
+        sites.forEach(site -> find(site).ifPresent(rate -> found.put(site, rate)));
+        return found;
+    }
 
     /**
      * Writes {@code next} if the stored state's version is still {@code readVersion} (0 for a site with no state).

@@ -3,12 +3,22 @@ package io.spiderling.core.port;
 import io.spiderling.core.robots.RobotsCacheEntry;
 import io.spiderling.core.robots.RobotsOrigin;
 import java.time.Instant;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.Optional;
 
 /** The robots.txt cache, one entry per origin. Callers check expiry on read: stores delete expired entries late. */
 public interface RobotsStore {
 
     Optional<RobotsCacheEntry> find(RobotsOrigin origin);
+
+    /** {@link #find} for several origins, leaving out those with no entry; an adapter may read them in one call. */
+    default Map<RobotsOrigin, RobotsCacheEntry> findAll(Collection<RobotsOrigin> origins) {
+        Map<RobotsOrigin, RobotsCacheEntry> found = new LinkedHashMap<>();
+        origins.forEach(origin -> find(origin).ifPresent(entry -> found.put(origin, entry)));
+        return found;
+    }
 
     void save(RobotsCacheEntry entry);
 

@@ -43,6 +43,8 @@ public final class InMemoryBatchStore implements BatchStore {
         int addedTotal;
         int addedDuplicates;
         final java.util.Set<Integer> chunksPlanned = new java.util.HashSet<>();
+        final java.util.Set<io.spiderling.core.robots.RobotsOrigin> origins = new java.util.LinkedHashSet<>();
+        boolean moreOrigins;
 
         Batch(BatchHeader header) {
             this.header = header;
@@ -259,5 +261,28 @@ public final class InMemoryBatchStore implements BatchStore {
 
     private static String key(String batchId, String urlHash) {
         return batchId + "\n" + urlHash;
+    }
+
+    @Override
+    public void addOrigins(String batchId, java.util.Collection<io.spiderling.core.robots.RobotsOrigin> origins) {
+        log.record("BatchStore", "addOrigins", batchId);
+        Batch batch = batches.get(batchId);
+        if (batch == null) {
+            return;
+        }
+        for (var origin : origins) {
+            if (batch.origins.size() < io.spiderling.core.batch.BatchOrigins.MAX) {
+                batch.origins.add(origin);
+            } else if (!batch.origins.contains(origin)) {
+                batch.moreOrigins = true;
+            }
+        }
+    }
+
+    @Override
+    public io.spiderling.core.batch.BatchOrigins origins(String batchId) {
+        Batch batch = batches.get(batchId);
+        return batch == null ? io.spiderling.core.batch.BatchOrigins.NONE
+                : new io.spiderling.core.batch.BatchOrigins(List.copyOf(batch.origins), batch.moreOrigins);
     }
 }

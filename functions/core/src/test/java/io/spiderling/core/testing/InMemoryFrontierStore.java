@@ -98,6 +98,11 @@ public final class InMemoryFrontierStore implements FrontierStore {
                 (k, r) -> new Released(r.entry(), now));
     }
 
+    @Override
+    public synchronized List<FrontierEntry> pendingOfBatch(SiteKey site, String batchId, int limit) {
+        return pendingOf(site).values().stream().filter(e -> e.batchId().equals(batchId)).limit(limit).toList();
+    }
+
     public synchronized int pending(SiteKey site) {
         return pendingOf(site).size();
     }

@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.spiderling.core.batch.ItemState;
+import io.spiderling.core.pipeline.BatchWaiting;
 import io.spiderling.core.pipeline.CancelBatch;
 import io.spiderling.core.pipeline.Queries;
 import io.spiderling.core.pipeline.UpdateFields;
@@ -49,6 +50,7 @@ public class ApiHandler implements RequestHandler<APIGatewayV2HTTPEvent, APIGate
     private static final int MAX_FIELDS_BODY_BYTES = 256 * 1024;
 
     private final Queries queries;
+    private final BatchWaiting waiting;
     private final CancelBatch cancel;
     private final UpdateFields fields;
     private final ApiAuth auth;
@@ -57,6 +59,7 @@ public class ApiHandler implements RequestHandler<APIGatewayV2HTTPEvent, APIGate
     @Inject
     public ApiHandler(Pipeline pipeline) {
         this.queries = pipeline.queries();
+        this.waiting = pipeline.waiting();
         this.cancel = pipeline.cancel();
         this.fields = pipeline.updateFields();
         this.auth = pipeline.apiAuth();
@@ -91,7 +94,7 @@ public class ApiHandler implements RequestHandler<APIGatewayV2HTTPEvent, APIGate
 
     private APIGatewayV2HTTPResponse batchStatus(String id, String client) {
         return queries.batch(id, client)
-                .map(status -> HttpJson.json(200, Views.batch(status)))
+                .map(status -> HttpJson.json(200, Views.waiting(Views.batch(status), waiting.of(status))))
                 .orElseGet(() -> HttpJson.error(404, "no batch " + id));
     }
 

@@ -4,6 +4,8 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.spiderling.core.batch.BatchItem;
 import io.spiderling.core.batch.BatchStatus;
+import io.spiderling.core.batch.Waiting;
+import io.spiderling.core.pipeline.BatchWaiting;
 import io.spiderling.core.batch.PlanProgress;
 import io.spiderling.core.batch.ItemPage;
 import io.spiderling.core.batch.ItemState;
@@ -93,6 +95,67 @@ public final class Views {
         node.put("rejectedCount", header.rejectedCount());
         node.set("rejected", rejections(header.rejected()));
         return node;
+    }
+
+    /**
+     * Adds what an unfinished batch waits on to its status: {@code waiting}, one entry per reason (empty when nothing
+     * holds it up, or it is done), {@code waitingMore}, sites that say they wait beyond those looked at, and
+     * {@code waitingPartial} when the batch has URLs on more origins than were looked at.
+     */
+    public static ObjectNode waiting(ObjectNode batch, BatchWaiting.Report report) {
+        ArrayNode list = batch.putArray("waiting");
+        for (Waiting w : report.waiting()) {
+            ObjectNode entry = list.addObject();
+            w.site().ifPresent(site -> entry.put("site", site.value()));
+            entry.put("reason", waitingReason(w));
+            entry.put("detail", waitingDetail(w));
+            w.until().ifPresent(at -> entry.put("until", at.toString()));
+            if (w.site().isPresent()) {
+                entry.put("urls", w.urls());
+            }
+            if (w instanceof Waiting.RobotsUnreachable r) {
+                entry.put("origin", r.origin().value());
+            }
+        }
+        batch.put("waitingMore", report.more());
+        if (report.partial()) {
+            batch.put("waitingPartial", true);
+        }
+        return batch;
+    }
+
+    /** The wire name of a wait's kind. */
+    static String waitingReason(Waiting waiting) {
+        return switch (waiting) {
+            case Waiting.Planning p -> "planning";
+            case Waiting.FetchingPaused f -> "fetching-paused";
+            case Waiting.RobotsUnreachable r -> "robots-unreachable";
+            case Waiting.Paused p -> "paused";
+            case Waiting.RateLimited r -> "rate-limited";
+            case Waiting.Retrying r -> "retrying";
+        };
+    }
+
+    /** One line for people: the CLI prints it after the site, with the time from {@code until}. */
+    static String waitingDetail(Waiting waiting) {
+        return switch (waiting) {
+            case Waiting.Planning p -> p.chunks() == 0 ? "waiting for the manifest upload"
+                    : "planning the uploaded manifest: " + p.chunksPlanned() + " of " + p.chunks() + " chunks";
+            case Waiting.FetchingPaused f -> "fetching is paused by the operators";
+            case Waiting.RobotsUnreachable r -> "robots.txt unreachable ("
+                    + r.status().map(String::valueOf).orElse("no answer") + ")"
+                    + (r.failures() > 1 ? ", " + r.failures() + " tries failed" : "");
+            case Waiting.Paused p -> "paused: the site answered 429/503 or kept failing"
+                    + (p.pausesInRow() > 1 ? " (" + p.pausesInRow() + " pauses in a row)" : "");
+            case Waiting.RateLimited r -> "rate-limited: one request every " + seconds(r.interval());
+            case Waiting.Retrying r -> r.retrying() + (r.retrying() == 1 ? " URL" : " URLs")
+                    + " failed, next attempt " + r.attempt();
+        };
+    }
+
+    private static String seconds(java.time.Duration d) {
+        return d.toMillis() % 1000 == 0 ? d.toSeconds() + " s" : String.format(java.util.Locale.ROOT, "%.1f s",
+                d.toMillis() / 1000.0);
     }
 
     /**

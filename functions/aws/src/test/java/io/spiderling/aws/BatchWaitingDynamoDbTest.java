@@ -1,0 +1,192 @@
+package io.spiderling.aws;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.spiderling.core.batch.BatchHeader;
+import io.spiderling.core.batch.BatchOrigins;
+import io.spiderling.core.batch.BatchStatus;
+import io.spiderling.core.batch.ItemState;
+import io.spiderling.core.batch.Waiting;
+import io.spiderling.core.batch.WaitingReasons;
+import io.spiderling.core.frontier.FrontierEntry;
+import io.spiderling.core.pipeline.BatchWaiting;
+import io.spiderling.core.politeness.RateLimiter;
+import io.spiderling.core.politeness.SiteRate;
+import io.spiderling.core.port.FetchSwitch;
+import io.spiderling.core.robots.AccessResult;
+import io.spiderling.core.robots.RobotsCacheEntry;
+import io.spiderling.core.robots.RobotsOrigin;
+import io.spiderling.core.robots.RobotsPolicy;
+import io.spiderling.core.url.NormalizedUrl;
+import io.spiderling.core.url.SiteKey;
+import io.spiderling.testkit.EmbeddedAws;
+import io.spiderling.testkit.EmbeddedAwsExtension;
+import io.spiderling.testkit.StackResources;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.UUID;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.core.interceptor.Context;
+import software.amazon.awssdk.core.interceptor.ExecutionAttributes;
+import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
+import software.amazon.awssdk.core.interceptor.SdkExecutionAttribute;
+import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+
+/** {@link BatchWaiting} on the DynamoDB adapters: what it reads, and how many calls a status costs. */
+@ExtendWith(EmbeddedAwsExtension.class)
+class BatchWaitingDynamoDbTest {
+
+    private static final Instant NOW = Instant.parse("2026-11-24T22:40:00Z");
+
+    /** Counts the calls made through {@link #dynamo}, by operation. */
+    private final Map<String, Integer> calls = new TreeMap<>();
+    private final DynamoDbClient dynamo;
+    private final DynamoDbBatchStore batches;
+    private final DynamoDbFrontierStore frontier;
+    private final DynamoDbRateStore rates;
+    private final DynamoDbRobotsStore robots;
+
+    BatchWaitingDynamoDbTest(EmbeddedAws aws, StackResources res) {
+        ExecutionInterceptor counter = new ExecutionInterceptor() {
+            @Override
+            public void beforeExecution(Context.BeforeExecution context, ExecutionAttributes attributes) {
+                synchronized (calls) {
+                    calls.merge(attributes.getAttribute(SdkExecutionAttribute.OPERATION_NAME), 1, Integer::sum);
+                }
+            }
+        };
+        this.dynamo = DynamoDbClient.builder().endpointOverride(aws.dynamoDbEndpoint())
+                .region(Region.of(EmbeddedAws.REGION))
+                .credentialsProvider(StaticCredentialsProvider.create(
+                        AwsBasicCredentials.create(EmbeddedAws.ACCESS_KEY, EmbeddedAws.SECRET_KEY)))
+                .httpClientBuilder(UrlConnectionHttpClient.builder())
+                .overrideConfiguration(c -> c.addExecutionInterceptor(counter))
+                .build();
+        this.batches = new DynamoDbBatchStore(dynamo, res.batchesTable());
+        this.frontier = new DynamoDbFrontierStore(dynamo, res.sitesTable());
+        this.rates = new DynamoDbRateStore(dynamo, res.sitesTable(), Clock.fixed(NOW, ZoneOffset.UTC));
+        this.robots = new DynamoDbRobotsStore(dynamo, res.sitesTable());
+    }
+
+    @Test
+    void of_whenOneSiteRobotsFailsAndAnotherIsPaused_namesBothInSixCalls() {
+        String batchId = "w-" + UUID.randomUUID();
+        // Sites of their own per run: the table is shared by the class's tests.
+        String a = "10.4." + (int) (Math.random() * 250) + ".1";
+        String b = "10.5." + (int) (Math.random() * 250) + ".1";
+        RobotsOrigin originA = RobotsOrigin.of("http://" + a + ":8080/");
+        batches.createBatch(new BatchHeader(batchId, 5, 0, List.of(), 0, "http", NOW));
+        batches.addOrigins(batchId, List.of(originA, RobotsOrigin.of("http://" + b + ":8080/")));
+        List<FrontierEntry> entries = new ArrayList<>();
+        IntStream.range(0, 3).forEach(i -> entries.add(entry(batchId, "http://" + a + ":8080/p" + i)));
+        IntStream.range(0, 2).forEach(i -> entries.add(entry(batchId, "http://" + b + ":8080/p" + i)));
+        entries.add(entry("another-batch", "http://" + b + ":8080/other")); // not this batch's
+        frontier.parkAll(entries);
+        robots.save(new RobotsCacheEntry(originA, AccessResult.UNREACHABLE, Optional.of(503), NOW.minusSeconds(5),
+                Optional.empty(), Optional.empty(), NOW.plus(Duration.ofDays(7)), new byte[0], false, 1,
+                Optional.of(NOW.minusSeconds(5)), Optional.of(NOW.plusSeconds(55)), Optional.empty()));
+        SiteRate paused = SiteRate.initial(Duration.ofSeconds(1)).next(c -> c.lastSlot(NOW.minusSeconds(3))
+                .interval(Duration.ofSeconds(2)).pausedUntil(NOW.plusSeconds(120)).throttles(1));
+        rates.save(new SiteKey(b), paused, 0);
+        BatchStatus status = batches.status(batchId).orElseThrow();
+        BatchWaiting waiting = new BatchWaiting(new BatchWaiting.Stores(batches, frontier, rates, robots,
+                FetchSwitch.ALWAYS_ON), new WaitingReasons(RobotsPolicy.create(), RateLimiter.create()),
+                Clock.fixed(NOW, ZoneOffset.UTC));
+        calls.clear();
+
+        BatchWaiting.Report report = waiting.of(status);
+
+        assertEquals(List.of(
+                new Waiting.RobotsUnreachable(new SiteKey(a), originA, Optional.of(503), 1, NOW.plusSeconds(55), 3),
+                new Waiting.Paused(new SiteKey(b), NOW.plusSeconds(120), 1, 2)), report.waiting());
+        assertEquals(0, report.more());
+        assertFalse(report.partial());
+        // The origin list, one batched read each of rate items and robots entries, one query per site.
+        assertEquals(Map.of("GetItem", 1, "BatchGetItem", 2, "Query", 2), calls);
+    }
+
+    @Test
+    void of_whenBatchDone_readsNothing() {
+        String batchId = "w-" + UUID.randomUUID();
+        batches.createBatch(new BatchHeader(batchId, 1, 0, List.of(), 0, "http", NOW));
+        batches.addOrigins(batchId, List.of(RobotsOrigin.of("http://10.6.0.1/")));
+        BatchStatus done = new BatchStatus(batches.status(batchId).orElseThrow().header(),
+                Map.of(ItemState.FETCHED, 1), Optional.of(NOW));
+        BatchWaiting waiting = new BatchWaiting(new BatchWaiting.Stores(batches, frontier, rates, robots,
+                () -> true), new WaitingReasons(RobotsPolicy.create(), RateLimiter.create()),
+                Clock.fixed(NOW, ZoneOffset.UTC));
+        calls.clear();
+
+        assertEquals(BatchWaiting.Report.NONE, waiting.of(done));
+        assertEquals(Map.of(), calls);
+    }
+
+    @Test
+    void addOrigins_pastTheMaximum_keepsTheFirstAndSaysThereAreMore() {
+        String batchId = "w-" + UUID.randomUUID();
+        List<RobotsOrigin> first = IntStream.range(0, BatchOrigins.MAX)
+                .mapToObj(i -> RobotsOrigin.of("https://site-" + i + ".example/")).toList();
+        batches.addOrigins(batchId, first.subList(0, 10));
+        batches.addOrigins(batchId, first);
+        batches.addOrigins(batchId, first.subList(5, 15)); // all listed already: no more
+
+        assertEquals(new BatchOrigins(first.stream().sorted(java.util.Comparator.comparing(RobotsOrigin::value))
+                .toList(), false), batches.origins(batchId));
+
+        batches.addOrigins(batchId, List.of(RobotsOrigin.of("https://one-more.example/")));
+
+        assertEquals(BatchOrigins.MAX, batches.origins(batchId).origins().size());
+        assertTrue(batches.origins(batchId).more());
+        assertEquals(BatchOrigins.NONE, batches.origins("w-never-planned"));
+    }
+
+    @Test
+    void pendingOfBatch_givesTheBatchsPendingEntriesOnly() {
+        SiteKey site = new SiteKey("10.7." + (int) (Math.random() * 250) + ".1");
+        String url = "http://" + site.value() + "/";
+        frontier.parkAll(List.of(entry("x1", url + "a"), entry("x1", url + "b"), entry("x1", url + "c"),
+                entry("x10", url + "d")));
+        FrontierEntry released = frontier.due(site, NOW, 10).stream()
+                .filter(e -> e.url().value().endsWith("/c")).findFirst().orElseThrow();
+        frontier.release(released, NOW, 10);
+
+        assertEquals(Set.of(url + "a", url + "b"), frontier.pendingOfBatch(site, "x1", 100).stream()
+                .map(e -> e.url().value()).collect(java.util.stream.Collectors.toSet()));
+        assertEquals(1, frontier.pendingOfBatch(site, "x1", 1).size());
+    }
+
+    @Test
+    void findAll_readsStoredRatesAndRobotsLeavingOutMissing() {
+        SiteKey site = new SiteKey("10.8." + (int) (Math.random() * 250) + ".1");
+        RobotsOrigin origin = RobotsOrigin.of("http://" + site.value() + "/");
+        SiteRate rate = SiteRate.initial(Duration.ofSeconds(1)).next(c -> c.lastSlot(NOW));
+        rates.save(site, rate, 0);
+        RobotsCacheEntry entry = new RobotsCacheEntry(origin, AccessResult.UNAVAILABLE, Optional.of(404), NOW,
+                Optional.of(NOW), Optional.of(NOW.plusSeconds(3600)), NOW.plus(Duration.ofDays(7)), new byte[0], false,
+                0, Optional.empty(), Optional.empty(), Optional.empty());
+        robots.save(entry);
+
+        assertEquals(Map.of(site, rate), rates.findAll(List.of(site, new SiteKey("10.9.9.9"))));
+        assertEquals(Map.of(origin, entry), robots.findAll(List.of(origin, RobotsOrigin.of("http://10.9.9.9/"))));
+    }
+
+    private static FrontierEntry entry(String batchId, String url) {
+        return new FrontierEntry(batchId, NormalizedUrl.parse(url), 1, NOW.toEpochMilli(), NOW);
+    }
+}

@@ -1,0 +1,108 @@
+package io.spiderling.core.batch;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import io.spiderling.core.frontier.FrontierEntry;
+import io.spiderling.core.politeness.RateLimiter;
+import io.spiderling.core.politeness.SiteRate;
+import io.spiderling.core.robots.AccessResult;
+import io.spiderling.core.robots.RobotsCacheEntry;
+import io.spiderling.core.robots.RobotsOrigin;
+import io.spiderling.core.robots.RobotsPolicy;
+import io.spiderling.core.url.NormalizedUrl;
+import io.spiderling.core.url.SiteKey;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvFileSource;
+
+class WaitingReasonsTest {
+
+    private static final Instant NOW = Instant.parse("2026-11-24T22:40:00Z");
+    private static final SiteKey SITE = new SiteKey("127.0.0.4");
+    private static final RobotsOrigin ORIGIN = RobotsOrigin.of("http://127.0.0.4:8080/");
+
+    private final WaitingReasons reasons = new WaitingReasons(RobotsPolicy.create(), RateLimiter.create());
+
+    @ParameterizedTest(name = "{0}")
+    @CsvFileSource(resources = "/batch/waiting-reasons-cases.csv", numLinesToSkip = 1)
+    void of_whenTableCase_namesExpectedWait(String rule, String robots, Long robotsNextTry, String rate,
+            Long rateSeconds, int throttles, int parked, int retries, Long retryIn, boolean suspect, String reason,
+            Long until, Integer urls) {
+        WaitingReasons.SiteState state = new WaitingReasons.SiteState(SITE, rate(rate, rateSeconds, throttles),
+                robots(robots, robotsNextTry).stream().toList());
+        List<FrontierEntry> pending = new ArrayList<>();
+        for (int i = 0; i < parked; i++) {
+            pending.add(entry("/page-" + i, 1, NOW));
+        }
+        for (int i = 0; i < retries; i++) {
+            pending.add(entry("/retry-" + i, 2, NOW.plusSeconds(retryIn)));
+        }
+
+        Optional<Waiting> waiting = reasons.of(state, WaitingReasons.Parked.of(pending, NOW), NOW);
+
+        assertEquals(reason, waiting.map(WaitingReasonsTest::label).orElse("none"), rule);
+        assertEquals(Optional.ofNullable(until).map(NOW::plusSeconds), waiting.flatMap(Waiting::until), rule);
+        assertEquals(urls == null ? 0 : urls, waiting.map(Waiting::urls).orElse(0), rule);
+        waiting.ifPresent(w -> assertEquals(Optional.of(SITE), w.site(), rule));
+        assertEquals(suspect, reasons.suspect(state, NOW), rule);
+    }
+
+    /** The table's names for the kinds (the API's wire names are the API's, in its Views). */
+    private static String label(Waiting waiting) {
+        return switch (waiting) {
+            case Waiting.RobotsUnreachable r -> "robots-unreachable";
+            case Waiting.Paused p -> "paused";
+            case Waiting.RateLimited r -> "rate-limited";
+            case Waiting.Retrying r -> "retrying";
+            case Waiting.Planning p -> "planning";
+            case Waiting.FetchingPaused f -> "fetching-paused";
+        };
+    }
+
+    private static FrontierEntry entry(String path, int attempt, Instant notBefore) {
+        return new FrontierEntry("b1", NormalizedUrl.parse("http://127.0.0.4:8080" + path), attempt, 0, notBefore);
+    }
+
+    private static Optional<SiteRate> rate(String kind, Long seconds, int throttles) {
+        SiteRate idle = new SiteRate(NOW.minus(Duration.ofHours(1)), Duration.ofSeconds(1), Duration.ofSeconds(1),
+                Instant.EPOCH, 0, 0, Duration.ZERO, List.of(), List.of(), 3);
+        return switch (kind) {
+            case "none" -> Optional.empty();
+            case "idle" -> Optional.of(idle);
+            case "paused" -> Optional.of(idle.next(c -> c.interval(Duration.ofSeconds(2))
+                    .pausedUntil(NOW.plusSeconds(seconds)).throttles(throttles)));
+            case "slow" -> Optional.of(idle.next(c -> c.interval(Duration.ofSeconds(seconds)).lastSlot(NOW)));
+            case "busy" -> Optional.of(idle.next(c -> c.lastSlot(NOW).inFlight(List.of(NOW.minusMillis(500), NOW))));
+            default -> throw new IllegalArgumentException("unknown rate in table: " + kind);
+        };
+    }
+
+    private static Optional<RobotsCacheEntry> robots(String kind, Long nextTry) {
+        Instant expires = NOW.plus(Duration.ofDays(7));
+        return switch (kind) {
+            case "none" -> Optional.empty();
+            case "fresh" -> Optional.of(new RobotsCacheEntry(ORIGIN, AccessResult.SUCCESS, Optional.of(200),
+                    NOW.minusSeconds(60), Optional.of(NOW.minusSeconds(60)), Optional.of(NOW.plus(Duration.ofHours(1))),
+                    expires, new byte[0], false, 0, Optional.empty(), Optional.empty(), Optional.empty()));
+            case "503", "no-answer", "503-retry-due" -> Optional.of(failing(kind.equals("no-answer")
+                    ? Optional.empty() : Optional.of(503), NOW.minusSeconds(10), Optional.empty(),
+                    NOW.plusSeconds(nextTry)));
+            case "503-past-deadline" -> Optional.of(failing(Optional.of(503), NOW.minus(Duration.ofHours(7)),
+                    Optional.empty(), NOW.plusSeconds(nextTry)));
+            case "503-with-copy" -> Optional.of(failing(Optional.of(503), NOW.minusSeconds(10),
+                    Optional.of(NOW.minus(Duration.ofHours(1))), NOW.plusSeconds(nextTry)));
+            default -> throw new IllegalArgumentException("unknown robots in table: " + kind);
+        };
+    }
+
+    private static RobotsCacheEntry failing(Optional<Integer> status, Instant since, Optional<Instant> copyAt,
+            Instant nextTry) {
+        return new RobotsCacheEntry(ORIGIN, AccessResult.UNREACHABLE, status, NOW.minusSeconds(1), copyAt,
+                copyAt.map(at -> at.plus(Duration.ofMinutes(30))), NOW.plus(Duration.ofDays(7)), new byte[0], false, 2,
+                Optional.of(since), Optional.of(nextTry), Optional.empty());
+    }
+}
