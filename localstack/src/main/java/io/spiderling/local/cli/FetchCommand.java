@@ -131,9 +131,10 @@ final class FetchCommand implements Callable<Integer> {
             Thread.currentThread().join();
         }
         if (!last.done()) {
+            long queued = lines.stream().filter(l -> !l.duplicate() && l.state().equals("queued")).count();
             io.err().printf("spiderling: batch %s did not finish within %d s; %,d URLs still queued. It goes on:"
                     + " run the same command again to resume, or 'spiderling status %s'.%n", batchId, timeoutSeconds,
-                    last.queued(), batchId);
+                    queued, batchId);
             return ExitCode.TIMEOUT.code();
         }
         return ExitCode.OK.code();

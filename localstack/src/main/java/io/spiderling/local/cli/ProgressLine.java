@@ -45,7 +45,7 @@ final class ProgressLine {
         }
         List<String> shown = s.waiting().stream().limit(WAITING_SHOWN).map(w -> w.describe(zone)).toList();
         String text = "waiting on " + String.join("; ", shown);
-        int more = s.waiting().size() - shown.size();
+        int more = s.waiting().size() - shown.size() + s.waitingMore();
         return Optional.of(more > 0 ? text + " (and " + more + " more)" : text);
     }
 

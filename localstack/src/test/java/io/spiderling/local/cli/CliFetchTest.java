@@ -153,6 +153,8 @@ class CliFetchTest {
             assertTrue(fetch.out().contains("Submitting 10,001 URLs to " + endpoint + "/ (as an uploaded manifest)"),
                     fetch.toString());
             assertTrue(fetch.err().contains("did not finish within 8 s"), fetch.toString());
+            // The progress line says what the batch waits on, as GET /batches/{id} does.
+            assertTrue(fetch.err().contains("127.0.0.9: robots.txt unreachable"), fetch.toString());
             List<String> lines = Files.readAllLines(out.resolve("results.jsonl"));
             assertEquals(input.size(), lines.size());
             assertTrue(lines.stream().allMatch(l -> l.contains("\"state\":\"queued\"")), lines.get(0));

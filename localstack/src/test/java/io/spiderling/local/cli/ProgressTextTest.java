@@ -31,24 +31,25 @@ class ProgressTextTest {
         counts.put("queued", queued);
         counts.put("fetched", fetched);
         counts.put("failed", failed);
-        BatchSnapshot s = new BatchSnapshot("b", total, done, counts, List.of(), 0, 0, Optional.empty());
+        BatchSnapshot s = new BatchSnapshot("b", total, done, counts, List.of(), 0, 0, 0, Optional.empty());
 
         assertEquals(expected, ProgressLine.counts(s, Duration.ofSeconds(elapsed)));
     }
 
     @ParameterizedTest(name = "{0}")
     @CsvSource(delimiter = '|', textBlock = """
-            # case                   | sites | expected
-            none                     | 0     | ''
-            one with a time          | 1     | waiting on 127.0.0.4: robots.txt unreachable (503), until 22:41:07
-            three, two shown         | 3     | waiting on 127.0.0.4: robots.txt unreachable (503), until 22:41:07; 127.0.0.5: robots.txt unreachable (503), until 22:41:07 (and 1 more)
+            # case                      | sites | more | expected
+            none                        | 0     | 0    | ''
+            one with a time             | 1     | 0    | waiting on 127.0.0.4: robots.txt unreachable (503), next try 22:41:07 (3 URLs)
+            three, two shown            | 3     | 0    | waiting on 127.0.0.4: robots.txt unreachable (503), next try 22:41:07 (3 URLs); 127.0.0.5: robots.txt unreachable (503), next try 22:41:07 (3 URLs) (and 1 more)
+            more than the API looked at | 1     | 4    | waiting on 127.0.0.4: robots.txt unreachable (503), next try 22:41:07 (3 URLs) (and 4 more)
             """)
-    void waiting(String name, int sites, String expected) {
+    void waiting(String name, int sites, int more, String expected) {
         List<BatchSnapshot.Waiting> waiting = java.util.stream.IntStream.range(0, sites)
                 .mapToObj(i -> new BatchSnapshot.Waiting("127.0.0." + (4 + i), "robots-unreachable",
                         "robots.txt unreachable (503)", Optional.of(Instant.parse("2026-11-24T22:41:07Z")), 3))
                 .toList();
-        BatchSnapshot s = new BatchSnapshot("b", 9, false, Map.of("queued", 9), waiting, 0, 0, Optional.empty());
+        BatchSnapshot s = new BatchSnapshot("b", 9, false, Map.of("queued", 9), waiting, more, 0, 0, Optional.empty());
 
         assertEquals(expected, ProgressLine.waiting(s, ZoneOffset.UTC).orElse(""));
     }

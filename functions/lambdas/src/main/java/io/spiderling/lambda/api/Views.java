@@ -139,7 +139,7 @@ public final class Views {
     /** One line for people: the CLI prints it after the site, with the time from {@code until}. */
     static String waitingDetail(Waiting waiting) {
         return switch (waiting) {
-            case Waiting.Planning p -> p.chunks() == 0 ? "waiting for the manifest upload"
+            case Waiting.Planning p -> p.chunks() <= 0 ? "waiting for the manifest upload"
                     : "planning the uploaded manifest: " + p.chunksPlanned() + " of " + p.chunks() + " chunks";
             case Waiting.FetchingPaused f -> "fetching is paused by the operators";
             case Waiting.RobotsUnreachable r -> "robots.txt unreachable ("
