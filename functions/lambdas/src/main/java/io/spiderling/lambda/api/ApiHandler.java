@@ -14,6 +14,7 @@ import io.spiderling.core.pipeline.UpdateFields;
 import io.spiderling.catalog.FunctionNames;
 import io.spiderling.catalog.Routes;
 import io.spiderling.lambda.Pipeline;
+import io.spiderling.lambda.internal.LogContext;
 import io.spiderling.lambda.internal.HttpJson;
 import jakarta.inject.Inject;
 import jakarta.inject.Named;
@@ -65,10 +66,12 @@ public class ApiHandler implements RequestHandler<APIGatewayV2HTTPEvent, APIGate
 
     @Override
     public APIGatewayV2HTTPResponse handleRequest(APIGatewayV2HTTPEvent event, Context context) {
-        return switch (auth.authenticate(event)) {
-            case ApiAuth.Outcome.Refused refused -> ApiAuth.unauthorized(refused);
-            case ApiAuth.Outcome.Client client -> route(event, client.id());
-        };
+        try (LogContext.Scope log = LogContext.invocation(FunctionNames.API, context)) {
+            return switch (auth.authenticate(event)) {
+                case ApiAuth.Outcome.Refused refused -> ApiAuth.unauthorized(refused);
+                case ApiAuth.Outcome.Client client -> route(event, client.id());
+            };
+        }
     }
 
     /** Routes by the one route table ({@link Routes}); a route another function serves is not found here. */
