@@ -13,11 +13,11 @@ import io.spiderling.lambda.Pipeline;
 import io.spiderling.lambda.internal.EmbeddedMetrics;
 import io.spiderling.lambda.internal.LogContext;
 import io.spiderling.lambda.internal.SqsBatches;
-import java.io.PrintStream;
-import java.time.Clock;
 import jakarta.inject.Inject;
 import jakarta.inject.Named;
 import jakarta.inject.Singleton;
+import java.io.PrintStream;
+import java.time.Clock;
 import org.jboss.logging.Logger;
 
 /**
