@@ -18,6 +18,7 @@ import software.amazon.awscdk.services.cloudwatch.Dashboard;
 import software.amazon.awscdk.services.cloudwatch.GraphWidget;
 import software.amazon.awscdk.services.cloudwatch.IMetric;
 import software.amazon.awscdk.services.cloudwatch.IWidget;
+import software.amazon.awscdk.services.cloudwatch.MathExpression;
 import software.amazon.awscdk.services.cloudwatch.Metric;
 import software.amazon.awscdk.services.cloudwatch.MetricOptions;
 import software.amazon.awscdk.services.cloudwatch.TreatMissingData;
@@ -174,7 +175,82 @@ public final class Operations extends Construct {
                 .width(24)
                 .left(List.of(lag))
                 .build())));
+        fetchStage(props).ifPresent(rows::add);
         return rows;
+    }
+
+    /**
+     * The fetch stage's own metrics (catalog {@link Metrics}): GET latency, GETs of pages and of robots.txt by
+     * outcome (every outcome a search finds, so a new one shows without a redeploy), rate refusals, retries,
+     * dead-letter arrivals and bytes stored.
+     */
+    private static Optional<List<IWidget>> fetchStage(OperationsProps props) {
+        Optional<DeployedFunction> fetch = function(props, FunctionNames.FETCH);
+        if (fetch.isEmpty()) {
+            return Optional.empty();
+        }
+        String fetchName = fetch.get().function().getFunctionName();
+        List<IWidget> widgets = new ArrayList<>();
+        widgets.add(GraphWidget.Builder.create()
+                .title("Fetch latency (ms)")
+                .width(8)
+                .left(List.of(custom(Metrics.FETCH_LATENCY, fetchName, "p50"),
+                        custom(Metrics.FETCH_LATENCY, fetchName, "p99")))
+                .build());
+        for (String metric : Metrics.BY_OUTCOME) {
+            widgets.add(GraphWidget.Builder.create()
+                    .title(metric + " by " + Metrics.OUTCOME_DIMENSION)
+                    .width(8)
+                    .left(List.of(MathExpression.Builder.create()
+                            .expression("SEARCH('{" + Metrics.NAMESPACE + "," + Metrics.FUNCTION_DIMENSION + ","
+                                    + Metrics.OUTCOME_DIMENSION + "} MetricName=\"" + metric + "\" "
+                                    + Metrics.FUNCTION_DIMENSION + "=\"" + fetchName + "\"', 'Sum', "
+                                    + PERIOD.toSeconds().intValue() + ")")
+                            .usingMetrics(Map.of())
+                            .label(metric)
+                            .period(PERIOD)
+                            .build()))
+                    .build());
+        }
+        widgets.add(GraphWidget.Builder.create()
+                .title("Rate refusals and retries")
+                .width(8)
+                .left(List.of(custom(Metrics.RATE_REFUSALS, fetchName, "Sum"),
+                        custom(Metrics.RETRIES, fetchName, "Sum")))
+                .build());
+        List<IMetric> deadLetters = new ArrayList<>();
+        for (String consumer : List.of(FunctionNames.FETCH_DLQ, FunctionNames.NOTIFY_DLQ)) {
+            function(props, consumer).ifPresent(f -> deadLetters.add(custom(Metrics.DLQ_SENDS,
+                    f.function().getFunctionName(), "Sum")));
+        }
+        if (!deadLetters.isEmpty()) {
+            widgets.add(GraphWidget.Builder.create()
+                    .title("Dead-lettered messages")
+                    .width(8)
+                    .left(deadLetters)
+                    .build());
+        }
+        widgets.add(GraphWidget.Builder.create()
+                .title("Bytes stored")
+                .width(8)
+                .left(List.of(custom(Metrics.BYTES_STORED, fetchName, "Sum")))
+                .build());
+        return Optional.of(widgets);
+    }
+
+    private static Optional<DeployedFunction> function(OperationsProps props, String name) {
+        return props.functions().all().stream().filter(f -> f.spec().name().equals(name)).findFirst();
+    }
+
+    /** A metric the functions publish, dimensioned by the publishing function alone. */
+    private static IMetric custom(String metric, String functionName, String statistic) {
+        return Metric.Builder.create()
+                .namespace(Metrics.NAMESPACE)
+                .metricName(metric)
+                .dimensionsMap(Map.of(Metrics.FUNCTION_DIMENSION, functionName))
+                .statistic(statistic)
+                .period(PERIOD)
+                .build();
     }
 
     private static IWidget queueWidget(String title, IQueue queue) {

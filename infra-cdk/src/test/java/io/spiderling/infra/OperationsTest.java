@@ -103,6 +103,25 @@ class OperationsTest {
     }
 
     @Test
+    void dashboard_whenDeployed_graphsEveryFetchStageMetricOfTheCatalog() {
+        Synthesized jvm = Synth.jvmIam();
+        var dashboards = jvm.resources("AWS::CloudWatch::Dashboard");
+        String body = Synthesized.properties(dashboards.values().iterator().next()).get("DashboardBody").toString();
+        for (String metric : Metrics.FETCH_STAGE) {
+            assertTrue(body.contains("\"" + Metrics.NAMESPACE + "\",\"" + metric + "\"")
+                    || body.contains("MetricName=\\\"" + metric + "\\\""), () -> metric + " not graphed: " + body);
+        }
+        for (String metric : Metrics.BY_OUTCOME) {
+            assertTrue(body.contains("SEARCH('{" + Metrics.NAMESPACE + "," + Metrics.FUNCTION_DIMENSION + ","
+                    + Metrics.OUTCOME_DIMENSION + "} MetricName=\\\"" + metric + "\\\""), metric);
+        }
+        // Each custom metric is the publishing function's own: the fetch function, and the two dead-letter consumers.
+        for (String function : List.of(FunctionNames.FETCH, FunctionNames.FETCH_DLQ, FunctionNames.NOTIFY_DLQ)) {
+            assertTrue(body.contains(jvm.functionId(function)), function);
+        }
+    }
+
+    @Test
     void outputs_whenDeployed_nameWhatAnOperatorNeeds() {
         Synthesized jvm = Synth.jvmIam();
         var outputs = jvm.outputs();

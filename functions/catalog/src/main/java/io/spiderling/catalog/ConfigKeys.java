@@ -88,6 +88,9 @@ public final class ConfigKeys {
     public static final ConfigKey<Duration> SWEEP_UNPLANNED_AFTER =
             ConfigKey.duration("spiderling.sweep.unplanned-after");
 
+    // Logs: JSON lines on Lambda, read by every function.
+    public static final ConfigKey<String> LOG_FORMAT = ConfigKey.oneOf("spiderling.log.format", "text", "json");
+
     /** The AWS keys a function reads once it uses any AWS API: the region, and local credentials. */
     static final List<ConfigKey<?>> AWS_COMMON = List.of(AWS_REGION, AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY);
 

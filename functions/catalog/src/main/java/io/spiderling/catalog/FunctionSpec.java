@@ -46,11 +46,12 @@ public record FunctionSpec(String name, String description, EventSource source, 
     }
 
     /**
-     * Every configuration key the function reads: its settings, the names of the resources it uses, and the AWS
-     * region, local credentials and endpoint of each AWS API it calls.
+     * Every configuration key the function reads: the log format, its settings, the names of the resources it uses,
+     * and the AWS region, local credentials and endpoint of each AWS API it calls.
      */
     public Set<ConfigKey<?>> configKeys() {
         Set<ConfigKey<?>> keys = new LinkedHashSet<>(settings);
+        keys.add(ConfigKeys.LOG_FORMAT);
         tables.keySet().forEach(t -> keys.add(t.configKey()));
         sends.forEach(q -> q.configKey().ifPresent(keys::add));
         if (!objects.isEmpty()) {

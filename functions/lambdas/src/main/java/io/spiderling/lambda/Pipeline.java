@@ -106,6 +106,7 @@ public final class Pipeline implements AutoCloseable {
     private final Clock clock;
     private final UnaryOperator<BlobStore> blobDecorator;
     private final PrintStream metrics;
+    private final boolean jsonLogs;
     private final DoubleSupplier jitter = () -> ThreadLocalRandom.current().nextDouble();
     private final List<AutoCloseable> closeables = new ArrayList<>();
 
@@ -165,6 +166,7 @@ public final class Pipeline implements AutoCloseable {
         this.clock = Objects.requireNonNull(builder.clock, "clock");
         this.blobDecorator = builder.blobDecorator;
         this.metrics = builder.metrics;
+        this.jsonLogs = "json".equals(config.get(ConfigKeys.LOG_FORMAT));
     }
 
     public static Builder builder() {
@@ -223,6 +225,14 @@ public final class Pipeline implements AutoCloseable {
 
     public Clock clock() {
         return clock;
+    }
+
+    /**
+     * Whether the function's log lines are to be JSON ({@code spiderling.log.format}, read by every function). Quarkus
+     * applies it at start-up ({@code Beans}); the local runner keeps its own readable format.
+     */
+    public boolean jsonLogs() {
+        return jsonLogs;
     }
 
     /** Where handlers print their metrics. */

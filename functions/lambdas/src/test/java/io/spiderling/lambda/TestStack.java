@@ -7,7 +7,7 @@ import io.spiderling.testkit.StackResources;
 import java.util.Map;
 
 /**
- * Points the functions at the embedded AWS stack (started once per test JVM) and starts one local site for the fetch
+ * Points the functions at the embedded AWS stack (started once per test JVM) and starts two local sites for the fetch
  * tests. Every Quarkus boot in this module shares the same resources.
  */
 public class TestStack implements QuarkusTestResourceLifecycleManager {
@@ -24,7 +24,7 @@ public class TestStack implements QuarkusTestResourceLifecycleManager {
 
     static synchronized LocalSites sites() {
         if (sites == null) {
-            sites = LocalSites.start(1);
+            sites = LocalSites.start(2);
         }
         return sites;
     }

@@ -10,10 +10,12 @@ import io.spiderling.core.fetch.FetchRecord;
 import io.spiderling.core.fetch.FetchRequest;
 import io.spiderling.core.fetch.FetchResult;
 import io.spiderling.core.frontier.Frontier;
+import io.spiderling.core.politeness.FetchOutcome;
 import io.spiderling.core.politeness.RetryDecision;
 import io.spiderling.core.politeness.RetryPolicy;
 import io.spiderling.core.port.BlobStore;
 import io.spiderling.core.port.FetchSwitch;
+import io.spiderling.core.port.FetchTelemetry;
 import io.spiderling.core.port.PageFetcher;
 import io.spiderling.core.port.UrlStore;
 import io.spiderling.core.port.WakeQueue;
@@ -59,6 +61,9 @@ import java.util.function.DoubleSupplier;
  * batches' completion once each.
  */
 public final class FetchPage {
+
+    /** One DEBUG line per job's outcome; off at the functions' INFO level, so it costs no log bytes on Lambda. */
+    private static final System.Logger LOG = System.getLogger(FetchPage.class.getName());
 
     /** S3 user metadata on stored bodies; the extract stage reads them back. */
     public static final String META_URL = "url";
@@ -277,7 +282,15 @@ public final class FetchPage {
 
     /** A new invocation; close it when its jobs are handled. */
     public Invocation invocation() {
-        return new Invocation();
+        return invocation(FetchTelemetry.NONE);
+    }
+
+    /**
+     * A new invocation that reports to {@code telemetry}: each job runs inside its {@link FetchTelemetry#job} scope,
+     * on whichever lane runs it, and each GET, refusal, retry and stored body is counted.
+     */
+    public Invocation invocation(FetchTelemetry telemetry) {
+        return new Invocation(telemetry);
     }
 
     /** Handles one job in an invocation of its own. */
@@ -306,7 +319,8 @@ public final class FetchPage {
      */
     public final class Invocation implements AutoCloseable {
 
-        private final SitePoliteness.Session session = politeness.session();
+        private final FetchTelemetry telemetry;
+        private final SitePoliteness.Session session;
         private final Frontier.Releases releases = frontier.releases();
         private final Map<String, Optional<UrlStore.UrlRecord>> rows = new ConcurrentHashMap<>();
         private final Set<String> checkLater = ConcurrentHashMap.newKeySet();
@@ -314,7 +328,10 @@ public final class FetchPage {
         /** URLs a lane of this invocation is fetching now: another lane reaching one by a redirect waits for it. */
         private final Map<String, CompletableFuture<Void>> fetching = new ConcurrentHashMap<>();
 
-        private Invocation() {}
+        private Invocation(FetchTelemetry telemetry) {
+            this.telemetry = Objects.requireNonNull(telemetry, "telemetry");
+            this.session = politeness.session(telemetry);
+        }
 
         /**
          * Handles the jobs: each site's {@code lanesPerSite} at a time, in their order, and sites side by side. A job
@@ -341,9 +358,9 @@ public final class FetchPage {
                                 results[i] = new Result.NotStarted(job);
                                 continue;
                             }
-                            try {
+                            try (FetchTelemetry.Scope scope = telemetry.job(job)) {
                                 results[i] = new Result.Handled(job, outOfTime.getAsBoolean() ? postpone(job)
-                                        : process(job));
+                                        : handled(job));
                             } catch (RuntimeException e) {
                                 failed.set(true);
                                 results[i] = new Result.Failed(job, e);
@@ -362,10 +379,18 @@ public final class FetchPage {
          * against the site.
          */
         public Outcome process(FetchJob job) {
+            try (FetchTelemetry.Scope scope = telemetry.job(job)) {
+                return handled(job);
+            }
+        }
+
+        private Outcome handled(FetchJob job) {
             Outcome outcome = handle(job);
             if (!(outcome instanceof Outcome.Requeued)) {
                 releases.finished(job);
             }
+            LOG.log(System.Logger.Level.DEBUG, () -> job.url().value() + " (attempt " + job.attempt() + "): "
+                    + describe(outcome));
             return outcome;
         }
 
@@ -494,6 +519,7 @@ public final class FetchPage {
                             ? stored.map(FetchRecord::headers) : Optional.empty();
                     FetchResult result = fetcher.fetch(FetchRequest.conditional(url.value(),
                             cached.map(h -> h.get("etag")), cached.map(h -> h.get("last-modified"))));
+                    telemetry.fetched(FetchOutcome.of(result), result.total());
                     session.done(go, result, url.urlHash());
                     if (!(result instanceof FetchResult.Response r) || !r.redirect()) {
                         return new Hop.Done(settle(job, url, via, result, stored));
@@ -538,6 +564,9 @@ public final class FetchPage {
             if (result instanceof FetchResult.Response r && r.success()) {
                 String sha = Hashing.sha256Hex(r.body());
                 boolean created = store(url, r, sha, now);
+                if (created) {
+                    telemetry.stored(r.body().length);
+                }
                 FetchRecord record = recorded(records.stored(job, url, via, r, sha, now), via);
                 if (!created) {
                     listener.reused(url, r.body(), record.contentType().orElseThrow(), sha, now);
@@ -552,8 +581,10 @@ public final class FetchPage {
                 return fail(job, url, via, result, "blocked: " + f.message());
             }
             return switch (retry.decide(result, job.attempt(), now, jitter.getAsDouble())) {
-                case RetryDecision.Retry again -> requeue(job, again.nextAttempt(), again.notBefore(),
-                        "retry after " + describe(result));
+                case RetryDecision.Retry again -> {
+                    telemetry.retried();
+                    yield requeue(job, again.nextAttempt(), again.notBefore(), "retry after " + describe(result));
+                }
                 case RetryDecision.GiveUp giveUp -> fail(job, url, via, result, giveUp.reason());
                 case RetryDecision.Done done -> fail(job, url, via, result, describe(result));
             };
@@ -613,6 +644,14 @@ public final class FetchPage {
                 throw new IllegalStateException("interrupted while fetch lanes ran", e);
             }
         }
+    }
+
+    private static String describe(Outcome outcome) {
+        return switch (outcome) {
+            case Outcome.Ended ended -> ended.state().wireName();
+            case Outcome.Requeued requeued -> "waits until " + requeued.until() + ": " + requeued.why();
+            case Outcome.Redirected redirected -> "continues at " + redirected.target().value();
+        };
     }
 
     private static String describe(FetchResult result) {

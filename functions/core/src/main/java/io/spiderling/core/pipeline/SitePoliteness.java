@@ -8,6 +8,7 @@ import io.spiderling.core.politeness.RateDecision;
 import io.spiderling.core.politeness.RateLimiter;
 import io.spiderling.core.politeness.RateOverrides;
 import io.spiderling.core.politeness.SiteRate;
+import io.spiderling.core.port.FetchTelemetry;
 import io.spiderling.core.port.PageFetcher;
 import io.spiderling.core.port.RateStore;
 import io.spiderling.core.port.RobotsStore;
@@ -26,6 +27,7 @@ import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.DoubleSupplier;
@@ -95,7 +97,12 @@ public final class SitePoliteness {
 
     /** A new session, for one invocation's fetches; close it when they are done. */
     public Session session() {
-        return new Session();
+        return session(FetchTelemetry.NONE);
+    }
+
+    /** A new session that counts its robots.txt GETs and rate refusals in {@code telemetry}. */
+    public Session session(FetchTelemetry telemetry) {
+        return new Session(telemetry);
     }
 
     /** An answer whose write is put off until the site's next write. */
@@ -132,7 +139,11 @@ public final class SitePoliteness {
         private final Map<RobotsOrigin, Object> robotsLocks = new ConcurrentHashMap<>();
         private final Map<SiteKey, Site> sites = new ConcurrentHashMap<>();
 
-        private Session() {}
+        private final FetchTelemetry telemetry;
+
+        private Session(FetchTelemetry telemetry) {
+            this.telemetry = Objects.requireNonNull(telemetry, "telemetry");
+        }
 
         /** Checks robots.txt (fetching it if needed) and takes a rate slot for one request to {@code url}. */
         public Gate admit(NormalizedUrl url) {
@@ -212,6 +223,9 @@ public final class SitePoliteness {
             }
             if (gate instanceof Gate.Go go && go.slot().isAfter(clock.instant())) {
                 pause.until(go.slot());
+            }
+            if (gate instanceof Gate.Wait) {
+                telemetry.rateRefused();
             }
             return gate;
         }
@@ -300,6 +314,7 @@ public final class SitePoliteness {
                 return Optional.of(slot);
             }
             FetchResult result = parts.fetcher().fetch(FetchRequest.get(robotsUrl.value()));
+            telemetry.robotsFetched(FetchOutcome.of(result));
             done(go, result, robotsUrl.urlHash());
             String at = robotsUrl.value();
             int hops = 0;
@@ -316,6 +331,7 @@ public final class SitePoliteness {
                 hops++;
                 at = next.get().value();
                 result = parts.fetcher().fetch(FetchRequest.get(at));
+                telemetry.robotsFetched(FetchOutcome.of(result));
                 done(hopGo, result, next.get().urlHash());
             }
             if (result instanceof FetchResult.Failure f && f.kind() == FailureKind.BLOCKED) {

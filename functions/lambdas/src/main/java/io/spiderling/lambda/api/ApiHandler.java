@@ -7,15 +7,16 @@ import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPResponse;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.spiderling.catalog.FunctionNames;
+import io.spiderling.catalog.Routes;
 import io.spiderling.core.batch.ItemState;
 import io.spiderling.core.pipeline.BatchWaiting;
 import io.spiderling.core.pipeline.CancelBatch;
 import io.spiderling.core.pipeline.Queries;
 import io.spiderling.core.pipeline.UpdateFields;
-import io.spiderling.catalog.FunctionNames;
-import io.spiderling.catalog.Routes;
 import io.spiderling.lambda.Pipeline;
 import io.spiderling.lambda.internal.HttpJson;
+import io.spiderling.lambda.internal.LogContext;
 import jakarta.inject.Inject;
 import jakarta.inject.Named;
 import jakarta.inject.Singleton;
@@ -68,10 +69,12 @@ public class ApiHandler implements RequestHandler<APIGatewayV2HTTPEvent, APIGate
 
     @Override
     public APIGatewayV2HTTPResponse handleRequest(APIGatewayV2HTTPEvent event, Context context) {
-        return switch (auth.authenticate(event)) {
-            case ApiAuth.Outcome.Refused refused -> ApiAuth.unauthorized(refused);
-            case ApiAuth.Outcome.Client client -> route(event, client.id());
-        };
+        try (LogContext.Scope log = LogContext.invocation(FunctionNames.API, context)) {
+            return switch (auth.authenticate(event)) {
+                case ApiAuth.Outcome.Refused refused -> ApiAuth.unauthorized(refused);
+                case ApiAuth.Outcome.Client client -> route(event, client.id());
+            };
+        }
     }
 
     /** Routes by the one route table ({@link Routes}); a route another function serves is not found here. */

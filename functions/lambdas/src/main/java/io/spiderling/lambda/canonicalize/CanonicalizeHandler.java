@@ -3,9 +3,11 @@ package io.spiderling.lambda.canonicalize;
 import com.amazonaws.services.lambda.runtime.Context;
 import com.amazonaws.services.lambda.runtime.RequestHandler;
 import com.amazonaws.services.lambda.runtime.events.S3Event;
+import io.spiderling.catalog.FunctionNames;
 import io.spiderling.core.pipeline.Canonicalize;
 import io.spiderling.core.pipeline.PlanUpload;
 import io.spiderling.lambda.Pipeline;
+import io.spiderling.lambda.internal.LogContext;
 import io.spiderling.lambda.internal.S3Keys;
 import jakarta.inject.Inject;
 import jakarta.inject.Named;
@@ -32,10 +34,12 @@ public class CanonicalizeHandler implements RequestHandler<S3Event, Integer> {
     /** Returns how many URLs were handed to the frontier, plus how many upload chunks were sent for planning. */
     @Override
     public Integer handleRequest(S3Event event, Context context) {
-        return S3Keys.of(event).stream()
-                .mapToInt(key -> key.startsWith(PlanUpload.UPLOAD_PREFIX)
-                        ? planUpload.onUpload(key).map(PlanUpload.Arrival::chunks).orElse(0)
-                        : canonicalize.onManifest(key).map(Canonicalize.Outcome::parked).orElse(0))
-                .sum();
+        try (LogContext.Scope log = LogContext.invocation(FunctionNames.CANONICALIZE, context)) {
+            return S3Keys.of(event).stream()
+                    .mapToInt(key -> key.startsWith(PlanUpload.UPLOAD_PREFIX)
+                            ? planUpload.onUpload(key).map(PlanUpload.Arrival::chunks).orElse(0)
+                            : canonicalize.onManifest(key).map(Canonicalize.Outcome::parked).orElse(0))
+                    .sum();
+        }
     }
 }

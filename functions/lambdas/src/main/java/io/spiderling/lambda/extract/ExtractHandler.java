@@ -3,8 +3,10 @@ package io.spiderling.lambda.extract;
 import com.amazonaws.services.lambda.runtime.Context;
 import com.amazonaws.services.lambda.runtime.RequestHandler;
 import com.amazonaws.services.lambda.runtime.events.S3Event;
+import io.spiderling.catalog.FunctionNames;
 import io.spiderling.core.pipeline.ExtractContent;
 import io.spiderling.lambda.Pipeline;
+import io.spiderling.lambda.internal.LogContext;
 import io.spiderling.lambda.internal.S3Keys;
 import jakarta.inject.Inject;
 import jakarta.inject.Named;
@@ -28,9 +30,11 @@ public class ExtractHandler implements RequestHandler<S3Event, Integer> {
     /** Returns how many extractions were written. */
     @Override
     public Integer handleRequest(S3Event event, Context context) {
-        return (int) S3Keys.of(event).stream()
-                .map(extract::onContent)
-                .filter(outcome -> outcome.map(ExtractContent.Outcome::written).orElse(false))
-                .count();
+        try (LogContext.Scope log = LogContext.invocation(FunctionNames.EXTRACT, context)) {
+            return (int) S3Keys.of(event).stream()
+                    .map(extract::onContent)
+                    .filter(outcome -> outcome.map(ExtractContent.Outcome::written).orElse(false))
+                    .count();
+        }
     }
 }

@@ -5,13 +5,18 @@ import com.amazonaws.services.lambda.runtime.RequestHandler;
 import com.amazonaws.services.lambda.runtime.events.SQSBatchResponse;
 import com.amazonaws.services.lambda.runtime.events.SQSEvent;
 import io.spiderling.aws.FetchJobCodec;
+import io.spiderling.catalog.FunctionNames;
 import io.spiderling.core.fetch.FetchJob;
 import io.spiderling.core.pipeline.FetchPage;
 import io.spiderling.lambda.Pipeline;
+import io.spiderling.lambda.internal.EmbeddedMetrics;
+import io.spiderling.lambda.internal.LogContext;
 import io.spiderling.lambda.internal.SqsBatches;
 import jakarta.inject.Inject;
 import jakarta.inject.Named;
 import jakarta.inject.Singleton;
+import java.io.PrintStream;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -37,11 +42,15 @@ public class FetchHandler implements RequestHandler<SQSEvent, SQSBatchResponse> 
 
     private final FetchPage fetchPage;
     private final Duration fetchTakes;
+    private final PrintStream metrics;
+    private final Clock clock;
 
     @Inject
     public FetchHandler(Pipeline pipeline) {
         this.fetchPage = pipeline.fetchPage();
         this.fetchTakes = pipeline.fetchTimeout().plus(MARGIN);
+        this.metrics = pipeline.metrics();
+        this.clock = pipeline.clock();
     }
 
     /** No context, or no deadline in it (a local invocation reports none as zero or less), means no limit known. */
@@ -55,6 +64,18 @@ public class FetchHandler implements RequestHandler<SQSEvent, SQSBatchResponse> 
 
     @Override
     public SQSBatchResponse handleRequest(SQSEvent event, Context context) {
+        try (LogContext.Scope log = LogContext.invocation(FunctionNames.FETCH, context)) {
+            FetchInvocationTelemetry telemetry = new FetchInvocationTelemetry();
+            try {
+                return handle(event, context, telemetry);
+            } finally {
+                telemetry.tally().publish(metrics, EmbeddedMetrics.functionName(context, FunctionNames.FETCH),
+                        clock.instant());
+            }
+        }
+    }
+
+    private SQSBatchResponse handle(SQSEvent event, Context context, FetchInvocationTelemetry telemetry) {
         List<SQSEvent.SQSMessage> messages = event.getRecords() == null ? List.of() : event.getRecords();
         List<FetchJob> jobs = new ArrayList<>();
         List<String> jobMessages = new ArrayList<>();
@@ -75,13 +96,16 @@ public class FetchHandler implements RequestHandler<SQSEvent, SQSBatchResponse> 
                 failed.add(message.getMessageId());
             }
         }
-        try (FetchPage.Invocation invocation = fetchPage.invocation()) {
+        try (FetchPage.Invocation invocation = fetchPage.invocation(telemetry)) {
             List<FetchPage.Result> results = invocation.processAll(jobs, () -> outOfTime(context));
             for (int i = 0; i < results.size(); i++) {
                 switch (results.get(i)) {
                     case FetchPage.Result.Handled handled -> { }
                     case FetchPage.Result.Failed f -> {
-                        LOG.errorf(f.error(), "fetch of %s failed; its message will be retried", f.job().url().value());
+                        try (LogContext.Scope job = LogContext.job(f.job())) {
+                            LOG.errorf(f.error(), "fetch of %s failed; its message will be retried",
+                                    f.job().url().value());
+                        }
                         failed.add(jobMessages.get(i));
                     }
                     case FetchPage.Result.NotStarted n -> failed.add(jobMessages.get(i));

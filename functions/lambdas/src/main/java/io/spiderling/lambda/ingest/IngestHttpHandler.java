@@ -4,15 +4,16 @@ import com.amazonaws.services.lambda.runtime.Context;
 import com.amazonaws.services.lambda.runtime.RequestHandler;
 import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPEvent;
 import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPResponse;
-import io.spiderling.core.content.Hashing;
-import io.spiderling.core.pipeline.Ingest;
 import io.spiderling.catalog.FunctionNames;
 import io.spiderling.catalog.Operation;
 import io.spiderling.catalog.Routes;
+import io.spiderling.core.content.Hashing;
+import io.spiderling.core.pipeline.Ingest;
 import io.spiderling.lambda.Pipeline;
 import io.spiderling.lambda.api.ApiAuth;
 import io.spiderling.lambda.api.Views;
 import io.spiderling.lambda.internal.HttpJson;
+import io.spiderling.lambda.internal.LogContext;
 import jakarta.inject.Inject;
 import jakarta.inject.Named;
 import jakarta.inject.Singleton;
@@ -57,10 +58,12 @@ public class IngestHttpHandler implements RequestHandler<APIGatewayV2HTTPEvent, 
 
     @Override
     public APIGatewayV2HTTPResponse handleRequest(APIGatewayV2HTTPEvent event, Context context) {
-        return switch (auth.authenticate(event)) {
-            case ApiAuth.Outcome.Refused refused -> ApiAuth.unauthorized(refused);
-            case ApiAuth.Outcome.Client client -> handle(event, client.id());
-        };
+        try (LogContext.Scope log = LogContext.invocation(FunctionNames.INGEST, context)) {
+            return switch (auth.authenticate(event)) {
+                case ApiAuth.Outcome.Refused refused -> ApiAuth.unauthorized(refused);
+                case ApiAuth.Outcome.Client client -> handle(event, client.id());
+            };
+        }
     }
 
     private APIGatewayV2HTTPResponse handle(APIGatewayV2HTTPEvent event, String client) {

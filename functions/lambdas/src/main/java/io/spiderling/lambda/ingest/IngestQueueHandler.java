@@ -4,10 +4,12 @@ import com.amazonaws.services.lambda.runtime.Context;
 import com.amazonaws.services.lambda.runtime.RequestHandler;
 import com.amazonaws.services.lambda.runtime.events.SQSBatchResponse;
 import com.amazonaws.services.lambda.runtime.events.SQSEvent;
+import io.spiderling.catalog.FunctionNames;
 import io.spiderling.core.batch.Rejection;
 import io.spiderling.core.content.Hashing;
 import io.spiderling.core.pipeline.Ingest;
 import io.spiderling.lambda.Pipeline;
+import io.spiderling.lambda.internal.LogContext;
 import io.spiderling.lambda.internal.SqsBatches;
 import jakarta.inject.Inject;
 import jakarta.inject.Named;
@@ -40,21 +42,14 @@ public class IngestQueueHandler implements RequestHandler<SQSEvent, SQSBatchResp
 
     @Override
     public SQSBatchResponse handleRequest(SQSEvent event, Context context) {
-        return SqsBatches.process(event, message -> {
-            String batchId = batchIdFor(message.getMessageId());
-            switch (SubmissionParser.parseMessage(message.getBody())) {
-                case SubmissionParser.Parsed.Invalid invalid -> ingest.recordRefused(batchId, CLIENT, "sqs",
-                        List.of(new Rejection(abbreviate(message.getBody()), invalid.problem())));
-                case SubmissionParser.Parsed.Urls urls -> {
-                    if (ingest.submit(batchId, CLIENT, urls.urls(), "sqs", urls.options())
-                            instanceof Ingest.Result.Refused refused) {
-                        ingest.recordRefused(batchId, CLIENT, "sqs", refused.rejected().isEmpty()
-                                ? List.of(new Rejection(abbreviate(message.getBody()), refused.reason()))
-                                : refused.rejected());
-                    }
+        try (LogContext.Scope log = LogContext.invocation(FunctionNames.INGEST_QUEUE, context)) {
+            return SqsBatches.process(event, message -> {
+                String batchId = batchIdFor(message.getMessageId());
+                try (LogContext.Scope item = LogContext.item(batchId, null, null)) {
+                    submit(batchId, message);
                 }
-            }
-        });
+            });
+        }
     }
 
     /** The batch a queue message becomes: stable for the message, so a sender can look its batch up later. */
@@ -65,5 +60,20 @@ public class IngestQueueHandler implements RequestHandler<SQSEvent, SQSBatchResp
     private static String abbreviate(String body) {
         String b = body == null ? "" : body;
         return b.length() <= MAX_ECHOED_BODY ? b : b.substring(0, MAX_ECHOED_BODY) + "…";
+    }
+
+    private void submit(String batchId, SQSEvent.SQSMessage message) {
+        switch (SubmissionParser.parseMessage(message.getBody())) {
+            case SubmissionParser.Parsed.Invalid invalid -> ingest.recordRefused(batchId, CLIENT, "sqs",
+                    List.of(new Rejection(abbreviate(message.getBody()), invalid.problem())));
+            case SubmissionParser.Parsed.Urls urls -> {
+                if (ingest.submit(batchId, CLIENT, urls.urls(), "sqs", urls.options())
+                        instanceof Ingest.Result.Refused refused) {
+                    ingest.recordRefused(batchId, CLIENT, "sqs", refused.rejected().isEmpty()
+                            ? List.of(new Rejection(abbreviate(message.getBody()), refused.reason()))
+                            : refused.rejected());
+                }
+            }
+        }
     }
 }

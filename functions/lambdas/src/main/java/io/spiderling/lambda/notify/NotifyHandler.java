@@ -5,8 +5,10 @@ import com.amazonaws.services.lambda.runtime.RequestHandler;
 import com.amazonaws.services.lambda.runtime.events.SQSBatchResponse;
 import com.amazonaws.services.lambda.runtime.events.SQSEvent;
 import io.spiderling.aws.SqsNotifyQueue;
+import io.spiderling.catalog.FunctionNames;
 import io.spiderling.core.pipeline.NotifyBatch;
 import io.spiderling.lambda.Pipeline;
+import io.spiderling.lambda.internal.LogContext;
 import io.spiderling.lambda.internal.SqsBatches;
 import jakarta.inject.Inject;
 import jakarta.inject.Named;
@@ -33,9 +35,15 @@ public class NotifyHandler implements RequestHandler<SQSEvent, SQSBatchResponse>
 
     @Override
     public SQSBatchResponse handleRequest(SQSEvent event, Context context) {
-        return SqsBatches.process(event, message -> SqsNotifyQueue.decode(message.getBody()).ifPresentOrElse(
-                m -> LOG.infof("notify %s %s #%d attempt %d: %s", m.batchId(), m.kind().wireName(), m.sequence(),
-                        m.attempt(), notify.handle(m)),
-                () -> LOG.errorf("dropping unreadable notify message %s", message.getMessageId())));
+        try (LogContext.Scope log = LogContext.invocation(FunctionNames.NOTIFY, context)) {
+            return SqsBatches.process(event, message -> SqsNotifyQueue.decode(message.getBody()).ifPresentOrElse(
+                    m -> {
+                        try (LogContext.Scope item = LogContext.item(m.batchId(), null, null)) {
+                            LOG.infof("notify %s %s #%d attempt %d: %s", m.batchId(), m.kind().wireName(),
+                                    m.sequence(), m.attempt(), notify.handle(m));
+                        }
+                    },
+                    () -> LOG.errorf("dropping unreadable notify message %s", message.getMessageId())));
+        }
     }
 }

@@ -5,9 +5,11 @@ import com.amazonaws.services.lambda.runtime.RequestHandler;
 import com.amazonaws.services.lambda.runtime.events.SQSBatchResponse;
 import com.amazonaws.services.lambda.runtime.events.SQSEvent;
 import com.fasterxml.jackson.databind.JsonNode;
+import io.spiderling.catalog.FunctionNames;
 import io.spiderling.core.pipeline.PlanUpload;
 import io.spiderling.lambda.Pipeline;
 import io.spiderling.lambda.internal.HttpJson;
+import io.spiderling.lambda.internal.LogContext;
 import io.spiderling.lambda.internal.SqsBatches;
 import jakarta.inject.Inject;
 import jakarta.inject.Named;
@@ -35,23 +37,25 @@ public class PlanHandler implements RequestHandler<SQSEvent, SQSBatchResponse> {
 
     @Override
     public SQSBatchResponse handleRequest(SQSEvent event, Context context) {
-        return SqsBatches.process(event, message -> {
-            JsonNode body;
-            try {
-                body = HttpJson.JSON.readTree(message.getBody());
-            } catch (IOException e) {
-                LOG.errorf("dropping unreadable plan message %s: %s", message.getMessageId(), e.getMessage());
-                return;
-            }
-            if (body == null || !body.path("batchId").isTextual() || !body.path("chunk").canConvertToInt()) {
-                LOG.errorf("dropping plan message %s without batchId and chunk", message.getMessageId());
-                return;
-            }
-            try {
-                planUpload.onChunk(body.get("batchId").asText(), body.get("chunk").asInt());
-            } catch (IllegalArgumentException noSuchChunk) {
-                LOG.errorf("dropping plan message %s: %s", message.getMessageId(), noSuchChunk.getMessage());
-            }
-        });
+        try (LogContext.Scope log = LogContext.invocation(FunctionNames.PLAN, context)) {
+            return SqsBatches.process(event, message -> {
+                JsonNode body;
+                try {
+                    body = HttpJson.JSON.readTree(message.getBody());
+                } catch (IOException e) {
+                    LOG.errorf("dropping unreadable plan message %s: %s", message.getMessageId(), e.getMessage());
+                    return;
+                }
+                if (body == null || !body.path("batchId").isTextual() || !body.path("chunk").canConvertToInt()) {
+                    LOG.errorf("dropping plan message %s without batchId and chunk", message.getMessageId());
+                    return;
+                }
+                try (LogContext.Scope item = LogContext.item(body.get("batchId").asText(), null, null)) {
+                    planUpload.onChunk(body.get("batchId").asText(), body.get("chunk").asInt());
+                } catch (IllegalArgumentException noSuchChunk) {
+                    LOG.errorf("dropping plan message %s: %s", message.getMessageId(), noSuchChunk.getMessage());
+                }
+            });
+        }
     }
 }

@@ -10,6 +10,7 @@ import io.spiderling.core.pipeline.Canonicalize;
 import io.spiderling.core.pipeline.PlanUpload;
 import io.spiderling.lambda.Pipeline;
 import io.spiderling.lambda.internal.EmbeddedMetrics;
+import io.spiderling.lambda.internal.LogContext;
 import jakarta.inject.Inject;
 import jakarta.inject.Named;
 import jakarta.inject.Singleton;
@@ -17,8 +18,6 @@ import java.io.PrintStream;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.List;
-import java.util.Map;
 
 /**
  * An EventBridge schedule (every minute): release due frontier entries of every active site and re-send jobs presumed
@@ -52,17 +51,17 @@ public class SweepHandler implements RequestHandler<ScheduledEvent, Integer> {
     /** Returns how many jobs were sent, plus how many stranded plans were started. */
     @Override
     public Integer handleRequest(ScheduledEvent event, Context context) {
-        Frontier.SweepReport report = frontier.sweep();
-        Instant cutoff = clock.instant().minus(unplannedAfter);
-        int stranded = canonicalize.planStranded(cutoff, STRANDED_PER_RUN)
-                + planUpload.resumeStranded(cutoff, STRANDED_PER_RUN);
-        String function = context == null || context.getFunctionName() == null ? FunctionNames.SWEEP
-                : context.getFunctionName();
-        metrics.println(EmbeddedMetrics.line(Metrics.NAMESPACE, Map.of(Metrics.FUNCTION_DIMENSION, function),
-                List.of(new EmbeddedMetrics.Metric(Metrics.FRONTIER_LAG_SECONDS, "Seconds",
-                                report.lag().toMillis() / 1000.0),
-                        new EmbeddedMetrics.Metric(Metrics.STRANDED_PLANS, "Count", stranded)),
-                clock.instant()));
-        return report.sent() + stranded;
+        try (LogContext.Scope log = LogContext.invocation(FunctionNames.SWEEP, context)) {
+            Frontier.SweepReport report = frontier.sweep();
+            Instant cutoff = clock.instant().minus(unplannedAfter);
+            int stranded = canonicalize.planStranded(cutoff, STRANDED_PER_RUN)
+                    + planUpload.resumeStranded(cutoff, STRANDED_PER_RUN);
+            // Both every run, zero included: no data means the sweep is not running, and the lag alarm says so.
+            EmbeddedMetrics.Tally tally = new EmbeddedMetrics.Tally();
+            tally.add(Metrics.FRONTIER_LAG_SECONDS, report.lag().toMillis() / 1000.0);
+            tally.add(Metrics.STRANDED_PLANS, stranded);
+            tally.publish(metrics, EmbeddedMetrics.functionName(context, FunctionNames.SWEEP), clock.instant());
+            return report.sent() + stranded;
+        }
     }
 }

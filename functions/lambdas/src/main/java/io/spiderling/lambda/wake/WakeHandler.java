@@ -5,9 +5,11 @@ import com.amazonaws.services.lambda.runtime.RequestHandler;
 import com.amazonaws.services.lambda.runtime.events.SQSBatchResponse;
 import com.amazonaws.services.lambda.runtime.events.SQSEvent;
 import io.spiderling.aws.SqsWakeQueue;
+import io.spiderling.catalog.FunctionNames;
 import io.spiderling.core.frontier.Frontier;
 import io.spiderling.core.url.SiteKey;
 import io.spiderling.lambda.Pipeline;
+import io.spiderling.lambda.internal.LogContext;
 import io.spiderling.lambda.internal.SqsBatches;
 import jakarta.inject.Inject;
 import jakarta.inject.Named;
@@ -37,23 +39,25 @@ public class WakeHandler implements RequestHandler<SQSEvent, SQSBatchResponse> {
 
     @Override
     public SQSBatchResponse handleRequest(SQSEvent event, Context context) {
-        Set<SiteKey> released = new HashSet<>();
-        return SqsBatches.process(event, message -> {
-            SiteKey site;
-            try {
-                site = SqsWakeQueue.site(message.getBody());
-            } catch (IllegalArgumentException e) {
-                LOG.errorf("dropping wake-up message %s: %s", message.getMessageId(), e.getMessage());
-                return;
-            }
-            if (released.add(site)) {
+        try (LogContext.Scope log = LogContext.invocation(FunctionNames.WAKE, context)) {
+            Set<SiteKey> released = new HashSet<>();
+            return SqsBatches.process(event, message -> {
+                SiteKey site;
                 try {
-                    frontier.release(site);
-                } catch (RuntimeException e) {
-                    // Never failed back to the queue: the minute's sweep releases the site's due jobs anyway.
-                    LOG.warnf(e, "could not release %s on its wake-up; the sweep will", site.value());
+                    site = SqsWakeQueue.site(message.getBody());
+                } catch (IllegalArgumentException e) {
+                    LOG.errorf("dropping wake-up message %s: %s", message.getMessageId(), e.getMessage());
+                    return;
                 }
-            }
-        });
+                if (released.add(site)) {
+                    try (LogContext.Scope item = LogContext.item(null, null, site.value())) {
+                        frontier.release(site);
+                    } catch (RuntimeException e) {
+                        // Never failed back to the queue: the minute's sweep releases the site's due jobs anyway.
+                        LOG.warnf(e, "could not release %s on its wake-up; the sweep will", site.value());
+                    }
+                }
+            });
+        }
     }
 }
