@@ -152,7 +152,8 @@ public final class LocalMain {
             out.printf("  HTTP API  %s%n", local.apiUri());
             aws.dataFolder().ifPresent(f -> out.printf("  data      %s%n", f.root()));
             local.resumed().ifPresent(resumed -> out.printf("  resumed   %d released fetch jobs sent again at start"
-                    + " (%d queued copies dropped)%n", resumed.resent(), resumed.drained()));
+                    + " (%d queued copies dropped, %d rate slots of the dead process released)%n", resumed.resent(),
+                    resumed.drained(), resumed.leases()));
             String token = local.localClient().orElseThrow().token();
             Path tokenFile = writeToken(token);
             out.printf("  API token %s (in %s): send Authorization: Bearer <token>%n", token, tokenFile);

@@ -10,6 +10,7 @@ import com.amazonaws.services.lambda.runtime.events.ScheduledEvent;
 import io.smallrye.config.PropertiesConfigSource;
 import io.smallrye.config.SmallRyeConfig;
 import io.smallrye.config.SmallRyeConfigBuilder;
+import io.spiderling.aws.DynamoDbRateStore;
 import io.spiderling.catalog.BucketPrefix;
 import io.spiderling.catalog.Catalog;
 import io.spiderling.catalog.ConfigKeys;
@@ -158,7 +159,8 @@ public final class LocalSpiderling implements AutoCloseable {
         // Before any poller: the resumed jobs go out first, and nothing consumes the fetch queue while it is emptied.
         this.resumed = aws.dataFolder().filter(DataFolder::usedBefore)
                 .map(folder -> LocalResume.resume(pipeline.aws().sqs(), resources.fetchQueueUrl(),
-                        pipeline.frontier()));
+                        pipeline.frontier(), new DynamoDbRateStore(pipeline.aws().dynamoDb(), resources.sitesTable(),
+                                options.clock())));
         for (FunctionSpec function : Catalog.FUNCTIONS) {
             wire(function, options);
         }

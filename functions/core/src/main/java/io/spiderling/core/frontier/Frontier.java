@@ -224,23 +224,36 @@ public final class Frontier {
      * deduplication id. The {@link #sweep} would re-send them only after {@code lostAfter}.
      *
      * <p>The frontier is then the one source of the fetch queue's content: the caller empties the fetch queue first,
-     * or a job still in it would be fetched twice, once under its old send and once under the new one. Returns how many
-     * released entries went back to pending.
+     * or a job still in it would be fetched twice, once under its old send and once under the new one.
      */
-    public int resendReleased() {
+    public Resent resendReleased() {
         Instant now = clock.instant();
         // Every entry released so far: the process that released them is gone.
         Instant everything = now.plus(Duration.ofDays(366));
         int requeued = 0;
+        Set<SiteKey> sites = new java.util.LinkedHashSet<>();
         for (SiteKey site : store.activeSites()) {
             for (FrontierEntry entry : store.releasedBefore(site, everything)) {
                 if (store.requeue(site, entry.batchId(), entry.urlHash(), entry.attempt(), now)) {
                     requeued++;
+                    sites.add(site);
                 }
             }
             release(site);
         }
-        return requeued;
+        return new Resent(requeued, sites);
+    }
+
+    /**
+     * What {@link #resendReleased} did.
+     *
+     * @param entries released entries that went back to pending and were released again as the caps allowed
+     * @param sites the sites they belong to: those the dead process may have been fetching from
+     */
+    public record Resent(int entries, Set<SiteKey> sites) {
+        public Resent {
+            sites = Set.copyOf(sites);
+        }
     }
 
     /**

@@ -100,7 +100,9 @@ class FrontierTest {
         assertEquals(CAP, lost.size());
         clock.advance(Duration.ofSeconds(5));
 
-        assertEquals(CAP, frontier.resendReleased());
+        Frontier.Resent resent = frontier.resendReleased();
+        assertEquals(CAP, resent.entries());
+        assertEquals(Set.of(lost.getFirst().siteKey()), resent.sites());
 
         List<FetchJob> again = new ArrayList<>();
         while (!fifo.isEmpty()) {
