@@ -3,6 +3,8 @@ package io.spiderling.local;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
+import io.spiderling.testkit.DataFolder;
+import io.spiderling.testkit.DataFolderInUseException;
 import io.spiderling.testkit.EmbeddedAws;
 import io.spiderling.testkit.LocalSite;
 import io.spiderling.testkit.LocalSites;
@@ -29,7 +31,7 @@ import java.util.Optional;
 public final class LocalMain {
 
     private static final String USAGE = """
-            Usage: ./spiderling local [--demo] [--serve] [--port N] [--timeout SECONDS] [FILE | -]
+            Usage: ./spiderling local [--demo] [--serve] [--port N] [--timeout SECONDS] [--data DIR | --memory] [FILE | -]
 
               FILE           URLs to fetch, one per line (lines starting with '#' are skipped); '-' or no FILE reads standard input
               --demo         start 3 local sample sites on 127.0.0.2-127.0.0.4 and fetch their 60 pages, plus
@@ -37,16 +39,30 @@ public final class LocalMain {
               --serve        keep the stack and the HTTP API running after the batch, until Ctrl-C
               --port N       port of the local HTTP API on 127.0.0.1 (default: a free port)
               --timeout S    how long to wait for the batch to finish (default: 300)
+              --data DIR     keep the local stack's data in DIR, locked against a second process (default:
+                             .spiderling/data); running the same input again resumes its unfinished batch, or
+                             submits a new one once it finished, whose still-fresh URLs are not fetched again
+              --memory       keep nothing: the stack lives in memory and is gone at exit
             """;
 
     private static final ObjectMapper JSON = new ObjectMapper();
+    /** The {@link RunJournal} in the data folder. */
+    static final String JOURNAL_FILE = "runs.properties";
 
     private LocalMain() {}
 
-    record Args(boolean demo, boolean serve, int port, Duration timeout, Optional<String> file) {
+    /** The data folder when none is given. */
+    static final Path DEFAULT_DATA = Path.of(".spiderling", "data");
+    /** The exit code when the data folder is in use by another process. */
+    static final int EXIT_DATA_IN_USE = 3;
+
+    record Args(boolean demo, boolean serve, int port, Duration timeout, Optional<String> file, Path data,
+            boolean memory) {
         static Args parse(String[] argv) {
             boolean demo = false;
             boolean serve = false;
+            Path data = DEFAULT_DATA;
+            boolean memory = false;
             int port = 0;
             Duration timeout = Duration.ofSeconds(300);
             Optional<String> file = Optional.empty();
@@ -56,6 +72,8 @@ public final class LocalMain {
                     case "--serve" -> serve = true;
                     case "--port" -> port = Integer.parseInt(value(argv, ++i, "--port"));
                     case "--timeout" -> timeout = Duration.ofSeconds(Long.parseLong(value(argv, ++i, "--timeout")));
+                    case "--data" -> data = Path.of(value(argv, ++i, "--data"));
+                    case "--memory" -> memory = true;
                     case "-h", "--help" -> throw new IllegalArgumentException("");
                     default -> {
                         if (argv[i].startsWith("--") || file.isPresent()) {
@@ -65,7 +83,7 @@ public final class LocalMain {
                     }
                 }
             }
-            return new Args(demo, serve, port, timeout, file);
+            return new Args(demo, serve, port, timeout, file, data, memory);
         }
 
         private static String value(String[] argv, int i, String flag) {
@@ -88,8 +106,17 @@ public final class LocalMain {
             System.exit(e.getMessage().isEmpty() ? 0 : 2);
             return;
         }
+        DataFolder folder;
+        try {
+            folder = args.memory() ? null : DataFolder.lock(args.data());
+        } catch (DataFolderInUseException e) {
+            System.err.println("error: " + e.getMessage());
+            System.exit(EXIT_DATA_IN_USE);
+            return;
+        }
         int code;
-        try (EmbeddedAws aws = EmbeddedAws.start()) {
+        try (DataFolder locked = folder; EmbeddedAws aws = locked == null ? EmbeddedAws.start()
+                : EmbeddedAws.start(locked)) {
             code = run(args, System.in, System.out, aws, "spiderling");
         } catch (Exception e) {
             e.printStackTrace();
@@ -123,6 +150,10 @@ public final class LocalMain {
             out.printf("  DynamoDB  %s  tables %s, %s%n", aws.dynamoDbEndpoint(), r.urlsTable(), r.batchesTable());
             out.printf("  S3        %s  bucket %s%n", aws.s3Endpoint(), r.bucket());
             out.printf("  HTTP API  %s%n", local.apiUri());
+            aws.dataFolder().ifPresent(f -> out.printf("  data      %s%n", f.root()));
+            local.resumed().ifPresent(resumed -> out.printf("  resumed   %d released fetch jobs sent again at start"
+                    + " (%d queued copies dropped, %d rate slots of the dead process released)%n", resumed.resent(),
+                    resumed.drained(), resumed.leases()));
             String token = local.localClient().orElseThrow().token();
             Path tokenFile = writeToken(token);
             out.printf("  API token %s (in %s): send Authorization: Bearer <token>%n", token, tokenFile);
@@ -131,8 +162,13 @@ public final class LocalMain {
             }
 
             ApiClient api = new ApiClient(local.apiUri(), token);
+            Optional<RunJournal> journal = aws.dataFolder().map(f -> RunJournal.open(f.file(JOURNAL_FILE)));
+            Optional<RunJournal.Run> run = journal.map(j -> j.begin(urls));
+            run.filter(RunJournal.Run::resumed).ifPresent(earlier -> out.printf("%nThis input's last run did not finish:"
+                    + " resuming its batch (Idempotency-Key %s)%n", earlier.idempotencyKey()));
             long submitted = System.nanoTime();
-            HttpResponse<String> response = api.post("/batches", batchBody(urls));
+            HttpResponse<String> response = api.post("/batches", batchBody(urls),
+                    run.map(RunJournal.Run::idempotencyKey));
             JsonNode accepted = JSON.readTree(response.body());
             out.printf("%nPOST /batches -> %d %s%n", response.statusCode(), accepted);
             if (response.statusCode() != 202) {
@@ -140,6 +176,9 @@ public final class LocalMain {
             }
             String batchId = accepted.get("batchId").asText();
             JsonNode status = waitForBatch(api, batchId, args.timeout(), out);
+            if (status.get("done").asBoolean()) {
+                journal.ifPresent(j -> j.finished(run.orElseThrow()));
+            }
             local.awaitS3Events(Duration.ofSeconds(30));
             out.printf("%nBatch %s %s in %.1f s%n", batchId, status.get("done").asBoolean() ? "done" : "NOT done",
                     seconds(submitted));
@@ -255,11 +294,14 @@ public final class LocalMain {
                     HttpResponse.BodyHandlers.ofString());
         }
 
-        HttpResponse<String> post(String path, String json) throws IOException, InterruptedException {
-            return HTTP.send(HttpRequest.newBuilder(base.resolve(path))
+        HttpResponse<String> post(String path, String json, Optional<String> idempotencyKey)
+                throws IOException, InterruptedException {
+            HttpRequest.Builder request = HttpRequest.newBuilder(base.resolve(path))
                     .header("content-type", "application/json")
-                    .header("authorization", "Bearer " + token)
-                    .POST(HttpRequest.BodyPublishers.ofString(json)).build(), HttpResponse.BodyHandlers.ofString());
+                    .header("authorization", "Bearer " + token);
+            idempotencyKey.ifPresent(key -> request.header("idempotency-key", key));
+            return HTTP.send(request.POST(HttpRequest.BodyPublishers.ofString(json)).build(),
+                    HttpResponse.BodyHandlers.ofString());
         }
     }
 }

@@ -10,6 +10,7 @@ import com.amazonaws.services.lambda.runtime.events.ScheduledEvent;
 import io.smallrye.config.PropertiesConfigSource;
 import io.smallrye.config.SmallRyeConfig;
 import io.smallrye.config.SmallRyeConfigBuilder;
+import io.spiderling.aws.DynamoDbRateStore;
 import io.spiderling.catalog.BucketPrefix;
 import io.spiderling.catalog.Catalog;
 import io.spiderling.catalog.ConfigKeys;
@@ -22,6 +23,7 @@ import io.spiderling.lambda.Pipeline;
 import io.spiderling.lambda.config.FunctionConfig;
 import io.spiderling.lambda.internal.HttpJson;
 import io.spiderling.local.cost.Metering;
+import io.spiderling.testkit.DataFolder;
 import io.spiderling.testkit.EmbeddedAws;
 import io.spiderling.testkit.StackResources;
 import io.vertx.core.Vertx;
@@ -56,6 +58,9 @@ import java.util.function.Consumer;
  * </ul>
  *
  * Nothing here names a function: adding one to the catalog adds it to the local stack.
+ *
+ * <p>On a stack started on a {@link DataFolder} that held a stack before, the start first resumes the dead process's
+ * fetch jobs ({@link LocalResume}), before any poller runs.
  */
 public final class LocalSpiderling implements AutoCloseable {
 
@@ -105,6 +110,10 @@ public final class LocalSpiderling implements AutoCloseable {
 
     /** The configuration key of the clients file (tokens and webhook secrets). */
     public static final String CLIENTS_FILE = "spiderling.auth.clients-file";
+    /** The made-up client's file in a data folder, reused by every run on it. */
+    public static final String LOCAL_CLIENTS_FILE = "local-clients.txt";
+
+    private final Optional<LocalResume.Resumed> resumed;
 
     private final StackResources resources;
     private final Optional<LocalClient> localClient;
@@ -132,7 +141,9 @@ public final class LocalSpiderling implements AutoCloseable {
         this.resources = resources;
         Map<String, String> config = new HashMap<>(options.config());
         if (!config.containsKey(CLIENTS_FILE)) {
-            this.localClient = Optional.of(LocalClient.create());
+            this.localClient = Optional.of(aws.dataFolder()
+                    .map(folder -> LocalClient.loadOrCreate(folder.file(LOCAL_CLIENTS_FILE)))
+                    .orElseGet(LocalClient::create));
             config.put(CLIENTS_FILE, localClient.get().file().toString());
         } else {
             this.localClient = Optional.empty();
@@ -145,6 +156,11 @@ public final class LocalSpiderling implements AutoCloseable {
                 // The sweep's CloudWatch metrics (log lines on Lambda) go nowhere locally; counted as log bytes.
                 .metrics(Metering.logStream())
                 .build();
+        // Before any poller: the resumed jobs go out first, and nothing consumes the fetch queue while it is emptied.
+        this.resumed = aws.dataFolder().filter(DataFolder::usedBefore)
+                .map(folder -> LocalResume.resume(pipeline.aws().sqs(), resources.fetchQueueUrl(),
+                        pipeline.frontier(), new DynamoDbRateStore(pipeline.aws().dynamoDb(), resources.sitesTable(),
+                                options.clock())));
         for (FunctionSpec function : Catalog.FUNCTIONS) {
             wire(function, options);
         }
@@ -320,6 +336,14 @@ public final class LocalSpiderling implements AutoCloseable {
         var builder = java.net.http.HttpRequest.newBuilder(apiUri().resolve(pathAndQuery));
         localClient.ifPresent(c -> builder.header("authorization", "Bearer " + c.token()));
         return builder;
+    }
+
+    /**
+     * What the start did to resume the work of an earlier process on the same data folder (see {@link LocalResume});
+     * empty on a stack in memory or on a data folder used for the first time.
+     */
+    public Optional<LocalResume.Resumed> resumed() {
+        return resumed;
     }
 
     /** The client the runner made up when no clients file was configured: its id, token and webhook secret. */

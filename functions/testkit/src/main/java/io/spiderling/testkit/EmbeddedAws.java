@@ -2,11 +2,13 @@ package io.spiderling.testkit;
 
 import com.amazonaws.services.dynamodbv2.local.server.LocalDynamoDBRequestHandler;
 import com.amazonaws.services.dynamodbv2.local.server.LocalDynamoDBServerHandler;
+import io.spiderling.testkit.internal.PersistentQueues;
 import io.spiderling.testkit.internal.QuietLogging;
 import java.net.URI;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.FutureTask;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -17,6 +19,7 @@ import org.elasticmq.rest.sqs.SQSRestServer;
 import org.elasticmq.rest.sqs.SQSRestServerBuilder;
 import org.gaul.s3proxy.S3Proxy;
 import org.gaul.s3proxy.auth.AuthenticationType;
+import org.gaul.s3proxy.nio2blob.FilesystemNio2BlobStore;
 import org.gaul.s3proxy.nio2blob.TransientNio2BlobStore;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
@@ -42,7 +45,9 @@ import java.util.LinkedHashMap;
  * in this JVM on free ports of 127.0.0.1.
  *
  * <p>Each emulator is a real HTTP endpoint, so code under test can be handed {@link #sqsEndpoint()} and friends through
- * its ordinary configuration. Everything is in memory and lost on {@link #close()}.
+ * its ordinary configuration. Started with {@link #start()}, everything is in memory and lost on {@link #close()};
+ * started on a {@link DataFolder} ({@link #start(DataFolder)}), every emulator keeps its data there: DynamoDB Local's
+ * file database, s3proxy's filesystem store, ElasticMQ's H2 message storage and the secrets' JSON file.
  *
  * <p>Starting also sets logback's root level to WARN when no logback configuration file is present, because the
  * emulators log heavily at logback's DEBUG default and that made the test suite four times slower. Supply a
@@ -70,9 +75,11 @@ public final class EmbeddedAws implements AutoCloseable {
     private final EmbeddedSecretsManager secretsManagerServer;
     private final SecretsManagerClient secretsManager;
     private final AtomicBoolean closed = new AtomicBoolean();
+    private final Optional<DataFolder> dataFolder;
 
     private EmbeddedAws(Emulator sqsServer, Emulator dynamoDbServer, Emulator s3Server,
-            EmbeddedSecretsManager secretsManagerServer) {
+            EmbeddedSecretsManager secretsManagerServer, Optional<DataFolder> dataFolder) {
+        this.dataFolder = dataFolder;
         this.sqsServer = sqsServer;
         this.dynamoDbServer = dynamoDbServer;
         this.s3Server = s3Server;
@@ -88,13 +95,26 @@ public final class EmbeddedAws implements AutoCloseable {
                 .build();
     }
 
-    /** Starts a new stack; the caller closes it. */
+    /** Starts a new stack in memory; the caller closes it. */
     public static EmbeddedAws start() {
+        return start(Optional.empty());
+    }
+
+    /**
+     * Starts a new stack that keeps its data in {@code folder}, and finds there what an earlier stack on it left; the
+     * caller closes the stack, then the folder (which stays locked until then). Messages that were in flight when the
+     * earlier process died are visible again at once: the folder's lock proves no consumer still holds them.
+     */
+    public static EmbeddedAws start(DataFolder folder) {
+        return start(Optional.of(folder));
+    }
+
+    private static EmbeddedAws start(Optional<DataFolder> folder) {
         QuietLogging.apply();
         // One after the other: on two cores, starting them in parallel measured no faster, as class loading and the JIT
         // already keep both cores busy.
-        List<Callable<Emulator>> starters =
-                List.of(EmbeddedAws::startElasticMq, EmbeddedAws::startDynamoDbLocal, EmbeddedAws::startS3Proxy);
+        List<Callable<Emulator>> starters = List.of(() -> startElasticMq(folder),
+                () -> startDynamoDbLocal(folder), () -> startS3Proxy(folder));
         List<Emulator> started = new ArrayList<>();
         try {
             for (Callable<Emulator> starter : starters) {
@@ -105,8 +125,16 @@ public final class EmbeddedAws implements AutoCloseable {
             started.forEach(emulator -> closeQuietly(emulator.server(), failure));
             throw failure;
         }
-        return new EmbeddedAws(started.get(0), started.get(1), started.get(2),
-                EmbeddedSecretsManager.start(REGION, ACCOUNT));
+        EmbeddedSecretsManager secrets = folder.map(f -> EmbeddedSecretsManager.start(REGION, ACCOUNT,
+                f.folder("secretsmanager").resolve("secrets.json"))).orElseGet(() -> EmbeddedSecretsManager.start(
+                REGION, ACCOUNT));
+        folder.ifPresent(DataFolder::markUsed);
+        return new EmbeddedAws(started.get(0), started.get(1), started.get(2), secrets, folder);
+    }
+
+    /** The folder this stack keeps its data in; empty for a stack in memory. */
+    public Optional<DataFolder> dataFolder() {
+        return dataFolder;
     }
 
     /**
@@ -227,7 +255,11 @@ public final class EmbeddedAws implements AutoCloseable {
                 .httpClientBuilder(UrlConnectionHttpClient.builder());
     }
 
-    private static Emulator startElasticMq() {
+    private static Emulator startElasticMq(Optional<DataFolder> folder) throws Exception {
+        if (folder.isPresent()) {
+            PersistentQueues.Started started = PersistentQueues.start(LOOPBACK, folder.get().folder("sqs"));
+            return new Emulator(endpoint(started.port()), started.stop());
+        }
         SQSRestServer server = SQSRestServerBuilder.withInterface(LOOPBACK).withDynamicPort().start();
         int port = server.waitUntilStarted().localAddress().getPort();
         return new Emulator(endpoint(port), server::stopAndWait);
@@ -238,9 +270,10 @@ public final class EmbeddedAws implements AutoCloseable {
      * would keep the JVM alive that long after close. Threads join their creator's group, so starting the server from
      * a group of our own lets close interrupt every thread it left behind.
      */
-    private static Emulator startDynamoDbLocal() throws Exception {
+    private static Emulator startDynamoDbLocal(Optional<DataFolder> folder) throws Exception {
         ThreadGroup threads = new ThreadGroup("dynamodb-local");
-        FutureTask<Emulator> start = new FutureTask<>(() -> startDynamoDbLocal(threads));
+        Optional<String> dbPath = folder.map(f -> f.folder("dynamodb").toString());
+        FutureTask<Emulator> start = new FutureTask<>(() -> startDynamoDbLocal(threads, dbPath));
         new Thread(threads, start, "dynamodb-local-start").start();
         return start.get();
     }
@@ -250,10 +283,11 @@ public final class EmbeddedAws implements AutoCloseable {
      * listens on every interface and needs a port chosen in advance, so two JVMs could race for it. Skipping
      * {@code ServerRunner} also skips its telemetry, which would otherwise try to reach AWS on every start.
      */
-    private static Emulator startDynamoDbLocal(ThreadGroup threads) throws Exception {
-        // In memory, and one database for every access key and region, as "-inMemory -sharedDb" would give.
-        LocalDynamoDBServerHandler handler =
-                new LocalDynamoDBServerHandler(new LocalDynamoDBRequestHandler(0, true, null, true, false), null);
+    private static Emulator startDynamoDbLocal(ThreadGroup threads, Optional<String> dbPath) throws Exception {
+        // One database for every access key and region, as "-sharedDb" gives: in memory ("-inMemory"), or the file
+        // shared-local-instance.db in dbPath ("-dbPath").
+        LocalDynamoDBServerHandler handler = new LocalDynamoDBServerHandler(
+                new LocalDynamoDBRequestHandler(0, dbPath.isEmpty(), dbPath.orElse(null), true, false), null);
         Server server = new Server();
         ServerConnector connector = new ServerConnector(server);
         connector.setHost(LOOPBACK);
@@ -277,9 +311,10 @@ public final class EmbeddedAws implements AutoCloseable {
         return new Emulator(endpoint(connector.getLocalPort()), stop);
     }
 
-    private static Emulator startS3Proxy() throws Exception {
+    private static Emulator startS3Proxy(Optional<DataFolder> folder) throws Exception {
         S3Proxy proxy = S3Proxy.builder()
-                .blobStore(new TransientNio2BlobStore())
+                .blobStore(folder.isPresent() ? new FilesystemNio2BlobStore(folder.get().folder("s3").toString())
+                        : new TransientNio2BlobStore())
                 .endpoint(URI.create("http://" + LOOPBACK + ":0"))
                 .awsAuthentication(AuthenticationType.AWS_V2_OR_V4, ACCESS_KEY, SECRET_KEY)
                 .build();

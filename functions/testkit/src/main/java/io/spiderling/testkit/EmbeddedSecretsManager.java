@@ -2,6 +2,7 @@ package io.spiderling.testkit;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
@@ -9,6 +10,9 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
@@ -21,6 +25,9 @@ import java.util.concurrent.Executors;
  * version, string secrets), on a free port of 127.0.0.1, in memory. No emulator for Secrets Manager resolves from
  * Maven Central, and this much of its JSON 1.1 protocol is small; the SDK's real client talks to it, so its
  * requests, responses and errors go through the SDK's own (de)serialization. It does not check signatures.
+ *
+ * <p>Started on a file ({@link #start(String, String, Path)}), it writes its secrets there after every change and
+ * reads them back on start, so a persistent local stack keeps its secrets' ARNs and texts.
  */
 public final class EmbeddedSecretsManager implements AutoCloseable {
 
@@ -34,10 +41,13 @@ public final class EmbeddedSecretsManager implements AutoCloseable {
     private final ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor();
     private final String region;
     private final String account;
+    private final Optional<Path> file;
 
-    private EmbeddedSecretsManager(String region, String account) {
+    private EmbeddedSecretsManager(String region, String account, Optional<Path> file) {
         this.region = region;
         this.account = account;
+        this.file = file;
+        file.filter(Files::exists).ifPresent(this::load);
         try {
             server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
         } catch (IOException e) {
@@ -48,8 +58,44 @@ public final class EmbeddedSecretsManager implements AutoCloseable {
         server.start();
     }
 
+    /** In memory. */
     public static EmbeddedSecretsManager start(String region, String account) {
-        return new EmbeddedSecretsManager(region, account);
+        return new EmbeddedSecretsManager(region, account, Optional.empty());
+    }
+
+    /** Keeping its secrets in {@code file} (JSON), which it reads back when it exists. */
+    public static EmbeddedSecretsManager start(String region, String account, Path file) {
+        return new EmbeddedSecretsManager(region, account, Optional.of(file));
+    }
+
+    private void load(Path from) {
+        try {
+            for (JsonNode s : JSON.readTree(from.toFile())) {
+                Secret secret = new Secret(s.get("arn").asText(), s.get("name").asText(), s.get("text").asText(),
+                        s.get("versionId").asText());
+                byName.put(secret.name(), secret);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("could not read the secrets in " + from, e);
+        }
+    }
+
+    /** Writes every secret to the file, through a temporary file so a crash never leaves half of it. */
+    private synchronized void save() {
+        if (file.isEmpty()) {
+            return;
+        }
+        ArrayNode all = JSON.createArrayNode();
+        byName.values().forEach(s -> all.addObject().put("arn", s.arn()).put("name", s.name()).put("text", s.text())
+                .put("versionId", s.versionId()));
+        Path target = file.get();
+        try {
+            Path temporary = target.resolveSibling(target.getFileName() + ".tmp");
+            Files.write(temporary, JSON.writeValueAsBytes(all));
+            Files.move(temporary, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        } catch (IOException e) {
+            throw new UncheckedIOException("could not write the secrets to " + target, e);
+        }
     }
 
     public URI endpoint() {
@@ -85,6 +131,7 @@ public final class EmbeddedSecretsManager implements AutoCloseable {
         if (byName.putIfAbsent(name, secret) != null) {
             throw new Failure("ResourceExistsException", "the secret " + name + " already exists");
         }
+        save();
         return version(secret);
     }
 
@@ -93,6 +140,7 @@ public final class EmbeddedSecretsManager implements AutoCloseable {
         Secret updated = new Secret(old.arn(), old.name(), required(request, "SecretString"),
                 UUID.randomUUID().toString());
         byName.put(old.name(), updated);
+        save();
         return version(updated);
     }
 

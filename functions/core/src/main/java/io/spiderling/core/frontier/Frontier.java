@@ -218,6 +218,45 @@ public final class Frontier {
 
 
     /**
+     * After a restart of the one process that consumed the fetch queue (the local stack on its locked data folder),
+     * when no job released before can still be in anyone's hands: every released entry of every active site goes back
+     * to pending, due now, and the sites' due entries are released at once, each under a new send and so a new
+     * deduplication id. The {@link #sweep} would re-send them only after {@code lostAfter}.
+     *
+     * <p>The frontier is then the one source of the fetch queue's content: the caller empties the fetch queue first,
+     * or a job still in it would be fetched twice, once under its old send and once under the new one.
+     */
+    public Resent resendReleased() {
+        Instant now = clock.instant();
+        // Every entry released so far: the process that released them is gone.
+        Instant everything = now.plus(Duration.ofDays(366));
+        int requeued = 0;
+        Set<SiteKey> sites = new java.util.LinkedHashSet<>();
+        for (SiteKey site : store.activeSites()) {
+            for (FrontierEntry entry : store.releasedBefore(site, everything)) {
+                if (store.requeue(site, entry.batchId(), entry.urlHash(), entry.attempt(), now)) {
+                    requeued++;
+                    sites.add(site);
+                }
+            }
+            release(site);
+        }
+        return new Resent(requeued, sites);
+    }
+
+    /**
+     * What {@link #resendReleased} did.
+     *
+     * @param entries released entries that went back to pending and were released again as the caps allowed
+     * @param sites the sites they belong to: those the dead process may have been fetching from
+     */
+    public record Resent(int entries, Set<SiteKey> sites) {
+        public Resent {
+            sites = Set.copyOf(sites);
+        }
+    }
+
+    /**
      * What a sweep did.
      *
      * @param sent jobs sent to the fetch queue: lost ones sent again, and due ones released

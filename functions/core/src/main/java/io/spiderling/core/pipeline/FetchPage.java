@@ -449,11 +449,31 @@ public final class FetchPage {
             Optional<Duration> window = batch.flatMap(b -> b.header().options().recrawlAfter());
             Optional<FetchRecord> stored = rows.computeIfAbsent(job.urlHash(), urls::find)
                     .flatMap(UrlStore.UrlRecord::fetch);
+            Optional<FetchRecord> already = recordedSince(job, stored, batch);
+            if (already.isPresent()) {
+                return end(job, already.get().state(), "recorded at " + already.get().fetchedAt(), already);
+            }
             if (job.origin().isEmpty() && RecrawlPolicy.fresh(stored, window, now)) {
                 return end(job, ItemState.SKIPPED, "fresh copy fetched at " + stored.get().fetchedAt(),
                         Optional.empty());
             }
             return walk(job, stored, window);
+        }
+
+        /**
+         * The job's URL already has an outcome recorded since its batch was created: the job's own, from an invocation
+         * that died after recording it and before its message was deleted, or (rarely) a fetch for another batch that
+         * ended just before this batch claimed the URL. Either way it answers the job, whatever its state: asking the
+         * site again would repeat a request whose answer is known (a 404 as much as a page), and a fresh-copy check
+         * alone would ask again after a failure, or with a batch's window of zero. Ending the item again is a no-op
+         * when it already ended; the claim is released and its waiters served, as the dead invocation would have.
+         */
+        private Optional<FetchRecord> recordedSince(FetchJob job, Optional<FetchRecord> stored,
+                Optional<BatchStatus> batch) {
+            if (job.origin().isPresent() || stored.isEmpty() || batch.isEmpty()) {
+                return Optional.empty();
+            }
+            return stored.filter(r -> !r.fetchedAt().isBefore(batch.get().header().createdAt()));
         }
 
         /**

@@ -91,6 +91,32 @@ class FrontierTest {
     }
 
     @Test
+    void resendReleased_afterARestart_sendsEveryReleasedJobAgainAtOnceUnderANewSend() {
+        frontier.park("b", urls("restart.example", CAP + 3));
+        List<FetchJob> lost = new ArrayList<>();
+        while (!fifo.isEmpty()) {
+            lost.add(fifo.take()); // the queue was emptied; the jobs were released and never finished
+        }
+        assertEquals(CAP, lost.size());
+        clock.advance(Duration.ofSeconds(5));
+
+        Frontier.Resent resent = frontier.resendReleased();
+        assertEquals(CAP, resent.entries());
+        assertEquals(Set.of(lost.getFirst().siteKey()), resent.sites());
+
+        List<FetchJob> again = new ArrayList<>();
+        while (!fifo.isEmpty()) {
+            again.add(fifo.take());
+        }
+        assertEquals(lost.stream().map(FetchJob::urlHash).sorted().toList(),
+                again.stream().map(FetchJob::urlHash).sorted().toList(), "the same jobs, within the site's cap");
+        for (FetchJob job : again) {
+            assertEquals(2, job.send(), "a new send, so SQS FIFO does not drop it as a duplicate");
+        }
+        assertEquals(0, frontier.sweep().sent(), "nothing left for the sweep to find lost");
+    }
+
+    @Test
     void sweep_whenASiteAtItsCapHasDueEntries_reportsHowLongTheOldestHasWaited() {
         frontier.park("b", urls("backlog.example", CAP + 5));
         clock.advance(Duration.ofMinutes(5));

@@ -538,6 +538,40 @@ class FetchPageTest {
         assertEquals(ItemState.SKIPPED, state(URL));
     }
 
+    /**
+     * A job delivered again after its invocation died: after it recorded the URL's outcome but before it ended the
+     * item ({@code recorded}), or after it ended the item but before its message was deleted ({@code ended}).
+     */
+    @ParameterizedTest
+    @CsvSource({
+        "recorded, 200, FETCHED",
+        "recorded, 404, FAILED",
+        "ended,    200, FETCHED",
+        "ended,    404, FAILED"})
+    void process_whenTheJobComesBackAfterItsOutcomeWasRecorded_endsAsRecordedWithoutAskingAgain(String crash,
+            int status, ItemState expected) {
+        site.answer(URL.value(), status == 200 ? ok(URL.value(), "page") : status(URL.value(), status));
+        FetchJob job = send(URL);
+        if (crash.equals("ended")) {
+            fetchPage().process(job);
+        } else {
+            clock.set(START.plusSeconds(1));
+            urls.recordFetch(new FetchRecord(URL.urlHash(), URL.value(), expected, Optional.of(status),
+                    Optional.empty(), 0, false, Optional.empty(), Optional.empty(), Optional.empty(),
+                    clock.instant(), 0, 0, Optional.empty()));
+        }
+        long asked = site.urls().stream().filter(URL.value()::equals).count();
+
+        FetchPage.Outcome again = fetchPage().process(job);
+
+        assertEquals(asked, site.urls().stream().filter(URL.value()::equals).count(), "not asked again");
+        assertEquals(expected, ((FetchPage.Outcome.Ended) again).state());
+        assertEquals(expected, state(URL));
+        assertEquals(1, batches.status(BATCH).orElseThrow().terminalCounts().values().stream()
+                .mapToLong(Number::longValue).sum(), "the item counted once");
+        assertEquals(0, frontierStore.released(URL.siteKey()), "its place freed");
+    }
+
     @Test
     void process_whenBatchAsksForAShorterWindow_fetchesACopyOlderThanIt() {
         batches.createBatch(new BatchHeader("b-short", 1, 0, List.of(), 0, "http", START, new BatchOptions(
