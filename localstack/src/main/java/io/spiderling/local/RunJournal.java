@@ -31,6 +31,9 @@ public final class RunJournal {
      */
     public record Run(String fingerprint, String idempotencyKey, boolean resumed) {}
 
+    /** The journal's file in a data folder. */
+    public static final String FILE = "runs.properties";
+
     private final Path file;
 
     private RunJournal(Path file) {

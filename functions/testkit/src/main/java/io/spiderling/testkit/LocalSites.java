@@ -43,13 +43,21 @@ public final class LocalSites implements AutoCloseable {
 
     /** Starts {@code count} empty sites, recording request times by {@code clock}. */
     public static LocalSites start(int count, Clock clock) {
+        return start(count, clock, 0);
+    }
+
+    /**
+     * Starts {@code count} empty sites on {@code port} of each address when it is free there, else on a free port, so
+     * that runs one after the other see the same URLs. 0 takes a free port.
+     */
+    public static LocalSites start(int count, Clock clock, int port) {
         if (count < 1 || count > MAX_SITES) {
             throw new IllegalArgumentException("count must be between 1 and " + MAX_SITES + ", was " + count);
         }
         LocalSites localSites = new LocalSites(clock);
         try {
             for (int i = 0; i < count; i++) {
-                HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0." + (FIRST_HOST + i), 0), 0);
+                HttpServer server = bind("127.0.0." + (FIRST_HOST + i), port);
                 server.setExecutor(localSites.executor);
                 localSites.sites.add(new LocalSite(server, localSites));
                 server.start();
@@ -61,12 +69,28 @@ public final class LocalSites implements AutoCloseable {
         return localSites;
     }
 
+    private static HttpServer bind(String address, int port) throws IOException {
+        if (port != 0) {
+            try {
+                return HttpServer.create(new InetSocketAddress(address, port), 0);
+            } catch (java.net.BindException inUse) {
+                // taken by someone else: any free port serves as well, with other URLs
+            }
+        }
+        return HttpServer.create(new InetSocketAddress(address, 0), 0);
+    }
+
     /**
      * Starts {@code count} sites, each serving {@code pagesPerSite} HTML pages at {@code /page/1} … with a distinct
      * title and meta description, such as "Site 2, page 3".
      */
     public static LocalSites demoSites(int count, int pagesPerSite) {
-        LocalSites localSites = start(count);
+        return demoSites(count, pagesPerSite, 0);
+    }
+
+    /** {@link #demoSites(int, int)} on {@code port} where it is free (see {@link #start(int, Clock, int)}). */
+    public static LocalSites demoSites(int count, int pagesPerSite, int port) {
+        LocalSites localSites = start(count, Clock.systemUTC(), port);
         for (int s = 1; s <= count; s++) {
             LocalSite site = localSites.site(s - 1);
             for (int p = 1; p <= pagesPerSite; p++) {

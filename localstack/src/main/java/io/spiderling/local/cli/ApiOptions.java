@@ -27,12 +27,21 @@ final class ApiOptions {
     String region;
 
     @Option(names = "--data", paramLabel = "DIR", defaultValue = ".spiderling/data",
-            description = "Where the embedded stack keeps its data (default: ${DEFAULT-VALUE}).")
+            description = "Where the embedded stack keeps its data, locked against a second process (default:"
+                    + " ${DEFAULT-VALUE}).")
     Path data;
+
+    @Option(names = "--memory", description = "Keep nothing: the embedded stack lives in memory and is gone at exit.")
+    boolean memory;
 
     @Option(names = "--port", paramLabel = "N", defaultValue = "0",
             description = "Port of the embedded stack's API on 127.0.0.1 (default: a free one).")
     int port;
+
+    /** The embedded stack's data folder; empty with --memory. */
+    Optional<Path> dataFolder() {
+        return memory ? Optional.empty() : Optional.of(data);
+    }
 
     Optional<URI> endpoint() {
         return Optional.ofNullable(endpoint);

@@ -10,11 +10,16 @@ final class Demo {
 
     static final int SITES = 3;
     static final int PAGES = 20;
+    /**
+     * The demo sites' port when it is free, so a second run asks for the same URLs (and finds them fresh); a free
+     * port otherwise.
+     */
+    static final int PORT = 8080;
 
     private Demo() {}
 
     static LocalSites startSites() {
-        return LocalSites.demoSites(SITES, PAGES);
+        return LocalSites.demoSites(SITES, PAGES, PORT);
     }
 
     /** Every demo page once, then the same pages spelled differently, a page that does not exist and a bad URL. */

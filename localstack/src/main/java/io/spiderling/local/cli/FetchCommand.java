@@ -1,5 +1,6 @@
 package io.spiderling.local.cli;
 
+import io.spiderling.local.RunJournal;
 import io.spiderling.local.cli.SpiderlingCli.Io;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -90,15 +91,24 @@ final class FetchCommand implements Callable<Integer> {
 
     private Target open() {
         return api.endpoint().isPresent() ? Target.Remote.open(api.endpoint().get(), api.remoteCredentials())
-                : Target.Embedded.start(api.port, demo);
+                : Target.Embedded.start(api.port, demo, api.dataFolder());
     }
 
     private int run(Target target, List<String> urls, Io io) throws InterruptedException {
         ApiClient client = target.api();
         io.out().printf("Submitting %,d URLs to %s%s%n", urls.size(), target.describe(),
                 Submission.viaUpload(urls) ? " (as an uploaded manifest)" : "");
+        if (target instanceof Target.Embedded embedded) {
+            embedded.spiderling().resumed().ifPresent(r -> io.out().printf("Resumed the last run's work: %,d fetch"
+                    + " jobs sent again at start%n", r.resent()));
+        }
         Map<String, Object> options = new LinkedHashMap<>();
-        Submission.Accepted accepted = Submission.submit(client, urls, "cli-" + UUID.randomUUID(), options);
+        Optional<RunJournal> journal = journal(target);
+        Optional<RunJournal.Run> run = journal.map(j -> j.begin(fingerprinted(target, urls)));
+        run.filter(RunJournal.Run::resumed).ifPresent(r -> io.out().println("The last run of this input did not"
+                + " finish: resuming its batch"));
+        String key = run.map(RunJournal.Run::idempotencyKey).orElseGet(() -> "cli-" + UUID.randomUUID());
+        Submission.Accepted accepted = Submission.submit(client, urls, key, options);
         String batchId = accepted.batchId();
         io.out().printf("Batch %s%n", batchId);
         printRejections(accepted, io);
@@ -107,6 +117,9 @@ final class FetchCommand implements Callable<Integer> {
         if (target instanceof Target.Embedded embedded) {
             // Extraction runs on S3 events after the fetch ends the URL; the metadata belongs in the results.
             embedded.spiderling().awaitS3Events(Duration.ofSeconds(30));
+        }
+        if (waited.last().done()) {
+            journal.ifPresent(j -> j.finished(run.orElseThrow()));
         }
         List<ResultLine> lines = BatchResults.collect(client, batchId, urls, waited.last().done());
         boolean withBodies = bodies != null ? bodies : target.local();
@@ -138,6 +151,36 @@ final class FetchCommand implements Callable<Integer> {
             return ExitCode.TIMEOUT.code();
         }
         return ExitCode.OK.code();
+    }
+
+    /**
+     * Where the runs in progress are remembered, so running the same command again resumes the same batch: in the
+     * embedded stack's data folder, or for a deployment in the data folder's {@code remote-runs.properties} (the
+     * endpoint is part of the fingerprint). None with --memory.
+     */
+    private Optional<RunJournal> journal(Target target) {
+        if (target instanceof Target.Embedded embedded) {
+            return embedded.folder().map(f -> RunJournal.open(f.file(RunJournal.FILE)));
+        }
+        if (api.memory) {
+            return Optional.empty();
+        }
+        try {
+            java.nio.file.Files.createDirectories(api.data);
+        } catch (java.io.IOException e) {
+            throw new CliException(ExitCode.UNAVAILABLE, "cannot create " + api.data + ": " + e.getMessage(), e);
+        }
+        return Optional.of(RunJournal.open(api.data.resolve("remote-runs.properties")));
+    }
+
+    private static List<String> fingerprinted(Target target, List<String> urls) {
+        if (target.local()) {
+            return urls;
+        }
+        List<String> withEndpoint = new ArrayList<>(urls.size() + 1);
+        withEndpoint.add("endpoint " + target.describe());
+        withEndpoint.addAll(urls);
+        return withEndpoint;
     }
 
     private record Waited(BatchSnapshot last, Duration elapsed) {}

@@ -9,11 +9,15 @@ final class QueryCommands {
         if (api.endpoint().isPresent()) {
             return Target.Remote.open(api.endpoint().get(), api.remoteCredentials());
         }
+        if (api.memory) {
+            throw new CliException(ExitCode.USAGE, "--memory starts an empty stack, which knows no batch or URL; leave"
+                    + " it out to use the data folder, or give --endpoint");
+        }
         var running = RunningApi.find(api.data);
         if (running.isPresent()) {
             return Target.Remote.open(running.get().uri(), new ApiClient.Credentials.Bearer(running.get().token()));
         }
         io.err().println("Starting the embedded stack on " + api.data + "...");
-        return Target.Embedded.start(api.port, false);
+        return Target.Embedded.start(api.port, false, api.dataFolder());
     }
 }

@@ -22,10 +22,13 @@ final class ServeCommand implements Callable<Integer> {
         if (api.endpoint().isPresent()) {
             throw new CliException(ExitCode.USAGE, "serve runs the embedded stack; it has no meaning with --endpoint");
         }
-        try (Target.Embedded target = Target.Embedded.start(api.port, false)) {
+        try (Target.Embedded target = Target.Embedded.start(api.port, false, api.dataFolder())) {
             var local = target.spiderling();
             String token = local.localClient().orElseThrow().token();
-            io.out().printf("Spiderling API on %s (data in %s)%n", local.apiUri(), api.data);
+            io.out().printf("Spiderling API on %s (%s)%n", local.apiUri(),
+                    target.folder().map(f -> "data in " + f.root()).orElse("in memory"));
+            local.resumed().ifPresent(r -> io.out().printf("  resumed: %d fetch jobs of the last run sent again%n",
+                    r.resent()));
             io.out().printf("  token: %s  (send Authorization: Bearer <token>)%n", token);
             io.out().printf("  curl -s -H 'Authorization: Bearer %s' -d '{\"urls\":[\"https://example.com/\"]}' %s/batches%n",
                     token, local.apiUri());

@@ -1,6 +1,8 @@
 package io.spiderling.local.cli;
 
 import io.spiderling.local.LocalSpiderling;
+import io.spiderling.testkit.DataFolder;
+import io.spiderling.testkit.DataFolderInUseException;
 import io.spiderling.testkit.EmbeddedAws;
 import io.spiderling.testkit.LocalSites;
 import java.io.IOException;
@@ -9,6 +11,7 @@ import java.net.BindException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.URI;
+import java.nio.file.Path;
 import java.time.Clock;
 import java.util.Optional;
 
@@ -28,43 +31,66 @@ sealed interface Target extends AutoCloseable {
 
     /** The emulators and the whole pipeline in this JVM, and optionally the demo sites. */
     final class Embedded implements Target {
+        private final Optional<DataFolder> folder;
         private final EmbeddedAws aws;
         private final LocalSpiderling spiderling;
         private final Optional<LocalSites> demoSites;
         private final ApiClient api;
 
-        private Embedded(EmbeddedAws aws, LocalSpiderling spiderling, Optional<LocalSites> demoSites) {
+        private Embedded(Optional<DataFolder> folder, EmbeddedAws aws, LocalSpiderling spiderling,
+                Optional<LocalSites> demoSites) {
+            this.folder = folder;
             this.aws = aws;
             this.spiderling = spiderling;
             this.demoSites = demoSites;
-            this.api = new ApiClient(spiderling.apiUri(),
-                    new ApiClient.Credentials.Bearer(spiderling.localClient().orElseThrow().token()));
+            String token = spiderling.localClient().orElseThrow().token();
+            this.api = new ApiClient(spiderling.apiUri(), new ApiClient.Credentials.Bearer(token));
+            folder.ifPresent(f -> new RunningApi(spiderling.apiUri(), token, ProcessHandle.current().pid())
+                    .write(f.root()));
         }
 
         /**
          * @param port the API's port on 127.0.0.1; 0 for a free one
          * @param demo whether to start the demo sites too
+         * @param data the data folder, locked for as long as the stack runs; empty keeps everything in memory
          */
-        static Embedded start(int port, boolean demo) {
+        static Embedded start(int port, boolean demo, Optional<Path> data) {
             checkPortFree(port);
-            EmbeddedAws aws = EmbeddedAws.start();
+            Optional<DataFolder> folder = data.map(Embedded::lock);
+            EmbeddedAws aws = null;
             LocalSites sites = null;
             try {
+                aws = folder.map(EmbeddedAws::start).orElseGet(EmbeddedAws::start);
                 sites = demo ? Demo.startSites() : null;
                 LocalSpiderling spiderling = LocalSpiderling.start(aws, aws.provision("spiderling"),
                         new LocalSpiderling.Options(port, LocalSpiderling.Options.DEFAULT_FETCH_POLLERS,
                                 Clock.systemUTC()));
-                return new Embedded(aws, spiderling, Optional.ofNullable(sites));
+                return new Embedded(folder, aws, spiderling, Optional.ofNullable(sites));
             } catch (RuntimeException e) {
                 if (sites != null) {
                     sites.close();
                 }
-                aws.close();
+                if (aws != null) {
+                    aws.close();
+                }
+                folder.ifPresent(DataFolder::close);
                 if (e instanceof UncheckedIOException io && io.getCause() instanceof BindException) {
                     throw portInUse(port, io);
                 }
                 throw e;
             }
+        }
+
+        private static DataFolder lock(Path data) {
+            try {
+                return DataFolder.lock(data);
+            } catch (DataFolderInUseException e) {
+                throw new CliException(ExitCode.UNAVAILABLE, e.getMessage(), e);
+            }
+        }
+
+        Optional<DataFolder> folder() {
+            return folder;
         }
 
         /** Says so before the emulators start, which take seconds; the server's own bind still decides. */
@@ -103,7 +129,8 @@ sealed interface Target extends AutoCloseable {
 
         @Override
         public String describe() {
-            return "the embedded stack (API " + spiderling.apiUri() + ")";
+            return "the embedded stack (API " + spiderling.apiUri()
+                    + folder.map(f -> ", data in " + f.root()).orElse(", in memory") + ")";
         }
 
         @Override
@@ -114,10 +141,15 @@ sealed interface Target extends AutoCloseable {
         @Override
         public void close() {
             try {
+                folder.ifPresent(f -> RunningApi.remove(f.root()));
                 spiderling.close();
             } finally {
                 demoSites.ifPresent(LocalSites::close);
-                aws.close();
+                try {
+                    aws.close();
+                } finally {
+                    folder.ifPresent(DataFolder::close);
+                }
             }
         }
     }
