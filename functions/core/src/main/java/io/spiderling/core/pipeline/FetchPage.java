@@ -518,7 +518,8 @@ public final class FetchPage {
                             .withCapture(capture));
                     session.done(go, result, url.urlHash());
                     if (!(result instanceof FetchResult.Response r) || !r.redirect()) {
-                        return new Hop.Done(settle(job, url, via, result, stored, requestedAt));
+                        return new Hop.Done(settle(job, url, via, result, stored,
+                                capture ? Optional.of(requestedAt) : Optional.empty()));
                     }
                     Optional<NormalizedUrl> target = normalizer.resolve(url.value(), r.headers().get("location"));
                     if (target.isEmpty()) {
@@ -554,13 +555,14 @@ public final class FetchPage {
         }
 
         /** The site answered (or did not): a stored page, a confirmed copy, a retry later, or a failure. */
+        /** @param captureFrom when the request was started, if it asked for a capture */
         private Outcome settle(FetchJob job, NormalizedUrl url, List<String> via, FetchResult result,
-                Optional<FetchRecord> stored, Instant requestedAt) {
+                Optional<FetchRecord> stored, Optional<Instant> captureFrom) {
             Instant now = clock.instant();
             if (result instanceof FetchResult.Response r && r.success()) {
                 String sha = Hashing.sha256Hex(r.body());
                 boolean created = store(url, r, sha, now);
-                Optional<Capture> capture = capture(url, r, requestedAt, stored);
+                Optional<Capture> capture = captureFrom.flatMap(at -> capture(url, r, at, stored));
                 FetchRecord record = recorded(records.stored(job, url, via, r, sha, now).withCapture(capture), via);
                 if (!created) {
                     listener.reused(url, r.body(), record.contentType().orElseThrow(), sha, now);
@@ -568,7 +570,7 @@ public final class FetchPage {
                 return end(job, ItemState.FETCHED, null, Optional.of(record));
             }
             if (result instanceof FetchResult.Response r && r.status() == 304 && stored.isPresent()) {
-                Optional<Capture> capture = capture(url, r, requestedAt, stored);
+                Optional<Capture> capture = captureFrom.flatMap(at -> capture(url, r, at, stored));
                 FetchRecord record = recorded(records.notModified(job, stored.get(), via, r, now)
                         .withCapture(capture), via);
                 return end(job, ItemState.NOT_MODIFIED, null, Optional.of(record));
