@@ -24,7 +24,8 @@ public enum BucketPrefix {
     CONTENT("content/", Optional.empty()),
     /**
      * Wire captures of fetches, for WARC: the request as sent and the response as received, under the SHA-256 of the
-     * object ({@code capture/<2 hex>/<sha256>}); written by fetch only when capture is on; no notification.
+     * object ({@code capture/<2 hex>/<sha256>}); written by fetch only when capture is on; no notification. Kept as
+     * long as content/ (a deployment's content expiry applies to both).
      */
     CAPTURE("capture/", Optional.empty());
 
