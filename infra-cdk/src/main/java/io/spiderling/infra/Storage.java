@@ -119,14 +119,16 @@ public final class Storage extends Construct {
     }
 
     /**
-     * One expiry rule per prefix that has an expiry (the catalog's, or the deployment's for {@code content/}), and
+     * One expiry rule per prefix that has an expiry (the catalog's, or the deployment's for {@code content/} and
+     * {@code capture/}), and
      * one rule removing abandoned multipart uploads everywhere. With versioning on, an expired object leaves a
      * non-current version behind, so each rule also removes those after the same time.
      */
     private static List<LifecycleRule> lifecycle(StorageProps props) {
         List<LifecycleRule> rules = new ArrayList<>();
         for (BucketPrefix prefix : BucketPrefix.all()) {
-            Optional<Duration> expiry = prefix == BucketPrefix.CONTENT
+            // Wire captures are kept as long as the bodies they were fetched with.
+            Optional<Duration> expiry = prefix == BucketPrefix.CONTENT || prefix == BucketPrefix.CAPTURE
                     ? props.contentExpiry().or(prefix::expiry) : prefix.expiry();
             expiry.ifPresent(after -> {
                 var rule = LifecycleRule.builder()
@@ -189,7 +191,7 @@ public final class Storage extends Construct {
             return versioned;
         }
 
-        /** How long fetched bodies are kept; empty to keep them. */
+        /** How long fetched bodies (and their wire captures) are kept; empty to keep them. */
         Optional<Duration> contentExpiry() {
             return contentExpiry;
         }

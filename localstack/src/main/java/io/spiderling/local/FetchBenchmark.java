@@ -3,6 +3,7 @@ package io.spiderling.local;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.spiderling.catalog.ConfigKeys;
 import io.spiderling.local.cost.AwsPrices;
 import io.spiderling.local.cost.CostReport;
 import io.spiderling.local.cost.Metering;
@@ -39,7 +40,8 @@ import java.util.Map;
  * even-numbered pages answer 304 to the fetcher's validators, the odd-numbered ones ignore them and answer 200 with the
  * same body, as many servers do. {@code --runs R} repeats the whole measurement on a fresh stack and prints the
  * median ratios. Metering reads each transaction's items on the side, which adds DynamoDB Local work;
- * {@code --no-cost} measures the makespan without it.
+ * {@code --no-cost} measures the makespan without it. {@code --capture} turns on wire captures for WARC
+ * ({@code spiderling.capture.enabled}), so the cost figures include their S3 PUTs and the larger URL rows.
  */
 public final class FetchBenchmark {
 
@@ -51,9 +53,12 @@ public final class FetchBenchmark {
 
     private FetchBenchmark() {}
 
-    /** @param cost whether to meter what AWS would bill (it reads transactions' items on the side; see cost) */
+    /**
+     * @param cost whether to meter what AWS would bill (it reads transactions' items on the side; see cost)
+     * @param capture whether the fetch stage stores wire captures (docs/warc.md)
+     */
     record Settings(int urls, int sites, int qps, int pollers, int runs, long ttfbMs, double mbps, long seed,
-            boolean cost) {}
+            boolean cost, boolean capture) {}
 
     /** One phase: its batch's final status, makespan, bound and usage. */
     record Phase(String name, JsonNode status, double makespan, double bound, Usage usage) {
@@ -132,7 +137,8 @@ public final class FetchBenchmark {
             double bound = (busiest - 1) / (double) s.qps();
             Path rates = sites.rateOverrides(dir, s.qps());
             LocalSpiderling.Options options = new LocalSpiderling.Options(0, s.pollers(), Clock.systemUTC())
-                    .withConfig("spiderling.fetch.rate-overrides-file", rates.toString());
+                    .withConfig("spiderling.fetch.rate-overrides-file", rates.toString())
+                    .withConfig(ConfigKeys.CAPTURE_ENABLED.name(), Boolean.toString(s.capture()));
             try (LocalSpiderling local = LocalSpiderling.start(aws, resources, options)) {
                 ObjectNode first = JSON.createObjectNode();
                 first.set("urls", list);
@@ -205,6 +211,7 @@ public final class FetchBenchmark {
         double mbps = 10;
         long seed = 20261124L;
         boolean cost = true;
+        boolean capture = false;
         for (int i = 0; i < argv.length; i++) {
             switch (argv[i]) {
                 case "--urls" -> urls = Integer.parseInt(argv[++i]);
@@ -216,16 +223,18 @@ public final class FetchBenchmark {
                 case "--mbps" -> mbps = Double.parseDouble(argv[++i]);
                 case "--seed" -> seed = Long.parseLong(argv[++i]);
                 case "--no-cost" -> cost = false;
+                case "--capture" -> capture = true;
                 default -> {
                     System.err.println("Usage: ./spiderling bench-fetch [--urls N] [--sites M] [--qps Q] [--pollers P]"
-                            + " [--runs R] [--ttfb-ms MS] [--mbps MB_PER_S] [--seed S] [--no-cost]\n"
+                            + " [--runs R] [--ttfb-ms MS] [--mbps MB_PER_S] [--seed S] [--no-cost] [--capture]\n"
                             + "  --mbps is the sites' transfer rate in megabytes (10^6 bytes) a second; default 10;"
                             + " --ttfb-ms 200\n  --no-cost: makespan only, without the meter's consumed-capacity"
-                            + " requests and side reads of transactions' items");
+                            + " requests and side reads of transactions' items\n  --capture: store wire captures for WARC"
+                            + " (spiderling.capture.enabled), so the cost includes them");
                     System.exit(2);
                 }
             }
         }
-        return new Settings(urls, sites, qps, pollers, runs, ttfbMs, mbps, seed, cost);
+        return new Settings(urls, sites, qps, pollers, runs, ttfbMs, mbps, seed, cost, capture);
     }
 }

@@ -190,6 +190,71 @@ class VertxPageFetcherTest {
                 .body(), StandardCharsets.UTF_8));
     }
 
+    /**
+     * A captured exchange holds the request as the site received it (every header, Host included), the response
+     * headers as the site sent them, and the payload as the gzip bytes sent; the chunked coding the client removed
+     * shows only as the renamed header.
+     */
+    @Test
+    void fetch_whenCaptureIsAskedOfAChunkedGzipPage_keepsTheWireBytes() throws Exception {
+        ByteArrayOutputStream zipped = new ByteArrayOutputStream();
+        try (GZIPOutputStream gzip = new GZIPOutputStream(zipped)) {
+            gzip.write("<title>captured</title>".getBytes(StandardCharsets.UTF_8));
+        }
+        java.util.concurrent.atomic.AtomicReference<com.sun.net.httpserver.Headers> sent =
+                new java.util.concurrent.atomic.AtomicReference<>();
+        site().serve("/capture", exchange -> {
+            exchange.getResponseHeaders().add("Content-Type", "text/html");
+            exchange.getResponseHeaders().add("Content-Encoding", "gzip");
+            exchange.getResponseHeaders().add("X-Twice", "one");
+            exchange.getResponseHeaders().add("X-Twice", "two");
+            exchange.sendResponseHeaders(200, 0); // chunked
+            sent.set(exchange.getResponseHeaders());
+            exchange.getResponseBody().write(zipped.toByteArray());
+        });
+
+        FetchResult.Response r = assertInstanceOf(FetchResult.Response.class,
+                fetcher.fetch(FetchRequest.get(site().url("/capture")).withCapture(true)));
+
+        io.spiderling.core.fetch.WireExchange exchange = r.exchange().orElseThrow();
+        assertEquals("<title>captured</title>", new String(r.body(), StandardCharsets.UTF_8));
+        assertEquals(java.util.Arrays.toString(zipped.toByteArray()), java.util.Arrays.toString(exchange.payload()));
+        assertEquals(site().host(), exchange.remoteIp());
+        assertEquals("HTTP/1.1 200 OK", exchange.statusLine());
+        String head = new String(exchange.request(), StandardCharsets.ISO_8859_1);
+        assertTrue(head.startsWith("GET /capture HTTP/1.1\r\n"), head);
+        var received = site().requests().getLast();
+        java.util.Map<String, java.util.List<String>> headersSent = new java.util.TreeMap<>(
+                String.CASE_INSENSITIVE_ORDER);
+        head.lines().skip(1).filter(l -> !l.isEmpty()).forEach(l -> headersSent.computeIfAbsent(
+                l.substring(0, l.indexOf(':')), k -> new java.util.ArrayList<>()).add(l.substring(l.indexOf(':') + 1)
+                .strip()));
+        assertEquals(received.headers(), headersSent, "the request head names what the site received");
+        assertTrue(headersSent.containsKey("Host"), head);
+        java.util.Map<String, java.util.List<String>> headersReceived = new java.util.TreeMap<>(
+                String.CASE_INSENSITIVE_ORDER);
+        exchange.responseHeaders().forEach(h -> headersReceived.computeIfAbsent(h.name(),
+                k -> new java.util.ArrayList<>()).add(h.value()));
+        java.util.Map<String, java.util.List<String>> siteSent = new java.util.TreeMap<>(String.CASE_INSENSITIVE_ORDER);
+        siteSent.putAll(sent.get());
+        assertEquals(siteSent, headersReceived);
+        assertEquals(java.util.List.of("chunked"), headersReceived.get("Transfer-Encoding"));
+        String stored = new String(io.spiderling.core.fetch.CaptureFormat.encode(exchange),
+                StandardCharsets.ISO_8859_1);
+        assertTrue(stored.contains("\r\nX-Spiderling-Original-Transfer-Encoding: chunked\r\n"), stored);
+        assertTrue(!stored.toLowerCase(java.util.Locale.ROOT).contains("\r\ntransfer-encoding:"), stored);
+    }
+
+    @Test
+    void fetch_whenCaptureIsNotAsked_keepsNoExchange() {
+        site().page("/plain", "<p>plain</p>");
+
+        FetchResult.Response r = assertInstanceOf(FetchResult.Response.class,
+                fetcher.fetch(FetchRequest.get(site().url("/plain"))));
+
+        assertTrue(r.exchange().isEmpty());
+    }
+
     private static void sleep(Duration d) {
         try {
             Thread.sleep(d.toMillis());

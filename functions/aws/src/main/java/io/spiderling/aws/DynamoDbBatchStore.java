@@ -1,5 +1,6 @@
 package io.spiderling.aws;
 
+import static io.spiderling.aws.Attrs.bool;
 import static io.spiderling.aws.Attrs.instant;
 import static io.spiderling.aws.Attrs.n;
 import static io.spiderling.aws.Attrs.number;
@@ -112,6 +113,9 @@ public final class DynamoDbBatchStore implements BatchStore {
         h.options().callbackUrl().ifPresent(url -> item.put("callbackUrl", s(url)));
         h.options().recrawlAfter().ifPresent(d -> item.put("recrawlAfter", s(d.toString())));
         h.options().progressEvery().ifPresent(d -> item.put("progressEvery", s(d.toString())));
+        if (h.options().capture()) {
+            item.put("capture", bool(true));
+        }
         if (!h.client().isEmpty()) {
             item.put("client", s(h.client()));
         }
@@ -312,7 +316,8 @@ public final class DynamoDbBatchStore implements BatchStore {
                 .map(v -> new Rejection(string(v.m(), "url").orElse(null), string(v.m(), "reason").orElse("")))
                 .toList();
         BatchOptions options = new BatchOptions(string(item, "callbackUrl"),
-                string(item, "recrawlAfter").map(Duration::parse), string(item, "progressEvery").map(Duration::parse));
+                string(item, "recrawlAfter").map(Duration::parse), string(item, "progressEvery").map(Duration::parse),
+                bool(item, "capture"));
         Optional<UploadFormat> upload = string(item, "upload").flatMap(UploadFormat::fromWireName);
         BatchHeader header = new BatchHeader(batchId, (int) number(item, "total", 0),
                 (int) number(item, "duplicates", 0), rejected, (int) number(item, "rejectedCount", 0),

@@ -11,6 +11,7 @@ import io.spiderling.core.batch.ItemState;
 import io.spiderling.core.extract.ExtractionRecord;
 import io.spiderling.core.extract.PageMetadata;
 import io.spiderling.core.extract.StructuredData;
+import io.spiderling.core.fetch.Capture;
 import io.spiderling.core.fetch.FetchRecord;
 import io.spiderling.core.port.UrlStore;
 import java.time.Instant;
@@ -97,6 +98,7 @@ public final class DynamoDbUrlStore implements UrlStore {
         u.set("connectMs", n(r.connectMs()));
         u.set("attempts", n(r.attempts()));
         u.setOrRemove("freshUntil", r.freshUntil().map(at -> n(at.toEpochMilli())));
+        u.setOrRemove("capture", r.capture().map(DynamoDbUrlStore::capture));
         u.setOrRemove("redirectsTo", Optional.empty());
         u.setOrRemove("redirectedAt", Optional.empty());
         u.values.put(":fetchedAt", n(r.fetchedAt().toEpochMilli()));
@@ -225,13 +227,41 @@ public final class DynamoDbUrlStore implements UrlStore {
                 string(item, "contentSha256"), string(item, "finalUrl"), fetchedAt, number(item, "ttfbMs", 0),
                 number(item, "totalMs", 0), string(item, "error"),
                 strings(item, "headers"), list(item, "redirects"),
-                number(item, "connectMs", 0), (int) number(item, "attempts", 1), instant(item, "freshUntil")));
+                number(item, "connectMs", 0), (int) number(item, "attempts", 1), instant(item, "freshUntil"),
+                capture(item)));
         Optional<ExtractionRecord> extraction = instant(item, "extractedAt").map(extractedAt -> new ExtractionRecord(
                 urlHash, url, page(item), string(item, "extractedSha256").orElse(""),
                 instant(item, "extractedFrom").orElseThrow(), extractedAt, string(item, "canonicalUrl"),
                 string(item, "extractedFromUrl")));
         return new UrlRecord(urlHash, fetch, extraction, string(item, "redirectsTo"), strings(item, "fields"),
                 number(item, "fieldsVersion", 0), list(item, "linked"));
+    }
+
+    /**
+     * A fetch's capture as a small map: the object's key, the address, the time, the payload digest, and only when
+     * they apply the truncation flag and the time of the capture it revisits (about 150 bytes in all).
+     */
+    private static AttributeValue capture(Capture c) {
+        Map<String, AttributeValue> m = new HashMap<>();
+        m.put("key", s(c.key()));
+        m.put("ip", s(c.remoteIp()));
+        m.put("at", n(c.capturedAt().toEpochMilli()));
+        m.put("digest", s(c.payloadDigest()));
+        if (c.truncated()) {
+            m.put("truncated", bool(true));
+        }
+        c.refersToAt().ifPresent(at -> m.put("refersToAt", n(at.toEpochMilli())));
+        return AttributeValue.fromM(m);
+    }
+
+    private static Optional<Capture> capture(Map<String, AttributeValue> item) {
+        if (!item.containsKey("capture") || !item.get("capture").hasM()) {
+            return Optional.empty();
+        }
+        Map<String, AttributeValue> m = item.get("capture").m();
+        return Optional.of(new Capture(string(m, "key").orElseThrow(), string(m, "ip").orElse(""),
+                instant(m, "at").orElseThrow(), string(m, "digest").orElse(""), bool(m, "truncated"),
+                instant(m, "refersToAt")));
     }
 
     private static PageMetadata page(Map<String, AttributeValue> item) {

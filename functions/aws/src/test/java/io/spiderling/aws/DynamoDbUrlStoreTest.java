@@ -92,6 +92,28 @@ class DynamoDbUrlStoreTest {
     }
 
     @Test
+    void recordFetch_whenTheFetchWasCaptured_readsTheCaptureBackAndAnUncapturedFetchRemovesIt() {
+        for (var capture : List.of(
+                new io.spiderling.core.fetch.Capture("capture/ab/" + "ab".repeat(32), "2001:db8::1", T1,
+                        "sha1:3I42H3S6NNFQ2MSVX7XZKYAYSCX5QBYJ", false, Optional.empty()),
+                new io.spiderling.core.fetch.Capture("capture/cd/" + "cd".repeat(32), "192.0.2.1",
+                        T1.plusSeconds(60), "sha1:3I42H3S6NNFQ2MSVX7XZKYAYSCX5QBYJ", true, Optional.of(T1)))) {
+            FetchRecord captured = new FetchRecord(urlHash, url, ItemState.FETCHED, Optional.of(200),
+                    Optional.of("text/html"), 1, false, Optional.empty(), Optional.empty(), Optional.empty(),
+                    capture.capturedAt(), 1, 1, Optional.empty()).withCapture(Optional.of(capture));
+
+            store.recordFetch(captured);
+
+            assertEquals(Optional.of(capture), store.find(urlHash).orElseThrow().fetch().orElseThrow().capture());
+        }
+        store.recordFetch(new FetchRecord(urlHash, url, ItemState.FETCHED, Optional.of(200),
+                Optional.of("text/html"), 1, false, Optional.empty(), Optional.empty(), Optional.empty(),
+                T1.plusSeconds(120), 1, 1, Optional.empty()));
+
+        assertEquals(Optional.empty(), store.find(urlHash).orElseThrow().fetch().orElseThrow().capture());
+    }
+
+    @Test
     void findAll_whenSomeKnown_returnsThoseWithTheirRecords() {
         Instant stale = T1.minusSeconds(1800);
         List<String> hashes = new java.util.ArrayList<>();

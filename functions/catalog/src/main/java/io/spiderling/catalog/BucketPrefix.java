@@ -21,7 +21,13 @@ public enum BucketPrefix {
      * Fetched bodies under their SHA-256 ({@code content/<2 hex>/<sha256>}); kept unless the deployment sets an
      * expiry.
      */
-    CONTENT("content/", Optional.empty());
+    CONTENT("content/", Optional.empty()),
+    /**
+     * Wire captures of fetches, for WARC: the request as sent and the response as received, under the SHA-256 of the
+     * object ({@code capture/<2 hex>/<sha256>}); written by fetch only when capture is on; no notification. Kept as
+     * long as content/ (a deployment's content expiry applies to both).
+     */
+    CAPTURE("capture/", Optional.empty());
 
     private final String prefix;
     private final Optional<Duration> expiry;

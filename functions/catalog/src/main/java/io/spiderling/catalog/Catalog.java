@@ -39,7 +39,7 @@ public final class Catalog {
             ConfigKeys.FETCH_FIRST_BYTE_TIMEOUT, ConfigKeys.FETCH_TOTAL_TIMEOUT, ConfigKeys.FETCH_MAX_BODY_BYTES,
             ConfigKeys.FETCH_MAX_REDIRECTS, ConfigKeys.FETCH_ROBOTS_AGENT, ConfigKeys.FETCH_ALLOW_LOOPBACK,
             ConfigKeys.FETCH_OPT_OUT_FILE, ConfigKeys.FETCH_RATE_OVERRIDES_FILE, ConfigKeys.FETCH_ROBOTS_RETRY_BASE,
-            ConfigKeys.FETCH_THROTTLE_PAUSE, ConfigKeys.FETCH_RETRY_BASE};
+            ConfigKeys.FETCH_THROTTLE_PAUSE, ConfigKeys.FETCH_RETRY_BASE, ConfigKeys.CAPTURE_ENABLED};
 
     // What each use case needs, as the composition root builds it; a function adds those of its handler's use cases.
 
@@ -77,9 +77,10 @@ public final class Catalog {
                 .objects(BucketPrefix.CONTENT, READ);
     }
 
-    /** FetchPage: the polite GET, the body, the row; and extraction of a body it already had. */
+    /** FetchPage: the polite GET, the body, the row, the wire capture; and extraction of a body it already had. */
     private static FunctionSpec.Builder fetchPage(FunctionSpec.Builder b) {
-        return planning(extract(b)).settings(FETCH).objects(BucketPrefix.CONTENT, READ_WRITE).sends(Queue.WAKE);
+        return planning(extract(b)).settings(FETCH).objects(BucketPrefix.CONTENT, READ_WRITE)
+                .objects(BucketPrefix.CAPTURE, WRITE).sends(Queue.WAKE);
     }
 
     /** Frontier releases: a site's due entries into the fetch queue. */

@@ -77,6 +77,9 @@ public final class ConfigKeys {
     public static final ConfigKey<Duration> FETCH_THROTTLE_PAUSE = ConfigKey.duration("spiderling.fetch.throttle-pause");
     public static final ConfigKey<Duration> FETCH_RETRY_BASE = ConfigKey.duration("spiderling.fetch.retry-base");
 
+    // Wire captures, for WARC.
+    public static final ConfigKey<Boolean> CAPTURE_ENABLED = ConfigKey.bool("spiderling.capture.enabled");
+
     // The frontier.
     public static final ConfigKey<Integer> FRONTIER_DEPTH_CAP = ConfigKey.integer("spiderling.frontier.depth-cap");
     public static final ConfigKey<Duration> FRONTIER_SPACING = ConfigKey.duration("spiderling.frontier.spacing");

@@ -522,7 +522,8 @@ public final class Pipeline implements AutoCloseable {
                 .settings(FetchPage.Settings.DEFAULTS.withOptOut(optOut)
                         .withMaxRedirects(config.get(ConfigKeys.FETCH_MAX_REDIRECTS))
                         // The site's groups already overlap its requests (SqsFetchQueue): one lane per group.
-                        .withLanesPerSite(1))
+                        .withLanesPerSite(1)
+                        .withCapture(config.get(ConfigKeys.CAPTURE_ENABLED)))
                 .listener(listener)
                 .wake(new SqsWakeQueue(aws().sqs(), config.get(ConfigKeys.QUEUES_WAKE), clock))
                 .build();

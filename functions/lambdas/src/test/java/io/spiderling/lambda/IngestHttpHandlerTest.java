@@ -92,8 +92,9 @@ class IngestHttpHandlerTest {
             `{"urls":["https://example.com/"],"recrawlAfter":"-PT1H"}`    | recrawlAfter must be between PT0S and PT8760H, was PT-1H
             `{"urls":["https://example.com/"],"callbackUrl":5}`           | "callbackUrl" must be a string
             `{"urls":["https://example.com/"],"callbackUrl":"ftp://x/y"}` | callbackUrl: unsupported scheme: ftp
-            `{"urls":["https://example.com/"],"callbackURL":"https://x/"}` | unknown field "callbackURL"; expected urls, callbackUrl, recrawlAfter, progressEvery
+            `{"urls":["https://example.com/"],"callbackURL":"https://x/"}` | unknown field "callbackURL"; expected urls, callbackUrl, recrawlAfter, progressEvery, capture
             `{"urls":"https://example.com/"}`                             | "urls" must be an array of strings
+            `{"urls":["https://example.com/"],"capture":"yes"}`           | "capture" must be true or false
             `{"url":"https://example.com/","urls":[]}`                    | give "urls" or "url", not both
             `[]`                                                          | expected a JSON object like {"urls":[...]}
             """)
@@ -210,7 +211,7 @@ class IngestHttpHandlerTest {
     @ParameterizedTest
     @CsvSource(delimiter = '|', value = {
         "{\"format\":\"csv\"}|\"format\" must be \"text\" or \"jsonl\", was \"csv\"",
-        "{\"urls\":[]}|unknown field \"urls\"; expected format, callbackUrl, recrawlAfter, progressEvery",
+        "{\"urls\":[]}|unknown field \"urls\"; expected format, callbackUrl, recrawlAfter, progressEvery, capture",
         "[1]|expected a JSON object like {\"format\":\"jsonl\"}",
         "{\"recrawlAfter\":\"soon\"}|\"recrawlAfter\" must be an ISO-8601 duration such as PT1H, was \"soon\"",
         "{\"callbackUrl\":\"ftp://hooks.example/\"}|callbackUrl: unsupported scheme: ftp",

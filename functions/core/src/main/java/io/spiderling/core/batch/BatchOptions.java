@@ -10,11 +10,17 @@ import java.util.Optional;
  * @param recrawlAfter how old a stored copy may be before the URL is fetched again; empty means the deployment's
  *     default window
  * @param progressEvery how often to post progress to the callback while the batch runs; empty for none
+ * @param capture keep each fetch's exchange as it went over the wire, for WARC, even where the deployment does not
  */
 public record BatchOptions(Optional<String> callbackUrl, Optional<Duration> recrawlAfter,
-        Optional<Duration> progressEvery) {
+        Optional<Duration> progressEvery, boolean capture) {
 
     public static final BatchOptions NONE = new BatchOptions(Optional.empty(), Optional.empty(), Optional.empty());
+
+    public BatchOptions(Optional<String> callbackUrl, Optional<Duration> recrawlAfter,
+            Optional<Duration> progressEvery) {
+        this(callbackUrl, recrawlAfter, progressEvery, false);
+    }
 
     /** Shortest progress interval a client may ask for. */
     public static final Duration MIN_PROGRESS_EVERY = Duration.ofSeconds(1);

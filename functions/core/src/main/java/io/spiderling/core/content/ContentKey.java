@@ -11,6 +11,8 @@ import java.util.regex.Pattern;
 public final class ContentKey {
 
     public static final String PREFIX = "content/";
+    /** Where wire captures go (see {@link io.spiderling.core.fetch.CaptureFormat}), keyed the same way. */
+    public static final String CAPTURE_PREFIX = "capture/";
 
     private static final Pattern SHA256 = Pattern.compile("[0-9a-f]{64}");
     private static final int KEY_LENGTH = PREFIX.length() + 3 + 64;
@@ -23,6 +25,11 @@ public final class ContentKey {
             throw new IllegalArgumentException("not a SHA-256 (64 lower-case hex characters): " + sha256);
         }
         return PREFIX + sha256.substring(0, 2) + "/" + sha256;
+    }
+
+    /** The key of a capture object whose bytes have this SHA-256: {@code capture/<2 hex>/<sha256>}. */
+    public static String captureFor(String sha256) {
+        return CAPTURE_PREFIX + forSha256(sha256).substring(PREFIX.length());
     }
 
     /** The SHA-256 a content key was made from; empty for anything {@link #forSha256} would not have produced. */

@@ -9,13 +9,25 @@ import java.util.Optional;
  *
  * @param ifNoneMatch the stored copy's ETag, for a conditional GET
  * @param ifModifiedSince the stored copy's Last-Modified, for a conditional GET
+ * @param capture keep the exchange as it went over the wire ({@link WireExchange}), for WARC; costs a copy of the
+ *     transferred payload when the body was content-encoded
  */
-public record FetchRequest(String url, Optional<String> ifNoneMatch, Optional<String> ifModifiedSince) {
+public record FetchRequest(String url, Optional<String> ifNoneMatch, Optional<String> ifModifiedSince,
+        boolean capture) {
 
     public FetchRequest {
         Objects.requireNonNull(url, "url");
         Objects.requireNonNull(ifNoneMatch, "ifNoneMatch");
         Objects.requireNonNull(ifModifiedSince, "ifModifiedSince");
+    }
+
+    public FetchRequest(String url, Optional<String> ifNoneMatch, Optional<String> ifModifiedSince) {
+        this(url, ifNoneMatch, ifModifiedSince, false);
+    }
+
+    /** The same request, with the exchange captured or not. */
+    public FetchRequest withCapture(boolean value) {
+        return new FetchRequest(url, ifNoneMatch, ifModifiedSince, value);
     }
 
     /** A plain GET. */

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 
 /** What one GET produced: a response of any status, or a failure to get one. */
 public sealed interface FetchResult {
@@ -16,10 +17,12 @@ public sealed interface FetchResult {
      * @param finalUrl the URL that answered, after redirects
      * @param redirects the URLs that redirected on the way to {@code finalUrl}, in order; empty when the first answered
      * @param connect time to an open connection; zero when unknown (a reused connection)
+     * @param exchange the exchange as it went over the wire, when the request asked for a capture and the fetcher
+     *     could take one
      */
     record Response(int status, Map<String, String> headers, byte[] body, boolean truncated, String finalUrl,
-            Duration timeToFirstByte, Duration total, List<String> redirects, Duration connect)
-            implements FetchResult {
+            Duration timeToFirstByte, Duration total, List<String> redirects, Duration connect,
+            Optional<WireExchange> exchange) implements FetchResult {
 
         public Response {
             headers = Map.copyOf(headers);
@@ -27,6 +30,19 @@ public sealed interface FetchResult {
             Objects.requireNonNull(finalUrl, "finalUrl");
             redirects = List.copyOf(redirects);
             Objects.requireNonNull(connect, "connect");
+            Objects.requireNonNull(exchange, "exchange");
+        }
+
+        public Response(int status, Map<String, String> headers, byte[] body, boolean truncated, String finalUrl,
+                Duration timeToFirstByte, Duration total, List<String> redirects, Duration connect) {
+            this(status, headers, body, truncated, finalUrl, timeToFirstByte, total, redirects, connect,
+                    Optional.empty());
+        }
+
+        /** The same response, with its exchange as captured. */
+        public Response withExchange(WireExchange value) {
+            return new Response(status, headers, body, truncated, finalUrl, timeToFirstByte, total, redirects, connect,
+                    Optional.of(value));
         }
 
         public Response(int status, Map<String, String> headers, byte[] body, boolean truncated, String finalUrl,

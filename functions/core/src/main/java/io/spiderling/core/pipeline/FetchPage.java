@@ -4,11 +4,14 @@ import io.spiderling.core.batch.BatchStatus;
 import io.spiderling.core.batch.ItemState;
 import io.spiderling.core.content.ContentKey;
 import io.spiderling.core.content.Hashing;
+import io.spiderling.core.fetch.Capture;
+import io.spiderling.core.fetch.CaptureFormat;
 import io.spiderling.core.fetch.FailureKind;
 import io.spiderling.core.fetch.FetchJob;
 import io.spiderling.core.fetch.FetchRecord;
 import io.spiderling.core.fetch.FetchRequest;
 import io.spiderling.core.fetch.FetchResult;
+import io.spiderling.core.fetch.WireExchange;
 import io.spiderling.core.frontier.Frontier;
 import io.spiderling.core.politeness.FetchOutcome;
 import io.spiderling.core.politeness.RetryDecision;
@@ -71,6 +74,14 @@ public final class FetchPage {
     public static final String META_FETCHED_AT = "fetched-at";
     public static final String META_CONTENT_SHA256 = "content-sha256";
     public static final String META_HTTP_STATUS = "http-status";
+    /** S3 user metadata on capture objects: the address connected to, and when the request started. */
+    public static final String META_REMOTE_IP = "remote-ip";
+    public static final String META_CAPTURED_AT = "captured-at";
+    /**
+     * A capture object's Content-Type: an HTTP request message then its response ({@link CaptureFormat}); not
+     * {@code application/http}, which may not mix requests and responses.
+     */
+    public static final String CAPTURE_CONTENT_TYPE = "application/x-spiderling-capture";
 
     /** Told what the fetch stage stored, for what follows it. */
     public interface Listener {
@@ -94,11 +105,13 @@ public final class FetchPage {
      * @param freshMax the longest freshness caching headers can set
      * @param lanesPerSite a site's jobs fetched at once within an invocation; 1 when the fetch queue already splits
      *     each site into as many message groups as it may have requests in flight
+     * @param capture store every page fetch's exchange as it went over the wire ({@link CaptureFormat}), for WARC;
+     *     a batch may ask for it where this is off
      */
     public record Settings(Set<SiteKey> optOut, int maxRedirects, Duration pausedRecheck, Duration freshMin,
-            Duration freshMax, int lanesPerSite) {
+            Duration freshMax, int lanesPerSite, boolean capture) {
         public static final Settings DEFAULTS = new Settings(Set.of(), 5, Duration.ofSeconds(30), Duration.ZERO,
-                Duration.ofDays(30), 1);
+                Duration.ofDays(30), 1, false);
 
         public Settings {
             optOut = Set.copyOf(optOut);
@@ -108,15 +121,19 @@ public final class FetchPage {
         }
 
         public Settings withOptOut(Set<SiteKey> sites) {
-            return new Settings(sites, maxRedirects, pausedRecheck, freshMin, freshMax, lanesPerSite);
+            return new Settings(sites, maxRedirects, pausedRecheck, freshMin, freshMax, lanesPerSite, capture);
         }
 
         public Settings withMaxRedirects(int hops) {
-            return new Settings(optOut, hops, pausedRecheck, freshMin, freshMax, lanesPerSite);
+            return new Settings(optOut, hops, pausedRecheck, freshMin, freshMax, lanesPerSite, capture);
         }
 
         public Settings withLanesPerSite(int lanes) {
-            return new Settings(optOut, maxRedirects, pausedRecheck, freshMin, freshMax, lanes);
+            return new Settings(optOut, maxRedirects, pausedRecheck, freshMin, freshMax, lanes, capture);
+        }
+
+        public Settings withCapture(boolean on) {
+            return new Settings(optOut, maxRedirects, pausedRecheck, freshMin, freshMax, lanesPerSite, on);
         }
     }
 
@@ -457,7 +474,8 @@ public final class FetchPage {
                 return end(job, ItemState.SKIPPED, "fresh copy fetched at " + stored.get().fetchedAt(),
                         Optional.empty());
             }
-            return walk(job, stored, window);
+            boolean capture = settings.capture() || batch.map(b -> b.header().options().capture()).orElse(false);
+            return walk(job, stored, window, capture);
         }
 
         /**
@@ -481,7 +499,8 @@ public final class FetchPage {
          * fetched again: the chain is recorded as leading to it, and the item ends as that copy did (fetched, or
          * not-modified). A target another lane is fetching right now is waited for.
          */
-        private Outcome walk(FetchJob job, Optional<FetchRecord> stored, Optional<Duration> window) {
+        private Outcome walk(FetchJob job, Optional<FetchRecord> stored, Optional<Duration> window,
+                boolean capture) {
             NormalizedUrl url = job.url();
             List<String> via = new ArrayList<>(job.via());
             while (true) {
@@ -505,7 +524,7 @@ public final class FetchPage {
                 }
                 Hop hop;
                 try {
-                    hop = hop(job, url, via, stored);
+                    hop = hop(job, url, via, stored, capture);
                 } finally {
                     fetching.remove(url.urlHash());
                     mine.complete(null);
@@ -520,7 +539,8 @@ public final class FetchPage {
         }
 
         /** One hop: through the gate, the GET, and what it led to. A redirect within the site adds to {@code via}. */
-        private Hop hop(FetchJob job, NormalizedUrl url, List<String> via, Optional<FetchRecord> stored) {
+        private Hop hop(FetchJob job, NormalizedUrl url, List<String> via, Optional<FetchRecord> stored,
+                boolean capture) {
             switch (session.admit(url)) {
                 case SitePoliteness.Gate.Wait wait -> {
                     return new Hop.Done(requeue(job, job.attempt(), wait.until(), wait.why()));
@@ -537,12 +557,15 @@ public final class FetchPage {
                 case SitePoliteness.Gate.Go go -> {
                     Optional<Map<String, String>> cached = url.equals(job.url())
                             ? stored.map(FetchRecord::headers) : Optional.empty();
+                    Instant requestedAt = clock.instant();
                     FetchResult result = fetcher.fetch(FetchRequest.conditional(url.value(),
-                            cached.map(h -> h.get("etag")), cached.map(h -> h.get("last-modified"))));
+                            cached.map(h -> h.get("etag")), cached.map(h -> h.get("last-modified")))
+                            .withCapture(capture));
                     telemetry.fetched(FetchOutcome.of(result), result.total());
                     session.done(go, result, url.urlHash());
                     if (!(result instanceof FetchResult.Response r) || !r.redirect()) {
-                        return new Hop.Done(settle(job, url, via, result, stored));
+                        return new Hop.Done(settle(job, url, via, result, stored,
+                                capture ? Optional.of(requestedAt) : Optional.empty()));
                     }
                     Optional<NormalizedUrl> target = normalizer.resolve(url.value(), r.headers().get("location"));
                     if (target.isEmpty()) {
@@ -578,8 +601,9 @@ public final class FetchPage {
         }
 
         /** The site answered (or did not): a stored page, a confirmed copy, a retry later, or a failure. */
+        /** @param captureFrom when the request was started, if it asked for a capture */
         private Outcome settle(FetchJob job, NormalizedUrl url, List<String> via, FetchResult result,
-                Optional<FetchRecord> stored) {
+                Optional<FetchRecord> stored, Optional<Instant> captureFrom) {
             Instant now = clock.instant();
             if (result instanceof FetchResult.Response r && r.success()) {
                 String sha = Hashing.sha256Hex(r.body());
@@ -587,14 +611,17 @@ public final class FetchPage {
                 if (created) {
                     telemetry.stored(r.body().length);
                 }
-                FetchRecord record = recorded(records.stored(job, url, via, r, sha, now), via);
+                Optional<Capture> capture = captureFrom.flatMap(at -> capture(url, r, at, stored));
+                FetchRecord record = recorded(records.stored(job, url, via, r, sha, now).withCapture(capture), via);
                 if (!created) {
                     listener.reused(url, r.body(), record.contentType().orElseThrow(), sha, now);
                 }
                 return end(job, ItemState.FETCHED, null, Optional.of(record));
             }
             if (result instanceof FetchResult.Response r && r.status() == 304 && stored.isPresent()) {
-                FetchRecord record = recorded(records.notModified(job, stored.get(), via, r, now), via);
+                Optional<Capture> capture = captureFrom.flatMap(at -> capture(url, r, at, stored));
+                FetchRecord record = recorded(records.notModified(job, stored.get(), via, r, now)
+                        .withCapture(capture), via);
                 return end(job, ItemState.NOT_MODIFIED, null, Optional.of(record));
             }
             if (result instanceof FetchResult.Failure f && f.kind() == FailureKind.BLOCKED) {
@@ -694,6 +721,34 @@ public final class FetchPage {
         meta.put(META_CONTENT_SHA256, sha);
         meta.put(META_HTTP_STATUS, Integer.toString(r.status()));
         return blobs.putIfAbsent(ContentKey.forSha256(sha), r.body(), FetchRecords.contentType(r), meta);
+    }
+
+    /**
+     * Stores the response's wire capture, when it has one, under the hash of its bytes, and says where. Written
+     * before the row that points at it. The capture is a revisit of the URL's previous one when the site answered 304
+     * or sent the same payload again: {@code refersToAt} is then that capture's time (or the one it referred to).
+     */
+    private Optional<Capture> capture(NormalizedUrl url, FetchResult.Response r, Instant requestedAt,
+            Optional<FetchRecord> stored) {
+        if (r.exchange().isEmpty()) {
+            return Optional.empty();
+        }
+        WireExchange exchange = r.exchange().get();
+        byte[] bytes = CaptureFormat.encode(exchange);
+        String key = ContentKey.captureFor(Hashing.sha256Hex(bytes));
+        String payloadDigest = Hashing.warcSha1(exchange.payload());
+        Map<String, String> meta = new HashMap<>();
+        meta.put(META_URL, url.value());
+        meta.put(META_URL_HASH, url.urlHash());
+        meta.put(META_REMOTE_IP, exchange.remoteIp());
+        meta.put(META_CAPTURED_AT, requestedAt.toString());
+        blobs.put(key, bytes, CAPTURE_CONTENT_TYPE, meta);
+        Optional<Capture> previous = stored.filter(s -> s.url().equals(url.value())).flatMap(FetchRecord::capture);
+        Optional<Instant> refersTo = previous.filter(p -> r.status() == 304
+                || p.payloadDigest().equals(payloadDigest) && !exchange.payloadTruncated())
+                .map(p -> p.refersToAt().orElse(p.capturedAt()));
+        return Optional.of(new Capture(key, exchange.remoteIp(), requestedAt, payloadDigest,
+                exchange.payloadTruncated(), refersTo));
     }
 
     /**

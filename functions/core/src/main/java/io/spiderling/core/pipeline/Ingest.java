@@ -237,14 +237,14 @@ public final class Ingest {
         if (options.progressEvery().isPresent() && callback.isEmpty()) {
             throw new IllegalArgumentException("progressEvery needs a callbackUrl to post progress to");
         }
-        return new BatchOptions(callback, options.recrawlAfter(), options.progressEvery());
+        return new BatchOptions(callback, options.recrawlAfter(), options.progressEvery(), options.capture());
     }
 
     /** Identifies a request by what it asked for, so a retry matches and a different request does not. */
     static String fingerprint(List<String> rawUrls, BatchOptions options) {
         return Hashing.sha256Hex(String.join("\n", rawUrls) + "\n\u0000" + options.callbackUrl().orElse("")
                 + "\u0000" + options.recrawlAfter().map(Duration::toString).orElse("")
-                + options.progressEvery().map(d -> "\u0000" + d).orElse(""));
+                + options.progressEvery().map(d -> "\u0000" + d).orElse("") + (options.capture() ? "\u0000capture" : ""));
     }
 
     /**

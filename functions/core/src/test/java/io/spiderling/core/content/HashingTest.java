@@ -24,4 +24,23 @@ class HashingTest {
     void sha256Hex_whenNonAsciiString_hashesUtf8Bytes(String input) {
         assertEquals(Hashing.sha256Hex(input.getBytes(StandardCharsets.UTF_8)), Hashing.sha256Hex(input));
     }
+
+    @ParameterizedTest(name = "[{0}]")
+    @CsvSource({
+            // RFC 4648 section 10, padding left off
+            "'', ''", "f, MY", "fo, MZXQ", "foo, MZXW6", "foob, MZXW6YQ", "fooba, MZXW6YTB", "foobar, MZXW6YTBOI",
+    })
+    void base32_whenRfc4648Vector_matchesWithoutPadding(String input, String expected) {
+        assertEquals(expected, Hashing.base32(input.getBytes(StandardCharsets.US_ASCII)));
+    }
+
+    @ParameterizedTest(name = "[{0}]")
+    @CsvSource({
+            // the SHA-1 of nothing, as every WARC tool writes it; and FIPS 180-1's "abc" (a9993e36…9cd0d89d)
+            "'', sha1:3I42H3S6NNFQ2MSVX7XZKYAYSCX5QBYJ",
+            "abc, sha1:VGMT4NSHA2AWVOR6EVYXQUGCNSONBWE5",
+    })
+    void warcSha1_whenKnownVector_isBase32OfTheSha1(String input, String expected) {
+        assertEquals(expected, Hashing.warcSha1(input.getBytes(StandardCharsets.US_ASCII)));
+    }
 }

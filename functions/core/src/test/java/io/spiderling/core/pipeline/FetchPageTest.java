@@ -4,6 +4,7 @@ import static io.spiderling.core.testing.ScriptedFetcher.ok;
 import static io.spiderling.core.testing.ScriptedFetcher.redirect;
 import static io.spiderling.core.testing.ScriptedFetcher.response;
 import static io.spiderling.core.testing.ScriptedFetcher.status;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
@@ -75,6 +76,7 @@ class FetchPageTest {
     private final InMemoryRobotsStore robotsStore = new InMemoryRobotsStore();
     private SitePoliteness.Pause pause = clock::sleepUntil;
     private Set<io.spiderling.core.url.SiteKey> optOut = Set.of();
+    private boolean capture;
 
     @BeforeEach
     void batchOfTwoQueuedItems() {
@@ -109,7 +111,7 @@ class FetchPageTest {
                 .clock(clock)
                 .jitter(() -> 0.0)
                 // One lane: the test's clock moves as its one fetcher sleeps.
-                .settings(FetchPage.Settings.DEFAULTS.withOptOut(optOut).withLanesPerSite(1))
+                .settings(FetchPage.Settings.DEFAULTS.withOptOut(optOut).withLanesPerSite(1).withCapture(capture))
                 .wake((site, at) -> wakeUps.add(site.value() + " " + at))
                 .listener(new FetchPage.Listener() {
                     @Override
@@ -417,6 +419,71 @@ class FetchPageTest {
         FetchRecord now = urls.find(URL.urlHash()).orElseThrow().fetch().orElseThrow();
         assertEquals(ItemState.NOT_MODIFIED, now.state());
         assertEquals(Optional.of("content/aa/x"), now.contentKey(), "the stored copy still stands");
+    }
+
+    private static io.spiderling.core.fetch.WireExchange exchange(String statusLine, String payload) {
+        return new io.spiderling.core.fetch.WireExchange(
+                "GET /page HTTP/1.1\r\nHost: example.com\r\n\r\n".getBytes(java.nio.charset.StandardCharsets.US_ASCII),
+                statusLine, List.of(new io.spiderling.core.fetch.WireExchange.Header("ETag", "\"v1\"")),
+                "192.0.2.7", payload.getBytes(java.nio.charset.StandardCharsets.UTF_8), false);
+    }
+
+    @Test
+    void process_whenCaptureIsOn_storesTheExchangeAndTheRowPointsAtIt() {
+        var wire = exchange("HTTP/1.1 200 OK", "gzip bytes, say");
+        site.answer(URL.value(), ok(URL.value(), "hello").withExchange(wire));
+        capture = true;
+
+        fetchPage().process(send(URL));
+
+        assertTrue(site.seen().getLast().request().capture(), "the fetcher was asked to capture");
+        var capture = urls.find(URL.urlHash()).orElseThrow().fetch().orElseThrow().capture().orElseThrow();
+        byte[] object = io.spiderling.core.fetch.CaptureFormat.encode(wire);
+        assertEquals(io.spiderling.core.content.ContentKey.captureFor(
+                io.spiderling.core.content.Hashing.sha256Hex(object)), capture.key());
+        assertArrayEquals(object, blobs.get(capture.key()).orElseThrow().bytes());
+        assertEquals("192.0.2.7", capture.remoteIp());
+        assertEquals(site.seen().getLast().at(), capture.capturedAt());
+        assertEquals(io.spiderling.core.content.Hashing.warcSha1(wire.payload()), capture.payloadDigest());
+        assertEquals(Optional.empty(), capture.refersToAt());
+    }
+
+    @Test
+    void process_whenCaptureIsOff_asksForNoneAndRecordsNone() {
+        site.answer(URL.value(), ok(URL.value(), "hello").withExchange(exchange("HTTP/1.1 200 OK", "hello")));
+
+        fetchPage().process(send(URL));
+
+        assertFalse(site.seen().getLast().request().capture());
+        assertEquals(Optional.empty(), urls.find(URL.urlHash()).orElseThrow().fetch().orElseThrow().capture());
+    }
+
+    /** A capture adds nothing to the URL's previous one after a 304 or the same payload, so it refers to it. */
+    @org.junit.jupiter.params.ParameterizedTest(name = "{0} {1}")
+    @org.junit.jupiter.params.provider.CsvSource({
+            "304, '', true",
+            "200, same, true",
+            "200, changed, false",
+    })
+    void process_whenThePreviousCaptureIsKnown_refersToItOnlyWhenNothingChanged(int status, String payload,
+            boolean refers) {
+        Instant before = START.minus(Duration.ofDays(2));
+        var previous = new io.spiderling.core.fetch.Capture("capture/aa/x", "192.0.2.7", before,
+                io.spiderling.core.content.Hashing.warcSha1("same".getBytes(java.nio.charset.StandardCharsets.UTF_8)),
+                false, Optional.empty());
+        urls.recordFetch(new FetchRecord(URL.urlHash(), URL.value(), ItemState.FETCHED, Optional.of(200),
+                Optional.of("text/html"), 4, false, Optional.of("content/aa/x"), Optional.of("sha"),
+                Optional.of(URL.value()), before, 1, 2, Optional.empty(), Map.of("etag", "\"v1\""), List.of(), 0, 1,
+                Optional.of(START.minus(Duration.ofDays(1))), Optional.of(previous)));
+        FetchResult.Response answer = status == 304 ? status(URL.value(), 304) : ok(URL.value(), payload);
+        site.answer(URL.value(), answer.withExchange(exchange(status == 304 ? "HTTP/1.1 304 Not Modified"
+                : "HTTP/1.1 200 OK", payload)));
+        capture = true;
+
+        fetchPage().process(send(URL));
+
+        var capture = urls.find(URL.urlHash()).orElseThrow().fetch().orElseThrow().capture().orElseThrow();
+        assertEquals(refers ? Optional.of(before) : Optional.empty(), capture.refersToAt());
     }
 
     @Test

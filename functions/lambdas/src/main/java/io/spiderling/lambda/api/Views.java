@@ -15,6 +15,7 @@ import io.spiderling.core.pipeline.Queries;
 import io.spiderling.lambda.internal.HttpJson;
 import io.spiderling.core.content.ContentKey;
 import io.spiderling.core.extract.ExtractionRecord;
+import io.spiderling.core.fetch.Capture;
 import io.spiderling.core.extract.PageMetadata;
 import java.util.List;
 import java.util.Map;
@@ -69,6 +70,9 @@ public final class Views {
         header.options().callbackUrl().ifPresent(url -> node.put("callbackUrl", url));
         header.options().recrawlAfter().ifPresent(d -> node.put("recrawlAfter", d.toString()));
         header.options().progressEvery().ifPresent(d -> node.put("progressEvery", d.toString()));
+        if (header.options().capture()) {
+            node.put("capture", true);
+        }
         if (header.options().callbackUrl().isPresent()) {
             var c = status.callback();
             ObjectNode callback = node.putObject("callback");
@@ -192,6 +196,7 @@ public final class Views {
                 f.redirects().forEach(chain::add);
             }
             f.error().ifPresent(e -> node.put("error", e));
+            f.capture().ifPresent(c -> node.set("capture", capture(f.url(), c)));
         }, () -> {
             if (record.extraction().flatMap(ExtractionRecord::source).isEmpty()) {
                 node.put("state", ItemState.QUEUED.wireName());
@@ -207,6 +212,24 @@ public final class Views {
         if (!record.fields().isEmpty()) {
             node.set("fields", fields(record.fields()));
         }
+        return node;
+    }
+
+    /**
+     * Where the fetch's wire capture is and what a WARC writer needs besides its bytes (docs/warc.md).
+     * {@code targetUri} is the URL requested on the wire, which for an alias differs from the URL asked about.
+     */
+    private static ObjectNode capture(String targetUri, Capture c) {
+        ObjectNode node = HttpJson.JSON.createObjectNode()
+                .put("key", c.key())
+                .put("targetUri", targetUri)
+                .put("remoteIp", c.remoteIp())
+                .put("capturedAt", c.capturedAt().toString())
+                .put("payloadDigest", c.payloadDigest());
+        if (c.truncated()) {
+            node.put("truncated", true);
+        }
+        c.refersToAt().ifPresent(at -> node.put("refersToAt", at.toString()));
         return node;
     }
 

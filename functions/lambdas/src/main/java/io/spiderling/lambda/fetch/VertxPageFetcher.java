@@ -17,6 +17,9 @@ import io.vertx.core.http.HttpClientResponse;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.RequestOptions;
 import io.vertx.core.net.SocketAddress;
+import io.spiderling.core.fetch.WireExchange;
+import io.vertx.core.http.HttpVersion;
+import java.io.ByteArrayOutputStream;
 import java.net.ConnectException;
 import java.net.InetAddress;
 import java.net.URI;
@@ -29,6 +32,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -49,6 +53,9 @@ import javax.net.ssl.SSLException;
  *   <li><b>Timeouts.</b> Connect, idle (no byte for that long, which bounds the time to first byte), and total.</li>
  *   <li><b>Body.</b> Streamed into a {@link BoundedBody}: cut at the cap and flagged, never held beyond it. gzip and
  *       deflate are decoded here, chunk by chunk, so a decompression bomb is stopped by its ratio before it grows.</li>
+ *   <li><b>Capture.</b> When the request asks, the exchange is kept as it went over the wire
+ *       ({@link WireExchange}): the request bytes copied from the connection ({@link RequestTap}), the status line and
+ *       headers as received, and the payload before content decoding.</li>
  *   <li><b>Redirects</b> are never followed here: they go back to the fetch stage, which checks each hop against
  *       robots.txt and the rate limit.</li>
  * </ul>
@@ -194,9 +201,16 @@ public final class VertxPageFetcher implements PageFetcher, AutoCloseable {
         client.request(options).onFailure(done::completeExceptionally).onSuccess(req -> {
             connectedAt[0] = System.nanoTime();
             sent.set(req);
-            req.send().onFailure(done::completeExceptionally).onSuccess(response -> {
+            Optional<RequestTap> tap = request.capture() ? RequestTap.install(req.connection()) : Optional.empty();
+            req.send().onFailure(e -> {
+                tap.ifPresent(RequestTap::remove);
+                done.completeExceptionally(e);
+            }).onSuccess(response -> {
                 lastByteAt.set(System.nanoTime());
-                read(url, req, response, start, lastByteAt, firstByteAt, connectedAt, done);
+                // The request has been written whole once its response starts: what the tap copied is all of it.
+                Optional<Capturing> capturing = tap.flatMap(RequestTap::remove)
+                        .map(head -> new Capturing(head, address.getHostAddress()));
+                read(url, req, response, start, lastByteAt, firstByteAt, connectedAt, done, capturing);
             });
         });
         long idle = settings.firstByteTimeout().toNanos();
@@ -238,8 +252,48 @@ public final class VertxPageFetcher implements PageFetcher, AutoCloseable {
         }
     }
 
+    /**
+     * A capture in progress: the request head as written, the address, and the payload as transferred when it differs
+     * from the decoded body (content-encoded), bounded like the body's wire bytes.
+     */
+    private static final class Capturing {
+        final byte[] requestHead;
+        final String remoteIp;
+        final ByteArrayOutputStream raw = new ByteArrayOutputStream();
+        boolean rawTruncated;
+
+        Capturing(byte[] requestHead, String remoteIp) {
+            this.requestHead = requestHead;
+            this.remoteIp = remoteIp;
+        }
+
+        void transferred(byte[] chunk, long max) {
+            int room = (int) Math.max(0, Math.min(chunk.length, max - raw.size()));
+            raw.write(chunk, 0, room);
+            rawTruncated |= room < chunk.length;
+        }
+
+        /** The exchange; empty when what was seen cannot be stored as one (it never should happen). */
+        Optional<WireExchange> exchange(HttpClientResponse response, BoundedBody body, boolean encoded) {
+            List<WireExchange.Header> headers = new ArrayList<>();
+            for (Map.Entry<String, String> h : response.headers()) {
+                headers.add(new WireExchange.Header(h.getKey(), h.getValue()));
+            }
+            String version = response.version() == HttpVersion.HTTP_1_0 ? "HTTP/1.0" : "HTTP/1.1";
+            String reason = response.statusMessage() == null ? "" : response.statusMessage();
+            try {
+                return Optional.of(new WireExchange(requestHead, version + " " + response.statusCode() + " " + reason,
+                        headers, remoteIp, encoded ? raw.toByteArray() : body.toByteArray(),
+                        body.truncated() || encoded && rawTruncated));
+            } catch (IllegalArgumentException notStorable) {
+                return Optional.empty();
+            }
+        }
+    }
+
     private void read(String url, HttpClientRequest req, HttpClientResponse response, long start, AtomicLong lastByteAt,
-            long[] firstByteAt, long[] connectedAt, CompletableFuture<FetchResult> done) {
+            long[] firstByteAt, long[] connectedAt, CompletableFuture<FetchResult> done,
+            Optional<Capturing> capturing) {
         Map<String, String> headers = new HashMap<>();
         for (String name : HEADERS) {
             String value = response.getHeader(name);
@@ -266,8 +320,10 @@ public final class VertxPageFetcher implements PageFetcher, AutoCloseable {
             Duration total = elapsed(start);
             Duration ttfb = firstByteAt[0] < 0 ? total : Duration.ofNanos(firstByteAt[0] - start);
             Duration connect = connectedAt[0] < 0 ? Duration.ZERO : Duration.ofNanos(connectedAt[0] - start);
-            done.complete(new FetchResult.Response(response.statusCode(), headers, body.toByteArray(),
-                    body.truncated(), url, ttfb, total, List.of(), connect));
+            FetchResult.Response result = new FetchResult.Response(response.statusCode(), headers,
+                    body.toByteArray(), body.truncated(), url, ttfb, total, List.of(), connect);
+            done.complete(capturing.flatMap(c -> c.exchange(response, body, decoder != null))
+                    .map(result::withExchange).orElse(result));
         };
         response.handler(chunk -> {
             lastByteAt.set(System.nanoTime());
@@ -276,6 +332,9 @@ public final class VertxPageFetcher implements PageFetcher, AutoCloseable {
             }
             if (done.isDone() || !body.accepting()) {
                 return;
+            }
+            if (decoder != null) {
+                capturing.ifPresent(c -> c.transferred(chunk.getBytes(), limits.maxRawBytes()));
             }
             boolean more;
             try {

@@ -14,7 +14,8 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * Reads a submission: {@code {"urls":[…], "callbackUrl":…, "recrawlAfter":"PT1H"}} (or {@code "url"} for one)
+ * Reads a submission: {@code {"urls":[…], "callbackUrl":…, "recrawlAfter":"PT1H", "capture":true}} (or {@code "url"}
+ * for one)
  * as JSON, or (from the queue) a
  * bare URL as plain text. Every problem is reported as a message that names it.
  */
@@ -22,7 +23,8 @@ final class SubmissionParser {
 
     private SubmissionParser() {}
 
-    private static final Set<String> FIELDS = Set.of("url", "urls", "callbackUrl", "recrawlAfter", "progressEvery");
+    private static final Set<String> FIELDS = Set.of("url", "urls", "callbackUrl", "recrawlAfter", "progressEvery",
+            "capture");
 
     sealed interface Parsed {
         record Urls(List<String> urls, BatchOptions options) implements Parsed {
@@ -34,7 +36,8 @@ final class SubmissionParser {
         record Invalid(String problem) implements Parsed {}
     }
 
-    private static final Set<String> UPLOAD_FIELDS = Set.of("format", "callbackUrl", "recrawlAfter", "progressEvery");
+    private static final Set<String> UPLOAD_FIELDS = Set.of("format", "callbackUrl", "recrawlAfter", "progressEvery",
+            "capture");
 
     sealed interface ParsedUpload {
         /** The manifest's format (default {@code text}) and the batch options. */
@@ -63,7 +66,7 @@ final class SubmissionParser {
         for (var names = root.fieldNames(); names.hasNext(); ) {
             String name = names.next();
             if (!UPLOAD_FIELDS.contains(name)) {
-                return new ParsedUpload.Invalid("unknown field \"" + name + "\"; expected format, callbackUrl, recrawlAfter, progressEvery");
+                return new ParsedUpload.Invalid("unknown field \"" + name + "\"; expected format, callbackUrl, recrawlAfter, progressEvery, capture");
             }
         }
         try {
@@ -80,7 +83,19 @@ final class SubmissionParser {
     private static BatchOptions options(JsonNode root) {
         return new BatchOptions(optionalText(root, "callbackUrl"),
                 optionalText(root, "recrawlAfter").map(SubmissionParser::duration),
-                optionalText(root, "progressEvery").map(SubmissionParser::duration));
+                optionalText(root, "progressEvery").map(SubmissionParser::duration), flag(root, "capture"));
+    }
+
+    /** An optional boolean: absent or null is false. */
+    private static boolean flag(JsonNode root, String field) {
+        JsonNode value = root.get(field);
+        if (value == null || value.isNull()) {
+            return false;
+        }
+        if (!value.isBoolean()) {
+            throw new IllegalArgumentException("\"" + field + "\" must be true or false");
+        }
+        return value.booleanValue();
     }
 
     static Parsed parseJson(byte[] body) {
@@ -99,7 +114,7 @@ final class SubmissionParser {
         for (var names = root.fieldNames(); names.hasNext(); ) {
             String name = names.next();
             if (!FIELDS.contains(name)) {
-                return new Parsed.Invalid("unknown field \"" + name + "\"; expected urls, callbackUrl, recrawlAfter, progressEvery");
+                return new Parsed.Invalid("unknown field \"" + name + "\"; expected urls, callbackUrl, recrawlAfter, progressEvery, capture");
             }
         }
         BatchOptions options;
