@@ -1,6 +1,7 @@
 package io.spiderling.local.cli;
 
 import io.spiderling.local.RunJournal;
+import io.spiderling.local.warc.WarcExport;
 import io.spiderling.local.cli.SpiderlingCli.Io;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -46,6 +47,11 @@ final class FetchCommand implements Callable<Integer> {
                     + " for --endpoint, where downloads cost egress).")
     Boolean bodies;
 
+    @Option(names = "--warc", description = "Capture every exchange as it went over the wire and write"
+            + " results.warc.gz (WARC/1.1: request, response and revisit records) in the output folder. Embedded"
+            + " stack only.")
+    boolean warc;
+
     @Option(names = "--timeout", paramLabel = "SECONDS", defaultValue = "600",
             description = "Stop waiting after this long (default: ${DEFAULT-VALUE}); the batch goes on.")
     long timeoutSeconds;
@@ -70,6 +76,10 @@ final class FetchCommand implements Callable<Integer> {
         if (serve && api.endpoint().isPresent()) {
             throw new CliException(ExitCode.USAGE, "--serve keeps the embedded stack running; it has no meaning with"
                     + " --endpoint");
+        }
+        if (warc && api.endpoint().isPresent()) {
+            throw new CliException(ExitCode.USAGE, "--warc reads the captures from the embedded stack's S3; a"
+                    + " deployment has no route that serves them yet (docs/warc.md)");
         }
         List<String> fromFile = file == null ? List.of() : Inputs.read(file, io.in());
         if (api.endpoint().isEmpty()) {
@@ -103,6 +113,9 @@ final class FetchCommand implements Callable<Integer> {
                     + " jobs sent again at start%n", r.resent()));
         }
         Map<String, Object> options = new LinkedHashMap<>();
+        if (warc) {
+            options.put("capture", true);
+        }
         Optional<RunJournal> journal = journal(target);
         Optional<RunJournal.Run> run = journal.map(j -> j.begin(fingerprinted(target, urls)));
         run.filter(RunJournal.Run::resumed).ifPresent(r -> io.out().println("The last run of this input did not"
@@ -126,6 +139,9 @@ final class FetchCommand implements Callable<Integer> {
         OutputFolder folder = new OutputFolder(out != null ? out : OutputFolder.defaultFor(batchId));
         OutputFolder.Written written = folder.write(lines, withBodies ? Optional.of(client) : Optional.empty());
 
+        Optional<WarcExport.Summary> archived = target instanceof Target.Embedded embedded && warc
+                ? Optional.of(writeWarc(embedded, lines, folder.dir().resolve(WARC_FILE))) : Optional.empty();
+
         BatchSnapshot last = waited.last();
         io.out().printf("%nBatch %s %s after %.1f s: %,d lines, %,d URLs accepted, %,d duplicates, %,d rejected%n",
                 batchId, last.done() ? "done" : "NOT done", waited.elapsed().toMillis() / 1000.0, urls.size(),
@@ -139,6 +155,10 @@ final class FetchCommand implements Callable<Integer> {
         } else {
             io.out().println("Bodies:  not downloaded (--bodies to download them)");
         }
+        archived.ifPresent(a -> io.out().printf("WARC:    %s (%,d request, %,d response, %,d revisit records;"
+                + " %,d URLs without a capture)%n", folder.dir().resolve(WARC_FILE), a.requests(), a.responses(),
+                a.revisits(), a.skipped(WarcExport.SkipReason.NO_CAPTURE)
+                        + a.skipped(WarcExport.SkipReason.CAPTURE_MISSING)));
         if (serve && target instanceof Target.Embedded embedded) {
             io.out().printf("%nServing %s until Ctrl-C.%n", embedded.spiderling().apiUri());
             Thread.currentThread().join();
@@ -181,6 +201,31 @@ final class FetchCommand implements Callable<Integer> {
         withEndpoint.add("endpoint " + target.describe());
         withEndpoint.addAll(urls);
         return withEndpoint;
+    }
+
+    /** The WARC file in the output folder. */
+    static final String WARC_FILE = "results.warc.gz";
+
+    /** Each URL of the batch once, in input order, its captures read from the embedded stack's bucket. */
+    private static WarcExport.Summary writeWarc(Target.Embedded embedded, List<ResultLine> lines, Path file) {
+        var s3 = embedded.aws().s3();
+        String bucket = embedded.spiderling().resources().bucket();
+        try (WarcExport export = WarcExport.create(file, key -> {
+            try {
+                return Optional.of(s3.getObjectAsBytes(b -> b.bucket(bucket).key(key)).asByteArray());
+            } catch (software.amazon.awssdk.services.s3.model.NoSuchKeyException missing) {
+                return Optional.empty();
+            }
+        })) {
+            for (ResultLine line : lines) {
+                if (!line.duplicate() && line.url().isPresent()) {
+                    export.add(line.record());
+                }
+            }
+            return export.summary();
+        } catch (java.io.IOException e) {
+            throw new CliException(ExitCode.UNAVAILABLE, "cannot write " + file + ": " + e.getMessage(), e);
+        }
     }
 
     private record Waited(BatchSnapshot last, Duration elapsed) {}

@@ -86,6 +86,8 @@ sealed interface Target extends AutoCloseable {
                 return DataFolder.lock(data);
             } catch (DataFolderInUseException e) {
                 throw new CliException(ExitCode.UNAVAILABLE, e.getMessage(), e);
+            } catch (UncheckedIOException e) {
+                throw new CliException(ExitCode.UNAVAILABLE, e.getMessage() + ": " + e.getCause().getMessage(), e);
             }
         }
 

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.spiderling.core.batch.BatchPlanner;
+import io.spiderling.core.content.Hashing;
 import io.spiderling.local.LocalSpiderling;
 import io.spiderling.testkit.EmbeddedAws;
 import io.spiderling.testkit.EmbeddedAwsExtension;
@@ -19,6 +20,10 @@ import java.security.MessageDigest;
 import java.util.HexFormat;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.netpreserve.jwarc.MessageVersion;
+import org.netpreserve.jwarc.WarcReader;
+import org.netpreserve.jwarc.WarcRecord;
+import org.netpreserve.jwarc.WarcResponse;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -41,7 +46,7 @@ class CliFetchTest {
             Path urls = Files.write(dir.resolve("urls.txt"), input);
             Path out = dir.resolve("out");
 
-            CliRun run = CliRun.of("fetch", "--out", out.toString(), "--progress", "lines",
+            CliRun run = CliRun.of("fetch", "--out", out.toString(), "--progress", "lines", "--warc",
                     "--data", dir.resolve("data").toString(), urls.toString());
 
             assertEquals(0, run.code(), run.toString());
@@ -80,6 +85,34 @@ class CliFetchTest {
             assertTrue(tooLong.get("error").asText().contains("long"), lines.get(5));
             // Each page fetched once: the duplicate line shares the first line's fetch.
             assertEquals(1, site.requestCount("/page/1"));
+
+            // --warc: the three pages' exchanges, read back record by record with their block digests checked.
+            assertTrue(run.out().contains("WARC:    " + out.resolve("results.warc.gz") + " (3 request, 3 response, 0"
+                    + " revisit records; 1 URLs without a capture)"), run.toString());
+            List<String> types = new java.util.ArrayList<>();
+            try (WarcReader reader = new WarcReader(out.resolve("results.warc.gz"))) {
+                for (var next = reader.next(); next.isPresent(); next = reader.next()) {
+                    WarcRecord record = next.get();
+                    byte[] block = record.body().stream().readAllBytes();
+                    assertEquals(MessageVersion.WARC_1_1, record.version(), record.toString());
+                    assertEquals(Hashing.warcSha1(block), "sha1:" + record.blockDigest().orElseThrow().base32(),
+                            record.toString());
+                    types.add(record.type());
+                }
+            }
+            // A second pass for the responses' HTTP messages: jwarc reads a block once.
+            try (WarcReader reader = new WarcReader(out.resolve("results.warc.gz"))) {
+                for (var next = reader.next(); next.isPresent(); next = reader.next()) {
+                    if (next.get() instanceof WarcResponse response) {
+                        assertEquals(200, response.http().status());
+                        assertEquals("127.0.0.2", response.ipAddress().orElseThrow().getHostAddress());
+                        assertEquals(Hashing.warcSha1(response.http().body().stream().readAllBytes()),
+                                "sha1:" + response.payloadDigest().orElseThrow().base32());
+                    }
+                }
+            }
+            assertEquals(List.of("warcinfo", "request", "response", "request", "response", "request", "response"),
+                    types);
         }
     }
 

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.spiderling.testkit.DataFolder;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.file.Files;
@@ -94,6 +95,37 @@ class CliUsageTest {
 
         assertEquals(ExitCode.USAGE.code(), run.code(), run.toString());
         assertTrue(run.err().contains("--token or SPIDERLING_TOKEN"), run.toString());
+    }
+
+    @Test
+    void fetch_whenDataFolderHeldByAnotherProcess_expectUnavailableNamingFolderAndPid() throws Exception {
+        Path urls = Files.writeString(dir.resolve("urls.txt"), "http://127.0.0.2:1/\n");
+        Path data = dir.resolve("data");
+        try (DataFolder held = DataFolder.lock(data)) {
+            CliRun run = CliRun.of("fetch", "--data", data.toString(), urls.toString());
+
+            assertEquals(ExitCode.UNAVAILABLE.code(), run.code(), run.toString());
+            assertTrue(run.err().contains("the data folder " + data), run.toString());
+            assertTrue(run.err().contains("in use by process " + ProcessHandle.current().pid()), run.toString());
+        }
+    }
+
+    @Test
+    void status_whenMemory_expectUsageSayingAnEmptyStackKnowsNothing() {
+        CliRun run = CliRun.of("status", "--memory", "k-1");
+
+        assertEquals(ExitCode.USAGE.code(), run.code(), run.toString());
+        assertTrue(run.err().contains("--memory starts an empty stack"), run.toString());
+    }
+
+    @Test
+    void fetch_whenWarcWithEndpoint_expectUsageSayingWhy() throws Exception {
+        Path urls = Files.writeString(dir.resolve("urls.txt"), "http://127.0.0.2:1/\n");
+
+        CliRun run = CliRun.of("fetch", "--warc", "--endpoint", "http://127.0.0.1:9", "--token", "t", urls.toString());
+
+        assertEquals(ExitCode.USAGE.code(), run.code(), run.toString());
+        assertTrue(run.err().contains("--warc reads the captures from the embedded stack"), run.toString());
     }
 
     @Test

@@ -1,4 +1,4 @@
-package io.spiderling.local;
+package io.spiderling.local.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
@@ -50,8 +50,9 @@ class KillAndResumeTest {
 
     private static final String PREFIX = "spiderling";
     private static final int PAGES_PER_SITE = 8;
-    private static final Pattern FINISHED = Pattern.compile("^\\s+(\\d+)/(\\d+) URLs finished$");
-    private static final Pattern BATCH_ID = Pattern.compile("\"batchId\":\"([^\"]+)\"");
+    /** A progress line: {@code [5s] 12/24 ended (fetched 12) · …}. */
+    private static final Pattern FINISHED = Pattern.compile("^\\[\\S+\\] (\\d+)/(\\d+) ended.*$");
+    private static final Pattern BATCH_ID = Pattern.compile("(?m)^Batch (\\S+)$");
 
     @TempDir
     Path work;
@@ -96,7 +97,7 @@ class KillAndResumeTest {
             assertEquals(0, second.process.exitValue(), out);
             assertEquals(batchId, second.batchId(), "the same batch, by the journal's Idempotency-Key");
             assertTrue(out.contains("resuming its batch"), out);
-            assertTrue(out.contains("released fetch jobs sent again at start"), out);
+            assertTrue(out.contains("fetch jobs sent again at start"), out);
 
             for (String url : recorded) {
                 assertEquals(1, requests(sites, url), url + " was recorded before the kill: never asked again");
@@ -116,19 +117,22 @@ class KillAndResumeTest {
                 assertEquals(Set.copyOf(urls.stream().map(u -> NormalizedUrl.parse(u).value()).toList()),
                         items.stream().map(BatchItem::url).collect(Collectors.toSet()));
                 items.forEach(item -> assertEquals(ItemState.FETCHED, item.state(), item.toString()));
+            }
 
-                // 3. The same input once more, after its batch finished: a new batch, and every URL still fresh.
-                int asked = sites.allRequests().size();
-                ByteArrayOutputStream printed = new ByteArrayOutputStream();
-                int code = LocalMain.run(LocalMain.Args.parse(new String[] {input.toString()}),
-                        InputStream.nullInputStream(), new PrintStream(printed, true, StandardCharsets.UTF_8), aws,
-                        PREFIX);
-                String third = printed.toString(StandardCharsets.UTF_8);
-                assertEquals(0, code, third);
-                Matcher id = BATCH_ID.matcher(third);
-                assertTrue(id.find(), third);
-                assertNotEquals(batchId, id.group(1), "a finished run's input submits a new batch");
-                assertEquals(asked, sites.allRequests().size(), "nothing still fresh is fetched again");
+            // 3. The same input once more, after its batch finished: a new batch, and every URL still fresh.
+            int asked = sites.allRequests().size();
+            CliRun third = CliRun.of("fetch", "--data", data.toString(), "--progress", "none", "--out",
+                    work.resolve("third").toString(), input.toString());
+            assertEquals(0, third.code(), third.toString());
+            Matcher id = BATCH_ID.matcher(third.out());
+            assertTrue(id.find(), third.toString());
+            assertNotEquals(batchId, id.group(1), "a finished run's input submits a new batch");
+            assertEquals(asked, sites.allRequests().size(), "nothing still fresh is fetched again");
+            assertTrue(third.out().matches("(?s).*By state:\\n  skipped\\s+" + urls.size() + "\\n.*"),
+                    third.toString());
+            try (DataFolder folder = DataFolder.lock(data); EmbeddedAws aws = EmbeddedAws.start(folder)) {
+                StackResources r = aws.provision(PREFIX);
+                DynamoDbBatchStore batches = new DynamoDbBatchStore(aws.dynamoDb(), r.batchesTable());
                 items(batches, id.group(1)).forEach(item -> assertEquals(ItemState.SKIPPED, item.state(),
                         item.toString()));
             }
@@ -146,8 +150,8 @@ class KillAndResumeTest {
         if (Runtime.version().feature() >= 23) {
             command.add("--sun-misc-unsafe-memory-access=allow");
         }
-        command.addAll(List.of("-cp", System.getProperty("java.class.path"), LocalMain.class.getName(),
-                "--data", data.toString(), "--timeout", "100", input.toString()));
+        command.addAll(List.of("-cp", System.getProperty("java.class.path"), SpiderlingCli.class.getName(), "fetch",
+                "--data", data.toString(), "--timeout", "100", "--progress", "lines", input.toString()));
         return command;
     }
 
