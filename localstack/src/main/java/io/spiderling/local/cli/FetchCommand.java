@@ -109,7 +109,7 @@ final class FetchCommand implements Callable<Integer> {
         io.out().printf("Submitting %,d URLs to %s%s%n", urls.size(), target.describe(),
                 Submission.viaUpload(urls) ? " (as an uploaded manifest)" : "");
         if (target instanceof Target.Embedded embedded) {
-            embedded.spiderling().resumed().ifPresent(r -> io.out().printf("Resumed the last run's work: %,d fetch"
+            embedded.spiderling().resumed().filter(r -> r.resent() > 0).ifPresent(r -> io.out().printf("Resumed the last run's work: %,d fetch"
                     + " jobs sent again at start%n", r.resent()));
         }
         Map<String, Object> options = new LinkedHashMap<>();

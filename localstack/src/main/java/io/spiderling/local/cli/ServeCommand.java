@@ -27,7 +27,7 @@ final class ServeCommand implements Callable<Integer> {
             String token = local.localClient().orElseThrow().token();
             io.out().printf("Spiderling API on %s (%s)%n", local.apiUri(),
                     target.folder().map(f -> "data in " + f.root()).orElse("in memory"));
-            local.resumed().ifPresent(r -> io.out().printf("  resumed: %d fetch jobs of the last run sent again%n",
+            local.resumed().filter(r -> r.resent() > 0).ifPresent(r -> io.out().printf("  resumed: %d fetch jobs of the last run sent again%n",
                     r.resent()));
             io.out().printf("  token: %s  (send Authorization: Bearer <token>)%n", token);
             io.out().printf("  curl -s -H 'Authorization: Bearer %s' -d '{\"urls\":[\"https://example.com/\"]}' %s/batches%n",
