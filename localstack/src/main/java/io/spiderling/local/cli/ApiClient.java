@@ -46,6 +46,22 @@ public final class ApiClient {
             return status / 100 == 2;
         }
 
+        /**
+         * This answer when it is a 2xx or one of {@code alsoExpected}; otherwise the failure as a {@link CliException}:
+         * 404 is {@code notFound} (exit 6), 400 the API's own error (a usage mistake, exit 2), anything else an
+         * internal error naming {@code request}.
+         */
+        public Response expect(String request, String notFound, int... alsoExpected) {
+            if (ok() || java.util.Arrays.stream(alsoExpected).anyMatch(s -> s == status)) {
+                return this;
+            }
+            throw switch (status) {
+                case 404 -> new CliException(ExitCode.NOT_FOUND, notFound);
+                case 400 -> new CliException(ExitCode.USAGE, error());
+                default -> new CliException(ExitCode.INTERNAL, request + " answered " + status + ": " + error());
+            };
+        }
+
         /** The API's {@code error} member, or the status when there is none. */
         public String error() {
             return body.path("error").asText(body.path("message").asText("HTTP " + status));

@@ -81,11 +81,7 @@ final class BatchResults {
         do {
             String path = "/batches/" + batchId + "/urls?limit=" + Queries.MAX_PAGE
                     + cursor.map(c -> "&cursor=" + URLEncoder.encode(c, StandardCharsets.UTF_8)).orElse("");
-            ApiClient.Response page = api.get(path);
-            if (!page.ok()) {
-                throw new CliException(ExitCode.INTERNAL, "GET " + path + " answered " + page.status() + ": "
-                        + page.error());
-            }
+            ApiClient.Response page = api.get(path).expect("GET " + path, "no batch " + batchId);
             for (JsonNode item : page.body().path("items")) {
                 items.put(item.path("url").asText(), item);
             }
@@ -103,11 +99,8 @@ final class BatchResults {
             ArrayNode array = ApiClient.JSON.createArrayNode();
             slice.forEach(array::add);
             ApiClient.Response answer = api.post("/urls/batchGet",
-                    ApiClient.JSON.createObjectNode().set("urls", array).toString(), Map.of());
-            if (!answer.ok()) {
-                throw new CliException(ExitCode.INTERNAL, "POST /urls/batchGet answered " + answer.status() + ": "
-                        + answer.error());
-            }
+                    ApiClient.JSON.createObjectNode().set("urls", array).toString(), Map.of())
+                    .expect("POST /urls/batchGet", "POST /urls/batchGet is not served here");
             JsonNode results = answer.body().path("results");
             for (int i = 0; i < slice.size(); i++) {
                 JsonNode record = results.path(i);

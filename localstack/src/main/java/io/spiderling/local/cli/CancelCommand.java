@@ -24,17 +24,10 @@ final class CancelCommand implements Callable<Integer> {
     public Integer call() {
         var io = parent.io();
         try (Target target = QueryCommands.open(api, io)) {
-            ApiClient.Response answer = target.api().delete("/batches/" + batchId);
-            switch (answer.status()) {
-                case 202 -> io.out().printf("Batch %s cancelled: %s%n", batchId,
-                        ProgressLine.counts(BatchSnapshot.of(answer.body()), java.time.Duration.ZERO));
-                case 409 -> io.out().printf("Batch %s had already finished: %s%n", batchId,
-                        ProgressLine.counts(BatchSnapshot.of(answer.body()), java.time.Duration.ZERO));
-                case 404 -> throw new CliException(ExitCode.NOT_FOUND, "no batch " + batchId + " on "
-                        + target.describe());
-                default -> throw new CliException(ExitCode.INTERNAL, "DELETE /batches/" + batchId + " answered "
-                        + answer.status() + ": " + answer.error());
-            }
+            ApiClient.Response answer = target.api().delete("/batches/" + batchId).expect("DELETE /batches/"
+                    + batchId, "no batch " + batchId + " on " + target.describe(), 409);
+            io.out().printf(answer.status() == 409 ? "Batch %s had already finished: %s%n" : "Batch %s cancelled: %s%n",
+                    batchId, ProgressLine.counts(BatchSnapshot.of(answer.body()), java.time.Duration.ZERO));
             return ExitCode.OK.code();
         }
     }

@@ -236,11 +236,8 @@ final class FetchCommand implements Callable<Integer> {
         Duration poll = api.endpoint().isPresent() ? Duration.ofSeconds(2) : Duration.ofMillis(500);
         try (Progress display = Progress.of(progress, io.err(), ZoneId.systemDefault())) {
             while (true) {
-                ApiClient.Response status = client.get("/batches/" + batchId);
-                if (!status.ok()) {
-                    throw new CliException(ExitCode.INTERNAL, "GET /batches/" + batchId + " answered "
-                            + status.status() + ": " + status.error());
-                }
+                ApiClient.Response status = client.get("/batches/" + batchId)
+                        .expect("GET /batches/" + batchId, "batch " + batchId + " is gone");
                 BatchSnapshot snapshot = BatchSnapshot.of(status.body());
                 Duration elapsed = Duration.ofNanos(System.nanoTime() - start);
                 display.update(snapshot, elapsed);

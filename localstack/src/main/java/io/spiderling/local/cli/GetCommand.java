@@ -25,17 +25,8 @@ final class GetCommand implements Callable<Integer> {
     public Integer call() {
         var io = parent.io();
         try (Target target = QueryCommands.open(api, io)) {
-            ApiClient.Response record = target.api().get("/urls?url=" + URLEncoder.encode(url, StandardCharsets.UTF_8));
-            if (record.status() == 400) {
-                throw new CliException(ExitCode.USAGE, record.error());
-            }
-            if (record.status() == 404) {
-                throw new CliException(ExitCode.NOT_FOUND, UrlText.shorten(url) + ": " + record.error());
-            }
-            if (!record.ok()) {
-                throw new CliException(ExitCode.INTERNAL, "GET /urls answered " + record.status() + ": "
-                        + record.error());
-            }
+            ApiClient.Response answer = target.api().get("/urls?url=" + URLEncoder.encode(url, StandardCharsets.UTF_8));
+            ApiClient.Response record = answer.expect("GET /urls", UrlText.shorten(url) + ": " + answer.error());
             io.out().println(record.body().toPrettyString());
             return ExitCode.OK.code();
         }

@@ -28,14 +28,8 @@ final class StatusCommand implements Callable<Integer> {
     public Integer call() {
         var io = parent.io();
         try (Target target = QueryCommands.open(api, io)) {
-            ApiClient.Response status = target.api().get("/batches/" + batchId);
-            if (status.status() == 404) {
-                throw new CliException(ExitCode.NOT_FOUND, "no batch " + batchId + " on " + target.describe());
-            }
-            if (!status.ok()) {
-                throw new CliException(ExitCode.INTERNAL, "GET /batches/" + batchId + " answered " + status.status()
-                        + ": " + status.error());
-            }
+            ApiClient.Response status = target.api().get("/batches/" + batchId)
+                    .expect("GET /batches/" + batchId, "no batch " + batchId + " on " + target.describe());
             if (json) {
                 io.out().println(status.body().toPrettyString());
                 return ExitCode.OK.code();
