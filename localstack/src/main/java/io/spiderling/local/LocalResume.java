@@ -3,7 +3,9 @@ package io.spiderling.local;
 import io.spiderling.core.frontier.Frontier;
 import io.spiderling.core.politeness.SiteRate;
 import io.spiderling.core.port.RateStore;
+import io.spiderling.core.port.RobotsStore;
 import io.spiderling.core.url.SiteKey;
+import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import software.amazon.awssdk.services.sqs.SqsClient;
@@ -21,7 +23,8 @@ import software.amazon.awssdk.services.sqs.model.Message;
  *   <li>every released frontier entry is sent again at once, under a new send ({@link Frontier#resendReleased}).</li>
  * </ol>
  *
- * The sites' rate slots the dead process held are released too, as its fetches ended with it.
+ * The sites' rate slots the dead process held are released too, as its fetches ended with it, and so are its
+ * robots.txt fetch claims, which would keep every other fetcher of their origins waiting until they lapse (45 s).
  *
  * <p>Messages of the other queues that were in flight are already visible again: the persistent stack makes them so at
  * start. A job whose outcome was recorded before the crash is not fetched again: the fetch stage ends it as recorded.
@@ -32,16 +35,19 @@ public final class LocalResume {
      * @param drained fetch-queue messages deleted, as copies of jobs the frontier sends again
      * @param resent released frontier entries sent again
      * @param leases the dead process's rate slots that were still counted in flight, released
+     * @param robotsClaims the dead process's robots.txt fetch claims that were still held, released
      */
-    public record Resumed(int drained, int resent, int leases) {}
+    public record Resumed(int drained, int resent, int leases, int robotsClaims) {}
 
     private LocalResume() {}
 
     /**
      * @param rates the sites' rate state: the slots the dead process held would count as in flight until their lease
      *     lapses (minutes), and a site at its in-flight limit would wait that long
+     * @param robots the robots.txt cache, whose fetch claims held at {@code now} are the dead process's
      */
-    public static Resumed resume(SqsClient sqs, String fetchQueueUrl, Frontier frontier, RateStore rates) {
+    public static Resumed resume(SqsClient sqs, String fetchQueueUrl, Frontier frontier, RateStore rates,
+            RobotsStore robots, Instant now) {
         int drained = 0;
         while (true) {
             List<Message> messages = sqs.receiveMessage(b -> b.queueUrl(fetchQueueUrl).maxNumberOfMessages(10)
@@ -60,7 +66,7 @@ public final class LocalResume {
         for (SiteKey site : resent.sites()) {
             leases += releaseLeases(rates, site);
         }
-        return new Resumed(drained, resent.entries(), leases);
+        return new Resumed(drained, resent.entries(), leases, robots.releaseFetchClaims(now));
     }
 
     /** Ends every in-flight slot of the site: their fetchers died with the process. Returns how many there were. */

@@ -11,6 +11,7 @@ import io.smallrye.config.PropertiesConfigSource;
 import io.smallrye.config.SmallRyeConfig;
 import io.smallrye.config.SmallRyeConfigBuilder;
 import io.spiderling.aws.DynamoDbRateStore;
+import io.spiderling.aws.DynamoDbRobotsStore;
 import io.spiderling.catalog.BucketPrefix;
 import io.spiderling.catalog.Catalog;
 import io.spiderling.catalog.ConfigKeys;
@@ -160,7 +161,9 @@ public final class LocalSpiderling implements AutoCloseable {
         this.resumed = aws.dataFolder().filter(DataFolder::usedBefore)
                 .map(folder -> LocalResume.resume(pipeline.aws().sqs(), resources.fetchQueueUrl(),
                         pipeline.frontier(), new DynamoDbRateStore(pipeline.aws().dynamoDb(), resources.sitesTable(),
-                                options.clock())));
+                                options.clock()),
+                        new DynamoDbRobotsStore(pipeline.aws().dynamoDb(), resources.sitesTable()),
+                        options.clock().instant()));
         for (FunctionSpec function : Catalog.FUNCTIONS) {
             wire(function, options);
         }

@@ -32,6 +32,7 @@ import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedExce
 public final class DynamoDbRobotsStore implements RobotsStore {
 
     static final String CLAIM_CONDITION = "attribute_not_exists(pk) OR #until <= :now";
+    static final String HELD_CLAIMS = "sk = :fetching AND #until > :now";
 
     private final DynamoDbClient dynamo;
     private final String table;
@@ -119,5 +120,25 @@ public final class DynamoDbRobotsStore implements RobotsStore {
         } catch (ConditionalCheckFailedException held) {
             return false;
         }
+    }
+
+    /**
+     * A Scan of the whole table, filtered to the lease items still held: the leases sit each in its origin's
+     * partition, and no key or index lists them. That reads every item of the table, so it is for the local stack's
+     * resume only, never for a function. Lapsed leases are left for the TTL, as {@link #claimFetch} leaves them.
+     */
+    @Override
+    public int releaseFetchClaims(Instant now) {
+        int released = 0;
+        for (Map<String, AttributeValue> lease : dynamo.scanPaginator(b -> b.tableName(table)
+                .filterExpression(HELD_CLAIMS)
+                .projectionExpression("pk, sk")
+                .expressionAttributeNames(Map.of("#until", "until"))
+                .expressionAttributeValues(Map.of(":fetching", s("fetching"), ":now", n(now.toEpochMilli()))))
+                .items()) {
+            dynamo.deleteItem(b -> b.tableName(table).key(lease));
+            released++;
+        }
+        return released;
     }
 }

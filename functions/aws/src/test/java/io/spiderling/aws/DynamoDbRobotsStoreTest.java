@@ -42,6 +42,28 @@ class DynamoDbRobotsStoreTest {
     }
 
     @Test
+    void releaseFetchClaims_whenClaimsHeldAndLapsed_endsTheHeldOnesAndLeavesTheCachedRulesAlone() {
+        assertEquals("sk = :fetching AND #until > :now", DynamoDbRobotsStore.HELD_CLAIMS);
+        Instant later = NOW.plus(Duration.ofDays(1)); // every other test's claim has lapsed by then
+        RobotsOrigin held = RobotsOrigin.of("https://held.example/");
+        RobotsOrigin alsoHeld = RobotsOrigin.of("http://held.example:8080/");
+        RobotsOrigin lapsed = RobotsOrigin.of("https://lapsed.example/");
+        RobotsCacheEntry rules = RobotsPolicy.create().onFetched(held, RobotsFetchOutcome.Response.of(200,
+                "User-agent: *\nDisallow: /private\n"), Optional.empty(), later.minusSeconds(3600), 0.0);
+        store.save(rules);
+        assertTrue(store.claimFetch(lapsed, later.minusSeconds(60), later.minusSeconds(15)));
+        assertTrue(store.claimFetch(held, later.minusSeconds(5), later.plusSeconds(40)));
+        assertTrue(store.claimFetch(alsoHeld, later.minusSeconds(5), later.plusSeconds(40)));
+
+        assertEquals(2, store.releaseFetchClaims(later), "the two held; the lapsed one holds nothing");
+
+        assertEquals(0, store.releaseFetchClaims(later), "none left");
+        assertTrue(store.claimFetch(held, later, later.plusSeconds(45)), "free at once, not in 40 s");
+        assertTrue(store.claimFetch(alsoHeld, later, later.plusSeconds(45)));
+        assertEquals(Optional.of(rules), store.find(held), "the cached rules are another item");
+    }
+
+    @Test
     void save_whenRulesStored_readsBackAnEntryThatDecidesTheSame() {
         RobotsPolicy policy = RobotsPolicy.create();
         RobotsOrigin origin = RobotsOrigin.of("https://round-trip.example/");

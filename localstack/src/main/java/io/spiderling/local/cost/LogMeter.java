@@ -1,5 +1,6 @@
 package io.spiderling.local.cost;
 
+import io.spiderling.lambda.internal.JsonLogs;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -13,12 +14,13 @@ import java.util.logging.Level;
 import java.util.logging.LogRecord;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.jboss.logmanager.formatters.PatternFormatter;
 
 /**
  * Counts the bytes of the log records published during a handler invocation that Lambda would write: those at or
  * above the level the functions' {@code application.properties} sets for their category ({@code quarkus.log.level},
- * {@code quarkus.log.category."…".level}), formatted as Quarkus's console handler writes them.
+ * {@code quarkus.log.category."…".level}), each as the JSON line the functions write on Lambda
+ * ({@link JsonLogs#formatter()}, with the {@link io.spiderling.lambda.internal.LogContext} fields set on the logging
+ * thread at the time). Only counted: the local console keeps its readable text lines.
  *
  * <p>The levels are applied here because the local JVM's own are not Lambda's: outside Quarkus, Quarkus's bootstrap
  * log configurator leaves the root logger at ALL (with a handler that holds records for a Quarkus that never starts),
@@ -26,8 +28,6 @@ import org.jboss.logmanager.formatters.PatternFormatter;
  */
 final class LogMeter extends Handler {
 
-    /** Quarkus's default {@code quarkus.log.console.format}, which the functions do not change. */
-    static final String QUARKUS_CONSOLE_FORMAT = "%d{yyyy-MM-dd HH:mm:ss,SSS} %-5p [%c{3.}] (%t) %s%e%n";
     private static final Pattern CATEGORY = Pattern.compile("quarkus\\.log\\.category\\.\"([^\"]+)\"\\.level");
 
     private final Level rootLevel;
@@ -38,7 +38,7 @@ final class LogMeter extends Handler {
         this.rootLevel = rootLevel;
         this.categories = new TreeMap<>(categories);
         setLevel(Level.ALL);
-        setFormatter(new PatternFormatter(QUARKUS_CONSOLE_FORMAT));
+        setFormatter(JsonLogs.formatter());
     }
 
     /** With the levels of the functions' {@code application.properties} (its default profile). */

@@ -1,17 +1,27 @@
 package io.spiderling.local.cost;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.amazonaws.services.lambda.runtime.RequestHandler;
 import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPEvent;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.spiderling.catalog.Catalog;
 import io.spiderling.catalog.FunctionNames;
 import io.spiderling.catalog.FunctionSpec;
+import io.spiderling.lambda.internal.JsonLogs;
+import io.spiderling.lambda.internal.LogContext;
 import io.spiderling.testkit.EmbeddedAws;
 import io.spiderling.testkit.EmbeddedAwsExtension;
 import io.spiderling.testkit.StackResources;
+import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import org.jboss.logmanager.Level;
+import org.jboss.logmanager.handlers.WriterHandler;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -24,6 +34,7 @@ class MeteringTest {
 
     private static final FunctionSpec FETCH = Catalog.function(FunctionNames.FETCH);
     private static final System.Logger LOG = System.getLogger(MeteringTest.class.getName());
+    private static final ObjectMapper JSON = new ObjectMapper();
 
     @BeforeAll
     static void meter() {
@@ -46,8 +57,6 @@ class MeteringTest {
                     .messageGroupId("site").messageDeduplicationId(UUID.randomUUID().toString()));
             aws.s3().putObject(b -> b.bucket(resources.bucket()).key("content/metering-test"),
                     RequestBody.fromString("twelve bytes"));
-            LOG.log(System.Logger.Level.INFO, "counted");
-            LOG.log(System.Logger.Level.DEBUG, "not counted: the functions log at INFO");
             return "done";
         });
 
@@ -64,10 +73,47 @@ class MeteringTest {
         Usage.Invocations invocations = used.invocations().get(FETCH.name());
         assertEquals(1, invocations.count());
         assertEquals(Billing.gbSeconds(invocations.billedMillis(), FETCH.memoryMb()), invocations.gbSeconds(), 1e-12);
-        String line = "2026-11-24 00:00:00,000 INFO  [io.spi.loc.cos.MeteringTest] ("
-                + Thread.currentThread().getName() + ") counted\n";
-        assertEquals(Billing.LAMBDA_PLATFORM_LOG_BYTES + line.length(), invocations.logBytes(),
-                "Lambda's lines and the INFO record as Quarkus formats it");
+        assertEquals(Billing.LAMBDA_PLATFORM_LOG_BYTES, invocations.logBytes(), "Lambda's lines, nothing logged");
+    }
+
+    @Test
+    void handler_whenItLogs_countsEachRecordAtTheFunctionsLevelAsItsJsonLine() throws Exception {
+        Usage before = Metering.snapshot();
+        StringWriter lambdaLines = new StringWriter();
+        WriterHandler asOnLambda = new WriterHandler();
+        asOnLambda.setFormatter(JsonLogs.formatter());
+        asOnLambda.setWriter(lambdaLines);
+        asOnLambda.setLevel(Level.INFO);
+        RequestHandler<String, String> handler = Metering.handler(FETCH, (body, context) -> {
+            try (LogContext.Scope invocation = LogContext.invocation(FETCH.name(), null);
+                    LogContext.Scope item = LogContext.item("batch-1", "hash-1", "example.com")) {
+                LOG.log(System.Logger.Level.INFO, "counted, as UTF-8: café");
+            }
+            LOG.log(System.Logger.Level.WARNING, "counted without the fields");
+            LOG.log(System.Logger.Level.DEBUG, "not counted: the functions log at INFO");
+            return "done";
+        });
+        java.util.logging.Logger logger = java.util.logging.Logger.getLogger(MeteringTest.class.getName());
+        logger.addHandler(asOnLambda);
+        try {
+            handler.handleRequest("", null);
+        } finally {
+            logger.removeHandler(asOnLambda);
+            asOnLambda.flush();
+        }
+
+        List<String> lines = lambdaLines.toString().lines().toList();
+        assertEquals(2, lines.size(), lambdaLines.toString());
+        JsonNode labelled = JSON.readTree(lines.get(0));
+        assertEquals("counted, as UTF-8: café", labelled.get("message").asText());
+        assertEquals("batch-1", labelled.at("/mdc/batchId").asText());
+        assertEquals("example.com", labelled.at("/mdc/site").asText());
+        assertEquals(FETCH.name(), labelled.at("/mdc/stage").asText());
+        assertTrue(JSON.readTree(lines.get(1)).at("/mdc/batchId").isMissingNode(), lines.get(1));
+        long jsonBytes = lambdaLines.toString().getBytes(StandardCharsets.UTF_8).length;
+        assertEquals(Billing.LAMBDA_PLATFORM_LOG_BYTES + jsonBytes,
+                Metering.snapshot().minus(before).invocations().get(FETCH.name()).logBytes(),
+                "Lambda's lines and the INFO and WARN records as the functions' JSON formatter writes them");
     }
 
     @Test

@@ -28,4 +28,11 @@ public interface RobotsStore {
      * for its rules. Returns false when another holds it.
      */
     boolean claimFetch(RobotsOrigin origin, Instant now, Instant until);
+
+    /**
+     * Ends every fetch claim still held at {@code now}, whoever holds it, and returns how many there were. Only for
+     * when every holder is known to be dead (the local stack resuming after its process died, on its locked data
+     * folder): a live fetcher's claim would be taken from it. An adapter may read every entry to find them.
+     */
+    int releaseFetchClaims(Instant now);
 }

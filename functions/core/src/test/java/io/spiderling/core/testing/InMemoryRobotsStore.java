@@ -41,4 +41,11 @@ public final class InMemoryRobotsStore implements RobotsStore {
         claims.put(origin, until);
         return true;
     }
+
+    @Override
+    public synchronized int releaseFetchClaims(Instant now) {
+        int held = claims.size();
+        claims.values().removeIf(until -> until.isAfter(now));
+        return held - claims.size();
+    }
 }
