@@ -42,12 +42,20 @@ public final class LocalResume {
     private LocalResume() {}
 
     /**
+     * The parts of the stack a resume touches.
+     *
      * @param rates the sites' rate state: the slots the dead process held would count as in flight until their lease
      *     lapses (minutes), and a site at its in-flight limit would wait that long
-     * @param robots the robots.txt cache, whose fetch claims held at {@code now} are the dead process's
+     * @param robots the robots.txt cache, whose fetch claims held at the resume are the dead process's
      */
-    public static Resumed resume(SqsClient sqs, String fetchQueueUrl, Frontier frontier, RateStore rates,
-            RobotsStore robots, Instant now) {
+    public record Parts(SqsClient sqs, String fetchQueueUrl, Frontier frontier, RateStore rates, RobotsStore robots) {}
+
+    public static Resumed resume(Parts parts, Instant now) {
+        SqsClient sqs = parts.sqs();
+        String fetchQueueUrl = parts.fetchQueueUrl();
+        Frontier frontier = parts.frontier();
+        RateStore rates = parts.rates();
+        RobotsStore robots = parts.robots();
         int drained = 0;
         while (true) {
             List<Message> messages = sqs.receiveMessage(b -> b.queueUrl(fetchQueueUrl).maxNumberOfMessages(10)

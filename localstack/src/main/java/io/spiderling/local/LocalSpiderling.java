@@ -10,8 +10,6 @@ import com.amazonaws.services.lambda.runtime.events.ScheduledEvent;
 import io.smallrye.config.PropertiesConfigSource;
 import io.smallrye.config.SmallRyeConfig;
 import io.smallrye.config.SmallRyeConfigBuilder;
-import io.spiderling.aws.DynamoDbRateStore;
-import io.spiderling.aws.DynamoDbRobotsStore;
 import io.spiderling.catalog.BucketPrefix;
 import io.spiderling.catalog.Catalog;
 import io.spiderling.catalog.ConfigKeys;
@@ -159,10 +157,8 @@ public final class LocalSpiderling implements AutoCloseable {
                 .build();
         // Before any poller: the resumed jobs go out first, and nothing consumes the fetch queue while it is emptied.
         this.resumed = aws.dataFolder().filter(DataFolder::usedBefore)
-                .map(folder -> LocalResume.resume(pipeline.aws().sqs(), resources.fetchQueueUrl(),
-                        pipeline.frontier(), new DynamoDbRateStore(pipeline.aws().dynamoDb(), resources.sitesTable(),
-                                options.clock()),
-                        new DynamoDbRobotsStore(pipeline.aws().dynamoDb(), resources.sitesTable()),
+                .map(folder -> LocalResume.resume(new LocalResume.Parts(pipeline.aws().sqs(),
+                        resources.fetchQueueUrl(), pipeline.frontier(), pipeline.rateStore(), pipeline.robotsStore()),
                         options.clock().instant()));
         for (FunctionSpec function : Catalog.FUNCTIONS) {
             wire(function, options);

@@ -38,8 +38,9 @@ class LocalResumeTest {
         Frontier frontier = new Frontier(new DynamoDbFrontierStore(aws.dynamoDb(), resources.sitesTable()),
                 new SqsFetchQueue(aws.sqs(), resources.fetchQueueUrl()), clock, Frontier.Settings.DEFAULTS);
 
-        LocalResume.Resumed resumed = LocalResume.resume(aws.sqs(), resources.fetchQueueUrl(), frontier,
-                new DynamoDbRateStore(aws.dynamoDb(), resources.sitesTable(), clock), robots, NOW);
+        LocalResume.Resumed resumed = LocalResume.resume(new LocalResume.Parts(aws.sqs(),
+                resources.fetchQueueUrl(), frontier, new DynamoDbRateStore(aws.dynamoDb(), resources.sitesTable(), clock),
+                robots), NOW);
 
         assertEquals(new LocalResume.Resumed(1, 0, 0, 1), resumed);
         assertTrue(robots.claimFetch(fetching, NOW, NOW.plusSeconds(45)), "free at once, not in 40 s");

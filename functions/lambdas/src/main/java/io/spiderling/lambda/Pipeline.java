@@ -54,6 +54,8 @@ import io.spiderling.core.port.FetchQueue;
 import io.spiderling.core.port.LinkStore;
 import io.spiderling.core.port.NotifyQueue;
 import io.spiderling.core.port.PendingPlans;
+import io.spiderling.core.port.RateStore;
+import io.spiderling.core.port.RobotsStore;
 import io.spiderling.core.port.UrlStore;
 import io.spiderling.core.robots.RobotsPolicy;
 import io.spiderling.core.url.NormalizedUrl;
@@ -282,6 +284,16 @@ public final class Pipeline implements AutoCloseable {
         return frontier.get();
     }
 
+    /** Each site's rate item in the sites table: for the fetcher, the status reports and a local resume. */
+    public RateStore rateStore() {
+        return new DynamoDbRateStore(aws().dynamoDb(), config.get(ConfigKeys.TABLES_SITES), clock);
+    }
+
+    /** The robots.txt cache in the sites table: for the fetcher, the status reports and a local resume. */
+    public RobotsStore robotsStore() {
+        return new DynamoDbRobotsStore(aws().dynamoDb(), config.get(ConfigKeys.TABLES_SITES));
+    }
+
     public UpdateFields updateFields() {
         return updateFields.get();
     }
@@ -473,12 +485,10 @@ public final class Pipeline implements AutoCloseable {
     private BatchWaiting buildWaiting() {
         String sites = config.get(ConfigKeys.TABLES_SITES);
         return new BatchWaiting(new BatchWaiting.Stores(batches(), new DynamoDbFrontierStore(aws().dynamoDb(), sites),
-                new DynamoDbRateStore(aws().dynamoDb(), sites, clock), new DynamoDbRobotsStore(aws().dynamoDb(), sites),
-                fetchSwitch()), new WaitingReasons(robotsPolicy(), rateLimiter()), clock);
+                rateStore(), robotsStore(), fetchSwitch()), new WaitingReasons(robotsPolicy(), rateLimiter()), clock);
     }
 
     private FetchPage buildFetchPage() {
-        String sites = config.get(ConfigKeys.TABLES_SITES);
         RetryPolicy.Settings td = RetryPolicy.Settings.DEFAULTS;
         RetryPolicy.Settings retries = new RetryPolicy.Settings(td.maxAttempts(), td.maxThrottledAttempts(),
                 config.get(ConfigKeys.FETCH_RETRY_BASE), td.backoffMultiplier(), td.maxBackoff(), td.maxRetryAfter(),
@@ -489,9 +499,8 @@ public final class Pipeline implements AutoCloseable {
         Set<SiteKey> optOut = config.get(ConfigKeys.FETCH_OPT_OUT_FILE)
                 .map(f -> OptOut.parse(read(ConfigKeys.FETCH_OPT_OUT_FILE, Path.of(f))))
                 .orElse(Set.of());
-        SitePoliteness politeness = new SitePoliteness(new SitePoliteness.Parts(robotsPolicy(),
-                new DynamoDbRobotsStore(aws().dynamoDb(), sites), rateLimiter(),
-                new DynamoDbRateStore(aws().dynamoDb(), sites, clock), overrides, fetcher.get(), normalizer()), clock,
+        SitePoliteness politeness = new SitePoliteness(new SitePoliteness.Parts(robotsPolicy(), robotsStore(),
+                rateLimiter(), rateStore(), overrides, fetcher.get(), normalizer()), clock,
                 Pipeline::sleepUntil, jitter);
         ExtractContent extractContent = extract();
         EventSink sink = events();
