@@ -370,6 +370,8 @@ class FetchPageTest {
         assertTrue(rate.pausedUntil().isAfter(clock.instant()), "paused: " + rate.pausedUntil());
         assertEquals(Optional.of(new PauseCause.Throttled(429, Optional.of(Duration.ofSeconds(120)))),
                 rate.pauseCause(), "the pause's cause, in the same state");
+        assertEquals(3, rates.writes(), "robots.txt's slot, the page's, the answer at the end: as for any page, the"
+                + " pause and its cause in the last write");
     }
 
     /**
