@@ -78,6 +78,9 @@ class WaitingEndToEndTest {
 
                 JsonNode paused = bySite.get(throttling.host());
                 assertEquals("paused", paused.get("reason").asText(), status.toString());
+                assertEquals("paused by 429 (Retry-After 120 s)", paused.get("detail").asText(), "the stored cause");
+                assertEquals("throttled", paused.get("cause").asText());
+                assertEquals(429, paused.get("status").asInt());
                 assertEquals(2, paused.get("urls").asInt(), "/b1 to retry and /b2 not asked yet");
                 Instant pausedUntil = new DynamoDbRateStore(aws.dynamoDb(), resources.sitesTable(),
                         Clock.systemUTC()).find(new SiteKey(throttling.host())).orElseThrow().pausedUntil();

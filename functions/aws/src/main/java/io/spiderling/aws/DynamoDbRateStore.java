@@ -3,7 +3,10 @@ package io.spiderling.aws;
 import static io.spiderling.aws.Attrs.n;
 import static io.spiderling.aws.Attrs.number;
 import static io.spiderling.aws.Attrs.s;
+import static io.spiderling.aws.Attrs.string;
 
+import io.spiderling.core.politeness.FetchOutcome;
+import io.spiderling.core.politeness.PauseCause;
 import io.spiderling.core.politeness.SiteRate;
 import io.spiderling.core.port.RateStore;
 import io.spiderling.core.url.SiteKey;
@@ -27,6 +30,11 @@ import software.amazon.awssdk.services.dynamodb.model.ReturnValuesOnConditionChe
  * (Aragog's rate item). Every write is a put conditional on the version read ({@value #VERSION_CONDITION}), so two
  * fetchers deciding on the same state cannot both win: the loser reads again. {@code ttl} lets an idle site's state
  * disappear after a week.
+ *
+ * <p>Why the site is paused goes in the same item and the same write as the pause: a small map {@code pauseCause},
+ * {@code {kind: "throttled", status, retryAfterMs}} or {@code {kind: "failures", urls, last}} (a {@link FetchOutcome}
+ * wire name). An item without it (written before causes were recorded), or with one this version cannot read, reads
+ * as a pause of unknown cause.
  */
 public final class DynamoDbRateStore implements RateStore {
 
@@ -82,9 +90,43 @@ public final class DynamoDbRateStore implements RateStore {
                 Duration.ofMillis(number(item, "intervalMs", 1000)),
                 Duration.ofMillis(number(item, "baseIntervalMs", 1000)),
                 Instant.ofEpochMilli(number(item, "pausedUntil", 0)),
+                item.containsKey("pauseCause") ? pauseCause(item.get("pauseCause").m()) : Optional.empty(),
                 (int) number(item, "throttles", 0), (int) number(item, "successes", 0),
                 Duration.ofMillis(number(item, "responseTimeMs", 0)), inFlight,
                 item.containsKey("failing") ? item.get("failing").ss() : List.of(), number(item, "version", 0)));
+    }
+
+    /** The stored cause; empty when its kind or a field is missing or unknown to this version. */
+    static Optional<PauseCause> pauseCause(Map<String, AttributeValue> m) {
+        if (m == null) {
+            return Optional.empty();
+        }
+        Optional<Long> status = number(m, "status");
+        Optional<Long> urls = number(m, "urls");
+        return switch (string(m, "kind").orElse("")) {
+            case "throttled" -> status.map(st -> new PauseCause.Throttled(st.intValue(),
+                    number(m, "retryAfterMs").map(Duration::ofMillis)));
+            case "failures" -> urls.filter(u -> u >= 1).flatMap(u -> string(m, "last")
+                    .flatMap(FetchOutcome::fromWireName).map(last -> new PauseCause.Failures(u.intValue(), last)));
+            default -> Optional.empty();
+        };
+    }
+
+    static AttributeValue pauseCause(PauseCause cause) {
+        Map<String, AttributeValue> m = new HashMap<>();
+        switch (cause) {
+            case PauseCause.Throttled t -> {
+                m.put("kind", s("throttled"));
+                m.put("status", n(t.status()));
+                t.retryAfter().ifPresent(d -> m.put("retryAfterMs", n(d.toMillis())));
+            }
+            case PauseCause.Failures f -> {
+                m.put("kind", s("failures"));
+                m.put("urls", n(f.urls()));
+                m.put("last", s(f.last().wireName()));
+            }
+        }
+        return AttributeValue.fromM(m);
     }
 
     @Override
@@ -94,6 +136,7 @@ public final class DynamoDbRateStore implements RateStore {
         item.put("intervalMs", n(r.interval().toMillis()));
         item.put("baseIntervalMs", n(r.baseInterval().toMillis()));
         item.put("pausedUntil", n(r.pausedUntil().toEpochMilli()));
+        r.pauseCause().ifPresent(cause -> item.put("pauseCause", pauseCause(cause)));
         item.put("throttles", n(r.throttles()));
         item.put("successes", n(r.successes()));
         item.put("responseTimeMs", n(r.responseTime().toMillis()));

@@ -12,6 +12,7 @@ import io.spiderling.core.batch.Waiting;
 import io.spiderling.core.batch.WaitingReasons;
 import io.spiderling.core.frontier.FrontierEntry;
 import io.spiderling.core.pipeline.BatchWaiting;
+import io.spiderling.core.politeness.PauseCause;
 import io.spiderling.core.politeness.RateLimiter;
 import io.spiderling.core.politeness.SiteRate;
 import io.spiderling.core.port.FetchSwitch;
@@ -53,6 +54,7 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 class BatchWaitingDynamoDbTest {
 
     private static final Instant NOW = Instant.parse("2026-11-24T22:40:00Z");
+    private static final PauseCause BY_429 = new PauseCause.Throttled(429, Optional.of(Duration.ofSeconds(120)));
 
     /** Counts the calls made through {@link #dynamo}, by operation. */
     private final Map<String, Integer> calls = new TreeMap<>();
@@ -102,7 +104,7 @@ class BatchWaitingDynamoDbTest {
                 Optional.empty(), Optional.empty(), NOW.plus(Duration.ofDays(7)), new byte[0], false, 1,
                 Optional.of(NOW.minusSeconds(5)), Optional.of(NOW.plusSeconds(55)), Optional.empty()));
         SiteRate paused = SiteRate.initial(Duration.ofSeconds(1)).next(c -> c.lastSlot(NOW.minusSeconds(3))
-                .interval(Duration.ofSeconds(2)).pausedUntil(NOW.plusSeconds(120)).throttles(1));
+                .interval(Duration.ofSeconds(2)).pause(NOW.plusSeconds(120), BY_429).throttles(1));
         rates.save(new SiteKey(b), paused, 0);
         BatchStatus status = batches.status(batchId).orElseThrow();
         BatchWaiting waiting = new BatchWaiting(new BatchWaiting.Stores(batches, frontier, rates, robots,
@@ -114,7 +116,8 @@ class BatchWaitingDynamoDbTest {
 
         assertEquals(List.of(
                 new Waiting.RobotsUnreachable(new SiteKey(a), originA, Optional.of(503), 1, NOW.plusSeconds(55), 3),
-                new Waiting.Paused(new SiteKey(b), NOW.plusSeconds(120), 1, 2)), report.waiting());
+                new Waiting.Paused(new SiteKey(b), NOW.plusSeconds(120), 1, Optional.of(BY_429), 2)),
+                report.waiting(), "the pause with its stored cause");
         assertEquals(0, report.more());
         assertFalse(report.partial());
         // The origin list, one batched read each of rate items and robots entries, one query per site.

@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.spiderling.core.fetch.FetchResult;
+import io.spiderling.core.politeness.FetchOutcome;
+import io.spiderling.core.politeness.PauseCause;
 import io.spiderling.core.politeness.RateLimiter;
 import io.spiderling.core.politeness.RateOverrides;
 import io.spiderling.core.politeness.SiteRate;
@@ -19,6 +21,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -27,21 +30,29 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 @ExtendWith(EmbeddedAwsExtension.class)
 class DynamoDbRateStoreTest {
 
+    private final DynamoDbClient dynamo;
+    private final String table;
     private final DynamoDbRateStore store;
 
     DynamoDbRateStoreTest(EmbeddedAws aws, StackResources res) {
-        this.store = new DynamoDbRateStore(aws.dynamoDb(), res.sitesTable(), Clock.systemUTC());
+        this.dynamo = aws.dynamoDb();
+        this.table = res.sitesTable();
+        this.store = new DynamoDbRateStore(dynamo, table, Clock.systemUTC());
     }
 
     @Test
     void save_whenVersionReadIsStale_refusesAndKeepsTheWinner() {
         SiteKey site = new SiteKey("stale-version.example");
         SiteRate first = new SiteRate(Instant.parse("2025-03-01T10:00:00Z"), Duration.ofSeconds(2),
-                Duration.ofSeconds(1), Instant.EPOCH, 1, 0, Duration.ofMillis(120),
+                Duration.ofSeconds(1), Instant.EPOCH, Optional.empty(), 1, 0, Duration.ofMillis(120),
                 List.of(Instant.parse("2025-03-01T10:00:00Z")), List.of("a".repeat(64)), 1);
         assertEquals("attribute_not_exists(pk) OR version = :read", DynamoDbRateStore.VERSION_CONDITION);
 
@@ -51,6 +62,96 @@ class DynamoDbRateStoreTest {
                 "a second writer of a new site is refused and told the winner's state, with no read");
 
         assertEquals(Optional.of(first), store.find(site));
+    }
+
+    /**
+     * The limiter's own pauses, each stored with its cause in the one conditional write that sets the pause, and read
+     * back whole by both reads. A throttle's Retry-After is kept to the millisecond.
+     */
+    @Test
+    void save_whenLimiterPausedTheSite_storesTheCauseInTheSameItemAndReadsItBack() {
+        RateLimiter limiter = RateLimiter.create();
+        Instant now = Instant.parse("2026-11-24T22:40:00Z");
+        SiteRate start = SiteRate.initial(Duration.ofSeconds(1));
+        SiteKey throttled = new SiteKey("paused-by-429.example");
+        SiteKey failing = new SiteKey("paused-by-failures.example");
+        SiteRate byThrottle = limiter.onThrottled(start, now, 429, Optional.of(Duration.ofSeconds(120)), 0.0);
+        SiteRate byFailures = start;
+        for (String url : List.of("a", "b", "c")) {
+            byFailures = limiter.onFailure(byFailures, url.repeat(64), FetchOutcome.TIMEOUT, now, 0.0);
+        }
+
+        assertEquals(new RateStore.Written.Saved(), store.save(throttled, byThrottle, 0));
+        assertEquals(new RateStore.Written.Saved(), store.save(failing, byFailures, 0));
+
+        assertEquals(Optional.of(new PauseCause.Throttled(429, Optional.of(Duration.ofSeconds(120)))),
+                store.find(throttled).orElseThrow().pauseCause());
+        assertEquals(Optional.of(new PauseCause.Failures(3, FetchOutcome.TIMEOUT)),
+                store.find(failing).orElseThrow().pauseCause());
+        assertEquals(Map.of(throttled, byThrottle, failing, byFailures), store.findAll(List.of(throttled, failing)));
+        assertEquals(Map.of("kind", AttributeValue.fromS("throttled"), "status", AttributeValue.fromN("429"),
+                "retryAfterMs", AttributeValue.fromN("120000")), item(throttled).get("pauseCause").m());
+        assertEquals(Map.of("kind", AttributeValue.fromS("failures"), "urls", AttributeValue.fromN("3"),
+                "last", AttributeValue.fromS("timeout")), item(failing).get("pauseCause").m());
+    }
+
+    @Test
+    void save_whenThrottleHadNoReadableRetryAfter_storesNoneAndReadsItBackAsNone() {
+        SiteKey site = new SiteKey("paused-by-503-bad-retry-after.example");
+        SiteRate paused = RateLimiter.create().onThrottled(SiteRate.initial(Duration.ofSeconds(1)),
+                Instant.parse("2026-11-24T22:40:00Z"), 503, Optional.empty(), 0.0);
+
+        store.save(site, paused, 0);
+
+        assertEquals(Optional.of(paused), store.find(site));
+        assertFalse(item(site).get("pauseCause").m().containsKey("retryAfterMs"));
+    }
+
+    /** A rate item as written before causes were recorded: its pause stands, of unknown cause. */
+    @Test
+    void find_whenItemHasNoPauseCause_readsThePauseWithUnknownCause() {
+        SiteKey site = new SiteKey("paused-before-causes.example");
+        Map<String, AttributeValue> old = new HashMap<>(DynamoDbRateStore.key(site));
+        old.put("lastSlot", AttributeValue.fromN("1764024000000"));
+        old.put("intervalMs", AttributeValue.fromN("2000"));
+        old.put("baseIntervalMs", AttributeValue.fromN("1000"));
+        old.put("pausedUntil", AttributeValue.fromN("1764024120000"));
+        old.put("throttles", AttributeValue.fromN("1"));
+        old.put("successes", AttributeValue.fromN("0"));
+        old.put("responseTimeMs", AttributeValue.fromN("0"));
+        old.put("version", AttributeValue.fromN("4"));
+        dynamo.putItem(b -> b.tableName(table).item(old));
+
+        SiteRate read = store.find(site).orElseThrow();
+
+        assertEquals(Instant.ofEpochMilli(1764024120000L), read.pausedUntil());
+        assertEquals(Optional.empty(), read.pauseCause());
+        assertEquals(Optional.empty(), store.findAll(List.of(site)).get(site).pauseCause());
+    }
+
+    /** A cause this version cannot read (a newer kind, a field missing) is no reason to fail the read. */
+    @ParameterizedTest(name = "{0}")
+    @CsvSource({
+            // rule,                  kind,      status, urls, last
+            "kind-unknown-here,       blocked,   403,    ,     ",
+            "throttle-without-status, throttled, ,       ,     ",
+            "failures-of-no-urls,     failures,  ,       0,    timeout",
+            "failures-unknown-last,   failures,  ,       3,    gremlins",
+            "no-kind,                 ,          429,    ,     ",
+    })
+    void pauseCause_whenStoredCauseIsUnreadable_readsAsUnknown(String rule, String kind, Long status, Long urls,
+            String last) {
+        Map<String, AttributeValue> m = new HashMap<>();
+        Optional.ofNullable(kind).ifPresent(v -> m.put("kind", AttributeValue.fromS(v)));
+        Optional.ofNullable(status).ifPresent(v -> m.put("status", AttributeValue.fromN(v.toString())));
+        Optional.ofNullable(urls).ifPresent(v -> m.put("urls", AttributeValue.fromN(v.toString())));
+        Optional.ofNullable(last).ifPresent(v -> m.put("last", AttributeValue.fromS(v)));
+
+        assertEquals(Optional.empty(), DynamoDbRateStore.pauseCause(m), rule);
+    }
+
+    private Map<String, AttributeValue> item(SiteKey site) {
+        return dynamo.getItem(b -> b.tableName(table).key(DynamoDbRateStore.key(site)).consistentRead(true)).item();
     }
 
     /**

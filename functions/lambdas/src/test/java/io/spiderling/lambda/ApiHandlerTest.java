@@ -11,6 +11,7 @@ import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 import io.spiderling.aws.DynamoDbBatchStore;
 import io.spiderling.aws.DynamoDbFrontierStore;
+import io.spiderling.aws.DynamoDbRateStore;
 import io.spiderling.aws.DynamoDbRobotsStore;
 import io.spiderling.aws.DynamoDbUrlStore;
 import io.spiderling.core.batch.BatchHeader;
@@ -18,10 +19,13 @@ import io.spiderling.core.batch.ItemState;
 import io.spiderling.core.batch.Rejection;
 import io.spiderling.core.fetch.FetchRecord;
 import io.spiderling.core.frontier.FrontierEntry;
+import io.spiderling.core.politeness.RateLimiter;
+import io.spiderling.core.politeness.SiteRate;
 import io.spiderling.core.robots.AccessResult;
 import io.spiderling.core.robots.RobotsCacheEntry;
 import io.spiderling.core.robots.RobotsOrigin;
 import io.spiderling.core.url.NormalizedUrl;
+import io.spiderling.core.url.SiteKey;
 import io.spiderling.testkit.SampleClients;
 import java.time.Instant;
 import java.util.List;
@@ -92,6 +96,37 @@ class ApiHandlerTest {
         assertEquals("http://10.12.0.4:8080", waiting.get("origin").asText());
         assertEquals(0, body.get("waitingMore").asInt());
         assertEquals(2, body.at("/counts/queued").asInt(), "the existing fields stay as they were");
+    }
+
+    @Test
+    void handleRequest_whenSitePausedBy429_expectTheDetailToNameTheStatusAndRetryAfter() throws Exception {
+        ObjectNode event = Events.load("api-get-batch.json");
+        String batchId = "paused-" + java.util.UUID.randomUUID();
+        event.put("rawPath", "/batches/" + batchId);
+        ((ObjectNode) event.get("pathParameters")).put("id", batchId);
+        Instant now = Instant.now().truncatedTo(java.time.temporal.ChronoUnit.MILLIS); // as the rate item keeps it
+        var site = new SiteKey("10.13." + (int) (Math.random() * 250) + ".4");
+        var urls = List.of(NormalizedUrl.parse("http://" + site.value() + ":8080/a"));
+        batches.createBatch(mine(new BatchHeader(batchId, 1, 0, List.of(), 0, "http", now)));
+        batches.addItems(batchId, urls, now);
+        batches.addOrigins(batchId, List.of(RobotsOrigin.of(urls.get(0))));
+        new DynamoDbFrontierStore(TestStack.aws().dynamoDb(), TestStack.resources().sitesTable()).parkAll(urls.stream()
+                .map(u -> new FrontierEntry(batchId, u, 1, now.toEpochMilli(), now)).toList());
+        SiteRate paused = RateLimiter.create().onThrottled(SiteRate.initial(java.time.Duration.ofSeconds(1)), now,
+                429, Optional.of(java.time.Duration.ofSeconds(120)), 0.0);
+        new DynamoDbRateStore(TestStack.aws().dynamoDb(), TestStack.resources().sitesTable(), java.time.Clock.systemUTC())
+                .save(site, paused, 0);
+
+        JsonNode body = ok(event);
+
+        assertEquals(1, body.get("waiting").size(), body.toString());
+        JsonNode waiting = body.at("/waiting/0");
+        assertEquals(site.value(), waiting.get("site").asText());
+        assertEquals("paused", waiting.get("reason").asText());
+        assertEquals("paused by 429 (Retry-After 120 s)", waiting.get("detail").asText());
+        assertEquals("throttled", waiting.get("cause").asText());
+        assertEquals(429, waiting.get("status").asInt());
+        assertEquals(paused.pausedUntil().toString(), waiting.get("until").asText());
     }
 
     @Test

@@ -1,5 +1,6 @@
 package io.spiderling.core.batch;
 
+import io.spiderling.core.politeness.PauseCause;
 import io.spiderling.core.robots.RobotsOrigin;
 import io.spiderling.core.url.SiteKey;
 import java.time.Duration;
@@ -64,8 +65,14 @@ public sealed interface Waiting {
      * pause is not over.
      *
      * @param pausesInRow pauses since the site last answered properly, this one included
+     * @param cause why the limiter paused it; empty for a rate item stored before causes were recorded
      */
-    record Paused(SiteKey siteKey, Instant pausedUntil, int pausesInRow, int urls) implements Waiting {
+    record Paused(SiteKey siteKey, Instant pausedUntil, int pausesInRow, Optional<PauseCause> cause, int urls)
+            implements Waiting {
+        public Paused {
+            Objects.requireNonNull(cause, "cause");
+        }
+
         @Override
         public Optional<SiteKey> site() {
             return Optional.of(siteKey);

@@ -128,7 +128,8 @@ public final class WaitingReasons {
             return Optional.empty();
         }
         return switch (refused.reason()) {
-            case PAUSED -> Optional.of(new Waiting.Paused(state.site(), rate.pausedUntil(), rate.throttles(), urls));
+            case PAUSED -> Optional.of(new Waiting.Paused(state.site(), rate.pausedUntil(), rate.throttles(),
+                    rate.pauseCause(), urls));
             case TOO_SOON -> Optional.of(new Waiting.RateLimited(state.site(),
                     refused.retryAt().plus(limiter.settings().maxDelay()), limiter.interval(rate), urls));
             case IN_FLIGHT -> Optional.empty(); // busy fetching: not waiting

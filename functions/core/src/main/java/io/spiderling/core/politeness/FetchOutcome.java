@@ -2,6 +2,8 @@ package io.spiderling.core.politeness;
 
 import io.spiderling.core.fetch.FetchResult;
 import io.spiderling.core.fetch.FailureKind;
+import java.util.Arrays;
+import java.util.Optional;
 
 /**
  * What one fetch says about the site and about the URL, in the few classes that the rate limiter and the retry policy
@@ -82,6 +84,10 @@ public enum FetchOutcome {
 
     public String wireName() {
         return wireName;
+    }
+
+    public static Optional<FetchOutcome> fromWireName(String name) {
+        return Arrays.stream(values()).filter(o -> o.wireName.equals(name)).findFirst();
     }
 
     /** Whether another attempt can get a different answer. */

@@ -55,6 +55,10 @@ import java.util.Optional;
  * ({@link SiteRate#failing()}); when {@code failuresToPause} different URLs have failed with no proper answer in
  * between, the site pauses for {@code failurePause} (10 s, doubling while it repeats) and its interval doubles, and
  * the streak starts over. Any proper answer clears it. The same URL failing again (its retries) adds nothing.
+ *
+ * <p><b>Why a site is paused</b> goes into the same state as the pause ({@link SiteRate#pauseCause()}): the status
+ * and Retry-After of a throttle, or the number of URLs and the last failure of a streak. It costs no write of its
+ * own, and lets a status report name the cause ({@code paused by 429}) instead of guessing.
  */
 public final class RateLimiter {
 
@@ -174,8 +178,9 @@ public final class RateLimiter {
         }
         boolean throttled = state.interval().compareTo(state.baseInterval()) > 0;
         Duration interval = throttled ? max(state.interval(), baseInterval) : baseInterval;
-        return new SiteRate(state.lastSlot(), interval, baseInterval, state.pausedUntil(), state.throttles(),
-                state.successes(), state.responseTime(), state.inFlight(), state.failing(), state.version() + 1);
+        return new SiteRate(state.lastSlot(), interval, baseInterval, state.pausedUntil(), state.pauseCause(),
+                state.throttles(), state.successes(), state.responseTime(), state.inFlight(), state.failing(),
+                state.version() + 1);
     }
 
     /** The spacing between this site's slots now: see the class comment for the formula. */
@@ -252,10 +257,14 @@ public final class RateLimiter {
      */
     public SiteRate onResult(SiteRate state, FetchResult result, String urlHash, Instant now, double jitter) {
         return switch (FetchOutcome.of(result)) {
-            case THROTTLED -> onThrottled(state, now,
-                    RetryAfter.parse(((FetchResult.Response) result).headers().get("retry-after"), now), jitter);
+            case THROTTLED -> {
+                FetchResult.Response response = (FetchResult.Response) result;
+                yield onThrottled(state, now, response.status(),
+                        RetryAfter.parse(response.headers().get("retry-after"), now), jitter);
+            }
             case OK, CLIENT_ERROR -> onSuccess(state, result.total());
-            case SERVER_ERROR, TIMEOUT, CONNECT, DNS, TLS, IO -> onFailure(state, urlHash, now, jitter);
+            case SERVER_ERROR, TIMEOUT, CONNECT, DNS, TLS, IO ->
+                    onFailure(state, urlHash, FetchOutcome.of(result), now, jitter);
             case BLOCKED -> state;
         };
     }
@@ -285,10 +294,16 @@ public final class RateLimiter {
      * the site gives). The {@code failuresToPause}-th different URL in the streak pauses the site for
      * {@code failurePause × 2^(pauses in a row − 1)} and doubles its interval, and starts a new streak.
      *
+     * @param outcome how the URL failed: one whose {@link FetchOutcome#siteFailure()} holds, named in the
+     *     {@link PauseCause.Failures} of a pause
      * @param jitter uniformly random in [0, 1)
+     * @throws IllegalArgumentException if {@code outcome} is not a failure of the site
      */
-    public SiteRate onFailure(SiteRate state, String urlHash, Instant now, double jitter) {
+    public SiteRate onFailure(SiteRate state, String urlHash, FetchOutcome outcome, Instant now, double jitter) {
         Jitter.require(jitter);
+        if (!outcome.siteFailure()) {
+            throw new IllegalArgumentException(outcome + " is not a failure of the site");
+        }
         List<String> failing = new ArrayList<>(state.failing());
         if (!failing.contains(urlHash)) {
             failing.add(urlHash);
@@ -299,26 +314,38 @@ public final class RateLimiter {
             return state.next(c -> c.interval(interval).successes(0).failing(failing));
         }
         int throttles = nextThrottles(state);
-        Instant pausedUntil = latest(state.pausedUntil(), now.plus(pause(doublings(settings.failurePause(),
-                throttles - 1), jitter)));
-        return state.next(c -> c.interval(doubled(state)).successes(0).failing(List.of()).throttles(throttles)
-                .pausedUntil(pausedUntil));
+        Instant until = now.plus(pause(doublings(settings.failurePause(), throttles - 1), jitter));
+        PauseCause cause = new PauseCause.Failures(failing.size(), outcome);
+        return state.next(c -> paused(c, state, until, cause).interval(doubled(state)).successes(0)
+                .failing(List.of()).throttles(throttles));
     }
 
     /**
      * The site asked us to slow down (429, or a 5xx with Retry-After): double the earned interval and pause the
      * site, as the class comment describes. A pause never shortens one already in place.
      *
+     * @param status the answer's HTTP status (429, or the 5xx that came with a Retry-After), for its
+     *     {@link PauseCause.Throttled}
      * @param retryAfter the wait the answer asked for (see {@link RetryAfter}); empty when absent or unreadable
      * @param jitter uniformly random in [0, 1)
      */
-    public SiteRate onThrottled(SiteRate state, Instant now, Optional<Duration> retryAfter, double jitter) {
+    public SiteRate onThrottled(SiteRate state, Instant now, int status, Optional<Duration> retryAfter,
+            double jitter) {
         Jitter.require(jitter);
         int throttles = nextThrottles(state);
         Duration asked = retryAfter.orElseGet(() -> doublings(settings.defaultPause(), throttles - 1));
-        Instant pausedUntil = latest(state.pausedUntil(), now.plus(pause(asked, jitter)));
-        return state.next(c -> c.interval(doubled(state)).pausedUntil(pausedUntil).throttles(throttles).successes(0)
-                .failing(List.of()));
+        Instant until = now.plus(pause(asked, jitter));
+        PauseCause cause = new PauseCause.Throttled(status, retryAfter);
+        return state.next(c -> paused(c, state, until, cause).interval(doubled(state)).throttles(throttles)
+                .successes(0).failing(List.of()));
+    }
+
+    /**
+     * A pause until {@code until} for {@code cause}, unless the pause in place ends later (a pause never shortens
+     * one in place): then that pause and its cause stay, since they are what holds the site.
+     */
+    private static SiteRate.Change paused(SiteRate.Change change, SiteRate state, Instant until, PauseCause cause) {
+        return until.isAfter(state.pausedUntil()) ? change.pause(until, cause) : change;
     }
 
     /** The pauses in a row, this one included (saturating). */

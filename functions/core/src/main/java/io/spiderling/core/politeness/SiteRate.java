@@ -5,6 +5,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.function.Consumer;
 
 /**
@@ -19,6 +20,8 @@ import java.util.function.Consumer;
  * @param baseInterval the spacing of a well-behaved site: the configured or overridden interval, raised to the
  *     robots.txt crawl delay (see {@link RateLimiter#baseInterval})
  * @param pausedUntil no slot is granted before this (a 429/503 pause); the epoch when there is none
+ * @param pauseCause why the limiter set {@code pausedUntil}; empty when it never did, or when the state was stored
+ *     before causes were recorded
  * @param throttles 429/503 answers since the last successful one
  * @param successes successful answers since the interval last changed, counted up to the number that restores it
  * @param responseTime smoothed (EWMA) fetch duration; zero before the first answer
@@ -28,12 +31,14 @@ import java.util.function.Consumer;
  *     evidence that pauses a site ({@link RateLimiter.Settings#failuresToPause()} different URLs in a row)
  * @param version 0 for a new site, higher after every change
  */
-public record SiteRate(Instant lastSlot, Duration interval, Duration baseInterval, Instant pausedUntil, int throttles,
-        int successes, Duration responseTime, List<Instant> inFlight, List<String> failing, long version) {
+public record SiteRate(Instant lastSlot, Duration interval, Duration baseInterval, Instant pausedUntil,
+        Optional<PauseCause> pauseCause, int throttles, int successes, Duration responseTime, List<Instant> inFlight,
+        List<String> failing, long version) {
 
     public SiteRate {
         Objects.requireNonNull(lastSlot, "lastSlot");
         Objects.requireNonNull(pausedUntil, "pausedUntil");
+        Objects.requireNonNull(pauseCause, "pauseCause");
         requirePositive(baseInterval, "baseInterval");
         requirePositive(interval, "interval");
         Objects.requireNonNull(responseTime, "responseTime");
@@ -55,8 +60,8 @@ public record SiteRate(Instant lastSlot, Duration interval, Duration baseInterva
     public SiteRate next(Consumer<Change> change) {
         Change c = new Change(this);
         change.accept(c);
-        return new SiteRate(c.lastSlot, c.interval, baseInterval, c.pausedUntil, c.throttles, c.successes,
-                c.responseTime, c.inFlight, c.failing, version + 1);
+        return new SiteRate(c.lastSlot, c.interval, baseInterval, c.pausedUntil, c.pauseCause, c.throttles,
+                c.successes, c.responseTime, c.inFlight, c.failing, version + 1);
     }
 
     /** The fields a transition may set; those it leaves alone keep their value. */
@@ -64,6 +69,7 @@ public record SiteRate(Instant lastSlot, Duration interval, Duration baseInterva
         private Instant lastSlot;
         private Duration interval;
         private Instant pausedUntil;
+        private Optional<PauseCause> pauseCause;
         private int throttles;
         private int successes;
         private Duration responseTime;
@@ -74,6 +80,7 @@ public record SiteRate(Instant lastSlot, Duration interval, Duration baseInterva
             lastSlot = from.lastSlot;
             interval = from.interval;
             pausedUntil = from.pausedUntil;
+            pauseCause = from.pauseCause;
             throttles = from.throttles;
             successes = from.successes;
             responseTime = from.responseTime;
@@ -91,8 +98,10 @@ public record SiteRate(Instant lastSlot, Duration interval, Duration baseInterva
             return this;
         }
 
-        public Change pausedUntil(Instant v) {
-            pausedUntil = v;
+        /** A pause until {@code until}, for {@code cause}: both at once, so a pause never goes without its cause. */
+        public Change pause(Instant until, PauseCause cause) {
+            pausedUntil = until;
+            pauseCause = Optional.of(cause);
             return this;
         }
 
@@ -124,8 +133,8 @@ public record SiteRate(Instant lastSlot, Duration interval, Duration baseInterva
 
     /** A site never fetched: the first slot is now, nothing in flight. */
     public static SiteRate initial(Duration baseInterval) {
-        return new SiteRate(Instant.EPOCH, baseInterval, baseInterval, Instant.EPOCH, 0, 0, Duration.ZERO, List.of(),
-                List.of(), 0);
+        return new SiteRate(Instant.EPOCH, baseInterval, baseInterval, Instant.EPOCH, Optional.empty(), 0, 0,
+                Duration.ZERO, List.of(), List.of(), 0);
     }
 
     private static void requirePositive(Duration d, String name) {

@@ -3,6 +3,8 @@ package io.spiderling.core.batch;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.spiderling.core.frontier.FrontierEntry;
+import io.spiderling.core.politeness.FetchOutcome;
+import io.spiderling.core.politeness.PauseCause;
 import io.spiderling.core.politeness.RateLimiter;
 import io.spiderling.core.politeness.SiteRate;
 import io.spiderling.core.robots.AccessResult;
@@ -30,10 +32,10 @@ class WaitingReasonsTest {
     @ParameterizedTest(name = "{0}")
     @CsvFileSource(resources = "/batch/waiting-reasons-cases.csv", numLinesToSkip = 1)
     void of_whenTableCase_namesExpectedWait(String rule, String robots, Long robotsNextTry, String rate,
-            Long rateSeconds, int throttles, int parked, int retries, Long retryIn, boolean suspect, String reason,
-            Long until, Integer urls) {
-        WaitingReasons.SiteState state = new WaitingReasons.SiteState(SITE, rate(rate, rateSeconds, throttles),
-                robots(robots, robotsNextTry).stream().toList());
+            Long rateSeconds, int throttles, String cause, int parked, int retries, Long retryIn, boolean suspect,
+            String reason, Long until, Integer urls) {
+        WaitingReasons.SiteState state = new WaitingReasons.SiteState(SITE,
+                rate(rate, rateSeconds, throttles, cause(cause)), robots(robots, robotsNextTry).stream().toList());
         List<FrontierEntry> pending = new ArrayList<>();
         for (int i = 0; i < parked; i++) {
             pending.add(entry("/page-" + i, 1, NOW));
@@ -48,6 +50,10 @@ class WaitingReasonsTest {
         assertEquals(Optional.ofNullable(until).map(NOW::plusSeconds), waiting.flatMap(Waiting::until), rule);
         assertEquals(urls == null ? 0 : urls, waiting.map(Waiting::urls).orElse(0), rule);
         waiting.ifPresent(w -> assertEquals(Optional.of(SITE), w.site(), rule));
+        if (waiting.orElse(null) instanceof Waiting.Paused paused) {
+            assertEquals(cause(cause), paused.cause(), rule + ": the stored cause");
+            assertEquals(throttles, paused.pausesInRow(), rule);
+        }
         assertEquals(suspect, reasons.suspect(state, NOW), rule);
     }
 
@@ -67,18 +73,33 @@ class WaitingReasonsTest {
         return new FrontierEntry("b1", NormalizedUrl.parse("http://127.0.0.4:8080" + path), attempt, 0, notBefore);
     }
 
-    private static Optional<SiteRate> rate(String kind, Long seconds, int throttles) {
+    private static Optional<SiteRate> rate(String kind, Long seconds, int throttles, Optional<PauseCause> cause) {
         SiteRate idle = new SiteRate(NOW.minus(Duration.ofHours(1)), Duration.ofSeconds(1), Duration.ofSeconds(1),
-                Instant.EPOCH, 0, 0, Duration.ZERO, List.of(), List.of(), 3);
+                Instant.EPOCH, Optional.empty(), 0, 0, Duration.ZERO, List.of(), List.of(), 3);
         return switch (kind) {
             case "none" -> Optional.empty();
             case "idle" -> Optional.of(idle);
-            case "paused" -> Optional.of(idle.next(c -> c.interval(Duration.ofSeconds(2))
-                    .pausedUntil(NOW.plusSeconds(seconds)).throttles(throttles)));
+            case "paused" -> Optional.of(new SiteRate(idle.lastSlot(), Duration.ofSeconds(2), idle.baseInterval(),
+                    NOW.plusSeconds(seconds), cause, throttles, 0, Duration.ZERO, List.of(), List.of(), 4));
             case "slow" -> Optional.of(idle.next(c -> c.interval(Duration.ofSeconds(seconds)).lastSlot(NOW)));
             case "busy" -> Optional.of(idle.next(c -> c.lastSlot(NOW).inFlight(List.of(NOW.minusMillis(500), NOW))));
             default -> throw new IllegalArgumentException("unknown rate in table: " + kind);
         };
+    }
+
+    /** "throttled <status> <Retry-After|none>", "failures <urls> <last outcome>", "unknown", or empty for none. */
+    private static Optional<PauseCause> cause(String cell) {
+        if (cell == null || cell.equals("unknown")) {
+            return Optional.empty();
+        }
+        String[] words = cell.split(" ");
+        return Optional.of(switch (words[0]) {
+            case "throttled" -> new PauseCause.Throttled(Integer.parseInt(words[1]),
+                    words[2].equals("none") ? Optional.empty() : Optional.of(Duration.parse(words[2])));
+            case "failures" -> new PauseCause.Failures(Integer.parseInt(words[1]),
+                    FetchOutcome.fromWireName(words[2]).orElseThrow());
+            default -> throw new IllegalArgumentException("unknown cause in table: " + cell);
+        });
     }
 
     private static Optional<RobotsCacheEntry> robots(String kind, Long nextTry) {

@@ -20,6 +20,7 @@ import io.spiderling.core.fetch.FetchJob;
 import io.spiderling.core.fetch.FetchRecord;
 import io.spiderling.core.fetch.FetchResult;
 import io.spiderling.core.frontier.Frontier;
+import io.spiderling.core.politeness.PauseCause;
 import io.spiderling.core.politeness.RateLimiter;
 import io.spiderling.core.politeness.RateOverrides;
 import io.spiderling.core.politeness.RetryPolicy;
@@ -367,6 +368,10 @@ class FetchPageTest {
         var rate = rates.find(URL.siteKey()).orElseThrow();
         assertTrue(rate.interval().compareTo(Duration.ofSeconds(1)) > 0, "slower after a 429: " + rate.interval());
         assertTrue(rate.pausedUntil().isAfter(clock.instant()), "paused: " + rate.pausedUntil());
+        assertEquals(Optional.of(new PauseCause.Throttled(429, Optional.of(Duration.ofSeconds(120)))),
+                rate.pauseCause(), "the pause's cause, in the same state");
+        assertEquals(3, rates.writes(), "robots.txt's slot, the page's, the answer at the end: as for any page, the"
+                + " pause and its cause in the last write");
     }
 
     /**

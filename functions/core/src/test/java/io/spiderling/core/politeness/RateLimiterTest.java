@@ -97,6 +97,8 @@ class RateLimiterTest {
                 response(429, Map.of("retry-after", "120")), URL_A, NOW, 0.0);
 
         assertEquals(NOW.plusSeconds(120), state.pausedUntil());
+        assertEquals(Optional.of(new PauseCause.Throttled(429, Optional.of(Duration.ofSeconds(120)))),
+                state.pauseCause());
         assertEquals(Duration.ofSeconds(2), limiter.interval(state));
     }
 
@@ -116,6 +118,8 @@ class RateLimiterTest {
                 response(503, Map.of("retry-after", "30")), URL_A, NOW, 0.0);
 
         assertEquals(NOW.plusSeconds(30), state.pausedUntil());
+        assertEquals(Optional.of(new PauseCause.Throttled(503, Optional.of(Duration.ofSeconds(30)))),
+                state.pauseCause());
         assertEquals(1, state.throttles());
     }
 
@@ -130,6 +134,7 @@ class RateLimiterTest {
         state = limiter.onResult(state, response(502, Map.of()), URL_C, NOW, 0.0);
 
         assertEquals(NOW.plusSeconds(10), state.pausedUntil());
+        assertEquals(Optional.of(new PauseCause.Failures(3, FetchOutcome.SERVER_ERROR)), state.pauseCause());
         assertEquals(List.of(), state.failing());
     }
 
@@ -187,7 +192,14 @@ class RateLimiterTest {
     @CsvSource({"-0.01", "1.0", "NaN"})
     void onThrottled_whenJitterOutsideUnitInterval_throws(double jitter) {
         assertThrows(IllegalArgumentException.class, () -> limiter.onThrottled(
-                SiteRate.initial(Duration.ofSeconds(1)), NOW, Optional.empty(), jitter));
+                SiteRate.initial(Duration.ofSeconds(1)), NOW, 429, Optional.empty(), jitter));
+    }
+
+    @ParameterizedTest
+    @CsvSource({"OK", "THROTTLED", "CLIENT_ERROR", "BLOCKED"})
+    void onFailure_whenOutcomeIsNoFailureOfTheSite_throws(FetchOutcome outcome) {
+        assertThrows(IllegalArgumentException.class, () -> limiter.onFailure(
+                SiteRate.initial(Duration.ofSeconds(1)), URL_A, outcome, NOW, 0.0));
     }
 
     @ParameterizedTest(name = "{0}")
@@ -216,8 +228,8 @@ class RateLimiterTest {
 
     @Test
     void siteRate_whenInFlightOutOfOrder_keepsItSorted() {
-        SiteRate state = new SiteRate(NOW, Duration.ofSeconds(1), Duration.ofSeconds(1), Instant.EPOCH, 0, 0,
-                Duration.ZERO, List.of(NOW, NOW.minusSeconds(1)), List.of(), 3);
+        SiteRate state = new SiteRate(NOW, Duration.ofSeconds(1), Duration.ofSeconds(1), Instant.EPOCH,
+                Optional.empty(), 0, 0, Duration.ZERO, List.of(NOW, NOW.minusSeconds(1)), List.of(), 3);
 
         assertEquals(List.of(NOW.minusSeconds(1), NOW), state.inFlight());
     }
@@ -270,17 +282,49 @@ class RateLimiterTest {
                 yield next;
             }
             case "success" -> limiter.onSuccess(state, Duration.parse(step.arg()));
-            // "failure [url]": the URL failing, for the streak (one URL when not named)
-            case "failure" -> limiter.onFailure(state, step.arg().isEmpty() ? URL_A : step.arg(), at, 0.0);
+            // "failure [url [outcome]]": the URL failing, for the streak (one URL when not named)
+            case "failure" -> {
+                String[] parts = step.arg().split(" ");
+                FetchOutcome outcome = parts.length > 1 ? outcome(parts[1]) : FetchOutcome.SERVER_ERROR;
+                yield expectCause(limiter.onFailure(state, parts[0].isEmpty() ? URL_A : parts[0], outcome, at, 0.0),
+                        step, where);
+            }
             case "throttle" -> {
                 String[] parts = step.arg().split(" ");
-                Optional<Duration> retryAfter = parts[0].equals("none") ? Optional.empty()
-                        : Optional.of(Duration.parse(parts[0]));
-                yield limiter.onThrottled(state, at, retryAfter, Double.parseDouble(parts[1]));
+                yield expectCause(limiter.onThrottled(state, at, Integer.parseInt(parts[0]), retryAfter(parts[1]),
+                        Double.parseDouble(parts[2])), step, where);
             }
             case "rebase" -> limiter.rebase(state, Duration.parse(step.arg()));
             default -> throw new IllegalArgumentException(where + ": unknown action");
         };
+    }
+
+    /** Checks the pause cause the table expects after a failure or a throttle, if it names one. */
+    private static SiteRate expectCause(SiteRate state, Step step, String where) {
+        if (!step.expect().isEmpty()) {
+            assertEquals(expectedCause(step.expect()), state.pauseCause(), where + ": pause cause");
+        }
+        return state;
+    }
+
+    /** "cause none", "cause throttled <status> <retryAfter|none>" or "cause failures <urls> <last outcome>". */
+    private static Optional<PauseCause> expectedCause(String expect) {
+        String[] words = expect.split(" ");
+        return switch (words[1]) {
+            case "none" -> Optional.empty();
+            case "throttled" -> Optional.of(new PauseCause.Throttled(Integer.parseInt(words[2]), retryAfter(words[3])));
+            case "failures" -> Optional.of(new PauseCause.Failures(Integer.parseInt(words[2]), outcome(words[3])));
+            default -> throw new IllegalArgumentException("unknown cause: " + expect);
+        };
+    }
+
+    private static Optional<Duration> retryAfter(String cell) {
+        return cell.equals("none") ? Optional.empty() : Optional.of(Duration.parse(cell));
+    }
+
+    private static FetchOutcome outcome(String wireName) {
+        return FetchOutcome.fromWireName(wireName)
+                .orElseThrow(() -> new IllegalArgumentException("unknown outcome: " + wireName));
     }
 
     /** Builds the decision the table expects, so a mismatch shows both in full. */

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.spiderling.core.batch.BatchItem;
 import io.spiderling.core.batch.BatchStatus;
 import io.spiderling.core.batch.Waiting;
+import io.spiderling.core.politeness.PauseCause;
 import io.spiderling.core.pipeline.BatchWaiting;
 import io.spiderling.core.batch.PlanProgress;
 import io.spiderling.core.batch.ItemPage;
@@ -120,6 +121,9 @@ public final class Views {
             if (w instanceof Waiting.RobotsUnreachable r) {
                 entry.put("origin", r.origin().value());
             }
+            if (w instanceof Waiting.Paused p) {
+                p.cause().ifPresent(cause -> pauseCause(entry, cause));
+            }
         }
         batch.put("waitingMore", report.more());
         if (report.partial()) {
@@ -149,12 +153,43 @@ public final class Views {
             case Waiting.RobotsUnreachable r -> "robots.txt unreachable ("
                     + r.status().map(String::valueOf).orElse("no answer") + ")"
                     + (r.failures() > 1 ? ", " + r.failures() + " tries failed" : "");
-            case Waiting.Paused p -> "paused: the site answered 429/503 or kept failing"
-                    + (p.pausesInRow() > 1 ? " (" + p.pausesInRow() + " pauses in a row)" : "");
+            case Waiting.Paused p -> pausedDetail(p);
             case Waiting.RateLimited r -> "rate-limited: one request every " + seconds(r.interval());
             case Waiting.Retrying r -> r.retrying() + (r.retrying() == 1 ? " URL" : " URLs")
                     + " failed, next attempt " + r.attempt();
         };
+    }
+
+    /**
+     * What the pause's stored cause says, e.g. "paused by 429 (Retry-After 120 s)" or "paused after 3 URLs failed in a
+     * row (last: timeout)"; a pause stored without its cause names both possibilities.
+     */
+    private static String pausedDetail(Waiting.Paused p) {
+        List<String> notes = new java.util.ArrayList<>();
+        String what;
+        switch (p.cause().orElse(null)) {
+            case null -> what = "paused: the site answered 429/503 or kept failing";
+            case PauseCause.Throttled t -> {
+                what = "paused by " + t.status();
+                t.retryAfter().ifPresent(d -> notes.add("Retry-After " + seconds(d)));
+            }
+            case PauseCause.Failures f -> {
+                what = "paused after " + f.urls() + (f.urls() == 1 ? " URL failed" : " URLs failed in a row");
+                notes.add((f.urls() == 1 ? "" : "last: ") + f.last().wireName());
+            }
+        }
+        if (p.pausesInRow() > 1) {
+            notes.add(p.pausesInRow() + " pauses in a row");
+        }
+        return notes.isEmpty() ? what : what + " (" + String.join("; ", notes) + ")";
+    }
+
+    /** {@code cause} (throttled, failures) and, for a throttle, the {@code status} that asked for it. */
+    private static void pauseCause(ObjectNode entry, PauseCause cause) {
+        switch (cause) {
+            case PauseCause.Throttled t -> entry.put("cause", "throttled").put("status", t.status());
+            case PauseCause.Failures f -> entry.put("cause", "failures");
+        }
     }
 
     private static String seconds(java.time.Duration d) {
