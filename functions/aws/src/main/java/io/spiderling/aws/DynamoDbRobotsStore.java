@@ -122,6 +122,12 @@ public final class DynamoDbRobotsStore implements RobotsStore {
         }
     }
 
+    @Override
+    public void releaseFetch(RobotsOrigin origin) {
+        dynamo.deleteItem(b -> b.tableName(table)
+                .key(Map.of("pk", s("ROBOTS#" + origin.value()), "sk", s("fetching"))));
+    }
+
     /**
      * A Scan of the whole table, filtered to the lease items still held: the leases sit each in its origin's
      * partition, and no key or index lists them. That reads every item of the table, so it is for the local stack's

@@ -42,6 +42,17 @@ class DynamoDbRobotsStoreTest {
     }
 
     @Test
+    void releaseFetch_whenTheHolderGivesItUp_anotherClaimsAtOnce() {
+        RobotsOrigin origin = RobotsOrigin.of("https://given-back.example/");
+        assertTrue(store.claimFetch(origin, NOW, NOW.plusSeconds(45)));
+
+        store.releaseFetch(origin);
+
+        assertTrue(store.claimFetch(origin, NOW.plusSeconds(1), NOW.plusSeconds(46)), "free at once, not in 44 s");
+        assertEquals(Optional.empty(), store.find(origin));
+    }
+
+    @Test
     void releaseFetchClaims_whenClaimsHeldAndLapsed_endsTheHeldOnesAndLeavesTheCachedRulesAlone() {
         assertEquals("sk = :fetching AND #until > :now", DynamoDbRobotsStore.HELD_CLAIMS);
         Instant later = NOW.plus(Duration.ofDays(1)); // every other test's claim has lapsed by then

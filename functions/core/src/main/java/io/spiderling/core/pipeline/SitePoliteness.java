@@ -311,6 +311,8 @@ public final class SitePoliteness {
             NormalizedUrl robotsUrl = NormalizedUrl.parse(origin.robotsUrl());
             Gate slot = acquire(robotsUrl.siteKey(), entry.flatMap(RobotsCacheEntry::crawlDelay));
             if (!(slot instanceof Gate.Go go)) {
+                // Not fetching after all: the claim would keep every fetcher, this one too, off it for its 45 s.
+                parts.robotsStore().releaseFetch(origin);
                 return Optional.of(slot);
             }
             FetchResult result = parts.fetcher().fetch(FetchRequest.get(robotsUrl.value()));

@@ -30,6 +30,13 @@ public interface RobotsStore {
     boolean claimFetch(RobotsOrigin origin, Instant now, Instant until);
 
     /**
+     * Ends the caller's own claim on the origin's fetch, taken with {@link #claimFetch}, when it gives the fetch up
+     * without fetching (the site had no rate slot for it): otherwise the origin would wait the claim out, this
+     * fetcher included.
+     */
+    void releaseFetch(RobotsOrigin origin);
+
+    /**
      * Ends every fetch claim still held at {@code now}, whoever holds it, and returns how many there were. Only for
      * when every holder is known to be dead (the local stack resuming after its process died, on its locked data
      * folder): a live fetcher's claim would be taken from it. An adapter may read every entry to find them.

@@ -25,6 +25,7 @@ import io.spiderling.core.politeness.RateLimiter;
 import io.spiderling.core.politeness.RateOverrides;
 import io.spiderling.core.politeness.RetryPolicy;
 import io.spiderling.core.port.BlobStore;
+import io.spiderling.core.robots.RobotsOrigin;
 import io.spiderling.core.robots.RobotsPolicy;
 import io.spiderling.core.testing.CallLog;
 import io.spiderling.core.testing.InMemoryBatchStore;
@@ -321,6 +322,23 @@ class FetchPageTest {
         assertEquals(List.of(ROBOTS, URL.value()), site.urls());
         assertEquals(ItemState.QUEUED, state(OTHER));
         assertTrue(requeued.until().isAfter(START), requeued.until().toString());
+    }
+
+    @Test
+    void process_whenRobotsTxtFindsNoSlot_givesItsFetchClaimBackSoTheNextTryNeedNotWaitItOut() {
+        pause = when -> { }; // time stands still: the site's next slot never comes within the second
+        NormalizedUrl www = NormalizedUrl.parse("https://www.example.com/x"); // the same site, its own robots.txt
+        site.answer(URL.value(), ok(URL.value(), "a"));
+        FetchPage fetchPage = fetchPage();
+
+        fetchPage.process(send(URL)); // robots.txt at 0 s, the page at 1 s
+        var refused = fetchPage.process(send(www));
+
+        var requeued = assertInstanceOf(FetchPage.Outcome.Requeued.class, refused);
+        assertTrue(requeued.why().startsWith("rate"), requeued.why());
+        assertEquals(List.of(ROBOTS, URL.value()), site.urls(), "www's robots.txt was not asked for");
+        assertTrue(robotsStore.claimFetch(RobotsOrigin.of(www), clock.instant(), clock.instant().plusSeconds(45)),
+                "the claim taken for www's robots.txt was given back");
     }
 
     @ParameterizedTest

@@ -43,6 +43,11 @@ public final class InMemoryRobotsStore implements RobotsStore {
     }
 
     @Override
+    public synchronized void releaseFetch(RobotsOrigin origin) {
+        claims.remove(origin);
+    }
+
+    @Override
     public synchronized int releaseFetchClaims(Instant now) {
         int held = claims.size();
         claims.values().removeIf(until -> until.isAfter(now));
