@@ -338,11 +338,15 @@ public final class SitePoliteness {
             }
             if (result instanceof FetchResult.Failure f && f.kind() == FailureKind.BLOCKED) {
                 // The SSRF guard refused the site's address: nothing of it will ever be fetched.
+                parts.robotsStore().releaseFetch(origin);
                 return Optional.of(new Gate.Unreachable("blocked: " + f.message()));
             }
             RobotsCacheEntry fetched = parts.robots().onFetched(origin, RobotsFetchOutcome.from(result, hops), entry,
                     clock.instant(), jitter.getAsDouble());
             parts.robotsStore().save(fetched);
+            // The entry now answers for the origin; a claim left behind would hold off its next try (after an outage,
+            // due in a second or two) for the claim's 45 s.
+            parts.robotsStore().releaseFetch(origin);
             robotsEntries.put(origin, Optional.of(fetched));
             return Optional.empty();
         }

@@ -278,6 +278,10 @@ class FetchPageTest {
         assertEquals(List.of(ROBOTS), site.urls(), "no page request while the rules are undefined");
         assertEquals(ItemState.QUEUED, state(URL));
         assertEquals(1, frontierStore.pending(URL.siteKey()), "back in the park");
+        RobotsOrigin origin = RobotsOrigin.of(URL);
+        assertTrue(robotsStore.claimFetch(origin, clock.instant(), clock.instant().plusSeconds(45)),
+                "the fetch's claim ended with it: the next try need not wait 45 s");
+        robotsStore.releaseFetch(origin);
         clock.set(first.until());
         assertEquals(1, frontier.release(URL.siteKey()));
         assertEquals(2, lastSent().send(), "a fresh deduplication id for the second send");
