@@ -82,10 +82,7 @@ final class FetchCommand implements Callable<Integer> {
                     + " deployment has no route that serves them yet (docs/warc.md)");
         }
         List<String> fromFile = file == null ? List.of() : Inputs.read(file, io.in());
-        if (api.endpoint().isEmpty()) {
-            io.err().println("Starting the embedded stack (no Docker, no AWS account)...");
-        }
-        try (Target target = open()) {
+        try (Target target = open(io)) {
             List<String> urls = new ArrayList<>();
             if (demo) {
                 if (!(target instanceof Target.Embedded embedded) || embedded.demoSites().isEmpty()) {
@@ -99,9 +96,20 @@ final class FetchCommand implements Callable<Integer> {
         }
     }
 
-    private Target open() {
-        return api.endpoint().isPresent() ? Target.Remote.open(api.endpoint().get(), api.remoteCredentials())
-                : Target.Embedded.start(api.port, demo, api.dataFolder());
+    /**
+     * A deployment with --endpoint; else the embedded stack that {@code serve} runs on the data folder, when one does
+     * (the demo needs its sites in this process, so it starts its own); else a new embedded stack.
+     */
+    private Target open(Io io) {
+        if (api.endpoint().isPresent()) {
+            return Target.Remote.open(api.endpoint().get(), api.remoteCredentials());
+        }
+        Optional<RunningApi> running = demo || api.memory ? Optional.empty() : RunningApi.find(api.data);
+        if (running.isPresent()) {
+            return Target.Remote.running(running.get());
+        }
+        io.err().println("Starting the embedded stack (no Docker, no AWS account)...");
+        return Target.Embedded.start(api.port, demo, api.dataFolder());
     }
 
     private int run(Target target, List<String> urls, Io io) throws InterruptedException {
@@ -175,8 +183,9 @@ final class FetchCommand implements Callable<Integer> {
 
     /**
      * Where the runs in progress are remembered, so running the same command again resumes the same batch: in the
-     * embedded stack's data folder, or for a deployment in the data folder's {@code remote-runs.properties} (the
-     * endpoint is part of the fingerprint). None with --memory.
+     * data folder's {@code runs.properties} for the embedded stack (started here or served by another process), or
+     * for a deployment in its {@code remote-runs.properties} (the endpoint is part of the fingerprint). None with
+     * --memory.
      */
     private Optional<RunJournal> journal(Target target) {
         if (target instanceof Target.Embedded embedded) {
@@ -184,6 +193,10 @@ final class FetchCommand implements Callable<Integer> {
         }
         if (api.memory) {
             return Optional.empty();
+        }
+        if (target.local()) {
+            // The stack another process serves on the data folder: the folder's own journal, as if run there.
+            return Optional.of(RunJournal.open(api.data.resolve(RunJournal.FILE)));
         }
         try {
             java.nio.file.Files.createDirectories(api.data);

@@ -15,7 +15,7 @@ final class QueryCommands {
         }
         var running = RunningApi.find(api.data);
         if (running.isPresent()) {
-            return Target.Remote.open(running.get().uri(), new ApiClient.Credentials.Bearer(running.get().token()));
+            return Target.Remote.running(running.get());
         }
         io.err().println("Starting the embedded stack on " + api.data + "...");
         return Target.Embedded.start(api.port, false, api.dataFolder());

@@ -159,9 +159,16 @@ sealed interface Target extends AutoCloseable {
     /** A deployment's HTTP API. Opening it makes one cheap call, so a wrong endpoint or token fails at once. */
     final class Remote implements Target {
         private final ApiClient api;
+        private final boolean local;
 
-        private Remote(ApiClient api) {
+        private Remote(ApiClient api, boolean local) {
             this.api = api;
+            this.local = local;
+        }
+
+        /** The API of the embedded stack another process ({@code serve}) runs on the data folder. */
+        static Remote running(RunningApi running) {
+            return new Remote(probe(running.uri(), new ApiClient.Credentials.Bearer(running.token())), true);
         }
 
         static Remote open(URI endpoint, ApiClient.Credentials credentials) {
@@ -170,6 +177,10 @@ sealed interface Target extends AutoCloseable {
                 throw new CliException(ExitCode.USAGE, "--endpoint must be an http(s) URL, such as"
                         + " https://abc123.execute-api.eu-west-1.amazonaws.com; was " + endpoint);
             }
+            return new Remote(probe(endpoint, credentials), false);
+        }
+
+        private static ApiClient probe(URI endpoint, ApiClient.Credentials credentials) {
             ApiClient api = new ApiClient(endpoint, credentials);
             // Any authenticated route answers 404 for a batch that does not exist; 401/403 throw in the client.
             ApiClient.Response probe = api.get("/batches/spiderling-cli-probe");
@@ -177,7 +188,7 @@ sealed interface Target extends AutoCloseable {
                 throw new CliException(ExitCode.UNAVAILABLE, endpoint + " does not answer like a Spiderling API ("
                         + probe.status() + ": " + probe.error() + ")");
             }
-            return new Remote(api);
+            return api;
         }
 
         @Override
@@ -187,12 +198,12 @@ sealed interface Target extends AutoCloseable {
 
         @Override
         public String describe() {
-            return api.base().toString();
+            return local ? "the embedded stack served at " + api.base() : api.base().toString();
         }
 
         @Override
         public boolean local() {
-            return false;
+            return local;
         }
 
         @Override

@@ -117,6 +117,27 @@ class CliFetchTest {
     }
 
     @Test
+    void fetch_whenServeRunsOnTheDataFolder_expectItsApiUsedRatherThanASecondStack() throws Exception {
+        Path data = dir.resolve("served");
+        try (LocalSites sites = LocalSites.demoSites(1, 1);
+                Target.Embedded served = Target.Embedded.start(0, false, java.util.Optional.of(data))) {
+            Path urls = Files.write(dir.resolve("one.txt"), List.of(sites.site(0).url("/page/1")));
+            Path out = dir.resolve("served-out");
+
+            CliRun run = CliRun.of("fetch", "--data", data.toString(), "--out", out.toString(), "--progress", "none",
+                    urls.toString());
+
+            assertEquals(0, run.code(), run.toString());
+            assertTrue(run.out().contains("Submitting 1 URLs to the embedded stack served at "
+                    + served.spiderling().apiUri()), run.toString());
+            assertFalse(run.err().contains("Starting the embedded stack"), run.toString());
+            JsonNode line = JSON.readTree(Files.readAllLines(out.resolve("results.jsonl")).getFirst());
+            assertEquals("fetched", line.get("state").asText());
+            assertTrue(Files.exists(out.resolve(line.get("body").asText())), "bodies of a local stack are saved");
+        }
+    }
+
+    @Test
     void fetchStatusGetCancel_whenEndpoint_expectTheDeployedApiUsedAndNoBodiesByDefault(EmbeddedAws aws)
             throws Exception {
         try (LocalSites sites = LocalSites.demoSites(1, 2);
