@@ -51,6 +51,11 @@ public final class SitePoliteness {
 
     /** How long a claim to fetch robots.txt holds off other fetchers: above the fetch's timeouts and hops. */
     private static final Duration ROBOTS_CLAIM = Duration.ofSeconds(45);
+    /**
+     * A granted slot waited for longer than this is checked against the stored rate item before its request goes out:
+     * the longer the wait, the likelier another fetcher saw the site throttle meanwhile.
+     */
+    static final Duration RECHECK_AFTER = Duration.ofMillis(250);
 
     /** Conditional writes before giving up: each loser sees a newer state, so a few suffice. */
     private static final int RATE_ATTEMPTS = 10;
@@ -222,12 +227,32 @@ public final class SitePoliteness {
                 }, base);
             }
             if (gate instanceof Gate.Go go && go.slot().isAfter(clock.instant())) {
+                boolean longWait = Duration.between(clock.instant(), go.slot()).compareTo(RECHECK_AFTER) > 0;
                 pause.until(go.slot());
+                if (longWait) {
+                    gate = recheck(key, site, go);
+                }
             }
             if (gate instanceof Gate.Wait) {
                 telemetry.rateRefused();
             }
             return gate;
+        }
+
+        /**
+         * A slot granted a while ago is about to be used: another fetcher may have seen the site answer 429 (or fail
+         * again and again) since, and paused it. Reads the rate item again; if the site is paused now, gives the slot
+         * back and waits for the pause to end, rather than sending a request the site asked not to get.
+         */
+        private Gate recheck(SiteKey key, Site site, Gate.Go go) {
+            synchronized (site) {
+                site.known = parts.rates().find(key);
+                Instant now = nowMillis();
+                return change(key, site, state -> state.pausedUntil().isAfter(now)
+                        ? new Step<>(parts.limiter().release(state, go.slot()),
+                                new Gate.Wait(state.pausedUntil(), "rate: paused"))
+                        : new Step<>(null, go));
+            }
         }
 
         private <T> T change(SiteKey key, Site site, Function<SiteRate, Step<T>> step) {
@@ -307,6 +332,14 @@ public final class SitePoliteness {
             if (!parts.robotsStore().claimFetch(origin, now, now.plus(ROBOTS_CLAIM))) {
                 // Another invocation is fetching it: ask again when its rules are likely cached.
                 return Optional.of(new Gate.Wait(now.plusSeconds(1), "robots.txt being fetched by another fetcher"));
+            }
+            // A fetcher gives its claim back once it has saved the rules, so one that finished between this session's
+            // read and this claim left its rules behind, and the claim was free: read again before asking the site.
+            Optional<RobotsCacheEntry> current = parts.robotsStore().find(origin);
+            if (!parts.robots().needsFetch(current, now)) {
+                parts.robotsStore().releaseFetch(origin);
+                robotsEntries.put(origin, current);
+                return Optional.empty();
             }
             NormalizedUrl robotsUrl = NormalizedUrl.parse(origin.robotsUrl());
             Gate slot = acquire(robotsUrl.siteKey(), entry.flatMap(RobotsCacheEntry::crawlDelay));

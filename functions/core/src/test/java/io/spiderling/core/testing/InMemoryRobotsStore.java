@@ -15,6 +15,12 @@ public final class InMemoryRobotsStore implements RobotsStore {
     private final Map<RobotsOrigin, Instant> claims = new HashMap<>();
 
     private final Map<RobotsOrigin, RobotsCacheEntry> entries = new HashMap<>();
+    private Runnable beforeNextClaim = () -> { };
+
+    /** Runs {@code action} just before the next claim is decided: another fetcher finishing in between. */
+    public synchronized void beforeNextClaim(Runnable action) {
+        beforeNextClaim = action;
+    }
 
     @Override
     public synchronized Optional<RobotsCacheEntry> find(RobotsOrigin origin) {
@@ -34,6 +40,9 @@ public final class InMemoryRobotsStore implements RobotsStore {
 
     @Override
     public synchronized boolean claimFetch(RobotsOrigin origin, Instant now, Instant until) {
+        Runnable action = beforeNextClaim;
+        beforeNextClaim = () -> { };
+        action.run();
         Instant held = claims.get(origin);
         if (held != null && held.isAfter(now)) {
             return false;
