@@ -56,6 +56,8 @@ public final class SitePoliteness {
      * the longer the wait, the likelier another fetcher saw the site throttle meanwhile.
      */
     static final Duration RECHECK_AFTER = Duration.ofMillis(250);
+    /** How long before its slot a waited-for request is checked: the read must be done by the slot. */
+    private static final Duration RECHECK_LEAD = Duration.ofMillis(100);
 
     /** Conditional writes before giving up: each loser sees a newer state, so a few suffice. */
     private static final int RATE_ATTEMPTS = 10;
@@ -227,10 +229,14 @@ public final class SitePoliteness {
                 }, base);
             }
             if (gate instanceof Gate.Go go && go.slot().isAfter(clock.instant())) {
-                boolean longWait = Duration.between(clock.instant(), go.slot()).compareTo(RECHECK_AFTER) > 0;
-                pause.until(go.slot());
-                if (longWait) {
+                if (Duration.between(clock.instant(), go.slot()).compareTo(RECHECK_AFTER) > 0) {
+                    // Checked a little before the slot, so the read never delays the request past it: a late request
+                    // would come closer to the next one than the interval allows.
+                    pause.until(go.slot().minus(RECHECK_LEAD));
                     gate = recheck(key, site, go);
+                }
+                if (gate instanceof Gate.Go stillGo && stillGo.slot().isAfter(clock.instant())) {
+                    pause.until(stillGo.slot());
                 }
             }
             if (gate instanceof Gate.Wait) {
