@@ -46,8 +46,9 @@ class WaitingEndToEndTest {
             List.of("/a1", "/a2", "/a3").forEach(p -> unreachable.page(p, "<html><title>a</title></html>"));
             LocalSite throttling = sites.site(1);
             throttling.respond("/robots.txt", 404, "text/plain", new byte[0]);
+            // Both answer 429: the site's two message groups may ask for them in either order, even side by side.
             throttling.respond("/b1", 429, "text/plain", new byte[0], Map.of("Retry-After", "120"));
-            throttling.page("/b2", "<html><title>b</title></html>");
+            throttling.respond("/b2", 429, "text/plain", new byte[0], Map.of("Retry-After", "120"));
             List<String> urls = List.of(unreachable.url("/a1"), unreachable.url("/a2"), unreachable.url("/a3"),
                     throttling.url("/b1"), throttling.url("/b2"));
 
@@ -56,7 +57,8 @@ class WaitingEndToEndTest {
                 Instant submitted = Instant.now();
                 String batchId = submit(local, urls);
 
-                // Until every URL is parked: /b2 may be in the fetch queue for a moment before the pause sends it back.
+                // Until every URL is parked: one of /b1, /b2 may be in the fetch queue for a moment before the pause
+                // sends it back.
                 JsonNode status = awaitWaiting(local, batchId, urls.size(), Duration.ofSeconds(20));
 
                 assertFalse(status.get("done").asBoolean(), status.toString());
@@ -81,14 +83,15 @@ class WaitingEndToEndTest {
                 assertEquals("paused by 429 (Retry-After 120 s)", paused.get("detail").asText(), "the stored cause");
                 assertEquals("throttled", paused.get("cause").asText());
                 assertEquals(429, paused.get("status").asInt());
-                assertEquals(2, paused.get("urls").asInt(), "/b1 to retry and /b2 not asked yet");
+                assertEquals(2, paused.get("urls").asInt(), "/b1 and /b2, whether asked or not yet");
                 Instant pausedUntil = new DynamoDbRateStore(aws.dynamoDb(), resources.sitesTable(),
                         Clock.systemUTC()).find(new SiteKey(throttling.host())).orElseThrow().pausedUntil();
                 assertEquals(pausedUntil, Instant.parse(paused.get("until").asText()), "the stored pause");
                 // Retry-After: 120, less up to 20 % jitter.
                 assertTrue(pausedUntil.isAfter(submitted.plusSeconds(90)), pausedUntil.toString());
-                assertEquals(1, throttling.requestCount("/b1"));
-                assertEquals(0, throttling.requestCount("/b2"), "nothing goes to a paused site");
+                long asked = throttling.requestCount("/b1") + throttling.requestCount("/b2");
+                assertTrue(asked >= 1 && throttling.requestCount("/b1") <= 1 && throttling.requestCount("/b2") <= 1,
+                        "each asked at most once, the first 429 pausing the site: " + asked);
             }
         }
     }

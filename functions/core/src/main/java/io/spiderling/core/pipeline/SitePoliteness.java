@@ -51,13 +51,6 @@ public final class SitePoliteness {
 
     /** How long a claim to fetch robots.txt holds off other fetchers: above the fetch's timeouts and hops. */
     private static final Duration ROBOTS_CLAIM = Duration.ofSeconds(45);
-    /**
-     * A granted slot waited for longer than this is checked against the stored rate item before its request goes out:
-     * the longer the wait, the likelier another fetcher saw the site throttle meanwhile.
-     */
-    static final Duration RECHECK_AFTER = Duration.ofMillis(250);
-    /** How long before its slot a waited-for request is checked: the read must be done by the slot. */
-    private static final Duration RECHECK_LEAD = Duration.ofMillis(100);
 
     /** Conditional writes before giving up: each loser sees a newer state, so a few suffice. */
     private static final int RATE_ATTEMPTS = 10;
@@ -229,36 +222,12 @@ public final class SitePoliteness {
                 }, base);
             }
             if (gate instanceof Gate.Go go && go.slot().isAfter(clock.instant())) {
-                if (Duration.between(clock.instant(), go.slot()).compareTo(RECHECK_AFTER) > 0) {
-                    // Checked a little before the slot, so the read never delays the request past it: a late request
-                    // would come closer to the next one than the interval allows.
-                    pause.until(go.slot().minus(RECHECK_LEAD));
-                    gate = recheck(key, site, go);
-                }
-                if (gate instanceof Gate.Go stillGo && stillGo.slot().isAfter(clock.instant())) {
-                    pause.until(stillGo.slot());
-                }
+                pause.until(go.slot());
             }
             if (gate instanceof Gate.Wait) {
                 telemetry.rateRefused();
             }
             return gate;
-        }
-
-        /**
-         * A slot granted a while ago is about to be used: another fetcher may have seen the site answer 429 (or fail
-         * again and again) since, and paused it. Reads the rate item again; if the site is paused now, gives the slot
-         * back and waits for the pause to end, rather than sending a request the site asked not to get.
-         */
-        private Gate recheck(SiteKey key, Site site, Gate.Go go) {
-            synchronized (site) {
-                site.known = parts.rates().find(key);
-                Instant now = nowMillis();
-                return change(key, site, state -> state.pausedUntil().isAfter(now)
-                        ? new Step<>(parts.limiter().release(state, go.slot()),
-                                new Gate.Wait(state.pausedUntil(), "rate: paused"))
-                        : new Step<>(null, go));
-            }
         }
 
         private <T> T change(SiteKey key, Site site, Function<SiteRate, Step<T>> step) {

@@ -33,7 +33,6 @@ import io.spiderling.core.testing.InMemoryBatchStore;
 import io.spiderling.core.testing.InMemoryBlobStore;
 import io.spiderling.core.testing.InMemoryFrontierStore;
 import io.spiderling.core.testing.InMemoryRateStore;
-import io.spiderling.core.politeness.SiteRate;
 import io.spiderling.core.testing.InMemoryRobotsStore;
 import io.spiderling.core.testing.InMemoryUrlStore;
 import io.spiderling.core.testing.RecordingFetchQueue;
@@ -202,8 +201,7 @@ class FetchPageTest {
         }
 
         assertEquals(4, rates.writes(), "the last answers written when the invocation ends");
-        assertEquals(3, rates.finds(), "the rate item read once, and again before each of the two pages, whose slots"
-                + " were waited for over " + SitePoliteness.RECHECK_AFTER.toMillis() + " ms");
+        assertEquals(1, rates.finds(), "the rate item read once");
         assertEquals(2, robotsStore.finds(), "the robots.txt entry read once, and again once its fetch was claimed"
                 + " (another fetcher may have saved it in between); never per job");
         assertEquals(List.of(ItemState.FETCHED, ItemState.FETCHED), List.of(state(URL), state(OTHER)));
@@ -346,27 +344,6 @@ class FetchPageTest {
         assertEquals(List.of(URL.value()), site.urls(), "the other fetcher's rules served: no second robots.txt");
         assertTrue(robotsStore.claimFetch(origin, clock.instant(), clock.instant().plusSeconds(45)),
                 "the claim given back");
-    }
-
-    @Test
-    void process_whenAnotherFetcherPausedTheSiteWhileTheSlotWasWaitedFor_sendsNothingAndWaitsForThePause() {
-        site.answer(URL.value(), ok(URL.value(), "a"));
-        AtomicBoolean throttled = new AtomicBoolean();
-        pause = when -> {
-            if (throttled.compareAndSet(false, true)) { // another invocation's request got 429, Retry-After 120
-                SiteRate stored = rates.find(URL.siteKey()).orElseThrow();
-                rates.save(URL.siteKey(), RateLimiter.create().onThrottled(stored, clock.instant(), 429,
-                        Optional.of(Duration.ofSeconds(120)), 0.0), stored.version());
-            }
-            clock.sleepUntil(when);
-        };
-
-        var outcome = fetchPage().process(send(URL)); // robots.txt at 0 s; the page's slot at 1 s
-
-        var requeued = assertInstanceOf(FetchPage.Outcome.Requeued.class, outcome);
-        assertEquals(List.of(ROBOTS), site.urls(), "the page is not asked for while the site is paused");
-        assertFalse(requeued.until().isBefore(START.plusSeconds(120)), requeued.until().toString());
-        assertTrue(rates.find(URL.siteKey()).orElseThrow().inFlight().isEmpty(), "the slot given back");
     }
 
     @Test
