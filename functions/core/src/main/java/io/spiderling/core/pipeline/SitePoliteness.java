@@ -352,9 +352,12 @@ public final class SitePoliteness {
             RobotsCacheEntry fetched = parts.robots().onFetched(origin, RobotsFetchOutcome.from(result, hops), entry,
                     clock.instant(), jitter.getAsDouble());
             parts.robotsStore().save(fetched);
-            // The entry now answers for the origin; a claim left behind would hold off its next try (after an outage,
-            // due in a second or two) for the claim's 45 s.
-            parts.robotsStore().releaseFetch(origin);
+            if (fetched.nextRetryAt().isPresent()) {
+                // An outage: its next try is due in seconds, and a claim left behind would hold it off for 45 s.
+                // Rules that were fetched keep the claim to its end: nobody needs it while they are fresh, and a
+                // fetcher that found them missing just before waits a second for them, as it always has.
+                parts.robotsStore().releaseFetch(origin);
+            }
             robotsEntries.put(origin, Optional.of(fetched));
             return Optional.empty();
         }
