@@ -2,7 +2,6 @@ package io.spiderling.infra;
 
 import io.spiderling.catalog.FunctionNames;
 import io.spiderling.catalog.Metrics;
-import io.spiderling.catalog.Queue;
 import io.spiderling.infra.Functions.DeployedFunction;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,10 +1,8 @@
 package io.spiderling.local.cli;
 
-import io.spiderling.core.content.Hashing;
 import java.io.BufferedWriter;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.UncheckedIOException;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;

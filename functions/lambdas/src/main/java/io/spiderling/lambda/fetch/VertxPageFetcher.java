@@ -16,7 +16,6 @@ import io.vertx.core.http.HttpClientRequest;
 import io.vertx.core.http.HttpClientResponse;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.RequestOptions;
-import io.vertx.core.net.SocketAddress;
 import io.spiderling.core.fetch.WireExchange;
 import io.vertx.core.http.HttpVersion;
 import java.io.ByteArrayOutputStream;
