@@ -51,30 +51,30 @@ public final class LocalResume {
     public record Parts(SqsClient sqs, String fetchQueueUrl, Frontier frontier, RateStore rates, RobotsStore robots) {}
 
     public static Resumed resume(Parts parts, Instant now) {
-        SqsClient sqs = parts.sqs();
-        String fetchQueueUrl = parts.fetchQueueUrl();
-        Frontier frontier = parts.frontier();
-        RateStore rates = parts.rates();
-        RobotsStore robots = parts.robots();
+        int drained = drain(parts.sqs(), parts.fetchQueueUrl());
+        Frontier.Resent resent = parts.frontier().resendReleased();
+        int leases = 0;
+        for (SiteKey site : resent.sites()) {
+            leases += releaseLeases(parts.rates(), site);
+        }
+        return new Resumed(drained, resent.entries(), leases, parts.robots().releaseFetchClaims(now));
+    }
+
+    /** Receives and deletes every message of the queue; returns how many there were. */
+    private static int drain(SqsClient sqs, String queueUrl) {
         int drained = 0;
         while (true) {
-            List<Message> messages = sqs.receiveMessage(b -> b.queueUrl(fetchQueueUrl).maxNumberOfMessages(10)
+            List<Message> messages = sqs.receiveMessage(b -> b.queueUrl(queueUrl).maxNumberOfMessages(10)
                     .waitTimeSeconds(0)).messages();
             if (messages.isEmpty()) {
-                break;
+                return drained;
             }
-            sqs.deleteMessageBatch(b -> b.queueUrl(fetchQueueUrl).entries(messages.stream()
+            sqs.deleteMessageBatch(b -> b.queueUrl(queueUrl).entries(messages.stream()
                     .map(m -> DeleteMessageBatchRequestEntry.builder().id(m.messageId())
                             .receiptHandle(m.receiptHandle()).build())
                     .toList()));
             drained += messages.size();
         }
-        Frontier.Resent resent = frontier.resendReleased();
-        int leases = 0;
-        for (SiteKey site : resent.sites()) {
-            leases += releaseLeases(rates, site);
-        }
-        return new Resumed(drained, resent.entries(), leases, robots.releaseFetchClaims(now));
     }
 
     /** Ends every in-flight slot of the site: their fetchers died with the process. Returns how many there were. */
