@@ -63,7 +63,8 @@ class SlowSiteEndToEndTest {
 
                 JsonNode status = awaitDone(local, batchId, INTERVAL.multipliedBy(PAGES + 12));
 
-                assertTrue(status.get("done").asBoolean(), status.toString());
+                assertTrue(status.get("done").asBoolean(), status + "; the site saw " + site.requests().size()
+                        + " requests");
                 assertEquals(PAGES, status.at("/counts/fetched").asInt(), status.toString());
             }
             List<RecordedRequest> log = site.requests();

@@ -44,6 +44,13 @@ public final class DynamoDbFrontierStore implements FrontierStore {
     static final String ORDER_INDEX = "byOrder";
     static final String ABSENT = "attribute_not_exists(pk)";
     static final String PRESENT = "attribute_exists(pk)";
+    /**
+     * A release takes the pending entry only as the releaser read it: a copy read before another releaser sent it,
+     * and before its job came back to wait, has an older send number. Releasing that copy would send the job under a
+     * deduplication id the fetch queue has just seen, and SQS FIFO drops such a message silently, stranding the entry
+     * as released until it is presumed lost.
+     */
+    static final String PENDING_AS_READ = "attribute_exists(pk) AND send = :send";
     /** A release counts against the site's cap; the first release finds no {@code released} attribute yet. */
     static final String BELOW_CAP = "attribute_not_exists(released) OR released < :cap";
     /** Room for n more releases: at most cap − n released now. */
@@ -187,8 +194,7 @@ public final class DynamoDbFrontierStore implements FrontierStore {
     public boolean release(FrontierEntry e, Instant now, int cap) {
         Map<String, AttributeValue> item = releasedItem(e, now);
         return transact(
-                TransactWriteItem.builder().delete(d -> d.tableName(table)
-                        .key(pendingKey(e.site(), e.batchId(), e.urlHash())).conditionExpression(PRESENT)).build(),
+                takePending(e),
                 TransactWriteItem.builder().put(p -> p.tableName(table).item(item)).build(),
                 counter(e.site(), "ADD released :one, pending :minusOne", BELOW_CAP,
                         Map.of(":one", n(1), ":minusOne", n(-1), ":cap", n(cap))));
@@ -214,8 +220,7 @@ public final class DynamoDbFrontierStore implements FrontierStore {
             }
             List<TransactWriteItem> items = new ArrayList<>();
             for (FrontierEntry e : chunk) {
-                items.add(TransactWriteItem.builder().delete(d -> d.tableName(table)
-                        .key(pendingKey(e.site(), e.batchId(), e.urlHash())).conditionExpression(PRESENT)).build());
+                items.add(takePending(e));
                 items.add(TransactWriteItem.builder().put(p -> p.tableName(table).item(releasedItem(e, now))).build());
             }
             items.add(counter(site, "ADD released :n, pending :minusN", ROOM_FOR,
@@ -320,6 +325,13 @@ public final class DynamoDbFrontierStore implements FrontierStore {
         } catch (ConditionalCheckFailedException doneMeanwhile) {
             // nothing to resend
         }
+    }
+
+    /** Deletes the pending entry, on the condition that it is still the one read: {@link #PENDING_AS_READ}. */
+    private TransactWriteItem takePending(FrontierEntry e) {
+        return TransactWriteItem.builder().delete(d -> d.tableName(table)
+                .key(pendingKey(e.site(), e.batchId(), e.urlHash())).conditionExpression(PENDING_AS_READ)
+                .expressionAttributeValues(Map.of(":send", n(e.send())))).build();
     }
 
     /** The released copy of a pending entry, for its next send. */

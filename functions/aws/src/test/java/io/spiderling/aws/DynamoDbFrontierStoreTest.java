@@ -158,6 +158,25 @@ class DynamoDbFrontierStoreTest {
     }
 
     @Test
+    void release_whenTheCopyReadWasSentAndCameBackSince_returnsFalseAndCountsNothing() {
+        assertEquals("attribute_exists(pk) AND send = :send", DynamoDbFrontierStore.PENDING_AS_READ);
+        store.park(entry("stale", 1, NOW));
+        FrontierEntry readByTheSweep = store.due(site(), NOW, 1).getFirst();
+        // Meanwhile another releaser sends it, and its job is refused and comes back to wait.
+        assertTrue(store.release(store.due(site(), NOW, 1).getFirst(), NOW, 5));
+        assertTrue(store.requeue(site(), readByTheSweep.batchId(), readByTheSweep.urlHash(), 1, NOW));
+
+        assertFalse(store.release(readByTheSweep, NOW, 5), "a stale copy would re-send a deduplication id just seen");
+        assertFalse(store.releaseAll(site(), List.of(readByTheSweep, entry("stale-other", 2, NOW)), NOW, 5)
+                .contains(readByTheSweep));
+
+        assertEquals(0, store.released(site()));
+        FrontierEntry current = store.due(site(), NOW, 1).getFirst();
+        assertEquals(readByTheSweep.send() + 1, current.send());
+        assertEquals(List.of(current), store.releaseAll(site(), List.of(current), NOW, 5));
+    }
+
+    @Test
     void releaseAll_whenRoomForAll_releasesThemInOneWriteAndCountsThem() {
         List<FrontierEntry> entries = IntStream.range(0, 4).mapToObj(i -> entry("all" + i, i, NOW)).toList();
         entries.forEach(store::park);

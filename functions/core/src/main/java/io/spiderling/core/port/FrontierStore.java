@@ -44,7 +44,10 @@ public interface FrontierStore {
 
     /**
      * Moves a pending entry to released, recording the send it is released for ({@code entry.send() + 1}),
-     * atomically with the site's released count, and only while that count is below {@code cap}. Returns false, changing nothing, when the entry is no longer pending or the site is at cap.
+     * atomically with the site's released count, and only while that count is below {@code cap}. Returns false, changing
+     * nothing, when the entry is no longer pending as it was read (another releaser sent it since, whether or not it
+     * has come back to pending with a later send number) or the site is at cap. Releasing a stale copy would re-send
+     * a deduplication id the fetch queue has just seen, which SQS FIFO drops silently.
      */
     boolean release(FrontierEntry entry, Instant now, int cap);
 

@@ -46,7 +46,8 @@ public final class InMemoryFrontierStore implements FrontierStore {
     @Override
     public synchronized boolean release(FrontierEntry entry, Instant now, int cap) {
         String key = key(entry.batchId(), entry.urlHash());
-        if (!pendingOf(entry.site()).containsKey(key) || releasedOf(entry.site()).size() >= cap) {
+        FrontierEntry pendingNow = pendingOf(entry.site()).get(key);
+        if (pendingNow == null || pendingNow.send() != entry.send() || releasedOf(entry.site()).size() >= cap) {
             return false;
         }
         pendingOf(entry.site()).remove(key);
