@@ -4,7 +4,7 @@ import io.spiderling.aws.DynamoDbBatchStore;
 import io.spiderling.aws.DynamoDbUrlStore;
 import io.spiderling.aws.S3BlobStore;
 import io.spiderling.core.batch.ItemState;
-import io.spiderling.core.content.ContentKey;
+import io.spiderling.core.content.BucketKeys;
 import io.spiderling.core.content.Hashing;
 import io.spiderling.core.extract.ExtractionRecord;
 import io.spiderling.core.extract.PageMetadata;
@@ -169,7 +169,7 @@ public class ReadLatencyBenchmark {
                 "content-length", Long.toString(size), "etag", "\"" + sha.substring(0, 16) + "\"",
                 "last-modified", "Sat, 31 Oct 2026 12:00:00 GMT", "cache-control", "max-age=3600");
         urls.recordFetch(new FetchRecord(page.urlHash(), page.value(), ItemState.FETCHED, Optional.of(200),
-                Optional.of("text/html; charset=utf-8"), size, false, Optional.of(ContentKey.forSha256(sha)),
+                Optional.of("text/html; charset=utf-8"), size, false, Optional.of(BucketKeys.content(sha)),
                 Optional.of(sha), Optional.of(page.value()), fetchedAt, 40 + i % 200, 60 + i % 400, Optional.empty(),
                 headers, alias.map(a -> List.of(a.value())).orElse(List.of()), 5 + i % 20, 1,
                 Optional.of(fetchedAt.plus(Duration.ofDays(1)))));

@@ -1,6 +1,6 @@
 package io.spiderling.local;
 
-import io.spiderling.core.pipeline.PlanUpload;
+import io.spiderling.core.content.BucketKeys;
 import java.util.HashSet;
 import java.util.Set;
 import java.util.function.BiConsumer;
@@ -27,7 +27,7 @@ final class UploadWatcher {
     }
 
     void poll() {
-        for (S3Object object : s3.listObjectsV2Paginator(b -> b.bucket(bucket).prefix(PlanUpload.UPLOAD_PREFIX))
+        for (S3Object object : s3.listObjectsV2Paginator(b -> b.bucket(bucket).prefix(BucketKeys.UPLOADS))
                 .contents()) {
             if (seen.add(object.key() + "\n" + object.eTag())) {
                 onCreated.accept(object.key(), object.size());

@@ -10,7 +10,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.spiderling.aws.DynamoDbUrlStore;
-import io.spiderling.core.content.ContentKey;
+import io.spiderling.core.content.BucketKeys;
 import io.spiderling.core.url.NormalizedUrl;
 import io.spiderling.testkit.EmbeddedAws;
 import io.spiderling.testkit.EmbeddedAwsExtension;
@@ -104,7 +104,7 @@ class PipelineEndToEndTest {
             for (var page : pages.entrySet()) {
                 String urlHash = NormalizedUrl.parse(page.getKey()).urlHash();
                 byte[] stored = aws.s3().getObjectAsBytes(b -> b.bucket(resources.bucket())
-                        .key(ContentKey.forSha256(io.spiderling.core.content.Hashing.sha256Hex(
+                        .key(BucketKeys.content(io.spiderling.core.content.Hashing.sha256Hex(
                                 page.getValue().getBytes(StandardCharsets.UTF_8))))).asByteArray();
                 assertArrayEquals(page.getValue().getBytes(StandardCharsets.UTF_8), stored, page.getKey());
                 var record = urls.find(urlHash).orElseThrow();

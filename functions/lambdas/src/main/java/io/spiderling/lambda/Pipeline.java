@@ -36,6 +36,7 @@ import io.spiderling.core.pipeline.EmitCompletion;
 import io.spiderling.core.pipeline.ExtractContent;
 import io.spiderling.core.pipeline.FetchPage;
 import io.spiderling.core.pipeline.Ingest;
+import io.spiderling.core.pipeline.ItemPlanner;
 import io.spiderling.core.pipeline.NotifyBatch;
 import io.spiderling.core.pipeline.PlanUpload;
 import io.spiderling.core.pipeline.BatchWaiting;
@@ -146,11 +147,14 @@ public final class Pipeline implements AutoCloseable {
     private final Lazy<Ingest> ingest = lazy(() -> new Ingest(normalizer(), batches(), blobs(), clock(),
             config().get(ConfigKeys.UPLOADS_URL_TTL), Optional.of(callbacks()), Optional.of(notifyQueue()),
             pendingPlans()));
-    private final Lazy<PlanUpload> planUpload = lazy(() -> new PlanUpload(normalizer(), blobs(), batches(), urls(),
-            frontier(), new SqsPlanQueue(aws().sqs(), config().get(ConfigKeys.QUEUES_PLAN)), clock(),
+    // One planner for both ways a batch's URLs arrive, so a manifest and an upload claim URLs alike.
+    private final Lazy<ItemPlanner> planner = lazy(() -> new ItemPlanner(urls(), tracker(), batches(),
+            ItemPlanner.Settings.DEFAULTS));
+    private final Lazy<PlanUpload> planUpload = lazy(() -> new PlanUpload(normalizer(), blobs(), batches(),
+            planner(), frontier(), new SqsPlanQueue(aws().sqs(), config().get(ConfigKeys.QUEUES_PLAN)), clock(),
             new PlanUpload.Settings(config().get(ConfigKeys.UPLOADS_CHUNK_BYTES)), tracker(), pendingPlans()));
-    private final Lazy<Canonicalize> canonicalize = lazy(() -> new Canonicalize(blobs(), batches(), urls(),
-            frontier(), clock(), tracker(), pendingPlans()));
+    private final Lazy<Canonicalize> canonicalize = lazy(() -> new Canonicalize(blobs(), batches(), planner(),
+            frontier(), clock(), pendingPlans()));
     private final Lazy<ExtractContent> extract = lazy(() -> new ExtractContent(blobs(), urls(), links(),
             HtmlExtractor.create(), new CanonicalLink(normalizer(), canonicalScope()), clock(),
             new ExtractContent.Settings(config().get(ConfigKeys.LINKS_ENABLED))));
@@ -364,6 +368,10 @@ public final class Pipeline implements AutoCloseable {
         return tracker.get();
     }
 
+    private ItemPlanner planner() {
+        return planner.get();
+    }
+
     private CallbackPolicy callbacks() {
         return callbacks.get();
     }
@@ -507,7 +515,7 @@ public final class Pipeline implements AutoCloseable {
         FetchPage.Listener listener = new FetchPage.Listener() {
             @Override
             public void reused(NormalizedUrl url, byte[] body, String contentType, String sha256, Instant at) {
-                extractContent.reused(url, body, contentType, sha256, at);
+                extractContent.extract(url, body, contentType, sha256, at);
             }
 
             @Override

@@ -17,6 +17,7 @@ import io.spiderling.aws.DynamoDbUrlStore;
 import io.spiderling.core.batch.BatchHeader;
 import io.spiderling.core.batch.ItemState;
 import io.spiderling.core.batch.Rejection;
+import io.spiderling.core.content.BucketKeys;
 import io.spiderling.core.fetch.FetchRecord;
 import io.spiderling.core.frontier.FrontierEntry;
 import io.spiderling.core.politeness.RateLimiter;
@@ -340,11 +341,11 @@ class ApiHandlerTest {
         byte[] bytes = "<html>the origin's exact bytes \u00e9</html>".getBytes(java.nio.charset.StandardCharsets.UTF_8);
         String sha = io.spiderling.core.content.Hashing.sha256Hex(bytes);
         new io.spiderling.aws.S3BlobStore(TestStack.aws().s3(), TestStack.aws().s3Presigner(),
-                TestStack.resources().bucket()).put(io.spiderling.core.content.ContentKey.forSha256(sha), bytes,
+                TestStack.resources().bucket()).put(BucketKeys.content(sha), bytes,
                 "text/html", java.util.Map.of());
         urls.recordFetch(new FetchRecord(url.urlHash(), url.value(), ItemState.FETCHED, Optional.of(200),
                 Optional.of("text/html"), bytes.length, false,
-                Optional.of(io.spiderling.core.content.ContentKey.forSha256(sha)), Optional.of(sha),
+                Optional.of(BucketKeys.content(sha)), Optional.of(sha),
                 Optional.of(url.value()), Instant.now(), 1, 2, Optional.empty()));
 
         ObjectNode event = Events.load("api-get-url-content.json");

@@ -11,6 +11,7 @@ import io.spiderling.aws.FetchJobCodec;
 import com.amazonaws.services.lambda.runtime.events.SQSEvent;
 import io.spiderling.core.batch.BatchOptions;
 import io.spiderling.core.batch.UploadFormat;
+import io.spiderling.core.content.BucketKeys;
 import io.spiderling.core.fetch.FetchJob;
 import io.spiderling.lambda.plan.PlanHandler;
 import software.amazon.awssdk.core.sync.RequestBody;
@@ -38,7 +39,7 @@ class CanonicalizeHandlerTest {
         var accepted = (Ingest.Result.Accepted) pipeline.ingest().submit(batchId,
                 List.of("https://a.example/1", "https://a.example/2", "https://b.example/1"), "http");
         ObjectNode event = Events.load("s3-manifest-created.json");
-        ((ObjectNode) event.at("/Records/0/s3/object")).put("key", Ingest.manifestKey(batchId));
+        ((ObjectNode) event.at("/Records/0/s3/object")).put("key", BucketKeys.manifest(batchId));
 
         assertEquals("3", Events.invoke(event).statusCode(200).extract().asString());
         // A duplicate S3 event re-sends the still-queued jobs with the same deduplication ids: SQS drops them.

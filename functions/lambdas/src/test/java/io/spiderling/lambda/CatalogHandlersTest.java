@@ -10,9 +10,7 @@ import io.spiderling.catalog.Catalog;
 import io.spiderling.catalog.EventSource;
 import io.spiderling.catalog.FunctionSpec;
 import io.spiderling.catalog.Routes;
-import io.spiderling.core.content.ContentKey;
-import io.spiderling.core.pipeline.Ingest;
-import io.spiderling.core.pipeline.PlanUpload;
+import io.spiderling.core.content.BucketKeys;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -99,9 +97,10 @@ class CatalogHandlersTest {
 
     @Test
     void bucketPrefixes_whenDeclared_areTheOnesTheCodeWrites() {
-        assertEquals(Ingest.MANIFEST_PREFIX, BucketPrefix.MANIFESTS.prefix());
-        assertEquals(PlanUpload.UPLOAD_PREFIX, BucketPrefix.UPLOADS.prefix());
-        assertEquals(PlanUpload.PLANNED_PREFIX, BucketPrefix.PLANNED.prefix());
-        assertEquals(ContentKey.PREFIX, BucketPrefix.CONTENT.prefix());
+        assertEquals(BucketKeys.MANIFESTS, BucketPrefix.MANIFESTS.prefix());
+        assertEquals(BucketKeys.UPLOADS, BucketPrefix.UPLOADS.prefix());
+        assertEquals(BucketKeys.PLANNED, BucketPrefix.PLANNED.prefix());
+        assertEquals(BucketKeys.CONTENT, BucketPrefix.CONTENT.prefix());
+        assertEquals(BucketKeys.CAPTURE, BucketPrefix.CAPTURE.prefix());
     }
 }

@@ -8,9 +8,9 @@ import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 import io.spiderling.aws.DynamoDbUrlStore;
 import io.spiderling.aws.S3BlobStore;
-import io.spiderling.core.content.ContentKey;
+import io.spiderling.core.content.BucketKeys;
 import io.spiderling.core.content.Hashing;
-import io.spiderling.core.pipeline.FetchPage;
+import io.spiderling.core.content.ObjectMetadata;
 import io.spiderling.core.url.NormalizedUrl;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
@@ -74,12 +74,12 @@ class ExtractHandlerTest {
     private String store(String url, String html, Instant fetchedAt) {
         byte[] body = html.getBytes(StandardCharsets.UTF_8);
         String sha = Hashing.sha256Hex(body);
-        String key = ContentKey.forSha256(sha);
+        String key = BucketKeys.content(sha);
         blobs.put(key, body, "text/html; charset=utf-8", Map.of(
-                FetchPage.META_URL, url,
-                FetchPage.META_URL_HASH, NormalizedUrl.parse(url).urlHash(),
-                FetchPage.META_FETCHED_AT, fetchedAt.toString(),
-                FetchPage.META_CONTENT_SHA256, sha));
+                ObjectMetadata.URL, url,
+                ObjectMetadata.URL_HASH, NormalizedUrl.parse(url).urlHash(),
+                ObjectMetadata.FETCHED_AT, fetchedAt.toString(),
+                ObjectMetadata.CONTENT_SHA256, sha));
         return key;
     }
 }

@@ -15,11 +15,11 @@ import io.spiderling.aws.DynamoDbUrlStore;
 import com.amazonaws.services.lambda.runtime.Context;
 import com.amazonaws.services.lambda.runtime.events.SQSEvent;
 import io.spiderling.aws.FetchJobCodec;
+import io.spiderling.core.content.BucketKeys;
 import io.spiderling.lambda.fetch.FetchDeadLetterHandler;
 import io.spiderling.lambda.fetch.FetchHandler;
 import io.spiderling.core.batch.BatchHeader;
 import io.spiderling.core.batch.ItemState;
-import io.spiderling.core.content.ContentKey;
 import io.spiderling.core.content.Hashing;
 import io.spiderling.core.fetch.FetchJob;
 import io.spiderling.core.url.NormalizedUrl;
@@ -57,7 +57,7 @@ class FetchHandlerTest {
         assertEquals(1, site.requestCount("/fetch/ok"));
         assertTrue(site.requests().getLast().header("user-agent").orElse("").startsWith("spiderling/"));
         byte[] stored = TestStack.aws().s3().getObjectAsBytes(b -> b.bucket(TestStack.resources().bucket())
-                .key(ContentKey.forSha256(Hashing.sha256Hex(html.getBytes(StandardCharsets.UTF_8))))).asByteArray();
+                .key(BucketKeys.content(Hashing.sha256Hex(html.getBytes(StandardCharsets.UTF_8))))).asByteArray();
         assertArrayEquals(html.getBytes(StandardCharsets.UTF_8), stored);
         var fetch = urls.find(url.urlHash()).orElseThrow().fetch().orElseThrow();
         assertEquals(ItemState.FETCHED, fetch.state());

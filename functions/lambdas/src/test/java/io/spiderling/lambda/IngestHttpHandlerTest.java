@@ -9,6 +9,7 @@ import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 import io.spiderling.core.batch.BatchOptions;
+import io.spiderling.core.content.BucketKeys;
 import io.spiderling.core.pipeline.Ingest;
 import jakarta.inject.Inject;
 import java.nio.charset.StandardCharsets;
@@ -46,7 +47,7 @@ class IngestHttpHandlerTest {
                 Optional.of(Duration.ofHours(1))), status.header().options());
         var s3 = TestStack.aws().s3();
         String manifest = s3.getObjectAsBytes(b -> b.bucket(TestStack.resources().bucket())
-                .key(Ingest.manifestKey(batchId))).asString(StandardCharsets.UTF_8);
+                .key(BucketKeys.manifest(batchId))).asString(StandardCharsets.UTF_8);
         assertEquals("https://example.com/\nhttps://example.org/b\n", manifest);
     }
 

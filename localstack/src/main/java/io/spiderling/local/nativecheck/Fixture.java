@@ -1,6 +1,6 @@
 package io.spiderling.local.nativecheck;
 
-import io.spiderling.core.content.ContentKey;
+import io.spiderling.core.content.BucketKeys;
 import io.spiderling.core.content.Hashing;
 import io.spiderling.testkit.LocalSite;
 import io.spiderling.testkit.LocalSites;
@@ -92,7 +92,7 @@ public final class Fixture implements AutoCloseable {
 
     /** Where the fetch stage stores the page: its content-addressed key. */
     public String pageContentKey() {
-        return ContentKey.forSha256(Hashing.sha256Hex(page));
+        return BucketKeys.content(Hashing.sha256Hex(page));
     }
 
     public int pageBytes() {

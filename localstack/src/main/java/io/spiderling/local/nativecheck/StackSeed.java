@@ -5,6 +5,7 @@ import io.spiderling.catalog.Secret;
 import io.spiderling.aws.S3BlobStore;
 import io.spiderling.core.batch.BatchOptions;
 import io.spiderling.core.batch.UploadFormat;
+import io.spiderling.core.content.BucketKeys;
 import io.spiderling.core.pipeline.Ingest;
 import io.spiderling.core.url.UrlNormalizer;
 import io.spiderling.testkit.EmbeddedAws;
@@ -42,7 +43,7 @@ public final class StackSeed {
         Ingest ingest = new Ingest(UrlNormalizer.create(), new DynamoDbBatchStore(aws.dynamoDb(),
                 resources.batchesTable()), blobs, Clock.systemUTC());
         String manifestKey = events.objectKey("s3-manifest-created.json");
-        String batchId = Ingest.batchIdOfManifest(manifestKey).orElseThrow(() -> new IllegalStateException(
+        String batchId = BucketKeys.batchIdOfManifest(manifestKey).orElseThrow(() -> new IllegalStateException(
                 "s3-manifest-created.json does not name a manifest: " + manifestKey));
         Ingest.Result seeded = ingest.submit(batchId, SampleClients.CLIENT_A,
                 List.of(fixture.pageUrl(), fixture.goneUrl()), "http",

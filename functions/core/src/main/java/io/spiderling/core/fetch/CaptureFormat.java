@@ -29,6 +29,11 @@ import java.util.Objects;
  */
 public final class CaptureFormat {
 
+    /**
+     * A capture object's Content-Type: an HTTP request message then its response; not {@code application/http}, which
+     * may not mix requests and responses.
+     */
+    public static final String CONTENT_TYPE = "application/x-spiderling-capture";
     /** What a received {@code Transfer-Encoding} header is stored as, since its coding was removed. */
     public static final String ORIGINAL_TRANSFER_ENCODING = "X-Spiderling-Original-Transfer-Encoding";
 

@@ -1,6 +1,7 @@
 package io.spiderling.core.pipeline;
 
 import io.spiderling.core.batch.BatchStatus;
+import io.spiderling.core.content.BucketKeys;
 import io.spiderling.core.frontier.Frontier;
 import io.spiderling.core.port.UrlStore;
 import io.spiderling.core.recrawl.RecrawlPolicy;
@@ -24,10 +25,6 @@ import java.util.Optional;
  */
 public final class Canonicalize {
 
-    /** A claim older than this is taken over: its fetch job was lost (it is far past the queue's retries). */
-    public static final Duration CLAIM_TIMEOUT = Duration.ofMinutes(30);
-    /** URLs planned together: one read of their stored copies and one claim write per group. */
-    static final int GROUP = 100;
     /** A watched manifest that is still not in the bucket this long after: its ingest died before writing it. */
     public static final Duration ABANDON_AFTER = Duration.ofDays(1);
 
@@ -39,19 +36,20 @@ public final class Canonicalize {
     private final PendingPlans pendingPlans;
 
     public Canonicalize(BlobStore blobs, BatchStore batches, UrlStore urls, Frontier frontier, Clock clock) {
-        this(blobs, batches, urls, frontier, clock, new BatchTracker(batches), PendingPlans.NONE);
+        this(blobs, batches, new ItemPlanner(urls, new BatchTracker(batches), batches, ItemPlanner.Settings.DEFAULTS),
+                frontier, clock, PendingPlans.NONE);
     }
 
     /**
-     * @param tracker ends items that need no fetch, and emits the completion they may bring
+     * @param planner decides, per group of URLs, which to skip, join or claim; shared with {@link PlanUpload}
      * @param pendingPlans the manifests waiting for planning: a planned one is no longer watched
      */
-    public Canonicalize(BlobStore blobs, BatchStore batches, UrlStore urls, Frontier frontier, Clock clock,
-            BatchTracker tracker, PendingPlans pendingPlans) {
+    public Canonicalize(BlobStore blobs, BatchStore batches, ItemPlanner planner, Frontier frontier, Clock clock,
+            PendingPlans pendingPlans) {
         this.pendingPlans = pendingPlans;
         this.blobs = blobs;
         this.batches = batches;
-        this.planner = new ItemPlanner(urls, tracker, batches);
+        this.planner = planner;
         this.frontier = frontier;
         this.clock = clock;
     }
@@ -66,7 +64,7 @@ public final class Canonicalize {
 
     /** Returns empty when the key is not a manifest or the manifest is gone; neither is worth a retry. */
     public Optional<Outcome> onManifest(String key) {
-        var batchId = Ingest.batchIdOfManifest(key);
+        var batchId = BucketKeys.batchIdOfManifest(key);
         if (batchId.isEmpty()) {
             return Optional.empty();
         }
@@ -87,9 +85,9 @@ public final class Canonicalize {
         List<NormalizedUrl> pending = batches.addItems(id, manifest, now);
         Frontier.Parking parking = frontier.parking(id);
         ItemPlanner.Counts counts = ItemPlanner.Counts.NONE;
-        for (int from = 0; from < pending.size(); from += GROUP) {
+        for (int from = 0; from < pending.size(); from += ItemPlanner.GROUP) {
             counts = counts.plus(planner.plan(id, window, cancelled,
-                    pending.subList(from, Math.min(pending.size(), from + GROUP)), parking, now));
+                    pending.subList(from, Math.min(pending.size(), from + ItemPlanner.GROUP)), parking, now));
         }
         parking.release();
         pendingPlans.planned(key);
@@ -104,7 +102,7 @@ public final class Canonicalize {
     public int planStranded(Instant cutoff, int limit) {
         int planned = 0;
         Instant abandoned = clock.instant().minus(ABANDON_AFTER);
-        for (PendingPlans.Pending pending : pendingPlans.waitingSince(Ingest.MANIFEST_PREFIX, cutoff, limit)) {
+        for (PendingPlans.Pending pending : pendingPlans.waitingSince(BucketKeys.MANIFESTS, cutoff, limit)) {
             if (onManifest(pending.key()).isPresent()) {
                 planned++;
             } else if (pending.since().isBefore(abandoned)) {

@@ -1,6 +1,7 @@
 package io.spiderling.core.pipeline;
 
-import io.spiderling.core.content.ContentKey;
+import io.spiderling.core.content.BucketKeys;
+import io.spiderling.core.content.ObjectMetadata;
 import io.spiderling.core.extract.CanonicalLink;
 import io.spiderling.core.extract.ExtractionRecord;
 import io.spiderling.core.extract.HtmlExtractor;
@@ -23,8 +24,9 @@ import java.util.Optional;
  *
  * <p>It runs on the body's object-created event (the event may come before the fetch's metadata row, twice, or after a
  * newer fetch replaced the row's content; the store's write is conditional on the content hash and sorts that out),
- * and inline from the fetch stage when the bytes were already stored under their content key, since no event comes
- * then. It reads the object as it is now, so it never works from a stale copy.
+ * and inline ({@link #extract}) when the fetch stage found the bytes already stored under their content key, since
+ * no event comes then: the composition root hands the fetch stage a listener that calls it, so neither stage knows
+ * the other. It reads the object as it is now, so it never works from a stale copy.
  *
  * <p>Canonical records: when the page's {@code <link rel=canonical>} counts ({@link CanonicalLink}), the URL's row
  * becomes an alias pointing to the canonical URL, and the extraction is also written to the canonical URL's row,
@@ -33,7 +35,7 @@ import java.util.Optional;
  * <p>Links: the row keeps the outlinks as indexed in the links table ({@code linked}), written after the table, so a
  * crash between the two leaves the next attempt diffing against what the table really holds.
  */
-public final class ExtractContent implements FetchPage.Listener {
+public final class ExtractContent {
 
     /** @param indexLinks whether outlinks go to the links table (the inlinks feature can be switched off) */
     public record Settings(boolean indexLinks) {
@@ -70,15 +72,15 @@ public final class ExtractContent implements FetchPage.Listener {
      * those would improve on a retry.
      */
     public Optional<Outcome> onContent(String key) {
-        Optional<String> keySha = ContentKey.sha256Of(key);
+        Optional<String> keySha = BucketKeys.sha256OfContent(key);
         if (keySha.isEmpty()) {
             return Optional.empty();
         }
         return blobs.get(key).flatMap(blob -> {
             Map<String, String> meta = blob.metadata();
-            String url = meta.get(FetchPage.META_URL);
-            String fetchedAt = meta.get(FetchPage.META_FETCHED_AT);
-            String sha = meta.get(FetchPage.META_CONTENT_SHA256);
+            String url = meta.get(ObjectMetadata.URL);
+            String fetchedAt = meta.get(ObjectMetadata.FETCHED_AT);
+            String sha = meta.get(ObjectMetadata.CONTENT_SHA256);
             if (url == null || fetchedAt == null || !keySha.get().equals(sha)) {
                 return Optional.empty();
             }
@@ -92,11 +94,6 @@ public final class ExtractContent implements FetchPage.Listener {
             }
             return Optional.of(extract(page, blob.bytes(), blob.contentType(), sha, contentFetchedAt));
         });
-    }
-
-    @Override
-    public void reused(NormalizedUrl url, byte[] body, String contentType, String sha256, Instant fetchedAt) {
-        extract(url, body, contentType, sha256, fetchedAt);
     }
 
     /** Extracts and records the metadata of {@code body}, fetched from {@code url} at {@code fetchedAt}. */

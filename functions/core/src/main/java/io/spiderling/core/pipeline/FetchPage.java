@@ -2,8 +2,9 @@ package io.spiderling.core.pipeline;
 
 import io.spiderling.core.batch.BatchStatus;
 import io.spiderling.core.batch.ItemState;
-import io.spiderling.core.content.ContentKey;
+import io.spiderling.core.content.BucketKeys;
 import io.spiderling.core.content.Hashing;
+import io.spiderling.core.content.ObjectMetadata;
 import io.spiderling.core.fetch.Capture;
 import io.spiderling.core.fetch.CaptureFormat;
 import io.spiderling.core.fetch.FailureKind;
@@ -67,21 +68,6 @@ public final class FetchPage {
 
     /** One DEBUG line per job's outcome; off at the functions' INFO level, so it costs no log bytes on Lambda. */
     private static final System.Logger LOG = System.getLogger(FetchPage.class.getName());
-
-    /** S3 user metadata on stored bodies; the extract stage reads them back. */
-    public static final String META_URL = "url";
-    public static final String META_URL_HASH = "url-hash";
-    public static final String META_FETCHED_AT = "fetched-at";
-    public static final String META_CONTENT_SHA256 = "content-sha256";
-    public static final String META_HTTP_STATUS = "http-status";
-    /** S3 user metadata on capture objects: the address connected to, and when the request started. */
-    public static final String META_REMOTE_IP = "remote-ip";
-    public static final String META_CAPTURED_AT = "captured-at";
-    /**
-     * A capture object's Content-Type: an HTTP request message then its response ({@link CaptureFormat}); not
-     * {@code application/http}, which may not mix requests and responses.
-     */
-    public static final String CAPTURE_CONTENT_TYPE = "application/x-spiderling-capture";
 
     /** Told what the fetch stage stored, for what follows it. */
     public interface Listener {
@@ -715,12 +701,12 @@ public final class FetchPage {
      */
     private boolean store(NormalizedUrl url, FetchResult.Response r, String sha, Instant fetchedAt) {
         Map<String, String> meta = new HashMap<>();
-        meta.put(META_URL, url.value());
-        meta.put(META_URL_HASH, url.urlHash());
-        meta.put(META_FETCHED_AT, fetchedAt.toString());
-        meta.put(META_CONTENT_SHA256, sha);
-        meta.put(META_HTTP_STATUS, Integer.toString(r.status()));
-        return blobs.putIfAbsent(ContentKey.forSha256(sha), r.body(), FetchRecords.contentType(r), meta);
+        meta.put(ObjectMetadata.URL, url.value());
+        meta.put(ObjectMetadata.URL_HASH, url.urlHash());
+        meta.put(ObjectMetadata.FETCHED_AT, fetchedAt.toString());
+        meta.put(ObjectMetadata.CONTENT_SHA256, sha);
+        meta.put(ObjectMetadata.HTTP_STATUS, Integer.toString(r.status()));
+        return blobs.putIfAbsent(BucketKeys.content(sha), r.body(), FetchRecords.contentType(r), meta);
     }
 
     /**
@@ -735,14 +721,14 @@ public final class FetchPage {
         }
         WireExchange exchange = r.exchange().get();
         byte[] bytes = CaptureFormat.encode(exchange);
-        String key = ContentKey.captureFor(Hashing.sha256Hex(bytes));
+        String key = BucketKeys.capture(Hashing.sha256Hex(bytes));
         String payloadDigest = Hashing.warcSha1(exchange.payload());
         Map<String, String> meta = new HashMap<>();
-        meta.put(META_URL, url.value());
-        meta.put(META_URL_HASH, url.urlHash());
-        meta.put(META_REMOTE_IP, exchange.remoteIp());
-        meta.put(META_CAPTURED_AT, requestedAt.toString());
-        blobs.put(key, bytes, CAPTURE_CONTENT_TYPE, meta);
+        meta.put(ObjectMetadata.URL, url.value());
+        meta.put(ObjectMetadata.URL_HASH, url.urlHash());
+        meta.put(ObjectMetadata.REMOTE_IP, exchange.remoteIp());
+        meta.put(ObjectMetadata.CAPTURED_AT, requestedAt.toString());
+        blobs.put(key, bytes, CaptureFormat.CONTENT_TYPE, meta);
         Optional<Capture> previous = stored.filter(s -> s.url().equals(url.value())).flatMap(FetchRecord::capture);
         Optional<Instant> refersTo = previous.filter(p -> r.status() == 304
                 || p.payloadDigest().equals(payloadDigest) && !exchange.payloadTruncated())

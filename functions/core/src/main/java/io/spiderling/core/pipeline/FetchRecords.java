@@ -1,7 +1,7 @@
 package io.spiderling.core.pipeline;
 
 import io.spiderling.core.batch.ItemState;
-import io.spiderling.core.content.ContentKey;
+import io.spiderling.core.content.BucketKeys;
 import io.spiderling.core.fetch.FetchJob;
 import io.spiderling.core.fetch.FetchRecord;
 import io.spiderling.core.fetch.FetchResult;
@@ -42,7 +42,7 @@ final class FetchRecords {
             Instant fetchedAt) {
         Map<String, String> headers = kept(r.headers());
         return new FetchRecord(url.urlHash(), url.value(), ItemState.FETCHED, Optional.of(r.status()),
-                Optional.of(contentType(r)), r.body().length, r.truncated(), Optional.of(ContentKey.forSha256(sha)),
+                Optional.of(contentType(r)), r.body().length, r.truncated(), Optional.of(BucketKeys.content(sha)),
                 Optional.of(sha), Optional.of(r.finalUrl()), fetchedAt, r.timeToFirstByte().toMillis(),
                 r.total().toMillis(), Optional.empty(), headers, via, r.connect().toMillis(), job.attempt(),
                 Optional.of(freshUntil(headers, fetchedAt)));

@@ -13,6 +13,7 @@ import io.spiderling.core.port.BlobStore;
 import io.spiderling.core.port.NotifyQueue;
 import io.spiderling.core.port.BatchStore;
 import io.spiderling.core.port.PendingPlans;
+import io.spiderling.core.content.BucketKeys;
 import io.spiderling.core.content.Hashing;
 import io.spiderling.core.url.NormalizationResult;
 import io.spiderling.core.url.NormalizedUrl;
@@ -35,9 +36,7 @@ import java.util.stream.Collectors;
  */
 public final class Ingest {
 
-    public static final String MANIFEST_PREFIX = "manifests/";
     public static final Duration DEFAULT_UPLOAD_URL_TTL = Duration.ofMinutes(15);
-    private static final String MANIFEST_SUFFIX = ".txt";
     private static final Pattern BATCH_ID = Pattern.compile("[A-Za-z0-9._-]{1,128}");
 
     private final UrlNormalizer normalizer;
@@ -102,7 +101,7 @@ public final class Ingest {
      * is a {@link Result.Conflict}.
      *
      * @param client who submits it; only they can see it afterwards
-     * @throws IllegalArgumentException for a batch id that cannot name a manifest (see {@link #manifestKey})
+     * @throws IllegalArgumentException for a batch id that cannot name a manifest (see {@link BucketKeys#manifest})
      */
     public Result submit(String batchId, String client, List<String> rawUrls, String source, BatchOptions options) {
         checkBatchId(batchId);
@@ -135,7 +134,7 @@ public final class Ingest {
         if (replay && (!standing.fingerprint().equals(header.fingerprint()) || !standing.ownedBy(client))) {
             return new Result.Conflict("batch " + batchId + " already exists for a different request");
         }
-        String key = manifestKey(batchId);
+        String key = BucketKeys.manifest(batchId);
         // A replay rewrites the manifest only if the first attempt died before writing it: rewriting it would raise
         // another object-created event and re-plan a batch that is under way.
         if (!replay || !blobs.exists(key)) {
@@ -194,7 +193,7 @@ public final class Ingest {
             header = standing.header();
             uploaded = standing.planning().map(PlanProgress::uploaded).orElse(false);
         }
-        String uploadKey = PlanUpload.uploadKey(batchId, format);
+        String uploadKey = BucketKeys.upload(batchId, format.extension());
         if (!uploaded) {
             // The upload's event starts its planning; watched so that a lost event is made up for by the sweep.
             pendingPlans.expect(uploadKey, now);
@@ -271,17 +270,5 @@ public final class Ingest {
         if (batchId == null || !BATCH_ID.matcher(batchId).matches()) {
             throw new IllegalArgumentException("invalid batch id: " + batchId);
         }
-    }
-
-    public static String manifestKey(String batchId) {
-        return MANIFEST_PREFIX + batchId + MANIFEST_SUFFIX;
-    }
-
-    public static Optional<String> batchIdOfManifest(String key) {
-        if (!key.startsWith(MANIFEST_PREFIX) || !key.endsWith(MANIFEST_SUFFIX)) {
-            return Optional.empty();
-        }
-        String id = key.substring(MANIFEST_PREFIX.length(), key.length() - MANIFEST_SUFFIX.length());
-        return id.isEmpty() || id.contains("/") ? Optional.empty() : Optional.of(id);
     }
 }

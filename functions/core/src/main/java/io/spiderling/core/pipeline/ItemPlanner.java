@@ -23,7 +23,24 @@ import java.util.Set;
  * asked once per group where they allow it (one read of the stored copies, one claim write), which is what makes a
  * million-line manifest plannable in minutes rather than hours.
  */
-final class ItemPlanner {
+public final class ItemPlanner {
+
+    /** URLs planned together: one read of their stored copies and one claim write per group. */
+    static final int GROUP = 100;
+
+    /**
+     * @param claimTimeout a claim older than this is taken over: its fetch job was lost (it is far past the queue's
+     *     retries)
+     */
+    public record Settings(Duration claimTimeout) {
+        public static final Settings DEFAULTS = new Settings(Duration.ofMinutes(30));
+
+        public Settings {
+            if (claimTimeout.isNegative() || claimTimeout.isZero()) {
+                throw new IllegalArgumentException("claimTimeout must be positive, was " + claimTimeout);
+            }
+        }
+    }
 
     /** What planning a group did. */
     record Counts(int parked, int skipped, int joined, int cancelled) {
@@ -37,12 +54,17 @@ final class ItemPlanner {
     private final UrlStore urls;
     private final BatchTracker tracker;
     private final BatchStore batches;
+    private final Settings settings;
 
-    /** @param batches where the origins a batch parked URLs on are listed, for its status to read */
-    ItemPlanner(UrlStore urls, BatchTracker tracker, BatchStore batches) {
+    /**
+     * @param tracker ends items that need no fetch, and emits the completion they may bring
+     * @param batches where the origins a batch parked URLs on are listed, for its status to read
+     */
+    public ItemPlanner(UrlStore urls, BatchTracker tracker, BatchStore batches, Settings settings) {
         this.urls = urls;
         this.tracker = tracker;
         this.batches = batches;
+        this.settings = settings;
     }
 
     /**
@@ -75,7 +97,7 @@ final class ItemPlanner {
         }
         List<UrlStore.Claim> claims = this.urls.claimAll(
                 toClaim.stream().map(u -> new UrlStore.ClaimRequest(u.urlHash(), u.value())).toList(),
-                batchId, now, now.minus(Canonicalize.CLAIM_TIMEOUT));
+                batchId, now, now.minus(settings.claimTimeout()));
         List<NormalizedUrl> toPark = new ArrayList<>();
         for (int i = 0; i < toClaim.size(); i++) {
             if (claims.get(i) == UrlStore.Claim.CLAIMED) {

@@ -7,6 +7,7 @@ import io.spiderling.core.batch.ManifestEntry;
 import io.spiderling.core.batch.ManifestLine;
 import io.spiderling.core.batch.PlanProgress;
 import io.spiderling.core.batch.UploadFormat;
+import io.spiderling.core.content.BucketKeys;
 import io.spiderling.core.content.Hashing;
 import io.spiderling.core.frontier.Frontier;
 import io.spiderling.core.port.BatchStore;
@@ -29,8 +30,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import java.util.stream.IntStream;
 
 /**
@@ -39,18 +38,15 @@ import java.util.stream.IntStream;
  *
  * <p>When the upload arrives, it is copied to a key the client cannot write ({@code planned/}), so a second PUT of the
  * upload URL cannot change a manifest half planned, and cut into byte-range chunks, one planning message each. Each
- * chunk streams its lines, holding one group of {@value Canonicalize#GROUP} URLs at a time, so memory does not grow with
+ * chunk streams its lines, holding one group of {@value ItemPlanner#GROUP} URLs at a time, so memory does not grow with
  * the manifest. Duplicates are found by conditional writes of the batch items, not by remembering URLs. A chunk
  * interrupted by a crash or a timeout is planned again from its start when its message comes back: each line is
  * recognised by its byte position, so nothing is counted twice, and the chunk's counts are added once, with a marker.
  */
 public final class PlanUpload {
 
-    public static final String UPLOAD_PREFIX = "uploads/";
-    public static final String PLANNED_PREFIX = "planned/";
     /** Presigned URLs live at most 7 days, so a watched upload still missing after this will never come. */
     public static final Duration ABANDON_AFTER = Duration.ofDays(8);
-    private static final Pattern UPLOAD_KEY = Pattern.compile("uploads/([A-Za-z0-9._-]{1,128})\\.([a-z]+)");
 
     /**
      * @param chunkBytes the size of one chunk; at about 60 bytes a line, the 1 MiB default is some 17,000 URLs, which
@@ -80,34 +76,29 @@ public final class PlanUpload {
 
     public PlanUpload(UrlNormalizer normalizer, BlobStore blobs, BatchStore batches, UrlStore urls, Frontier frontier,
             PlanQueue queue, Clock clock, Settings settings) {
-        this(normalizer, blobs, batches, urls, frontier, queue, clock, settings, new BatchTracker(batches),
-                PendingPlans.NONE);
+        this(normalizer, blobs, batches,
+                new ItemPlanner(urls, new BatchTracker(batches), batches, ItemPlanner.Settings.DEFAULTS), frontier,
+                queue, clock, settings, new BatchTracker(batches), PendingPlans.NONE);
     }
 
     /**
-     * @param tracker ends items that need no fetch, and emits the completion they may bring
+     * @param planner decides, per group of URLs, which to skip, join or claim; shared with {@link Canonicalize}
+     * @param tracker checks a batch's completion once a chunk is planned
      * @param pendingPlans the uploads waiting for planning: one whose chunks are sent is no longer watched
      */
-    public PlanUpload(UrlNormalizer normalizer, BlobStore blobs, BatchStore batches, UrlStore urls, Frontier frontier,
-            PlanQueue queue, Clock clock, Settings settings, BatchTracker tracker, PendingPlans pendingPlans) {
+    public PlanUpload(UrlNormalizer normalizer, BlobStore blobs, BatchStore batches, ItemPlanner planner,
+            Frontier frontier, PlanQueue queue, Clock clock, Settings settings, BatchTracker tracker,
+            PendingPlans pendingPlans) {
         this.pendingPlans = pendingPlans;
         this.normalizer = normalizer;
         this.blobs = blobs;
         this.batches = batches;
         this.tracker = tracker;
-        this.planner = new ItemPlanner(urls, tracker, batches);
+        this.planner = planner;
         this.frontier = frontier;
         this.queue = queue;
         this.clock = clock;
         this.settings = settings;
-    }
-
-    public static String uploadKey(String batchId, UploadFormat format) {
-        return UPLOAD_PREFIX + batchId + "." + format.extension();
-    }
-
-    static String plannedKey(String batchId, UploadFormat format) {
-        return PLANNED_PREFIX + batchId + "." + format.extension();
     }
 
     /** @param chunks how many chunk messages were sent */
@@ -120,18 +111,18 @@ public final class PlanUpload {
      * which plans nothing twice.
      */
     public Optional<Arrival> onUpload(String key) {
-        Matcher m = UPLOAD_KEY.matcher(key);
-        if (!m.matches()) {
+        Optional<BucketKeys.Upload> upload = BucketKeys.uploadOf(key);
+        if (upload.isEmpty()) {
             return Optional.empty();
         }
-        String batchId = m.group(1);
-        Optional<UploadFormat> format = UploadFormat.fromExtension(m.group(2));
+        String batchId = upload.get().batchId();
+        Optional<UploadFormat> format = UploadFormat.fromExtension(upload.get().extension());
         Optional<BatchStatus> status = batches.status(batchId);
         if (format.isEmpty() || status.isEmpty() || !status.get().header().upload().equals(format)) {
             pendingPlans.planned(key); // nothing will ever plan it
             return Optional.empty();
         }
-        String planned = plannedKey(batchId, format.get());
+        String planned = BucketKeys.planned(batchId, format.get().extension());
         PlanProgress progress = status.get().planning().orElse(PlanProgress.AWAITING_UPLOAD);
         if (!progress.uploaded()) {
             if (!blobs.copy(key, planned)) {
@@ -158,7 +149,7 @@ public final class PlanUpload {
     public int resumeStranded(Instant cutoff, int limit) {
         int started = 0;
         Instant abandoned = clock.instant().minus(ABANDON_AFTER);
-        for (PendingPlans.Pending pending : pendingPlans.waitingSince(UPLOAD_PREFIX, cutoff, limit)) {
+        for (PendingPlans.Pending pending : pendingPlans.waitingSince(BucketKeys.UPLOADS, cutoff, limit)) {
             if (blobs.exists(pending.key())) {
                 started += onUpload(pending.key()).isPresent() ? 1 : 0;
             } else if (pending.since().isBefore(abandoned)) {
@@ -199,7 +190,7 @@ public final class PlanUpload {
         Duration window = status.header().options().recrawlAfter().orElse(RecrawlPolicy.DEFAULT_WINDOW);
         boolean cancelled = status.cancelledAt().isPresent();
         ManifestChunks.Chunk range = ManifestChunks.chunk(chunk, progress.bytes(), settings.chunkBytes());
-        String key = plannedKey(batchId, format);
+        String key = BucketKeys.planned(batchId, format.extension());
         Instant now = clock.instant();
         ChunkRun run = new ChunkRun(batchId, window, cancelled, frontier.parking(batchId), now);
         try (InputStream in = blobs.open(key, range.readFrom())
@@ -263,7 +254,7 @@ public final class PlanUpload {
                 duplicates++; // a second spelling within the group: the first line holds the item
                 return;
             }
-            if (group.size() >= Canonicalize.GROUP) {
+            if (group.size() >= ItemPlanner.GROUP) {
                 flush();
             }
         }

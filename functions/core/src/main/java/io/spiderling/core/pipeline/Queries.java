@@ -8,7 +8,7 @@ import io.spiderling.core.port.UrlStore;
 import io.spiderling.core.url.NormalizationResult;
 import io.spiderling.core.url.NormalizedUrl;
 import io.spiderling.core.url.UrlNormalizer;
-import io.spiderling.core.content.ContentKey;
+import io.spiderling.core.content.BucketKeys;
 import io.spiderling.core.extract.ExtractionRecord;
 import io.spiderling.core.port.BlobStore;
 import io.spiderling.core.port.LinkStore;
@@ -203,7 +203,7 @@ public final class Queries {
                     .or(() -> found.record().extraction().map(ExtractionRecord::contentSha256))
                     .filter(sha -> !sha.isEmpty())
                     .<ContentLink>map(sha -> new ContentLink.Link(found.url(), found.resolvedUrl(),
-                            blobs.presignGet(ContentKey.forSha256(sha), ttl), now.plus(ttl), sha))
+                            blobs.presignGet(BucketKeys.content(sha), ttl), now.plus(ttl), sha))
                     .orElse(new ContentLink.NoContent(found.url()));
         };
     }

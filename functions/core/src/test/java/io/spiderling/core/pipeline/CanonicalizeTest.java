@@ -4,8 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.spiderling.core.batch.BatchHeader;
 import io.spiderling.core.batch.BatchOptions;
-import io.spiderling.core.content.ContentKey;
 import io.spiderling.core.batch.ItemState;
+import io.spiderling.core.content.BucketKeys;
 import io.spiderling.core.fetch.FetchJob;
 import io.spiderling.core.fetch.FetchRecord;
 import io.spiderling.core.frontier.Frontier;
@@ -47,9 +47,9 @@ class CanonicalizeTest {
 
     @Test
     void onManifest_whenNew_createsQueuedItemsAndQueuesAttemptOneJobsSiteBySiteInManifestOrder() {
-        storeManifest(Ingest.manifestKey(BATCH));
+        storeManifest(BucketKeys.manifest(BATCH));
 
-        Optional<Canonicalize.Outcome> outcome = canonicalize.onManifest(Ingest.manifestKey(BATCH));
+        Optional<Canonicalize.Outcome> outcome = canonicalize.onManifest(BucketKeys.manifest(BATCH));
 
         assertEquals(Optional.of(new Canonicalize.Outcome(BATCH, 3, 3, 0, 0)), outcome);
         assertEquals(List.of(job(A1), job(A2), job(B1)), sent());
@@ -60,10 +60,10 @@ class CanonicalizeTest {
 
     @Test
     void onManifest_whenRunAgain_queuesNothingTwice() {
-        storeManifest(Ingest.manifestKey(BATCH));
-        canonicalize.onManifest(Ingest.manifestKey(BATCH));
+        storeManifest(BucketKeys.manifest(BATCH));
+        canonicalize.onManifest(BucketKeys.manifest(BATCH));
 
-        Optional<Canonicalize.Outcome> again = canonicalize.onManifest(Ingest.manifestKey(BATCH));
+        Optional<Canonicalize.Outcome> again = canonicalize.onManifest(BucketKeys.manifest(BATCH));
 
         assertEquals(Optional.of(new Canonicalize.Outcome(BATCH, 3, 3, 0, 0)), again);
         assertEquals(List.of(job(A1), job(A2), job(B1)), sent(), "the frontier holds each (batch, URL) once");
@@ -71,12 +71,12 @@ class CanonicalizeTest {
 
     @Test
     void onManifest_whenItemAlreadyTerminal_leavesItAlone() {
-        storeManifest(Ingest.manifestKey(BATCH));
+        storeManifest(BucketKeys.manifest(BATCH));
         batches.createBatch(new BatchHeader(BATCH, 3, 0, List.of(), 0, "http", NOW));
-        canonicalize.onManifest(Ingest.manifestKey(BATCH));
+        canonicalize.onManifest(BucketKeys.manifest(BATCH));
         batches.finishItem(BATCH, B1.urlHash(), ItemState.FETCHED, null, NOW);
 
-        Optional<Canonicalize.Outcome> again = canonicalize.onManifest(Ingest.manifestKey(BATCH));
+        Optional<Canonicalize.Outcome> again = canonicalize.onManifest(BucketKeys.manifest(BATCH));
 
         assertEquals(Optional.of(new Canonicalize.Outcome(BATCH, 3, 2, 0, 0)), again);
         assertEquals(3, sent().size());
@@ -85,12 +85,12 @@ class CanonicalizeTest {
 
     @Test
     void onManifest_whenFreshCopyStored_skipsThatUrlWithoutAJob() {
-        storeManifest(Ingest.manifestKey(BATCH));
+        storeManifest(BucketKeys.manifest(BATCH));
         batches.createBatch(new BatchHeader(BATCH, 3, 0, List.of(), 0, "http", NOW));
         urls.recordFetch(fetched(B1, NOW.minus(Duration.ofMinutes(59))));
         urls.recordFetch(fetched(A2, NOW.minus(Duration.ofMinutes(61))));
 
-        Optional<Canonicalize.Outcome> outcome = canonicalize.onManifest(Ingest.manifestKey(BATCH));
+        Optional<Canonicalize.Outcome> outcome = canonicalize.onManifest(BucketKeys.manifest(BATCH));
 
         assertEquals(Optional.of(new Canonicalize.Outcome(BATCH, 3, 2, 1, 0)), outcome);
         assertEquals(List.of(job(A1), job(A2)), sent(), "the default window is one hour");
@@ -101,12 +101,12 @@ class CanonicalizeTest {
 
     @Test
     void onManifest_whenBatchAsksForAShorterWindow_refetchesWhatIsOlder() {
-        storeManifest(Ingest.manifestKey(BATCH));
+        storeManifest(BucketKeys.manifest(BATCH));
         batches.createBatch(new BatchHeader(BATCH, 3, 0, List.of(), 0, "http", NOW,
                 new BatchOptions(Optional.empty(), Optional.of(Duration.ofMinutes(5))), ""));
         urls.recordFetch(fetched(B1, NOW.minus(Duration.ofMinutes(10))));
 
-        Optional<Canonicalize.Outcome> outcome = canonicalize.onManifest(Ingest.manifestKey(BATCH));
+        Optional<Canonicalize.Outcome> outcome = canonicalize.onManifest(BucketKeys.manifest(BATCH));
 
         assertEquals(Optional.of(new Canonicalize.Outcome(BATCH, 3, 3, 0, 0)), outcome);
     }
@@ -114,9 +114,9 @@ class CanonicalizeTest {
     @Test
     void onManifest_whenAnotherBatchIsFetchingTheUrl_joinsItInsteadOfQueueingASecondFetch() {
         urls.claim(A1.urlHash(), A1.value(), "other-batch", NOW.minusSeconds(5), NOW.minus(Duration.ofMinutes(30)));
-        storeManifest(Ingest.manifestKey(BATCH));
+        storeManifest(BucketKeys.manifest(BATCH));
 
-        Optional<Canonicalize.Outcome> outcome = canonicalize.onManifest(Ingest.manifestKey(BATCH));
+        Optional<Canonicalize.Outcome> outcome = canonicalize.onManifest(BucketKeys.manifest(BATCH));
 
         assertEquals(Optional.of(new Canonicalize.Outcome(BATCH, 3, 2, 0, 1)), outcome);
         assertEquals(List.of(job(B1), job(A2)), sent());
@@ -128,9 +128,9 @@ class CanonicalizeTest {
     void onManifest_whenAnotherBatchsClaimIsStale_takesItOver() {
         urls.claim(A1.urlHash(), A1.value(), "lost-batch", NOW.minus(Duration.ofMinutes(31)),
                 NOW.minus(Duration.ofHours(1)));
-        storeManifest(Ingest.manifestKey(BATCH));
+        storeManifest(BucketKeys.manifest(BATCH));
 
-        Optional<Canonicalize.Outcome> outcome = canonicalize.onManifest(Ingest.manifestKey(BATCH));
+        Optional<Canonicalize.Outcome> outcome = canonicalize.onManifest(BucketKeys.manifest(BATCH));
 
         assertEquals(Optional.of(new Canonicalize.Outcome(BATCH, 3, 3, 0, 0)), outcome);
     }
@@ -147,7 +147,7 @@ class CanonicalizeTest {
 
     @Test
     void onManifest_whenManifestIsGone_returnsEmptyAndTouchesNothing() {
-        assertEquals(Optional.empty(), canonicalize.onManifest(Ingest.manifestKey(BATCH)));
+        assertEquals(Optional.empty(), canonicalize.onManifest(BucketKeys.manifest(BATCH)));
 
         assertEquals(List.of(), log.entries());
     }
@@ -158,7 +158,7 @@ class CanonicalizeTest {
 
     private static FetchRecord fetched(NormalizedUrl url, Instant at) {
         return new FetchRecord(url.urlHash(), url.value(), ItemState.FETCHED, Optional.of(200),
-                Optional.of("text/html"), 10, false, Optional.of(ContentKey.forSha256(url.urlHash())),
+                Optional.of("text/html"), 10, false, Optional.of(BucketKeys.content(url.urlHash())),
                 Optional.of("ab"), Optional.of(url.value()), at, 1, 2, Optional.empty());
     }
 

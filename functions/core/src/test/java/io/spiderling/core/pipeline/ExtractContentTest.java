@@ -6,8 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.spiderling.core.batch.ItemState;
-import io.spiderling.core.content.ContentKey;
+import io.spiderling.core.content.BucketKeys;
 import io.spiderling.core.content.Hashing;
+import io.spiderling.core.content.ObjectMetadata;
 import io.spiderling.core.extract.CanonicalLink;
 import io.spiderling.core.extract.ExtractionRecord;
 import io.spiderling.core.extract.HtmlExtractor;
@@ -61,20 +62,20 @@ class ExtractContentTest {
     private String store(NormalizedUrl url, String html, Instant fetchedAt) {
         byte[] bytes = html.getBytes(StandardCharsets.UTF_8);
         String sha = Hashing.sha256Hex(bytes);
-        String key = ContentKey.forSha256(sha);
+        String key = BucketKeys.content(sha);
         blobs.put(key, bytes, "text/html; charset=utf-8", Map.of(
-                FetchPage.META_URL, url.value(),
-                FetchPage.META_URL_HASH, url.urlHash(),
-                FetchPage.META_FETCHED_AT, fetchedAt.toString(),
-                FetchPage.META_CONTENT_SHA256, sha,
-                FetchPage.META_HTTP_STATUS, "200"));
+                ObjectMetadata.URL, url.value(),
+                ObjectMetadata.URL_HASH, url.urlHash(),
+                ObjectMetadata.FETCHED_AT, fetchedAt.toString(),
+                ObjectMetadata.CONTENT_SHA256, sha,
+                ObjectMetadata.HTTP_STATUS, "200"));
         return key;
     }
 
     private static FetchRecord fetched(NormalizedUrl url, String html, Instant at) {
         String sha = Hashing.sha256Hex(html.getBytes(StandardCharsets.UTF_8));
         return new FetchRecord(url.urlHash(), url.value(), ItemState.FETCHED, Optional.of(200),
-                Optional.of("text/html"), html.length(), false, Optional.of(ContentKey.forSha256(sha)),
+                Optional.of("text/html"), html.length(), false, Optional.of(BucketKeys.content(sha)),
                 Optional.of(sha), Optional.of(url.value()), at, 1, 2, Optional.empty());
     }
 
@@ -204,11 +205,11 @@ class ExtractContentTest {
     }
 
     @Test
-    void reused_whenTheFetchStageFoundTheBytesStored_extractsForThatUrl() {
+    void extract_whenTheFetchStageFoundTheBytesStored_extractsForThatUrl() {
         NormalizedUrl mirror = NormalizedUrl.parse("https://mirror.example.net/page");
         String html = page("Mirrored");
 
-        extract.reused(mirror, html.getBytes(StandardCharsets.UTF_8), "text/html",
+        extract.extract(mirror, html.getBytes(StandardCharsets.UTF_8), "text/html",
                 Hashing.sha256Hex(html.getBytes(StandardCharsets.UTF_8)), T1);
 
         assertEquals("Mirrored", title(mirror));
@@ -224,11 +225,11 @@ class ExtractContentTest {
 
     @Test
     void onContent_whenObjectIsGone_returnsEmpty() {
-        assertEquals(Optional.empty(), extract.onContent(ContentKey.forSha256("ab".repeat(32))));
+        assertEquals(Optional.empty(), extract.onContent(BucketKeys.content("ab".repeat(32))));
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {FetchPage.META_URL, FetchPage.META_FETCHED_AT, FetchPage.META_CONTENT_SHA256})
+    @ValueSource(strings = {ObjectMetadata.URL, ObjectMetadata.FETCHED_AT, ObjectMetadata.CONTENT_SHA256})
     void onContent_whenFetchMetadataEntryMissing_returnsEmptyAndRecordsNothing(String missing) {
         String key = store(URL, page("x"), T1);
         Map<String, String> metadata = new HashMap<>(blobs.get(key).orElseThrow().metadata());
@@ -243,7 +244,7 @@ class ExtractContentTest {
     void onContent_whenMetadataHashDisagreesWithTheKey_returnsEmpty() {
         String key = store(URL, page("x"), T1);
         Map<String, String> metadata = new HashMap<>(blobs.get(key).orElseThrow().metadata());
-        metadata.put(FetchPage.META_CONTENT_SHA256, "cd".repeat(32));
+        metadata.put(ObjectMetadata.CONTENT_SHA256, "cd".repeat(32));
         blobs.put(key, blobs.get(key).orElseThrow().bytes(), "text/html", metadata);
 
         assertEquals(Optional.empty(), extract.onContent(key));
@@ -256,9 +257,9 @@ class ExtractContentTest {
             garbage[i] = (byte) (i * 31 + 7);
         }
         String sha = Hashing.sha256Hex(garbage);
-        String key = ContentKey.forSha256(sha);
-        blobs.put(key, garbage, "text/html", Map.of(FetchPage.META_URL, URL.value(), FetchPage.META_FETCHED_AT,
-                T1.toString(), FetchPage.META_CONTENT_SHA256, sha));
+        String key = BucketKeys.content(sha);
+        blobs.put(key, garbage, "text/html", Map.of(ObjectMetadata.URL, URL.value(), ObjectMetadata.FETCHED_AT,
+                T1.toString(), ObjectMetadata.CONTENT_SHA256, sha));
 
         assertTrue(extract.onContent(key).orElseThrow().written());
     }

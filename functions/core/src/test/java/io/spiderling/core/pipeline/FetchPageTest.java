@@ -15,6 +15,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.spiderling.core.batch.BatchHeader;
 import io.spiderling.core.batch.BatchOptions;
 import io.spiderling.core.batch.ItemState;
+import io.spiderling.core.content.BucketKeys;
+import io.spiderling.core.content.ObjectMetadata;
 import io.spiderling.core.fetch.FailureKind;
 import io.spiderling.core.fetch.FetchJob;
 import io.spiderling.core.fetch.FetchRecord;
@@ -182,7 +184,7 @@ class FetchPageTest {
         FetchRecord second = urls.find(OTHER.urlHash()).orElseThrow().fetch().orElseThrow();
         assertEquals(first.contentKey(), second.contentKey(), "one content-addressed object");
         assertEquals(URL.value(), blobs.get(first.contentKey().orElseThrow()).orElseThrow().metadata()
-                .get(FetchPage.META_URL), "the first writer's object is kept");
+                .get(ObjectMetadata.URL), "the first writer's object is kept");
         assertEquals(List.of(OTHER.value()), reused, "no object-created event comes for the second URL");
     }
 
@@ -484,7 +486,7 @@ class FetchPageTest {
         assertTrue(site.seen().getLast().request().capture(), "the fetcher was asked to capture");
         var capture = urls.find(URL.urlHash()).orElseThrow().fetch().orElseThrow().capture().orElseThrow();
         byte[] object = io.spiderling.core.fetch.CaptureFormat.encode(wire);
-        assertEquals(io.spiderling.core.content.ContentKey.captureFor(
+        assertEquals(BucketKeys.capture(
                 io.spiderling.core.content.Hashing.sha256Hex(object)), capture.key());
         assertArrayEquals(object, blobs.get(capture.key()).orElseThrow().bytes());
         assertEquals("192.0.2.7", capture.remoteIp());

@@ -189,17 +189,4 @@ class IngestTest {
         assertTrue(blobs.isEmpty());
         assertEquals(Optional.empty(), batches.status(batchId));
     }
-
-    @ParameterizedTest
-    @ValueSource(strings = {"b1", "5f6fa9c4-aca7-43f4-bafa-2d6b4977e3a5", "q-0123abcd", "v1.txt"})
-    void batchIdOfManifest_whenKeyFromManifestKey_returnsTheBatchId(String batchId) {
-        assertEquals(Optional.of(batchId), Ingest.batchIdOfManifest(Ingest.manifestKey(batchId)));
-    }
-
-    @ParameterizedTest(name = "[{0}]")
-    @ValueSource(strings = {"", "manifests/.txt", "manifests/a/b.txt", "manifests/b1", "manifests/b1.txt.gz",
-            "Manifests/b1.txt", "b1.txt", "/manifests/b1.txt", "content/2a/b1.txt"})
-    void batchIdOfManifest_whenNotAManifestKey_isEmpty(String key) {
-        assertEquals(Optional.empty(), Ingest.batchIdOfManifest(key));
-    }
 }

@@ -12,6 +12,7 @@ import io.spiderling.core.batch.BatchStatus;
 import io.spiderling.core.batch.ItemState;
 import io.spiderling.core.batch.PlanProgress;
 import io.spiderling.core.batch.UploadFormat;
+import io.spiderling.core.content.BucketKeys;
 import io.spiderling.core.frontier.Frontier;
 import io.spiderling.core.port.UrlStore;
 import io.spiderling.core.testing.CallLog;
@@ -105,7 +106,7 @@ class PlanUploadTest {
     }
 
     private void upload(UploadFormat format, String text) {
-        blobs.put(PlanUpload.uploadKey(BATCH, format), text.getBytes(StandardCharsets.UTF_8), format.contentType(),
+        blobs.put(BucketKeys.upload(BATCH, format.extension()), text.getBytes(StandardCharsets.UTF_8), format.contentType(),
                 Map.of());
     }
 
@@ -142,7 +143,7 @@ class PlanUploadTest {
         start(format);
         upload(format, m.text());
 
-        var arrival = plan.onUpload(PlanUpload.uploadKey(BATCH, format)).orElseThrow();
+        var arrival = plan.onUpload(BucketKeys.upload(BATCH, format.extension())).orElseThrow();
         assertTrue(arrival.chunks() > 3, "the manifest spans several chunks: " + arrival.chunks());
         planAllChunks();
 
@@ -164,7 +165,7 @@ class PlanUploadTest {
     void onChunk_whenJsonlWithBadLines_recordsEachAsAnInvalidItemWithItsReason() {
         start(UploadFormat.JSONL);
         upload(UploadFormat.JSONL, "\"https://a.example/1\"\n{\"href\": \"x\"}\nnot json\n\"mailto:a@b.example\"\n");
-        plan.onUpload(PlanUpload.uploadKey(BATCH, UploadFormat.JSONL));
+        plan.onUpload(BucketKeys.upload(BATCH, UploadFormat.JSONL.extension()));
         planAllChunks();
 
         List<BatchItem> invalid = batches.items(BATCH, Optional.of(ItemState.INVALID), Optional.empty(), 100).items();
@@ -182,7 +183,7 @@ class PlanUploadTest {
         Manifest m = manifest(UploadFormat.TEXT);
         start(UploadFormat.TEXT);
         upload(UploadFormat.TEXT, m.text());
-        plan.onUpload(PlanUpload.uploadKey(BATCH, UploadFormat.TEXT));
+        plan.onUpload(BucketKeys.upload(BATCH, UploadFormat.TEXT.extension()));
 
         urls.failOnClaimCall(3); // the chunk's third group dies after its items were written
         assertThrows(IllegalStateException.class, () -> plan.onChunk(BATCH, 1));
@@ -199,7 +200,7 @@ class PlanUploadTest {
         Manifest m = manifest(UploadFormat.TEXT);
         start(UploadFormat.TEXT);
         upload(UploadFormat.TEXT, m.text());
-        plan.onUpload(PlanUpload.uploadKey(BATCH, UploadFormat.TEXT));
+        plan.onUpload(BucketKeys.upload(BATCH, UploadFormat.TEXT.extension()));
         planAllChunks();
         BatchStatus before = batches.status(BATCH).orElseThrow();
 
@@ -214,9 +215,9 @@ class PlanUploadTest {
         Manifest m = manifest(UploadFormat.TEXT);
         start(UploadFormat.TEXT);
         upload(UploadFormat.TEXT, m.text());
-        plan.onUpload(PlanUpload.uploadKey(BATCH, UploadFormat.TEXT));
+        plan.onUpload(BucketKeys.upload(BATCH, UploadFormat.TEXT.extension()));
         upload(UploadFormat.TEXT, "https://intruder.example/\n");
-        plan.onUpload(PlanUpload.uploadKey(BATCH, UploadFormat.TEXT));
+        plan.onUpload(BucketKeys.upload(BATCH, UploadFormat.TEXT.extension()));
 
         planAllChunks();
 
@@ -238,7 +239,7 @@ class PlanUploadTest {
     void onChunk_whenEveryItemEndsBeforeTheLastChunkIsPlanned_completesTheBatchWithTheLastChunk() {
         start(UploadFormat.TEXT);
         upload(UploadFormat.TEXT, "ftp://only.example/invalid\n");
-        plan.onUpload(PlanUpload.uploadKey(BATCH, UploadFormat.TEXT));
+        plan.onUpload(BucketKeys.upload(BATCH, UploadFormat.TEXT.extension()));
 
         planAllChunks();
 
@@ -254,7 +255,7 @@ class PlanUploadTest {
 
         assertTrue(batches.status(BATCH).orElseThrow().completedAt().isPresent());
         upload(UploadFormat.TEXT, "https://late.example/\n");
-        assertEquals(0, plan.onUpload(PlanUpload.uploadKey(BATCH, UploadFormat.TEXT)).orElseThrow().chunks());
+        assertEquals(0, plan.onUpload(BucketKeys.upload(BATCH, UploadFormat.TEXT.extension())).orElseThrow().chunks());
         assertEquals(List.of(), planQueue.sent());
     }
 
@@ -262,7 +263,7 @@ class PlanUploadTest {
     void onChunk_whenBatchCancelledDuringPlanning_endsItsItemsCancelledAndCompletes() {
         start(UploadFormat.TEXT);
         upload(UploadFormat.TEXT, "https://a.example/1\nhttps://b.example/2\n");
-        plan.onUpload(PlanUpload.uploadKey(BATCH, UploadFormat.TEXT));
+        plan.onUpload(BucketKeys.upload(BATCH, UploadFormat.TEXT.extension()));
         new CancelBatch(batches, CLOCK).cancel(BATCH);
 
         planAllChunks();

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.spiderling.core.batch.ItemState;
+import io.spiderling.core.content.BucketKeys;
 import io.spiderling.core.fetch.FetchRecord;
 import io.spiderling.core.testing.CallLog;
 import io.spiderling.core.testing.InMemoryBatchStore;
@@ -13,7 +14,6 @@ import io.spiderling.core.testing.InMemoryBlobStore;
 import io.spiderling.core.testing.InMemoryUrlStore;
 import io.spiderling.core.url.NormalizedUrl;
 import io.spiderling.core.url.UrlNormalizer;
-import io.spiderling.core.content.ContentKey;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Collections;
@@ -57,7 +57,7 @@ class QueriesTest {
 
     private static FetchRecord fetched(NormalizedUrl url, Instant at) {
         return new FetchRecord(url.urlHash(), url.value(), ItemState.FETCHED, Optional.of(200),
-                Optional.of("text/html"), 10, false, Optional.of(ContentKey.forSha256(SHA)), Optional.of(SHA),
+                Optional.of("text/html"), 10, false, Optional.of(BucketKeys.content(SHA)), Optional.of(SHA),
                 Optional.of(url.value()), at, 5, 9, Optional.empty());
     }
 
@@ -119,7 +119,7 @@ class QueriesTest {
         var link = assertInstanceOf(Queries.ContentLink.Link.class, queries.content(URL.value(),
                 Duration.ofMinutes(5), AT));
 
-        assertTrue(link.uri().toString().contains(ContentKey.forSha256(SHA)), link.uri().toString());
+        assertTrue(link.uri().toString().contains(BucketKeys.content(SHA)), link.uri().toString());
         assertEquals(AT.plus(Duration.ofMinutes(5)), link.expiresAt());
     }
 

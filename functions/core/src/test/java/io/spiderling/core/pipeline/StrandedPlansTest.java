@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.spiderling.core.batch.BatchOptions;
 import io.spiderling.core.batch.ItemState;
 import io.spiderling.core.batch.UploadFormat;
+import io.spiderling.core.content.BucketKeys;
 import io.spiderling.core.frontier.Frontier;
 import io.spiderling.core.testing.CallLog;
 import io.spiderling.core.testing.InMemoryBatchStore;
@@ -51,15 +52,15 @@ class StrandedPlansTest {
     private final BatchTracker tracker = new BatchTracker(batches);
     private final Ingest ingest = new Ingest(UrlNormalizer.create(), batches, blobs, clock,
             Ingest.DEFAULT_UPLOAD_URL_TTL, Optional.empty(), Optional.empty(), pending);
-    private final Canonicalize canonicalize = new Canonicalize(blobs, batches, urls, frontier, clock, tracker,
-            pending);
-    private final PlanUpload planUpload = new PlanUpload(UrlNormalizer.create(), blobs, batches, urls, frontier,
+    private final ItemPlanner planner = new ItemPlanner(urls, tracker, batches, ItemPlanner.Settings.DEFAULTS);
+    private final Canonicalize canonicalize = new Canonicalize(blobs, batches, planner, frontier, clock, pending);
+    private final PlanUpload planUpload = new PlanUpload(UrlNormalizer.create(), blobs, batches, planner, frontier,
             planQueue, clock, PlanUpload.Settings.DEFAULTS, tracker, pending);
 
     @Test
     void submit_whenAccepted_watchesTheManifestUntilItsEventPlansIt() {
         submit("b1");
-        String manifest = Ingest.manifestKey("b1");
+        String manifest = BucketKeys.manifest("b1");
         assertTrue(pending.watches(manifest));
 
         canonicalize.onManifest(manifest);
@@ -80,28 +81,28 @@ class StrandedPlansTest {
         assertEquals(2, fetchQueue.sends().stream().mapToInt(List::size).sum(), "both URLs released");
         assertEquals(ItemState.QUEUED, batches.items("b1", Optional.empty(), Optional.empty(), 10).items().get(0)
                 .state());
-        assertFalse(pending.watches(Ingest.manifestKey("b1")));
+        assertFalse(pending.watches(BucketKeys.manifest("b1")));
         assertEquals(0, canonicalize.planStranded(clock.instant(), LIMIT), "planned once");
     }
 
     @Test
     void planStranded_whenTheManifestWasNeverWritten_keepsWatchingForADayThenLetsGo() {
-        pending.expect(Ingest.manifestKey("ghost"), T0); // ingest died between watching and writing
+        pending.expect(BucketKeys.manifest("ghost"), T0); // ingest died between watching and writing
         clock.advance(Duration.ofHours(23));
         assertEquals(0, canonicalize.planStranded(clock.instant().minus(AFTER), LIMIT));
-        assertTrue(pending.watches(Ingest.manifestKey("ghost")));
+        assertTrue(pending.watches(BucketKeys.manifest("ghost")));
 
         clock.advance(Duration.ofHours(2));
         assertEquals(0, canonicalize.planStranded(clock.instant().minus(AFTER), LIMIT));
 
-        assertFalse(pending.watches(Ingest.manifestKey("ghost")));
+        assertFalse(pending.watches(BucketKeys.manifest("ghost")));
     }
 
     @Test
     void resumeStranded_whenTheUploadsEventWasLost_cutsItIntoChunksOnceItIsInTheBucket() {
         assertInstanceOf(Ingest.UploadResult.Started.class,
                 ingest.startUpload("u1", UploadFormat.TEXT, "http", BatchOptions.NONE));
-        String key = PlanUpload.uploadKey("u1", UploadFormat.TEXT);
+        String key = BucketKeys.upload("u1", UploadFormat.TEXT.extension());
         assertTrue(pending.watches(key));
         clock.advance(Duration.ofMinutes(30));
         assertEquals(0, planUpload.resumeStranded(clock.instant().minus(AFTER), LIMIT), "the client has not sent it");
@@ -119,7 +120,7 @@ class StrandedPlansTest {
     @Test
     void resumeStranded_whenTheUploadNeverCame_letsGoOnlyAfterEveryUploadUrlHasExpired() {
         ingest.startUpload("u2", UploadFormat.JSONL, "http", BatchOptions.NONE);
-        String key = PlanUpload.uploadKey("u2", UploadFormat.JSONL);
+        String key = BucketKeys.upload("u2", UploadFormat.JSONL.extension());
         clock.advance(Duration.ofDays(7));
         planUpload.resumeStranded(clock.instant().minus(AFTER), LIMIT);
         assertTrue(pending.watches(key));
@@ -133,7 +134,7 @@ class StrandedPlansTest {
     @Test
     void onUpload_whenItsEventArrives_stopsWatching() {
         ingest.startUpload("u3", UploadFormat.TEXT, "http", BatchOptions.NONE);
-        String key = PlanUpload.uploadKey("u3", UploadFormat.TEXT);
+        String key = BucketKeys.upload("u3", UploadFormat.TEXT.extension());
         blobs.put(key, "https://a.example/1\n".getBytes(StandardCharsets.UTF_8), "text/plain", Map.of());
 
         planUpload.onUpload(key);

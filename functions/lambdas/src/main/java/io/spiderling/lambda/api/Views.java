@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.spiderling.core.batch.BatchItem;
 import io.spiderling.core.batch.BatchStatus;
 import io.spiderling.core.batch.Waiting;
+import io.spiderling.core.content.BucketKeys;
 import io.spiderling.core.politeness.PauseCause;
 import io.spiderling.core.pipeline.BatchWaiting;
 import io.spiderling.core.batch.PlanProgress;
@@ -14,7 +15,6 @@ import io.spiderling.core.batch.Rejection;
 import io.spiderling.core.pipeline.Ingest;
 import io.spiderling.core.pipeline.Queries;
 import io.spiderling.lambda.internal.HttpJson;
-import io.spiderling.core.content.ContentKey;
 import io.spiderling.core.extract.ExtractionRecord;
 import io.spiderling.core.fetch.Capture;
 import io.spiderling.core.extract.PageMetadata;
@@ -239,7 +239,7 @@ public final class Views {
         });
         record.extraction().ifPresent(x -> {
             x.source().ifPresent(source -> node.put("contentFrom", source)
-                    .put("contentKey", ContentKey.forSha256(x.contentSha256()))
+                    .put("contentKey", BucketKeys.content(x.contentSha256()))
                     .put("contentSha256", x.contentSha256()));
             x.canonicalUrl().ifPresent(c -> node.put("canonicalUrl", c));
             node.set("metadata", metadata(x));

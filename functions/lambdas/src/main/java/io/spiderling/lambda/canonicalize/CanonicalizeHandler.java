@@ -4,6 +4,7 @@ import com.amazonaws.services.lambda.runtime.Context;
 import com.amazonaws.services.lambda.runtime.RequestHandler;
 import com.amazonaws.services.lambda.runtime.events.S3Event;
 import io.spiderling.catalog.FunctionNames;
+import io.spiderling.core.content.BucketKeys;
 import io.spiderling.core.pipeline.Canonicalize;
 import io.spiderling.core.pipeline.PlanUpload;
 import io.spiderling.lambda.Pipeline;
@@ -36,7 +37,7 @@ public class CanonicalizeHandler implements RequestHandler<S3Event, Integer> {
     public Integer handleRequest(S3Event event, Context context) {
         try (LogContext.Scope log = LogContext.invocation(FunctionNames.CANONICALIZE, context)) {
             return S3Keys.of(event).stream()
-                    .mapToInt(key -> key.startsWith(PlanUpload.UPLOAD_PREFIX)
+                    .mapToInt(key -> key.startsWith(BucketKeys.UPLOADS)
                             ? planUpload.onUpload(key).map(PlanUpload.Arrival::chunks).orElse(0)
                             : canonicalize.onManifest(key).map(Canonicalize.Outcome::parked).orElse(0))
                     .sum();
