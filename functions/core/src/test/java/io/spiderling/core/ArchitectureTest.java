@@ -13,7 +13,6 @@ import com.tngtech.archunit.lang.ArchRule;
 import com.tngtech.archunit.library.dependencies.SliceAssignment;
 import com.tngtech.archunit.library.dependencies.SliceIdentifier;
 import java.io.IOException;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -46,8 +45,6 @@ class ArchitectureTest {
     private static final String PIPELINE = "io.spiderling.core.pipeline";
     private static final String PORT = "io.spiderling.core.port";
     private static final String FRONTIER = "io.spiderling.core.frontier";
-    /** Surefire runs in the module's directory. */
-    private static final String SOURCES = "src/main/java";
 
     /**
      * The classes of {@code pipeline} that are not use cases but pieces several use cases share (or one use case's
@@ -121,7 +118,8 @@ class ArchitectureTest {
         pipeline.addAll(SHARED_HELPERS);
         List<String> found = new ArrayList<>();
         for (String reader : pipeline) {
-            String code = Sources.code(Path.of(SOURCES, PIPELINE.replace('.', '/'), reader + ".java"));
+            String code = Sources.code(Sources.mainRoot(ArchitectureTest.class)
+                    .resolve(PIPELINE.replace('.', '/')).resolve(reader + ".java"));
             for (String named : useCases) {
                 if (!named.equals(reader) && Pattern.compile("\\b" + named + "\\b").matcher(code).find()) {
                     found.add(reader + " names " + named);
@@ -147,17 +145,17 @@ class ArchitectureTest {
     }
 
     private static DescribedPredicate<JavaClass> useCase() {
-        return DescribedPredicate.describe("use cases of " + PIPELINE,
+        return DescribedPredicate.describe("are use cases of " + PIPELINE,
                 c -> c.getPackageName().equals(PIPELINE) && !SHARED_HELPERS.contains(owner(c))
                         && !c.getSimpleName().equals("package-info"));
     }
 
     private static DescribedPredicate<JavaClass> sharedHelper() {
-        return DescribedPredicate.describe("shared helpers of " + PIPELINE,
+        return DescribedPredicate.describe("are shared helpers of " + PIPELINE,
                 c -> c.getPackageName().equals(PIPELINE) && SHARED_HELPERS.contains(owner(c)));
     }
 
-    /** The top-level class a class belongs to: {@code FetchPage} for {@code FetchPage$Settings} and {@code FetchPage$1}. */
+    /** The top-level class a class is part of: FetchPage for FetchPage$Settings or FetchPage$1. */
     private static String owner(JavaClass c) {
         String name = c.getName().substring(c.getPackageName().length() + 1);
         int nested = name.indexOf('$');

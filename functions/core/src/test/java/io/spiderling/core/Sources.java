@@ -1,6 +1,7 @@
 package io.spiderling.core;
 
 import java.io.IOException;
+import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
@@ -8,6 +9,19 @@ import java.nio.file.Path;
 final class Sources {
 
     private Sources() {}
+
+    /**
+     * The main source root of the module a test class was compiled in: {@code target/test-classes} sits next to
+     * {@code src}, whichever directory the test runs in (the module's under Maven, the project's in an IDE).
+     */
+    static Path mainRoot(Class<?> testClass) {
+        try {
+            Path classes = Path.of(testClass.getProtectionDomain().getCodeSource().getLocation().toURI());
+            return classes.getParent().getParent().resolve("src/main/java");
+        } catch (URISyntaxException e) {
+            throw new IllegalStateException(e);
+        }
+    }
 
     static String code(Path file) throws IOException {
         return code(Files.readString(file));

@@ -106,8 +106,8 @@ class PlanUploadTest {
     }
 
     private void upload(UploadFormat format, String text) {
-        blobs.put(BucketKeys.upload(BATCH, format.extension()), text.getBytes(StandardCharsets.UTF_8), format.contentType(),
-                Map.of());
+        blobs.put(BucketKeys.upload(BATCH, format.extension()), text.getBytes(StandardCharsets.UTF_8),
+                format.contentType(), Map.of());
     }
 
     private void planAllChunks() {
