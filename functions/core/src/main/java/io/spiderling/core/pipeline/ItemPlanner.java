@@ -34,12 +34,6 @@ public final class ItemPlanner {
      */
     public record Settings(Duration claimTimeout) {
         public static final Settings DEFAULTS = new Settings(Duration.ofMinutes(30));
-
-        public Settings {
-            if (claimTimeout.isNegative() || claimTimeout.isZero()) {
-                throw new IllegalArgumentException("claimTimeout must be positive, was " + claimTimeout);
-            }
-        }
     }
 
     /** What planning a group did. */
