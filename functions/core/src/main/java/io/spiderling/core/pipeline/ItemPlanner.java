@@ -3,7 +3,7 @@ package io.spiderling.core.pipeline;
 import io.spiderling.core.batch.ItemState;
 import io.spiderling.core.fetch.FetchRecord;
 import io.spiderling.core.frontier.Frontier;
-import io.spiderling.core.port.BatchStore;
+import io.spiderling.core.port.BatchOriginStore;
 import io.spiderling.core.port.UrlStore;
 import io.spiderling.core.recrawl.RecrawlPolicy;
 import io.spiderling.core.robots.RobotsOrigin;
@@ -36,13 +36,13 @@ final class ItemPlanner {
 
     private final UrlStore urls;
     private final BatchTracker tracker;
-    private final BatchStore batches;
+    private final BatchOriginStore origins;
 
-    /** @param batches where the origins a batch parked URLs on are listed, for its status to read */
-    ItemPlanner(UrlStore urls, BatchTracker tracker, BatchStore batches) {
+    /** @param origins where the origins a batch parked URLs on are listed, for its status to read */
+    ItemPlanner(UrlStore urls, BatchTracker tracker, BatchOriginStore origins) {
         this.urls = urls;
         this.tracker = tracker;
-        this.batches = batches;
+        this.origins = origins;
     }
 
     /**
@@ -86,7 +86,7 @@ final class ItemPlanner {
         if (!toPark.isEmpty()) {
             Set<RobotsOrigin> origins = new LinkedHashSet<>();
             toPark.forEach(url -> origins.add(RobotsOrigin.of(url)));
-            batches.addOrigins(batchId, origins);
+            this.origins.addOrigins(batchId, origins);
         }
         return new Counts(toPark.size(), skipped, toClaim.size() - toPark.size(), 0);
     }

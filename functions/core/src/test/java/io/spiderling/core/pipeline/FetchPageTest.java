@@ -106,7 +106,7 @@ class FetchPageTest {
                 .fetcher(site)
                 .blobs(blobStore)
                 .urls(urls)
-                .tracker(new BatchTracker(batches))
+                .tracker(new BatchTracker(batches, batches))
                 .frontier(frontier)
                 .politeness(politeness)
                 .retry(RetryPolicy.create())

@@ -9,7 +9,9 @@ import io.spiderling.core.batch.BatchOptions;
 import io.spiderling.core.batch.ItemState;
 import io.spiderling.core.batch.UploadFormat;
 import io.spiderling.core.frontier.Frontier;
+import io.spiderling.core.port.BatchStores;
 import io.spiderling.core.testing.CallLog;
+import io.spiderling.core.testing.InMemoryBatchOriginStore;
 import io.spiderling.core.testing.InMemoryBatchStore;
 import io.spiderling.core.testing.InMemoryBlobStore;
 import io.spiderling.core.testing.InMemoryFrontierStore;
@@ -42,18 +44,19 @@ class StrandedPlansTest {
     private final CallLog log = new CallLog();
     private final InMemoryBlobStore blobs = new InMemoryBlobStore(log);
     private final InMemoryBatchStore batches = new InMemoryBatchStore(log);
+    private final InMemoryBatchOriginStore origins = new InMemoryBatchOriginStore();
     private final InMemoryUrlStore urls = new InMemoryUrlStore(log);
     private final RecordingFetchQueue fetchQueue = new RecordingFetchQueue(log);
     private final RecordingPlanQueue planQueue = new RecordingPlanQueue();
     private final InMemoryPendingPlans pending = new InMemoryPendingPlans();
     private final Frontier frontier = new Frontier(new InMemoryFrontierStore(), fetchQueue, clock,
             Frontier.Settings.DEFAULTS);
-    private final BatchTracker tracker = new BatchTracker(batches);
+    private final BatchTracker tracker = new BatchTracker(batches, batches);
     private final Ingest ingest = new Ingest(UrlNormalizer.create(), batches, blobs, clock,
             Ingest.DEFAULT_UPLOAD_URL_TTL, Optional.empty(), Optional.empty(), pending);
-    private final Canonicalize canonicalize = new Canonicalize(blobs, batches, urls, frontier, clock, tracker,
+    private final Canonicalize canonicalize = new Canonicalize(blobs, BatchStores.of(batches, origins), urls, frontier, clock, tracker,
             pending);
-    private final PlanUpload planUpload = new PlanUpload(UrlNormalizer.create(), blobs, batches, urls, frontier,
+    private final PlanUpload planUpload = new PlanUpload(UrlNormalizer.create(), blobs, BatchStores.of(batches, origins), urls, frontier,
             planQueue, clock, PlanUpload.Settings.DEFAULTS, tracker, pending);
 
     @Test
