@@ -264,6 +264,9 @@ public final class DynamoDbBatchStore implements BatchHeaderStore, BatchItemStor
 
     @Override
     public boolean finishItem(String batchId, String urlHash, ItemState terminal, String detail, Instant at) {
+        if (!terminal.terminal()) {
+            throw new IllegalArgumentException("not a terminal state: " + terminal);
+        }
         Map<String, AttributeValue> itemValues = new HashMap<>();
         itemValues.put(":queued", s(ItemState.QUEUED.wireName()));
         itemValues.put(":state", s(terminal.wireName()));
