@@ -71,6 +71,7 @@ public interface BatchItemStore {
      * Moves an item from {@code queued} to a terminal state and counts it, atomically. Returns false, and counts
      * nothing, when the item was already terminal (a duplicate delivery) or does not exist.
      *
+     * @throws IllegalArgumentException when {@code terminal} is not a terminal state
      * @throws IllegalStateException when the item is queued but its batch has no header
      */
     boolean finishItem(String batchId, String urlHash, ItemState terminal, String detail, Instant at);
