@@ -114,8 +114,9 @@ public class ReadLatencyBenchmark {
         StackResources r = aws.provision("bench-read");
         UrlNormalizer normalizer = UrlNormalizer.create();
         DynamoDbUrlStore urls = new DynamoDbUrlStore(aws.dynamoDb(), r.urlsTable());
-        queries = new Queries(normalizer, new DynamoDbBatchStore(aws.dynamoDb(), r.batchesTable()), urls,
-                new S3BlobStore(aws.s3(), aws.s3Presigner(), r.bucket()));
+        DynamoDbBatchStore batches = new DynamoDbBatchStore(aws.dynamoDb(), r.batchesTable());
+        queries = new Queries(normalizer, batches, batches, urls, new S3BlobStore(aws.s3(), aws.s3Presigner(),
+                r.bucket()));
 
         long start = System.nanoTime();
         Instant fetchedAt = Instant.parse("2026-11-01T00:00:00Z");

@@ -10,29 +10,27 @@ import static io.spiderling.aws.Attrs.string;
 import io.spiderling.core.batch.BatchHeader;
 import io.spiderling.core.batch.BatchItem;
 import io.spiderling.core.batch.BatchOptions;
-import io.spiderling.core.batch.BatchOrigins;
 import io.spiderling.core.batch.BatchStatus;
 import io.spiderling.core.batch.CallbackState;
 import io.spiderling.core.batch.ChunkCounts;
 import io.spiderling.core.batch.ManifestEntry;
 import io.spiderling.core.batch.PlanProgress;
 import io.spiderling.core.batch.UploadFormat;
-import io.spiderling.core.pipeline.PlanUpload;
+import io.spiderling.core.batch.ManifestLine;
 import io.spiderling.core.batch.ItemPage;
 import io.spiderling.core.batch.ItemState;
 import io.spiderling.core.batch.Rejection;
-import io.spiderling.core.port.BatchStore;
-import io.spiderling.core.robots.RobotsOrigin;
+import io.spiderling.core.port.BatchHeaderStore;
+import io.spiderling.core.port.BatchItemStore;
+import io.spiderling.core.port.UploadPlanStore;
 import io.spiderling.core.url.NormalizedUrl;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Base64;
-import java.util.Collection;
 import java.util.EnumMap;
 import java.util.HashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -46,7 +44,9 @@ import software.amazon.awssdk.services.dynamodb.model.ReturnValuesOnConditionChe
 import software.amazon.awssdk.services.dynamodb.model.TransactWriteItem;
 
 /**
- * {@link BatchStore} on the {@code batches} table (keys {@code pk}, {@code sk}).
+ * The batch headers, items and upload planning on the {@code batches} table (keys {@code pk}, {@code sk}): one class
+ * for three ports, because ending an item, recording an invalid line and planning a chunk each count on the header in
+ * the same transaction as their own write. The origin lists are {@link DynamoDbBatchOriginStore}'s.
  *
  * <ul>
  *   <li>Header: {@code pk = B#<batchId>}, {@code sk = H}; holds the total and one counter per terminal state.</li>
@@ -61,14 +61,9 @@ import software.amazon.awssdk.services.dynamodb.model.TransactWriteItem;
  * <p>Ending an item is one transaction: the item's conditional move out of {@code queued} and the header's counter
  * increment succeed or fail together, so counts stay exact under duplicate deliveries and crashes.
  */
-public final class DynamoDbBatchStore implements BatchStore {
+public final class DynamoDbBatchStore implements BatchHeaderStore, BatchItemStore, UploadPlanStore {
 
     static final String HEADER_SK = "H";
-    /** The batch's origin list, next to its header but apart from it: the header is read at every item's end. */
-    static final String ORIGINS_SK = "O";
-    /** Adds to the list while it stays within its maximum; {@code :room} is the maximum less what is added. */
-    static final String ORIGINS_ROOM = "attribute_not_exists(origins) OR size(origins) <= :room";
-    private static final int ORIGINS_ATTEMPTS = 3;
     /** Item shards, named by the first hex digit of the URL hash. */
     private static final String SHARDS = "0123456789abcdef";
     static final String ITEM_TRANSITION_CONDITION = "#state = :queued";
@@ -90,10 +85,6 @@ public final class DynamoDbBatchStore implements BatchStore {
 
     static Map<String, AttributeValue> headerKey(String batchId) {
         return Map.of("pk", s("B#" + batchId), "sk", s(HEADER_SK));
-    }
-
-    static Map<String, AttributeValue> originsKey(String batchId) {
-        return Map.of("pk", s("B#" + batchId), "sk", s(ORIGINS_SK));
     }
 
     static Map<String, AttributeValue> itemKey(String batchId, String urlHash) {
@@ -208,7 +199,7 @@ public final class DynamoDbBatchStore implements BatchStore {
 
     @Override
     public boolean addInvalid(String batchId, long position, String shown, String reason, Instant now) {
-        String key = PlanUpload.invalidLineKey(position);
+        String key = ManifestLine.invalidItemKey(position);
         Map<String, AttributeValue> item = new HashMap<>(itemKey(batchId, key));
         item.put("batchId", s(batchId));
         // DynamoDB refuses empty strings; a line of only a BOM or spaces is blank, so shown is rarely empty
@@ -273,6 +264,9 @@ public final class DynamoDbBatchStore implements BatchStore {
 
     @Override
     public boolean finishItem(String batchId, String urlHash, ItemState terminal, String detail, Instant at) {
+        if (!terminal.terminal()) {
+            throw new IllegalArgumentException("not a terminal state: " + terminal);
+        }
         Map<String, AttributeValue> itemValues = new HashMap<>();
         itemValues.put(":queued", s(ItemState.QUEUED.wireName()));
         itemValues.put(":state", s(terminal.wireName()));
@@ -441,79 +435,6 @@ public final class DynamoDbBatchStore implements BatchStore {
         Optional<String> next = shard < SHARDS.length()
                 ? Optional.of(new ItemCursor(shard, after).encode()) : Optional.empty();
         return new ItemPage(page, next);
-    }
-
-    /**
-     * One update of a string set, conditional on the set staying within {@link BatchOrigins#MAX}: one write per call
-     * while the list has room. Refused (the list is near full, or the call repeats listed origins), it reads the list
-     * and adds what is missing and fits, on the condition that the list is as read, and records that there are more
-     * when some do not fit.
-     */
-    @Override
-    public void addOrigins(String batchId, Collection<RobotsOrigin> origins) {
-        List<String> values = new LinkedHashSet<>(origins).stream().map(RobotsOrigin::value).toList();
-        if (values.isEmpty()) {
-            return;
-        }
-        if (values.size() <= BatchOrigins.MAX && addOrigins(batchId, values, ORIGINS_ROOM,
-                Map.of(":room", n(BatchOrigins.MAX - values.size())), false)) {
-            return;
-        }
-        for (int attempt = 0; attempt < ORIGINS_ATTEMPTS; attempt++) {
-            Map<String, AttributeValue> item = dynamo.getItem(b -> b.tableName(table).key(originsKey(batchId))
-                    .consistentRead(true)).item();
-            List<String> listed = item != null && item.containsKey("origins") ? item.get("origins").ss() : List.of();
-            List<String> missing = values.stream().filter(v -> !listed.contains(v)).toList();
-            int room = Math.max(0, BatchOrigins.MAX - listed.size());
-            boolean more = missing.size() > room;
-            if (missing.isEmpty() || (room == 0 && item != null && Attrs.bool(item, "more"))) {
-                return;
-            }
-            List<String> add = missing.subList(0, Math.min(room, missing.size()));
-            if (add.isEmpty()) {
-                updateOrigins(batchId, "SET more = :true", null, Map.of(":true", AttributeValue.fromBool(true)));
-                return;
-            }
-            if (addOrigins(batchId, add, listed.isEmpty() ? "attribute_not_exists(origins)" : "size(origins) = :seen",
-                    listed.isEmpty() ? Map.of() : Map.of(":seen", n(listed.size())), more)) {
-                return;
-            }
-        }
-        // Others keep adding at the same time: the list is full or nearly, so say there may be more.
-        updateOrigins(batchId, "SET more = :true", null, Map.of(":true", AttributeValue.fromBool(true)));
-    }
-
-    /** Adds to the list on a condition, and records that there are more; false when the condition refused it. */
-    private boolean addOrigins(String batchId, List<String> add, String condition, Map<String, AttributeValue> values,
-            boolean more) {
-        Map<String, AttributeValue> all = new HashMap<>(values);
-        all.put(":add", AttributeValue.fromSs(add));
-        if (more) {
-            all.put(":true", AttributeValue.fromBool(true));
-        }
-        try {
-            updateOrigins(batchId, "ADD origins :add" + (more ? " SET more = :true" : ""), condition, all);
-            return true;
-        } catch (ConditionalCheckFailedException refused) {
-            return false;
-        }
-    }
-
-    private void updateOrigins(String batchId, String update, String condition, Map<String, AttributeValue> values) {
-        dynamo.updateItem(b -> b.tableName(table).key(originsKey(batchId)).updateExpression(update)
-                .conditionExpression(condition).expressionAttributeValues(values));
-    }
-
-    /** Eventually consistent: a status read a moment behind planning says the same a moment later. */
-    @Override
-    public BatchOrigins origins(String batchId) {
-        Map<String, AttributeValue> item = dynamo.getItem(b -> b.tableName(table).key(originsKey(batchId))).item();
-        if (item == null || item.isEmpty()) {
-            return BatchOrigins.NONE;
-        }
-        List<RobotsOrigin> origins = item.containsKey("origins")
-                ? item.get("origins").ss().stream().sorted().map(RobotsOrigin::of).toList() : List.of();
-        return new BatchOrigins(origins, Attrs.bool(item, "more"));
     }
 
     /** Where a listing stopped: a shard index and the last sort key read in it. */

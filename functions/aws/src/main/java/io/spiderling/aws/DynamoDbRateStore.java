@@ -27,8 +27,9 @@ import software.amazon.awssdk.services.dynamodb.model.ReturnValuesOnConditionChe
 
 /**
  * {@link RateStore} on the {@code sites} table: {@code pk = RATE#<site>}, {@code sk = rate}, one item per site key
- * (Aragog's rate item). Every write is a put conditional on the version read ({@value #VERSION_CONDITION}), so two
- * fetchers deciding on the same state cannot both win: the loser reads again. {@code ttl} lets an idle site's state
+ * (Aragog's rate item). Every write is a put conditional on the version read ({@value #AT_VERSION}; for a site read
+ * with no state, {@value #NO_STATE}), so two fetchers deciding on the same state cannot both win: the loser decides
+ * again on the state that comes back with the refusal. {@code ttl} lets an idle site's state
  * disappear after a week.
  *
  * <p>Why the site is paused goes in the same item and the same write as the pause: a small map {@code pauseCause},
@@ -38,7 +39,9 @@ import software.amazon.awssdk.services.dynamodb.model.ReturnValuesOnConditionChe
  */
 public final class DynamoDbRateStore implements RateStore {
 
-    static final String VERSION_CONDITION = "attribute_not_exists(pk) OR version = :read";
+    /** Version 0 is a site with no state: the item is absent (or was stored at version 0). */
+    static final String NO_STATE = "attribute_not_exists(pk) OR version = :read";
+    static final String AT_VERSION = "version = :read";
     private static final Duration IDLE_TTL = Duration.ofDays(7);
 
     private final DynamoDbClient dynamo;
@@ -151,7 +154,9 @@ public final class DynamoDbRateStore implements RateStore {
         item.put("version", n(r.version()));
         item.put("ttl", n(clock.instant().plus(IDLE_TTL).getEpochSecond()));
         try {
-            dynamo.putItem(b -> b.tableName(table).item(item).conditionExpression(VERSION_CONDITION)
+            // A state read at a version and deleted since (its TTL) is no longer the one read: refused, as the port says.
+            dynamo.putItem(b -> b.tableName(table).item(item)
+                    .conditionExpression(readVersion == 0 ? NO_STATE : AT_VERSION)
                     .expressionAttributeValues(Map.of(":read", n(readVersion)))
                     .returnValuesOnConditionCheckFailure(ReturnValuesOnConditionCheckFailure.ALL_OLD));
             return new Written.Saved();

@@ -2,10 +2,8 @@ package io.spiderling.aws;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.spiderling.core.batch.BatchHeader;
-import io.spiderling.core.batch.BatchOrigins;
 import io.spiderling.core.batch.BatchStatus;
 import io.spiderling.core.batch.ItemState;
 import io.spiderling.core.batch.Waiting;
@@ -60,6 +58,7 @@ class BatchWaitingDynamoDbTest {
     private final Map<String, Integer> calls = new TreeMap<>();
     private final DynamoDbClient dynamo;
     private final DynamoDbBatchStore batches;
+    private final DynamoDbBatchOriginStore origins;
     private final DynamoDbFrontierStore frontier;
     private final DynamoDbRateStore rates;
     private final DynamoDbRobotsStore robots;
@@ -81,6 +80,7 @@ class BatchWaitingDynamoDbTest {
                 .overrideConfiguration(c -> c.addExecutionInterceptor(counter))
                 .build();
         this.batches = new DynamoDbBatchStore(dynamo, res.batchesTable());
+        this.origins = new DynamoDbBatchOriginStore(dynamo, res.batchesTable());
         this.frontier = new DynamoDbFrontierStore(dynamo, res.sitesTable());
         this.rates = new DynamoDbRateStore(dynamo, res.sitesTable(), Clock.fixed(NOW, ZoneOffset.UTC));
         this.robots = new DynamoDbRobotsStore(dynamo, res.sitesTable());
@@ -94,7 +94,7 @@ class BatchWaitingDynamoDbTest {
         String b = "10.5." + (int) (Math.random() * 250) + ".1";
         RobotsOrigin originA = RobotsOrigin.of("http://" + a + ":8080/");
         batches.createBatch(new BatchHeader(batchId, 5, 0, List.of(), 0, "http", NOW));
-        batches.addOrigins(batchId, List.of(originA, RobotsOrigin.of("http://" + b + ":8080/")));
+        origins.addOrigins(batchId, List.of(originA, RobotsOrigin.of("http://" + b + ":8080/")));
         List<FrontierEntry> entries = new ArrayList<>();
         IntStream.range(0, 3).forEach(i -> entries.add(entry(batchId, "http://" + a + ":8080/p" + i)));
         IntStream.range(0, 2).forEach(i -> entries.add(entry(batchId, "http://" + b + ":8080/p" + i)));
@@ -107,7 +107,7 @@ class BatchWaitingDynamoDbTest {
                 .interval(Duration.ofSeconds(2)).pause(NOW.plusSeconds(120), BY_429).throttles(1));
         rates.save(new SiteKey(b), paused, 0);
         BatchStatus status = batches.status(batchId).orElseThrow();
-        BatchWaiting waiting = new BatchWaiting(new BatchWaiting.Stores(batches, frontier, rates, robots,
+        BatchWaiting waiting = new BatchWaiting(new BatchWaiting.Stores(origins, frontier, rates, robots,
                 FetchSwitch.ALWAYS_ON), new WaitingReasons(RobotsPolicy.create(), RateLimiter.create()),
                 Clock.fixed(NOW, ZoneOffset.UTC));
         calls.clear();
@@ -128,35 +128,16 @@ class BatchWaitingDynamoDbTest {
     void of_whenBatchDone_readsNothing() {
         String batchId = "w-" + UUID.randomUUID();
         batches.createBatch(new BatchHeader(batchId, 1, 0, List.of(), 0, "http", NOW));
-        batches.addOrigins(batchId, List.of(RobotsOrigin.of("http://10.6.0.1/")));
+        origins.addOrigins(batchId, List.of(RobotsOrigin.of("http://10.6.0.1/")));
         BatchStatus done = new BatchStatus(batches.status(batchId).orElseThrow().header(),
                 Map.of(ItemState.FETCHED, 1), Optional.of(NOW));
-        BatchWaiting waiting = new BatchWaiting(new BatchWaiting.Stores(batches, frontier, rates, robots,
+        BatchWaiting waiting = new BatchWaiting(new BatchWaiting.Stores(origins, frontier, rates, robots,
                 () -> true), new WaitingReasons(RobotsPolicy.create(), RateLimiter.create()),
                 Clock.fixed(NOW, ZoneOffset.UTC));
         calls.clear();
 
         assertEquals(BatchWaiting.Report.NONE, waiting.of(done));
         assertEquals(Map.of(), calls);
-    }
-
-    @Test
-    void addOrigins_pastTheMaximum_keepsTheFirstAndSaysThereAreMore() {
-        String batchId = "w-" + UUID.randomUUID();
-        List<RobotsOrigin> first = IntStream.range(0, BatchOrigins.MAX)
-                .mapToObj(i -> RobotsOrigin.of("https://site-" + i + ".example/")).toList();
-        batches.addOrigins(batchId, first.subList(0, 10));
-        batches.addOrigins(batchId, first);
-        batches.addOrigins(batchId, first.subList(5, 15)); // all listed already: no more
-
-        assertEquals(new BatchOrigins(first.stream().sorted(java.util.Comparator.comparing(RobotsOrigin::value))
-                .toList(), false), batches.origins(batchId));
-
-        batches.addOrigins(batchId, List.of(RobotsOrigin.of("https://one-more.example/")));
-
-        assertEquals(BatchOrigins.MAX, batches.origins(batchId).origins().size());
-        assertTrue(batches.origins(batchId).more());
-        assertEquals(BatchOrigins.NONE, batches.origins("w-never-planned"));
     }
 
     @Test

@@ -6,11 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.spiderling.core.fetch.FetchResult;
 import io.spiderling.core.politeness.FetchOutcome;
-import io.spiderling.core.politeness.PauseCause;
 import io.spiderling.core.politeness.RateLimiter;
 import io.spiderling.core.politeness.RateOverrides;
 import io.spiderling.core.politeness.SiteRate;
 import io.spiderling.core.port.RateStore;
+import io.spiderling.core.port.RateStoreContract;
 import io.spiderling.core.pipeline.SitePoliteness;
 import io.spiderling.core.url.SiteKey;
 import io.spiderling.testkit.EmbeddedAws;
@@ -35,76 +35,55 @@ import org.junit.jupiter.params.provider.CsvSource;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
+/**
+ * The port's contract ({@link RateStoreContract}) and what is the adapter's own: the condition it sends, the item
+ * layout of a pause's cause and how it reads items it cannot fully understand, and a race of real handlers.
+ */
 @ExtendWith(EmbeddedAwsExtension.class)
-class DynamoDbRateStoreTest {
+class DynamoDbRateStoreTest extends RateStoreContract {
 
     private final DynamoDbClient dynamo;
     private final String table;
-    private final DynamoDbRateStore store;
 
     DynamoDbRateStoreTest(EmbeddedAws aws, StackResources res) {
         this.dynamo = aws.dynamoDb();
         this.table = res.sitesTable();
-        this.store = new DynamoDbRateStore(dynamo, table, Clock.systemUTC());
+    }
+
+    @Override
+    protected RateStore createStore() {
+        return new DynamoDbRateStore(dynamo, table, Clock.systemUTC());
     }
 
     @Test
-    void save_whenVersionReadIsStale_refusesAndKeepsTheWinner() {
-        SiteKey site = new SiteKey("stale-version.example");
-        SiteRate first = new SiteRate(Instant.parse("2025-03-01T10:00:00Z"), Duration.ofSeconds(2),
-                Duration.ofSeconds(1), Instant.EPOCH, Optional.empty(), 1, 0, Duration.ofMillis(120),
-                List.of(Instant.parse("2025-03-01T10:00:00Z")), List.of("a".repeat(64)), 1);
-        assertEquals("attribute_not_exists(pk) OR version = :read", DynamoDbRateStore.VERSION_CONDITION);
-
-        assertEquals(new RateStore.Written.Saved(), store.save(site, first, 0));
-        assertEquals(new RateStore.Written.Conflict(Optional.of(first)),
-                store.save(site, SiteRate.initial(Duration.ofSeconds(1)), 0),
-                "a second writer of a new site is refused and told the winner's state, with no read");
-
-        assertEquals(Optional.of(first), store.find(site));
+    void save_whenWritten_isConditionalOnTheVersionRead() {
+        assertEquals("attribute_not_exists(pk) OR version = :read", DynamoDbRateStore.NO_STATE);
+        assertEquals("version = :read", DynamoDbRateStore.AT_VERSION);
     }
 
-    /**
-     * The limiter's own pauses, each stored with its cause in the one conditional write that sets the pause, and read
-     * back whole by both reads. A throttle's Retry-After is kept to the millisecond.
-     */
+    /** The cause goes in the same item as the pause, so the one conditional write that sets the pause sets it. */
     @Test
-    void save_whenLimiterPausedTheSite_storesTheCauseInTheSameItemAndReadsItBack() {
+    void save_whenLimiterPausedTheSite_storesTheCauseInTheRateItem() {
         RateLimiter limiter = RateLimiter.create();
         Instant now = Instant.parse("2026-11-24T22:40:00Z");
         SiteRate start = SiteRate.initial(Duration.ofSeconds(1));
         SiteKey throttled = new SiteKey("paused-by-429.example");
         SiteKey failing = new SiteKey("paused-by-failures.example");
-        SiteRate byThrottle = limiter.onThrottled(start, now, 429, Optional.of(Duration.ofSeconds(120)), 0.0);
+        SiteKey noRetryAfter = new SiteKey("paused-by-503-bad-retry-after.example");
         SiteRate byFailures = start;
         for (String url : List.of("a", "b", "c")) {
             byFailures = limiter.onFailure(byFailures, url.repeat(64), FetchOutcome.TIMEOUT, now, 0.0);
         }
 
-        assertEquals(new RateStore.Written.Saved(), store.save(throttled, byThrottle, 0));
-        assertEquals(new RateStore.Written.Saved(), store.save(failing, byFailures, 0));
+        store.save(throttled, limiter.onThrottled(start, now, 429, Optional.of(Duration.ofSeconds(120)), 0.0), 0);
+        store.save(failing, byFailures, 0);
+        store.save(noRetryAfter, limiter.onThrottled(start, now, 503, Optional.empty(), 0.0), 0);
 
-        assertEquals(Optional.of(new PauseCause.Throttled(429, Optional.of(Duration.ofSeconds(120)))),
-                store.find(throttled).orElseThrow().pauseCause());
-        assertEquals(Optional.of(new PauseCause.Failures(3, FetchOutcome.TIMEOUT)),
-                store.find(failing).orElseThrow().pauseCause());
-        assertEquals(Map.of(throttled, byThrottle, failing, byFailures), store.findAll(List.of(throttled, failing)));
         assertEquals(Map.of("kind", AttributeValue.fromS("throttled"), "status", AttributeValue.fromN("429"),
                 "retryAfterMs", AttributeValue.fromN("120000")), item(throttled).get("pauseCause").m());
         assertEquals(Map.of("kind", AttributeValue.fromS("failures"), "urls", AttributeValue.fromN("3"),
                 "last", AttributeValue.fromS("timeout")), item(failing).get("pauseCause").m());
-    }
-
-    @Test
-    void save_whenThrottleHadNoReadableRetryAfter_storesNoneAndReadsItBackAsNone() {
-        SiteKey site = new SiteKey("paused-by-503-bad-retry-after.example");
-        SiteRate paused = RateLimiter.create().onThrottled(SiteRate.initial(Duration.ofSeconds(1)),
-                Instant.parse("2026-11-24T22:40:00Z"), 503, Optional.empty(), 0.0);
-
-        store.save(site, paused, 0);
-
-        assertEquals(Optional.of(paused), store.find(site));
-        assertFalse(item(site).get("pauseCause").m().containsKey("retryAfterMs"));
+        assertFalse(item(noRetryAfter).get("pauseCause").m().containsKey("retryAfterMs"));
     }
 
     /** A rate item as written before causes were recorded: its pause stands, of unknown cause. */

@@ -1,148 +1,46 @@
 package io.spiderling.aws;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.spiderling.core.batch.ItemState;
-import io.spiderling.core.extract.ExtractionRecord;
-import io.spiderling.core.extract.PageMetadata;
-import io.spiderling.core.fetch.FetchRecord;
 import io.spiderling.core.port.UrlStore;
-import io.spiderling.core.port.UrlStore.Claim;
-import io.spiderling.core.port.UrlStore.UrlRecord;
-import io.spiderling.core.url.NormalizedUrl;
+import io.spiderling.core.port.UrlStoreContract;
 import io.spiderling.testkit.EmbeddedAws;
 import io.spiderling.testkit.EmbeddedAwsExtension;
 import io.spiderling.testkit.StackResources;
-import java.time.Instant;
-import java.util.List;
 import java.util.Optional;
-import java.util.stream.IntStream;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInfo;
 import org.junit.jupiter.api.extension.ExtendWith;
 
-/** Tests share one table per class, so each test works on its own URL (named after the test). */
+/**
+ * The port's contract ({@link UrlStoreContract}) and what is the adapter's own: the conditions it sends and where it
+ * keeps a claim. Tests share one table per class, so each test works on its own URL (named after the test).
+ */
 @ExtendWith(EmbeddedAwsExtension.class)
-class DynamoDbUrlStoreTest {
+class DynamoDbUrlStoreTest extends UrlStoreContract {
 
-    // Millisecond precision: the store keeps instants as epoch milliseconds.
-    private static final Instant T1 = Instant.parse("2025-03-01T10:00:00.001Z");
-    private static final Instant T2 = T1.plusSeconds(3600);
-    private static final Instant T3 = T2.plusSeconds(3600);
-
-    private final DynamoDbUrlStore store;
     private final EmbeddedAws aws;
     private final String table;
-    private String url;
-    private String urlHash;
 
     DynamoDbUrlStoreTest(EmbeddedAws aws, StackResources res) {
-        this.store = new DynamoDbUrlStore(aws.dynamoDb(), res.urlsTable());
         this.aws = aws;
         this.table = res.urlsTable();
     }
 
-    @BeforeEach
-    void urlNamedAfterTest(TestInfo test) {
-        NormalizedUrl normalized = NormalizedUrl.parse(
-                "https://example.com/" + test.getTestMethod().orElseThrow().getName() + "?q=1");
-        url = normalized.value();
-        urlHash = normalized.urlHash();
+    @Override
+    protected UrlStore createStore() {
+        return new DynamoDbUrlStore(aws.dynamoDb(), table);
     }
 
     @Test
-    void claim_whenBatchesAskInTurn_firstClaimsOthersJoinAndReleaseReturnsEachJoinerOnce() {
-        Instant stale = T1.minusSeconds(1800);
+    void conditions_whenStoreWrites_areTheOnesItSends() {
         assertEquals("attribute_exists(claimedAt) AND claimedAt > :stale AND claimedBy <> :batch",
                 DynamoDbUrlStore.JOIN_CONDITION);
-
-        assertEquals(Claim.CLAIMED, store.claim(urlHash, url, "a", T1, stale));
-        assertEquals(Claim.JOINED, store.claim(urlHash, url, "b", T1, stale));
-        assertEquals(Claim.JOINED, store.claim(urlHash, url, "c", T1, stale));
-        assertEquals(Claim.JOINED, store.claim(urlHash, url, "b", T1, stale), "a redelivered join");
-        assertEquals(Claim.CLAIMED, store.claim(urlHash, url, "a", T1, stale), "the holder re-claims its own");
-
-        assertEquals(List.of("b", "c"), store.releaseClaim(urlHash).stream().sorted().toList());
-        assertEquals(List.of(), store.releaseClaim(urlHash), "released once");
-        assertEquals(Claim.CLAIMED, store.claim(urlHash, url, "d", T2, T2.minusSeconds(1800)));
-    }
-
-    @Test
-    void claimAll_whenSomeUrlsHeldByAnotherBatch_claimsTheRestAndJoinsThose() {
-        Instant stale = T1.minusSeconds(1800);
-        List<UrlStore.ClaimRequest> requests = IntStream.range(0, 130)
-                .mapToObj(i -> NormalizedUrl.parse(url + "&n=" + i))
-                .map(u -> new UrlStore.ClaimRequest(u.urlHash(), u.value())).toList();
-        store.claim(requests.get(3).urlHash(), requests.get(3).url(), "other", T1, stale);
-        store.claim(requests.get(120).urlHash(), requests.get(120).url(), "other", T1, stale);
-
-        List<Claim> claims = store.claimAll(requests, "mine", T1, stale);
-
-        for (int i = 0; i < requests.size(); i++) {
-            assertEquals(i == 3 || i == 120 ? Claim.JOINED : Claim.CLAIMED, claims.get(i), "request " + i);
-        }
-        assertEquals(List.of("mine"), store.releaseClaim(requests.get(3).urlHash()));
-        List<Claim> again = store.claimAll(requests, "mine", T1, stale);
-        for (int i = 0; i < requests.size(); i++) {
-            assertEquals(i == 120 ? Claim.JOINED : Claim.CLAIMED, again.get(i), "a redelivered planning, request " + i);
-        }
-    }
-
-    @Test
-    void recordFetch_whenTheFetchWasCaptured_readsTheCaptureBackAndAnUncapturedFetchRemovesIt() {
-        for (var capture : List.of(
-                new io.spiderling.core.fetch.Capture("capture/ab/" + "ab".repeat(32), "2001:db8::1", T1,
-                        "sha1:3I42H3S6NNFQ2MSVX7XZKYAYSCX5QBYJ", false, Optional.empty()),
-                new io.spiderling.core.fetch.Capture("capture/cd/" + "cd".repeat(32), "192.0.2.1",
-                        T1.plusSeconds(60), "sha1:3I42H3S6NNFQ2MSVX7XZKYAYSCX5QBYJ", true, Optional.of(T1)))) {
-            FetchRecord captured = new FetchRecord(urlHash, url, ItemState.FETCHED, Optional.of(200),
-                    Optional.of("text/html"), 1, false, Optional.empty(), Optional.empty(), Optional.empty(),
-                    capture.capturedAt(), 1, 1, Optional.empty()).withCapture(Optional.of(capture));
-
-            store.recordFetch(captured);
-
-            assertEquals(Optional.of(capture), store.find(urlHash).orElseThrow().fetch().orElseThrow().capture());
-        }
-        store.recordFetch(new FetchRecord(urlHash, url, ItemState.FETCHED, Optional.of(200),
-                Optional.of("text/html"), 1, false, Optional.empty(), Optional.empty(), Optional.empty(),
-                T1.plusSeconds(120), 1, 1, Optional.empty()));
-
-        assertEquals(Optional.empty(), store.find(urlHash).orElseThrow().fetch().orElseThrow().capture());
-    }
-
-    @Test
-    void findAll_whenSomeKnown_returnsThoseWithTheirRecords() {
-        Instant stale = T1.minusSeconds(1800);
-        List<String> hashes = new java.util.ArrayList<>();
-        for (int i = 0; i < 120; i++) {
-            NormalizedUrl u = NormalizedUrl.parse(url + "&f=" + i);
-            hashes.add(u.urlHash());
-            if (i % 3 == 0) {
-                store.recordFetch(new FetchRecord(u.urlHash(), u.value(), ItemState.FETCHED, Optional.of(200),
-                        Optional.of("text/html"), 1, false, Optional.empty(), Optional.empty(), Optional.empty(), T1,
-                        1, 1, Optional.empty()));
-            }
-            store.claim(u.urlHash(), u.value(), "a", T1, stale); // a claim is no row of its own
-        }
-
-        var found = store.findAll(hashes);
-
-        assertEquals(40, found.size());
-        assertTrue(found.containsKey(hashes.get(0)));
-        assertFalse(found.containsKey(hashes.get(1)));
-    }
-
-    @Test
-    void claim_whenHolderIsStale_takesOverAndKeepsTheWaiters() {
-        store.claim(urlHash, url, "lost", T1, T1.minusSeconds(1800));
-        store.claim(urlHash, url, "waiting", T1, T1.minusSeconds(1800));
-
-        assertEquals(Claim.CLAIMED, store.claim(urlHash, url, "new", T2, T2.minusSeconds(1800)));
-
-        assertEquals(List.of("waiting"), store.releaseClaim(urlHash));
+        assertEquals("(attribute_not_exists(fetchedAt) OR fetchedAt <= :fetchedAt)"
+                + " AND (attribute_not_exists(redirectedAt) OR redirectedAt <= :fetchedAt)",
+                DynamoDbUrlStore.FETCH_CONDITION);
+        assertEquals("(attribute_not_exists(extractedFrom) OR extractedFrom <= :from)"
+                + " AND (attribute_not_exists(fetchedAt) OR fetchedAt <= :from OR contentSha256 = :sha)",
+                DynamoDbUrlStore.EXTRACTION_CONDITION);
     }
 
     @Test
@@ -152,258 +50,5 @@ class DynamoDbUrlStoreTest {
         assertEquals(Optional.empty(), store.find(urlHash));
         assertEquals("a", aws.dynamoDb().getItem(b -> b.tableName(table).key(DynamoDbUrlStore.claimKey(urlHash)))
                 .item().get("claimedBy").s());
-    }
-
-    @Test
-    void releaseClaim_whenNothingClaimed_returnsEmptyAndCreatesNoRow() {
-        assertEquals(List.of(), store.releaseClaim(urlHash));
-
-        assertEquals(Optional.empty(), store.find(urlHash));
-    }
-
-    @Test
-    void find_whenUnknown_returnsEmpty() {
-        assertEquals(Optional.empty(), store.find(urlHash));
-    }
-
-    @Test
-    void find_whenFetchRecordedWithEveryField_returnsItAll() {
-        FetchRecord fetch = fullFetch(T1, "sha-1");
-
-        store.recordFetch(fetch);
-
-        assertEquals(new UrlRecord(urlHash, Optional.of(fetch), Optional.empty()), store.find(urlHash).orElseThrow());
-    }
-
-    @Test
-    void find_whenFetchRecordedWithoutOptionalFields_returnsThemAbsent() {
-        FetchRecord fetch = failedFetch(T1);
-
-        store.recordFetch(fetch);
-
-        assertEquals(new UrlRecord(urlHash, Optional.of(fetch), Optional.empty()), store.find(urlHash).orElseThrow());
-    }
-
-    @Test
-    void recordFetch_whenNewerFetchLacksOptionalFields_removesTheOldValues() {
-        store.recordFetch(fullFetch(T1, "sha-1"));
-        FetchRecord failed = failedFetch(T2);
-
-        store.recordFetch(failed);
-
-        assertEquals(Optional.of(failed), store.find(urlHash).orElseThrow().fetch());
-    }
-
-    @Test
-    void recordFetch_whenOlderThanStored_doesNotOverwrite() {
-        assertEquals("(attribute_not_exists(fetchedAt) OR fetchedAt <= :fetchedAt)"
-                + " AND (attribute_not_exists(redirectedAt) OR redirectedAt <= :fetchedAt)",
-                DynamoDbUrlStore.FETCH_CONDITION);
-        FetchRecord newer = fullFetch(T2, "sha-2");
-        store.recordFetch(newer);
-
-        store.recordFetch(failedFetch(T1));
-
-        assertEquals(Optional.of(newer), store.find(urlHash).orElseThrow().fetch());
-    }
-
-    @Test
-    void recordFetch_whenSameFetchRedelivered_keepsIt() {
-        FetchRecord fetch = fullFetch(T1, "sha-1");
-        store.recordFetch(fetch);
-
-        store.recordFetch(fetch);
-
-        assertEquals(Optional.of(fetch), store.find(urlHash).orElseThrow().fetch());
-    }
-
-    @Test
-    void recordExtraction_whenNoRowYet_createsRowWithExtractionOnly() {
-        ExtractionRecord extraction = extraction(T1, "sha-1", meta("Title", "Description"));
-
-        assertTrue(store.recordExtraction(extraction));
-
-        assertEquals(new UrlRecord(urlHash, Optional.empty(), Optional.of(extraction)), store.find(urlHash).orElseThrow());
-    }
-
-    @Test
-    void recordFetch_whenExtractionOfSameContentCameFirst_keepsTheExtraction() {
-        ExtractionRecord extraction = extraction(T1, "sha-1", meta("Title", "Description"));
-        store.recordExtraction(extraction);
-        FetchRecord fetch = fullFetch(T1, "sha-1");
-
-        store.recordFetch(fetch);
-
-        assertEquals(new UrlRecord(urlHash, Optional.of(fetch), Optional.of(extraction)), store.find(urlHash).orElseThrow());
-    }
-
-    @Test
-    void recordExtraction_whenFetchAlreadyStored_addsExtractionAndKeepsFetch() {
-        FetchRecord fetch = fullFetch(T1, "sha-1");
-        store.recordFetch(fetch);
-        ExtractionRecord extraction = extraction(T1, "sha-1", meta(null, "Only a description"));
-
-        assertTrue(store.recordExtraction(extraction));
-
-        assertEquals(new UrlRecord(urlHash, Optional.of(fetch), Optional.of(extraction)), store.find(urlHash).orElseThrow());
-    }
-
-    @Test
-    void recordExtraction_whenContentOlderThanStoredFetch_returnsFalseAndKeepsNewerData() {
-        assertEquals("(attribute_not_exists(extractedFrom) OR extractedFrom <= :from)"
-                + " AND (attribute_not_exists(fetchedAt) OR fetchedAt <= :from OR contentSha256 = :sha)",
-                DynamoDbUrlStore.EXTRACTION_CONDITION);
-        FetchRecord fetch = fullFetch(T2, "sha-2");
-        store.recordFetch(fetch);
-        ExtractionRecord current = extraction(T2, "sha-2", meta("New", "new"));
-        store.recordExtraction(current);
-
-        assertFalse(store.recordExtraction(extraction(T1, "sha-1", meta("Old", "old"))));
-
-        assertEquals(new UrlRecord(urlHash, Optional.of(fetch), Optional.of(current)), store.find(urlHash).orElseThrow());
-    }
-
-    @Test
-    void recordExtraction_whenContentOlderThanStoredFetchAndNoExtractionYet_returnsFalse() {
-        FetchRecord fetch = fullFetch(T2, "sha-2");
-        store.recordFetch(fetch);
-
-        assertFalse(store.recordExtraction(extraction(T1, "sha-1", meta("Old", "old"))));
-
-        assertEquals(new UrlRecord(urlHash, Optional.of(fetch), Optional.empty()), store.find(urlHash).orElseThrow());
-    }
-
-    @Test
-    void recordExtraction_whenContentOlderThanStoredExtraction_returnsFalseAndKeepsNewerData() {
-        // No fetch row: only the stored extraction's content time can refuse the write.
-        ExtractionRecord newer = extraction(T2, "sha-2", meta("New", "new"));
-        store.recordExtraction(newer);
-
-        assertFalse(store.recordExtraction(extraction(T1, "sha-1", meta("Old", null))));
-
-        assertEquals(new UrlRecord(urlHash, Optional.empty(), Optional.of(newer)), store.find(urlHash).orElseThrow());
-    }
-
-    @Test
-    void recordExtraction_whenSameContentAgain_returnsTrueWithSameData() {
-        ExtractionRecord extraction = extraction(T1, "sha-1", meta("Title", null));
-        store.recordExtraction(extraction);
-
-        assertTrue(store.recordExtraction(extraction));
-
-        assertEquals(new UrlRecord(urlHash, Optional.empty(), Optional.of(extraction)), store.find(urlHash).orElseThrow());
-    }
-
-    @Test
-    void recordExtraction_whenContentNewerThanStoredFetch_isAccepted() {
-        // The S3 event of a newer fetch can beat that fetch's metadata write. The stored fetch failed, so any fetch
-        // field the extraction touched would show.
-        FetchRecord fetch = failedFetch(T1);
-        store.recordFetch(fetch);
-        ExtractionRecord newer = extraction(T2, "sha-2", meta("Newer", null));
-
-        assertTrue(store.recordExtraction(newer));
-
-        assertEquals(new UrlRecord(urlHash, Optional.of(fetch), Optional.of(newer)), store.find(urlHash).orElseThrow());
-    }
-
-    @Test
-    void recordExtraction_whenNewerContentDropsAField_removesTheOldValue() {
-        store.recordExtraction(extraction(T1, "sha-1", meta("Title", "Description")));
-        ExtractionRecord newer = extraction(T2, "sha-2", PageMetadata.empty());
-
-        assertTrue(store.recordExtraction(newer));
-
-        assertEquals(Optional.of(newer), store.find(urlHash).orElseThrow().extraction());
-    }
-
-    private FetchRecord fullFetch(Instant fetchedAt, String sha) {
-        return new FetchRecord(urlHash, url, ItemState.FETCHED, Optional.of(200),
-                Optional.of("text/html; charset=utf-8"), 12_345, true, Optional.of("content/" + urlHash),
-                Optional.of(sha), Optional.of("https://example.com/final"), fetchedAt, 120, 480, Optional.empty());
-    }
-
-    private FetchRecord failedFetch(Instant fetchedAt) {
-        return new FetchRecord(urlHash, url, ItemState.FAILED, Optional.empty(), Optional.empty(), 0, false,
-                Optional.empty(), Optional.empty(), Optional.empty(), fetchedAt, 0, 10_000,
-                Optional.of("connect timed out"));
-    }
-
-    private ExtractionRecord extraction(Instant contentFetchedAt, String sha, PageMetadata page) {
-        return new ExtractionRecord(urlHash, url, page, sha, contentFetchedAt, contentFetchedAt.plusSeconds(2));
-    }
-
-    private static PageMetadata meta(String title, String description) {
-        return new PageMetadata(title, description, null, null, null, java.util.Map.of(), java.util.Map.of(),
-                java.util.List.of(), java.util.List.of(), 0, null);
-    }
-
-    @Test
-    void recordExtraction_whenEverythingExtracted_readsBackTheSame() {
-        PageMetadata rich = new PageMetadata("T", "D", "en-GB", "https://example.com/c", "https://example.com/i.jpg",
-                java.util.Map.of("title", "OG", "type", "product"), java.util.Map.of("card", "summary"),
-                java.util.List.of(new io.spiderling.core.extract.StructuredData("Product",
-                        java.util.Map.of("name", "Shoe", "price", "9.99", "priceCurrency", "EUR"))),
-                java.util.List.of("https://example.com/a", "https://example.org/b"), 7, "windows-1252");
-        ExtractionRecord record = new ExtractionRecord(urlHash, "https://example.com/", rich, "sha-1", T1,
-                T1.plusSeconds(1), Optional.of("https://example.com/c"), Optional.of("https://example.com/x"));
-
-        assertTrue(store.recordExtraction(record));
-
-        ExtractionRecord back = store.find(urlHash).orElseThrow().extraction().orElseThrow();
-        assertEquals(record.page().structuredData(), back.page().structuredData());
-        assertEquals(new java.util.TreeMap<>(rich.openGraph()), new java.util.TreeMap<>(back.page().openGraph()));
-        assertEquals(rich.outlinks(), back.page().outlinks());
-        assertEquals(7, back.page().outlinksFound());
-        assertEquals("windows-1252", back.page().encoding());
-        assertEquals(Optional.of("https://example.com/c"), back.canonicalUrl());
-        assertEquals(Optional.of("https://example.com/x"), back.source());
-        assertEquals(Optional.of("https://example.com/c"), store.find(urlHash).orElseThrow().aliasOf());
-    }
-
-    @Test
-    void recordExtraction_whenANewerFetchHoldsTheSameBytes_stillTakesTheLateExtraction() {
-        store.recordFetch(fullFetch(T2, "sha-1")); // a 304 at T2 confirming the bytes fetched at T1
-
-        assertTrue(store.recordExtraction(extraction(T1, "sha-1", meta("Late", null))));
-    }
-
-    @Test
-    void recordRedirect_whenNoNewerOwnFetch_pointsReadsAtTheTargetUntilTheUrlIsFetchedItself() {
-        store.recordRedirect(urlHash, "https://example.com/", "https://example.com/moved", T1);
-        assertEquals(Optional.of("https://example.com/moved"), store.find(urlHash).orElseThrow().redirectsTo());
-
-        store.recordRedirect(urlHash, "https://example.com/", "https://example.com/older", T1.minusSeconds(5));
-        assertEquals(Optional.of("https://example.com/moved"), store.find(urlHash).orElseThrow().redirectsTo(),
-                "an older alias does not replace a newer one");
-
-        store.recordFetch(fullFetch(T2, "sha-2"));
-        assertEquals(Optional.empty(), store.find(urlHash).orElseThrow().redirectsTo(),
-                "its own newer fetch answers for it again");
-        store.recordRedirect(urlHash, "https://example.com/", "https://example.com/moved", T1);
-        assertEquals(Optional.empty(), store.find(urlHash).orElseThrow().redirectsTo());
-    }
-
-    @Test
-    void replaceFields_whenVersionMatches_writesAndBumpsItElseRefuses() {
-        assertTrue(store.replaceFields(urlHash, "https://example.com/", java.util.Map.of("a", "1"), 0));
-        assertFalse(store.replaceFields(urlHash, "https://example.com/", java.util.Map.of("a", "2"), 0));
-        assertTrue(store.replaceFields(urlHash, "https://example.com/", java.util.Map.of("a", "3", "b", "[]"), 1));
-
-        UrlRecord row = store.find(urlHash).orElseThrow();
-        assertEquals(java.util.Map.of("a", "3", "b", "[]"), row.fields());
-        assertEquals(2, row.fieldsVersion());
-        store.recordExtraction(extraction(T1, "sha-1", meta("T", null)));
-        assertEquals(row.fields(), store.find(urlHash).orElseThrow().fields(), "extraction leaves them");
-    }
-
-    @Test
-    void recordLinked_whenExtractionIsStillTheOneIndexed_recordsTheLinks() {
-        store.recordExtraction(extraction(T2, "sha-2", meta("T", null)));
-
-        store.recordLinked(urlHash, java.util.List.of("https://example.com/a"), T1);
-        assertEquals(java.util.List.of(), store.find(urlHash).orElseThrow().linked(), "a stale extraction's links");
-        store.recordLinked(urlHash, java.util.List.of("https://example.com/b"), T2);
-        assertEquals(java.util.List.of("https://example.com/b"), store.find(urlHash).orElseThrow().linked());
     }
 }

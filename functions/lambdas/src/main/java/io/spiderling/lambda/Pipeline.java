@@ -2,6 +2,7 @@ package io.spiderling.lambda;
 
 import io.spiderling.aws.AwsClients;
 import io.spiderling.aws.AwsService;
+import io.spiderling.aws.DynamoDbBatchOriginStore;
 import io.spiderling.aws.DynamoDbBatchStore;
 import io.spiderling.aws.DynamoDbFetchSwitch;
 import io.spiderling.aws.DynamoDbFrontierStore;
@@ -48,7 +49,8 @@ import io.spiderling.core.politeness.OptOut;
 import io.spiderling.core.politeness.RateLimiter;
 import io.spiderling.core.politeness.RateOverrides;
 import io.spiderling.core.politeness.RetryPolicy;
-import io.spiderling.core.port.BatchStore;
+import io.spiderling.core.port.BatchOriginStore;
+import io.spiderling.core.port.BatchStores;
 import io.spiderling.core.port.BlobStore;
 import io.spiderling.core.port.EventSink;
 import io.spiderling.core.port.FetchQueue;
@@ -119,7 +121,10 @@ public final class Pipeline implements AutoCloseable {
     private final Lazy<UrlNormalizer> normalizer = lazy(UrlNormalizer::create);
     private final Lazy<BlobStore> blobs = lazy(() -> blobDecorator().apply(new S3BlobStore(aws().s3(),
             aws().s3Presigner(), config().get(ConfigKeys.BUCKET))));
-    private final Lazy<BatchStore> batches = lazy(() -> new DynamoDbBatchStore(aws().dynamoDb(),
+    // Headers, items and upload planning in one adapter: they count on the header in one transaction.
+    private final Lazy<DynamoDbBatchStore> batches = lazy(() -> new DynamoDbBatchStore(aws().dynamoDb(),
+            config().get(ConfigKeys.TABLES_BATCHES)));
+    private final Lazy<BatchOriginStore> batchOrigins = lazy(() -> new DynamoDbBatchOriginStore(aws().dynamoDb(),
             config().get(ConfigKeys.TABLES_BATCHES)));
     private final Lazy<PendingPlans> pendingPlans = lazy(() -> new DynamoDbPendingPlans(aws().dynamoDb(),
             config().get(ConfigKeys.TABLES_BATCHES)));
@@ -137,7 +142,7 @@ public final class Pipeline implements AutoCloseable {
     private final Lazy<EventSink> events = lazy(() -> config().get(ConfigKeys.QUEUES_EVENTS)
             .<EventSink>map(url -> new SqsEventSink(aws().sqs(), url)).orElse(EventSink.NONE));
     private final Lazy<Frontier> frontier = lazy(this::buildFrontier);
-    private final Lazy<BatchTracker> tracker = lazy(() -> new BatchTracker(batches(),
+    private final Lazy<BatchTracker> tracker = lazy(() -> new BatchTracker(batches(), batches(),
             new EmitCompletion(notifyQueue(), events())));
     private final Lazy<CallbackPolicy> callbacks = lazy(this::buildCallbacks);
     private final Lazy<Supplier<Clients>> clients = lazy(this::buildClients);
@@ -148,21 +153,21 @@ public final class Pipeline implements AutoCloseable {
             config().get(ConfigKeys.UPLOADS_URL_TTL), Optional.of(callbacks()), Optional.of(notifyQueue()),
             pendingPlans()));
     // One planner for both ways a batch's URLs arrive, so a manifest and an upload claim URLs alike.
-    private final Lazy<ItemPlanner> planner = lazy(() -> new ItemPlanner(urls(), tracker(), batches(),
+    private final Lazy<ItemPlanner> planner = lazy(() -> new ItemPlanner(urls(), tracker(), batchStores().origins(),
             ItemPlanner.Settings.DEFAULTS));
-    private final Lazy<PlanUpload> planUpload = lazy(() -> new PlanUpload(normalizer(), blobs(), batches(),
+    private final Lazy<PlanUpload> planUpload = lazy(() -> new PlanUpload(normalizer(), blobs(), batchStores(),
             planner(), frontier(), new SqsPlanQueue(aws().sqs(), config().get(ConfigKeys.QUEUES_PLAN)), clock(),
             new PlanUpload.Settings(config().get(ConfigKeys.UPLOADS_CHUNK_BYTES)), tracker(), pendingPlans()));
-    private final Lazy<Canonicalize> canonicalize = lazy(() -> new Canonicalize(blobs(), batches(), planner(),
+    private final Lazy<Canonicalize> canonicalize = lazy(() -> new Canonicalize(blobs(), batchStores(), planner(),
             frontier(), clock(), pendingPlans()));
     private final Lazy<ExtractContent> extract = lazy(() -> new ExtractContent(blobs(), urls(), links(),
             HtmlExtractor.create(), new CanonicalLink(normalizer(), canonicalScope()), clock(),
             new ExtractContent.Settings(config().get(ConfigKeys.LINKS_ENABLED))));
     private final Lazy<FetchPage> fetchPage = lazy(this::buildFetchPage);
-    private final Lazy<Queries> queries = lazy(() -> new Queries(normalizer(), batches(), urls(), blobs(),
+    private final Lazy<Queries> queries = lazy(() -> new Queries(normalizer(), batches(), batches(), urls(), blobs(),
             config().get(ConfigKeys.LINKS_ENABLED) ? Optional.of(links()) : Optional.empty()));
     private final Lazy<BatchWaiting> waiting = lazy(this::buildWaiting);
-    private final Lazy<CancelBatch> cancel = lazy(() -> new CancelBatch(batches(), clock(), tracker()));
+    private final Lazy<CancelBatch> cancel = lazy(() -> new CancelBatch(batches(), batches(), clock(), tracker()));
     private final Lazy<UpdateFields> updateFields = lazy(() -> new UpdateFields(normalizer(), urls()));
     private final Lazy<NotifyBatch> notifyBatch = lazy(this::buildNotifyBatch);
 
@@ -340,8 +345,13 @@ public final class Pipeline implements AutoCloseable {
         return blobs.get();
     }
 
-    private BatchStore batches() {
+    private DynamoDbBatchStore batches() {
         return batches.get();
+    }
+
+    /** The four batch ports, for the two use cases that plan a batch's URLs. */
+    private BatchStores batchStores() {
+        return BatchStores.of(batches(), batchOrigins.get());
     }
 
     private PendingPlans pendingPlans() {
@@ -492,8 +502,9 @@ public final class Pipeline implements AutoCloseable {
 
     private BatchWaiting buildWaiting() {
         String sites = config.get(ConfigKeys.TABLES_SITES);
-        return new BatchWaiting(new BatchWaiting.Stores(batches(), new DynamoDbFrontierStore(aws().dynamoDb(), sites),
-                rateStore(), robotsStore(), fetchSwitch()), new WaitingReasons(robotsPolicy(), rateLimiter()), clock);
+        return new BatchWaiting(new BatchWaiting.Stores(batchOrigins.get(),
+                new DynamoDbFrontierStore(aws().dynamoDb(), sites), rateStore(), robotsStore(), fetchSwitch()),
+                new WaitingReasons(robotsPolicy(), rateLimiter()), clock);
     }
 
     private FetchPage buildFetchPage() {

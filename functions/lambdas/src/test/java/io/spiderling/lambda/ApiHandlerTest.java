@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
+import io.spiderling.aws.DynamoDbBatchOriginStore;
 import io.spiderling.aws.DynamoDbBatchStore;
 import io.spiderling.aws.DynamoDbFrontierStore;
 import io.spiderling.aws.DynamoDbRateStore;
@@ -40,6 +41,8 @@ class ApiHandlerTest {
 
     private final DynamoDbBatchStore batches =
             new DynamoDbBatchStore(TestStack.aws().dynamoDb(), TestStack.resources().batchesTable());
+    private final DynamoDbBatchOriginStore origins =
+            new DynamoDbBatchOriginStore(TestStack.aws().dynamoDb(), TestStack.resources().batchesTable());
     private final DynamoDbUrlStore urls =
             new DynamoDbUrlStore(TestStack.aws().dynamoDb(), TestStack.resources().urlsTable());
 
@@ -76,7 +79,7 @@ class ApiHandlerTest {
         var urls = List.of(NormalizedUrl.parse("http://10.12.0.4:8080/a"), NormalizedUrl.parse("http://10.12.0.4:8080/b"));
         batches.createBatch(mine(new BatchHeader(batchId, 2, 0, List.of(), 0, "http", now)));
         batches.addItems(batchId, urls, now);
-        batches.addOrigins(batchId, List.of(RobotsOrigin.of(urls.get(0))));
+        origins.addOrigins(batchId, List.of(RobotsOrigin.of(urls.get(0))));
         new DynamoDbFrontierStore(TestStack.aws().dynamoDb(), TestStack.resources().sitesTable()).parkAll(urls.stream()
                 .map(u -> new FrontierEntry(batchId, u, 1, now.toEpochMilli(), now)).toList());
         Instant nextTry = now.plusSeconds(90).truncatedTo(java.time.temporal.ChronoUnit.MILLIS);
@@ -110,7 +113,7 @@ class ApiHandlerTest {
         var urls = List.of(NormalizedUrl.parse("http://" + site.value() + ":8080/a"));
         batches.createBatch(mine(new BatchHeader(batchId, 1, 0, List.of(), 0, "http", now)));
         batches.addItems(batchId, urls, now);
-        batches.addOrigins(batchId, List.of(RobotsOrigin.of(urls.get(0))));
+        origins.addOrigins(batchId, List.of(RobotsOrigin.of(urls.get(0))));
         new DynamoDbFrontierStore(TestStack.aws().dynamoDb(), TestStack.resources().sitesTable()).parkAll(urls.stream()
                 .map(u -> new FrontierEntry(batchId, u, 1, now.toEpochMilli(), now)).toList());
         SiteRate paused = RateLimiter.create().onThrottled(SiteRate.initial(java.time.Duration.ofSeconds(1)), now,

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
+import io.spiderling.core.content.Hashing;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 
@@ -25,6 +26,14 @@ public final class ManifestLine {
 
         /** A line that holds no URL; {@code shown} is its start, for the client to find it. */
         record Invalid(String shown, String reason) implements Parsed {}
+    }
+
+    /**
+     * The key an invalid line's item is stored under, in place of a URL hash: unique per line, hex like one. Stores
+     * key the item by it, so it lives here rather than in the stage that records such lines.
+     */
+    public static String invalidItemKey(long position) {
+        return Hashing.sha256Hex("line:" + position);
     }
 
     public static Parsed parse(UploadFormat format, ManifestChunks.Line line) {

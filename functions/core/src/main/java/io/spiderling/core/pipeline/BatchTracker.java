@@ -2,7 +2,8 @@ package io.spiderling.core.pipeline;
 
 import io.spiderling.core.batch.BatchStatus;
 import io.spiderling.core.batch.ItemState;
-import io.spiderling.core.port.BatchStore;
+import io.spiderling.core.port.BatchHeaderStore;
+import io.spiderling.core.port.BatchItemStore;
 import java.time.Instant;
 import java.util.Optional;
 
@@ -17,15 +18,21 @@ public final class BatchTracker {
         void completed(BatchStatus status);
     }
 
-    private final BatchStore batches;
+    private final BatchHeaderStore headers;
+    private final BatchItemStore items;
     private final Completions completions;
 
-    public BatchTracker(BatchStore batches) {
-        this(batches, Completions.NONE);
+    public BatchTracker(BatchHeaderStore headers, BatchItemStore items) {
+        this(headers, items, Completions.NONE);
     }
 
-    public BatchTracker(BatchStore batches, Completions completions) {
-        this.batches = batches;
+    /**
+     * @param headers where completion is recorded, and the counts read
+     * @param items the items ended, each counted on its header
+     */
+    public BatchTracker(BatchHeaderStore headers, BatchItemStore items, Completions completions) {
+        this.headers = headers;
+        this.items = items;
         this.completions = completions;
     }
 
@@ -51,7 +58,7 @@ public final class BatchTracker {
         if (!state.terminal()) {
             throw new IllegalArgumentException("not a terminal state: " + state);
         }
-        return batches.finishItem(batchId, urlHash, state, detail, at);
+        return items.finishItem(batchId, urlHash, state, detail, at);
     }
 
     /**
@@ -59,13 +66,13 @@ public final class BatchTracker {
      * count may change: ending an item, and (for an upload) planning its last chunk after its items have all ended.
      */
     public void checkCompletion(String batchId, Instant at) {
-        Optional<BatchStatus> done = batches.status(batchId).filter(BatchStatus::done);
+        Optional<BatchStatus> done = headers.status(batchId).filter(BatchStatus::done);
         if (done.isEmpty()) {
             return;
         }
         BatchStatus status = done.get();
         if (status.completedAt().isEmpty()) {
-            if (!batches.markCompleted(batchId, at)) {
+            if (!headers.markCompleted(batchId, at)) {
                 return; // another caller recorded it, and emits it
             }
             status = new BatchStatus(status.header(), status.terminalCounts(), Optional.of(at),
@@ -76,15 +83,15 @@ public final class BatchTracker {
         // Recorded just now, or recorded by a caller that died before emitting it: emit, then say so. A caller racing
         // in between emits it twice, under the same event id, which receivers and the notify stage drop.
         completions.completed(status);
-        batches.markCompletionEmitted(batchId, at);
+        headers.markCompletionEmitted(batchId, at);
     }
 
     public java.util.Optional<BatchStatus> status(String batchId) {
-        return batches.status(batchId);
+        return headers.status(batchId);
     }
 
     /** Whether the client cancelled the batch; an unknown batch is not cancelled. */
     public boolean cancelled(String batchId) {
-        return batches.status(batchId).flatMap(BatchStatus::cancelledAt).isPresent();
+        return headers.status(batchId).flatMap(BatchStatus::cancelledAt).isPresent();
     }
 }

@@ -6,7 +6,7 @@ import io.spiderling.core.batch.PlanProgress;
 import io.spiderling.core.batch.Waiting;
 import io.spiderling.core.batch.WaitingReasons;
 import io.spiderling.core.politeness.SiteRate;
-import io.spiderling.core.port.BatchStore;
+import io.spiderling.core.port.BatchOriginStore;
 import io.spiderling.core.port.FetchSwitch;
 import io.spiderling.core.port.FrontierStore;
 import io.spiderling.core.port.RateStore;
@@ -54,7 +54,7 @@ public final class BatchWaiting {
     }
 
     /** The stores read. */
-    public record Stores(BatchStore batches, FrontierStore frontier, RateStore rates, RobotsStore robots,
+    public record Stores(BatchOriginStore origins, FrontierStore frontier, RateStore rates, RobotsStore robots,
             FetchSwitch fetchSwitch) {}
 
     private final Stores stores;
@@ -80,7 +80,7 @@ public final class BatchWaiting {
         if (stores.fetchSwitch().paused()) {
             waiting.add(new Waiting.FetchingPaused());
         }
-        BatchOrigins listed = stores.batches().origins(status.header().batchId());
+        BatchOrigins listed = stores.origins().origins(status.header().batchId());
         if (listed.origins().isEmpty()) {
             return new Report(waiting, 0, listed.more());
         }

@@ -1,7 +1,8 @@
 package io.spiderling.core.pipeline;
 
 import io.spiderling.core.batch.BatchStatus;
-import io.spiderling.core.port.BatchStore;
+import io.spiderling.core.port.BatchHeaderStore;
+import io.spiderling.core.port.UploadPlanStore;
 import java.time.Clock;
 import java.time.Instant;
 
@@ -12,16 +13,18 @@ import java.time.Instant;
  */
 public final class CancelBatch {
 
-    private final BatchStore batches;
+    private final BatchHeaderStore batches;
+    private final UploadPlanStore uploads;
     private final Clock clock;
     private final BatchTracker tracker;
 
-    public CancelBatch(BatchStore batches, Clock clock) {
-        this(batches, clock, new BatchTracker(batches));
-    }
-
-    public CancelBatch(BatchStore batches, Clock clock, BatchTracker tracker) {
+    /**
+     * @param uploads where an upload that never came is closed, with no chunks to plan
+     * @param tracker records the completion a cancellation brings to a batch with no URLs
+     */
+    public CancelBatch(BatchHeaderStore batches, UploadPlanStore uploads, Clock clock, BatchTracker tracker) {
         this.batches = batches;
+        this.uploads = uploads;
         this.clock = clock;
         this.tracker = tracker;
     }
@@ -47,7 +50,7 @@ public final class CancelBatch {
         batches.markCancelled(batchId, now);
         if (before.get().planning().filter(p -> !p.uploaded()).isPresent()) {
             // An upload that never came: the batch has no URLs, so it is complete now. A late upload plans nothing.
-            batches.beginPlanning(batchId, 0, 0, now);
+            uploads.beginPlanning(batchId, 0, 0, now);
             tracker.checkCompletion(batchId, now);
         }
         BatchStatus after = batches.status(batchId).orElseThrow();

@@ -5,7 +5,7 @@ import io.spiderling.core.content.BucketKeys;
 import io.spiderling.core.frontier.Frontier;
 import io.spiderling.core.port.UrlStore;
 import io.spiderling.core.recrawl.RecrawlPolicy;
-import io.spiderling.core.port.BatchStore;
+import io.spiderling.core.port.BatchStores;
 import io.spiderling.core.port.BlobStore;
 import io.spiderling.core.port.PendingPlans;
 import io.spiderling.core.url.NormalizedUrl;
@@ -29,22 +29,23 @@ public final class Canonicalize {
     public static final Duration ABANDON_AFTER = Duration.ofDays(1);
 
     private final BlobStore blobs;
-    private final BatchStore batches;
+    private final BatchStores batches;
     private final ItemPlanner planner;
     private final Frontier frontier;
     private final Clock clock;
     private final PendingPlans pendingPlans;
 
-    public Canonicalize(BlobStore blobs, BatchStore batches, UrlStore urls, Frontier frontier, Clock clock) {
-        this(blobs, batches, new ItemPlanner(urls, new BatchTracker(batches), batches, ItemPlanner.Settings.DEFAULTS),
-                frontier, clock, PendingPlans.NONE);
+    /** @param batches the batch's header, its items and its origins (a manifest ingest wrote has no upload to plan) */
+    public Canonicalize(BlobStore blobs, BatchStores batches, UrlStore urls, Frontier frontier, Clock clock) {
+        this(blobs, batches, new ItemPlanner(urls, new BatchTracker(batches.headers(), batches.items()),
+                batches.origins(), ItemPlanner.Settings.DEFAULTS), frontier, clock, PendingPlans.NONE);
     }
 
     /**
      * @param planner decides, per group of URLs, which to skip, join or claim; shared with {@link PlanUpload}
      * @param pendingPlans the manifests waiting for planning: a planned one is no longer watched
      */
-    public Canonicalize(BlobStore blobs, BatchStore batches, ItemPlanner planner, Frontier frontier, Clock clock,
+    public Canonicalize(BlobStore blobs, BatchStores batches, ItemPlanner planner, Frontier frontier, Clock clock,
             PendingPlans pendingPlans) {
         this.pendingPlans = pendingPlans;
         this.blobs = blobs;
@@ -73,7 +74,7 @@ public final class Canonicalize {
             return Optional.empty();
         }
         String id = batchId.get();
-        Optional<BatchStatus> status = batches.status(id);
+        Optional<BatchStatus> status = batches.headers().status(id);
         Duration window = status.flatMap(st -> st.header().options().recrawlAfter())
                 .orElse(RecrawlPolicy.DEFAULT_WINDOW);
         boolean cancelled = status.flatMap(BatchStatus::cancelledAt).isPresent();
@@ -82,7 +83,7 @@ public final class Canonicalize {
                 .map(NormalizedUrl::parse)
                 .toList();
         Instant now = clock.instant();
-        List<NormalizedUrl> pending = batches.addItems(id, manifest, now);
+        List<NormalizedUrl> pending = batches.items().addItems(id, manifest, now);
         Frontier.Parking parking = frontier.parking(id);
         ItemPlanner.Counts counts = ItemPlanner.Counts.NONE;
         for (int from = 0; from < pending.size(); from += ItemPlanner.GROUP) {

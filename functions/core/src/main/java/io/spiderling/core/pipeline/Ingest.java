@@ -11,7 +11,7 @@ import io.spiderling.core.notify.CallbackPolicy;
 import io.spiderling.core.notify.ProgressSchedule;
 import io.spiderling.core.port.BlobStore;
 import io.spiderling.core.port.NotifyQueue;
-import io.spiderling.core.port.BatchStore;
+import io.spiderling.core.port.BatchHeaderStore;
 import io.spiderling.core.port.PendingPlans;
 import io.spiderling.core.content.BucketKeys;
 import io.spiderling.core.content.Hashing;
@@ -41,7 +41,7 @@ public final class Ingest {
 
     private final UrlNormalizer normalizer;
     private final BatchPlanner planner;
-    private final BatchStore batches;
+    private final BatchHeaderStore batches;
     private final BlobStore blobs;
     private final Clock clock;
     private final Duration uploadUrlTtl;
@@ -49,12 +49,13 @@ public final class Ingest {
     private final Optional<NotifyQueue> notifyQueue;
     private final PendingPlans pendingPlans;
 
-    public Ingest(UrlNormalizer normalizer, BatchStore batches, BlobStore blobs, Clock clock) {
+    public Ingest(UrlNormalizer normalizer, BatchHeaderStore batches, BlobStore blobs, Clock clock) {
         this(normalizer, batches, blobs, clock, DEFAULT_UPLOAD_URL_TTL);
     }
 
     /** @param uploadUrlTtl how long an upload URL from {@link #startUpload} stays valid */
-    public Ingest(UrlNormalizer normalizer, BatchStore batches, BlobStore blobs, Clock clock, Duration uploadUrlTtl) {
+    public Ingest(UrlNormalizer normalizer, BatchHeaderStore batches, BlobStore blobs, Clock clock,
+            Duration uploadUrlTtl) {
         this(normalizer, batches, blobs, clock, uploadUrlTtl, Optional.empty(), Optional.empty(), PendingPlans.NONE);
     }
 
@@ -64,8 +65,9 @@ public final class Ingest {
      * @param notifyQueue where a batch that asks for progress reports gets its first one scheduled
      * @param pendingPlans where each manifest written, and each upload announced, is watched until planning begins
      */
-    public Ingest(UrlNormalizer normalizer, BatchStore batches, BlobStore blobs, Clock clock, Duration uploadUrlTtl,
-            Optional<CallbackPolicy> callbacks, Optional<NotifyQueue> notifyQueue, PendingPlans pendingPlans) {
+    public Ingest(UrlNormalizer normalizer, BatchHeaderStore batches, BlobStore blobs, Clock clock,
+            Duration uploadUrlTtl, Optional<CallbackPolicy> callbacks, Optional<NotifyQueue> notifyQueue,
+            PendingPlans pendingPlans) {
         this.pendingPlans = pendingPlans;
         this.callbacks = callbacks;
         this.notifyQueue = notifyQueue;

@@ -3,7 +3,7 @@ package io.spiderling.core.pipeline;
 import io.spiderling.core.batch.ItemState;
 import io.spiderling.core.fetch.FetchRecord;
 import io.spiderling.core.frontier.Frontier;
-import io.spiderling.core.port.BatchStore;
+import io.spiderling.core.port.BatchOriginStore;
 import io.spiderling.core.port.UrlStore;
 import io.spiderling.core.recrawl.RecrawlPolicy;
 import io.spiderling.core.robots.RobotsOrigin;
@@ -47,17 +47,17 @@ public final class ItemPlanner {
 
     private final UrlStore urls;
     private final BatchTracker tracker;
-    private final BatchStore batches;
+    private final BatchOriginStore origins;
     private final Settings settings;
 
     /**
      * @param tracker ends items that need no fetch, and emits the completion they may bring
-     * @param batches where the origins a batch parked URLs on are listed, for its status to read
+     * @param origins where the origins a batch parked URLs on are listed, for its status to read
      */
-    public ItemPlanner(UrlStore urls, BatchTracker tracker, BatchStore batches, Settings settings) {
+    public ItemPlanner(UrlStore urls, BatchTracker tracker, BatchOriginStore origins, Settings settings) {
         this.urls = urls;
         this.tracker = tracker;
-        this.batches = batches;
+        this.origins = origins;
         this.settings = settings;
     }
 
@@ -102,7 +102,7 @@ public final class ItemPlanner {
         if (!toPark.isEmpty()) {
             Set<RobotsOrigin> origins = new LinkedHashSet<>();
             toPark.forEach(url -> origins.add(RobotsOrigin.of(url)));
-            batches.addOrigins(batchId, origins);
+            this.origins.addOrigins(batchId, origins);
         }
         return new Counts(toPark.size(), skipped, toClaim.size() - toPark.size(), 0);
     }

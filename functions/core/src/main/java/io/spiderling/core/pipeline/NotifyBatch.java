@@ -6,7 +6,7 @@ import io.spiderling.core.notify.CallbackPolicy;
 import io.spiderling.core.notify.DeliveryPolicy;
 import io.spiderling.core.notify.ProgressSchedule;
 import io.spiderling.core.notify.WebhookSignature;
-import io.spiderling.core.port.BatchStore;
+import io.spiderling.core.port.BatchHeaderStore;
 import io.spiderling.core.port.NotifyQueue;
 import io.spiderling.core.port.WebhookSecrets;
 import io.spiderling.core.port.WebhookSender;
@@ -31,7 +31,7 @@ import java.util.function.DoubleSupplier;
  */
 public final class NotifyBatch {
 
-    private final BatchStore batches;
+    private final BatchHeaderStore batches;
     private final NotifyQueue queue;
     private final WebhookSender sender;
     private final WebhookSecrets secrets;
@@ -40,7 +40,7 @@ public final class NotifyBatch {
     private final Clock clock;
     private final DoubleSupplier jitter;
 
-    public NotifyBatch(BatchStore batches, NotifyQueue queue, WebhookSender sender, WebhookSecrets secrets,
+    public NotifyBatch(BatchHeaderStore batches, NotifyQueue queue, WebhookSender sender, WebhookSecrets secrets,
             CallbackPolicy callbacks, DeliveryPolicy delivery, Clock clock, DoubleSupplier jitter) {
         this.batches = batches;
         this.queue = queue;

@@ -8,9 +8,9 @@ import io.spiderling.core.batch.ManifestLine;
 import io.spiderling.core.batch.PlanProgress;
 import io.spiderling.core.batch.UploadFormat;
 import io.spiderling.core.content.BucketKeys;
-import io.spiderling.core.content.Hashing;
 import io.spiderling.core.frontier.Frontier;
-import io.spiderling.core.port.BatchStore;
+import io.spiderling.core.port.BatchItemStore;
+import io.spiderling.core.port.BatchStores;
 import io.spiderling.core.port.BlobStore;
 import io.spiderling.core.port.PendingPlans;
 import io.spiderling.core.port.PlanQueue;
@@ -65,7 +65,7 @@ public final class PlanUpload {
 
     private final UrlNormalizer normalizer;
     private final BlobStore blobs;
-    private final BatchStore batches;
+    private final BatchStores batches;
     private final BatchTracker tracker;
     private final ItemPlanner planner;
     private final Frontier frontier;
@@ -74,11 +74,12 @@ public final class PlanUpload {
     private final Settings settings;
     private final PendingPlans pendingPlans;
 
-    public PlanUpload(UrlNormalizer normalizer, BlobStore blobs, BatchStore batches, UrlStore urls, Frontier frontier,
+    public PlanUpload(UrlNormalizer normalizer, BlobStore blobs, BatchStores batches, UrlStore urls, Frontier frontier,
             PlanQueue queue, Clock clock, Settings settings) {
         this(normalizer, blobs, batches,
-                new ItemPlanner(urls, new BatchTracker(batches), batches, ItemPlanner.Settings.DEFAULTS), frontier,
-                queue, clock, settings, new BatchTracker(batches), PendingPlans.NONE);
+                new ItemPlanner(urls, new BatchTracker(batches.headers(), batches.items()), batches.origins(),
+                        ItemPlanner.Settings.DEFAULTS), frontier,
+                queue, clock, settings, new BatchTracker(batches.headers(), batches.items()), PendingPlans.NONE);
     }
 
     /**
@@ -86,7 +87,7 @@ public final class PlanUpload {
      * @param tracker checks a batch's completion once a chunk is planned
      * @param pendingPlans the uploads waiting for planning: one whose chunks are sent is no longer watched
      */
-    public PlanUpload(UrlNormalizer normalizer, BlobStore blobs, BatchStore batches, ItemPlanner planner,
+    public PlanUpload(UrlNormalizer normalizer, BlobStore blobs, BatchStores batches, ItemPlanner planner,
             Frontier frontier, PlanQueue queue, Clock clock, Settings settings, BatchTracker tracker,
             PendingPlans pendingPlans) {
         this.pendingPlans = pendingPlans;
@@ -117,7 +118,7 @@ public final class PlanUpload {
         }
         String batchId = upload.get().batchId();
         Optional<UploadFormat> format = UploadFormat.fromExtension(upload.get().extension());
-        Optional<BatchStatus> status = batches.status(batchId);
+        Optional<BatchStatus> status = batches.headers().status(batchId);
         if (format.isEmpty() || status.isEmpty() || !status.get().header().upload().equals(format)) {
             pendingPlans.planned(key); // nothing will ever plan it
             return Optional.empty();
@@ -129,10 +130,10 @@ public final class PlanUpload {
                 return Optional.empty();
             }
             long bytes = blobs.size(planned).orElseThrow(() -> new IllegalStateException(planned + " vanished"));
-            batches.beginPlanning(batchId, ManifestChunks.chunkCount(bytes, settings.chunkBytes()), bytes,
+            batches.uploads().beginPlanning(batchId, ManifestChunks.chunkCount(bytes, settings.chunkBytes()), bytes,
                     clock.instant());
             // Whoever recorded it, the recorded cut is the one every chunk uses.
-            progress = batches.status(batchId).flatMap(BatchStatus::planning).orElseThrow();
+            progress = batches.headers().status(batchId).flatMap(BatchStatus::planning).orElseThrow();
         } else if (progress.chunks() > 0 && !blobs.exists(planned)) {
             blobs.copy(key, planned); // a crash between recording the cut and finishing the copy
         }
@@ -176,7 +177,7 @@ public final class PlanUpload {
      * @throws IllegalArgumentException for a chunk the batch does not have; retrying cannot help
      */
     public ChunkOutcome onChunk(String batchId, int chunk) {
-        BatchStatus status = batches.status(batchId)
+        BatchStatus status = batches.headers().status(batchId)
                 .orElseThrow(() -> new IllegalArgumentException("no batch " + batchId));
         UploadFormat format = status.header().upload()
                 .orElseThrow(() -> new IllegalArgumentException("batch " + batchId + " has no upload"));
@@ -184,7 +185,7 @@ public final class PlanUpload {
         if (chunk < 0 || chunk >= progress.chunks()) {
             throw new IllegalArgumentException("batch " + batchId + " has no chunk " + chunk);
         }
-        if (batches.isChunkPlanned(batchId, chunk)) {
+        if (batches.uploads().isChunkPlanned(batchId, chunk)) {
             return new ChunkOutcome(batchId, chunk, 0, 0, 0, 0, 0, true);
         }
         Duration window = status.header().options().recrawlAfter().orElse(RecrawlPolicy.DEFAULT_WINDOW);
@@ -204,7 +205,7 @@ public final class PlanUpload {
         }
         run.flush();
         run.parking.release();
-        batches.chunkPlanned(batchId, chunk, new ChunkCounts(run.items, run.duplicates), now);
+        batches.uploads().chunkPlanned(batchId, chunk, new ChunkCounts(run.items, run.duplicates), now);
         tracker.checkCompletion(batchId, clock.instant());
         return new ChunkOutcome(batchId, chunk, run.items, run.duplicates, run.counts.parked(), run.counts.skipped(),
                 run.counts.joined(), false);
@@ -245,7 +246,7 @@ public final class PlanUpload {
         }
 
         private void invalid(long position, String shown, String reason) {
-            batches.addInvalid(batchId, position, shown, reason, now);
+            batches.items().addInvalid(batchId, position, shown, reason, now);
             items++;
         }
 
@@ -265,7 +266,7 @@ public final class PlanUpload {
             }
             List<ManifestEntry> entries = new ArrayList<>(group.values());
             group.clear();
-            List<BatchStore.Added> added = batches.addEntries(batchId, entries, now);
+            List<BatchItemStore.Added> added = batches.items().addEntries(batchId, entries, now);
             List<NormalizedUrl> toPlan = new ArrayList<>();
             for (int i = 0; i < entries.size(); i++) {
                 switch (added.get(i)) {
@@ -279,10 +280,5 @@ public final class PlanUpload {
             }
             counts = counts.plus(planner.plan(batchId, window, cancelled, toPlan, parking, now));
         }
-    }
-
-    /** The key an invalid line's item is stored under, in place of a URL hash: unique per line, hex like one. */
-    public static String invalidLineKey(long position) {
-        return Hashing.sha256Hex("line:" + position);
     }
 }

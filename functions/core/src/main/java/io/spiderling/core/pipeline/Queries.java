@@ -3,7 +3,8 @@ package io.spiderling.core.pipeline;
 import io.spiderling.core.batch.BatchStatus;
 import io.spiderling.core.batch.ItemPage;
 import io.spiderling.core.batch.ItemState;
-import io.spiderling.core.port.BatchStore;
+import io.spiderling.core.port.BatchHeaderStore;
+import io.spiderling.core.port.BatchItemStore;
 import io.spiderling.core.port.UrlStore;
 import io.spiderling.core.url.NormalizationResult;
 import io.spiderling.core.url.NormalizedUrl;
@@ -26,21 +27,24 @@ import java.util.stream.Stream;
 public final class Queries {
 
     private final UrlNormalizer normalizer;
-    private final BatchStore batches;
+    private final BatchHeaderStore headers;
+    private final BatchItemStore items;
     private final UrlStore urls;
     private final BlobStore blobs;
     private final Optional<LinkStore> links;
 
     /** Queries without the inlinks index. */
-    public Queries(UrlNormalizer normalizer, BatchStore batches, UrlStore urls, BlobStore blobs) {
-        this(normalizer, batches, urls, blobs, Optional.empty());
+    public Queries(UrlNormalizer normalizer, BatchHeaderStore headers, BatchItemStore items, UrlStore urls,
+            BlobStore blobs) {
+        this(normalizer, headers, items, urls, blobs, Optional.empty());
     }
 
     /** @param links the inlinks index; empty when the feature is switched off */
-    public Queries(UrlNormalizer normalizer, BatchStore batches, UrlStore urls, BlobStore blobs,
-            Optional<LinkStore> links) {
+    public Queries(UrlNormalizer normalizer, BatchHeaderStore headers, BatchItemStore items, UrlStore urls,
+            BlobStore blobs, Optional<LinkStore> links) {
         this.normalizer = normalizer;
-        this.batches = batches;
+        this.headers = headers;
+        this.items = items;
         this.urls = urls;
         this.blobs = blobs;
         this.links = links;
@@ -48,11 +52,11 @@ public final class Queries {
 
     /** The batch, if it exists and belongs to {@code client}: another client's batch is as unknown as a missing one. */
     public Optional<BatchStatus> batch(String batchId, String client) {
-        return batches.status(batchId).filter(status -> status.header().ownedBy(client));
+        return headers.status(batchId).filter(status -> status.header().ownedBy(client));
     }
 
     public Optional<BatchStatus> batch(String batchId) {
-        return batches.status(batchId);
+        return headers.status(batchId);
     }
 
     /** Largest page {@link #items} returns. */
@@ -71,7 +75,7 @@ public final class Queries {
         if (batch(batchId, client).isEmpty()) {
             return Optional.empty();
         }
-        return Optional.of(batches.items(batchId, state, cursor, limit));
+        return Optional.of(items.items(batchId, state, cursor, limit));
     }
 
     public sealed interface UrlLookup {

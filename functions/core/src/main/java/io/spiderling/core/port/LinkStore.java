@@ -28,7 +28,7 @@ public interface LinkStore {
      * with the same {@code previous}. Duplicate URLs count once.
      *
      * @throws IllegalArgumentException if {@code targets} or {@code previous} holds more than {@link #MAX_TARGETS}
-     *     URLs, or a URL is not a normalized http(s) URL
+     *     URLs, a URL is not a normalized http(s) URL, or {@code sourceHash} is not a URL hash
      */
     void replaceOutlinks(String sourceHash, String sourceUrl, List<String> previous, List<String> targets, Instant at);
 
@@ -36,7 +36,8 @@ public interface LinkStore {
      * Pages linking to target, ordered by source hash, a page at a time. {@code cursor} is the {@code nextCursor} of
      * the previous page; a page has a cursor when more may follow, so the last page may be empty.
      *
-     * @throws IllegalArgumentException if {@code limit} is not 1 to {@link #MAX_LIMIT}
+     * @throws IllegalArgumentException if {@code limit} is not 1 to {@link #MAX_LIMIT}, or {@code targetHash} or the
+     *     cursor is not a URL hash (64 lower-case hex digits)
      */
     InlinkPage inlinks(String targetHash, Optional<String> cursor, int limit);
 

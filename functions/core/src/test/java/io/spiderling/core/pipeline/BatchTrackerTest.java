@@ -31,7 +31,7 @@ class BatchTrackerTest {
 
     private final CallLog log = new CallLog();
     private final InMemoryBatchStore batches = new InMemoryBatchStore(log);
-    private final BatchTracker tracker = new BatchTracker(batches);
+    private final BatchTracker tracker = new BatchTracker(batches, batches);
 
     @BeforeEach
     void twoQueuedItems() {

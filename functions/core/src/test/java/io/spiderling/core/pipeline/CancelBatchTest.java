@@ -21,8 +21,10 @@ class CancelBatchTest {
     private static final NormalizedUrl URL = NormalizedUrl.parse("https://example.com/a");
 
     private final InMemoryBatchStore batches = new InMemoryBatchStore(new CallLog());
-    private final CancelBatch cancel = new CancelBatch(batches, Clock.fixed(NOW, ZoneOffset.UTC));
-    private final CancelBatch later = new CancelBatch(batches, Clock.fixed(NOW.plusSeconds(60), ZoneOffset.UTC));
+    private final CancelBatch cancel = new CancelBatch(batches, batches, Clock.fixed(NOW, ZoneOffset.UTC),
+            new BatchTracker(batches, batches));
+    private final CancelBatch later = new CancelBatch(batches, batches,
+            Clock.fixed(NOW.plusSeconds(60), ZoneOffset.UTC), new BatchTracker(batches, batches));
 
     @Test
     void cancel_whenBatchUnknown_returnsNotFound() {

@@ -9,7 +9,9 @@ import io.spiderling.core.content.BucketKeys;
 import io.spiderling.core.fetch.FetchJob;
 import io.spiderling.core.fetch.FetchRecord;
 import io.spiderling.core.frontier.Frontier;
+import io.spiderling.core.port.BatchStores;
 import io.spiderling.core.testing.CallLog;
+import io.spiderling.core.testing.InMemoryBatchOriginStore;
 import io.spiderling.core.testing.InMemoryBatchStore;
 import io.spiderling.core.testing.InMemoryBlobStore;
 import io.spiderling.core.testing.InMemoryFrontierStore;
@@ -43,7 +45,7 @@ class CanonicalizeTest {
     private final Frontier frontier = new Frontier(new InMemoryFrontierStore(), queue, Clock.fixed(NOW, ZoneOffset.UTC),
             Frontier.Settings.DEFAULTS);
     private final Canonicalize canonicalize =
-            new Canonicalize(blobs, batches, urls, frontier, Clock.fixed(NOW, ZoneOffset.UTC));
+            new Canonicalize(blobs, BatchStores.of(batches, new InMemoryBatchOriginStore()), urls, frontier, Clock.fixed(NOW, ZoneOffset.UTC));
 
     @Test
     void onManifest_whenNew_createsQueuedItemsAndQueuesAttemptOneJobsSiteBySiteInManifestOrder() {

@@ -143,7 +143,8 @@ class ExtractContentTest {
         ExtractionRecord copy = urls.find(CANONICAL.urlHash()).orElseThrow().extraction().orElseThrow();
         assertEquals("Product", copy.page().title());
         assertEquals(Optional.of(URL.value()), copy.source());
-        Queries queries = new Queries(UrlNormalizer.create(), new InMemoryBatchStore(log), urls, blobs);
+        InMemoryBatchStore batches = new InMemoryBatchStore(log);
+        Queries queries = new Queries(UrlNormalizer.create(), batches, batches, urls, blobs);
         var found = assertInstanceOf(Queries.UrlLookup.Found.class, queries.url(URL.value()));
         assertEquals(CANONICAL.urlHash(), found.record().urlHash(), "the alias resolves to the canonical record");
     }

@@ -108,7 +108,7 @@ class FetchPageTest {
                 .fetcher(site)
                 .blobs(blobStore)
                 .urls(urls)
-                .tracker(new BatchTracker(batches))
+                .tracker(new BatchTracker(batches, batches))
                 .frontier(frontier)
                 .politeness(politeness)
                 .retry(RetryPolicy.create())

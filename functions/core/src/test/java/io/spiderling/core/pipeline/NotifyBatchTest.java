@@ -74,7 +74,7 @@ class NotifyBatchTest {
     }
 
     private BatchTracker tracker() {
-        return new BatchTracker(batches, new EmitCompletion(queue, EventSink.NONE));
+        return new BatchTracker(batches, batches, new EmitCompletion(queue, EventSink.NONE));
     }
 
     @Test
@@ -114,7 +114,7 @@ class NotifyBatchTest {
     void checkCompletion_whenTheRecorderDiedBeforeEmitting_theNextCallerEmitsItWithTheSameId() {
         batch("b3", Optional.empty());
         batches.finishItem("b3", URL.urlHash(), ItemState.FETCHED, null, START);
-        BatchTracker crashing = new BatchTracker(batches, status -> {
+        BatchTracker crashing = new BatchTracker(batches, batches, status -> {
             throw new IllegalStateException("crashed after recording the completion");
         });
         org.junit.jupiter.api.Assertions.assertThrows(IllegalStateException.class,

@@ -15,8 +15,10 @@ import io.spiderling.core.batch.UploadFormat;
 import io.spiderling.core.content.BucketKeys;
 import io.spiderling.core.frontier.Frontier;
 import io.spiderling.core.port.UrlStore;
+import io.spiderling.core.port.BatchStores;
 import io.spiderling.core.testing.CallLog;
 import io.spiderling.core.testing.DelegatingUrlStore;
+import io.spiderling.core.testing.InMemoryBatchOriginStore;
 import io.spiderling.core.testing.InMemoryBatchStore;
 import io.spiderling.core.testing.InMemoryBlobStore;
 import io.spiderling.core.testing.InMemoryFrontierStore;
@@ -51,13 +53,14 @@ class PlanUploadTest {
     private final CallLog log = new CallLog();
     private final InMemoryBlobStore blobs = new InMemoryBlobStore(log);
     private final InMemoryBatchStore batches = new InMemoryBatchStore(log);
+    private final InMemoryBatchOriginStore origins = new InMemoryBatchOriginStore();
     private final FailingUrlStore urls = new FailingUrlStore(new InMemoryUrlStore(log));
     private final InMemoryFrontierStore frontierStore = new InMemoryFrontierStore();
     private final RecordingPlanQueue planQueue = new RecordingPlanQueue();
     private final Frontier frontier = new Frontier(frontierStore, new RecordingFetchQueue(log), CLOCK,
             Frontier.Settings.DEFAULTS);
     private final Ingest ingest = new Ingest(UrlNormalizer.create(), batches, blobs, CLOCK);
-    private final PlanUpload plan = new PlanUpload(UrlNormalizer.create(), blobs, batches, urls, frontier, planQueue,
+    private final PlanUpload plan = new PlanUpload(UrlNormalizer.create(), blobs, BatchStores.of(batches, origins), urls, frontier, planQueue,
             CLOCK, new PlanUpload.Settings(16 * 1024));
 
     /** What the generated manifest holds, counted as it is written. */
@@ -251,7 +254,7 @@ class PlanUploadTest {
     @Test
     void cancel_whenUploadNeverCame_completesTheBatchAndALateUploadPlansNothing() {
         start(UploadFormat.TEXT);
-        new CancelBatch(batches, CLOCK).cancel(BATCH);
+        new CancelBatch(batches, batches, CLOCK, new BatchTracker(batches, batches)).cancel(BATCH);
 
         assertTrue(batches.status(BATCH).orElseThrow().completedAt().isPresent());
         upload(UploadFormat.TEXT, "https://late.example/\n");
@@ -264,7 +267,7 @@ class PlanUploadTest {
         start(UploadFormat.TEXT);
         upload(UploadFormat.TEXT, "https://a.example/1\nhttps://b.example/2\n");
         plan.onUpload(BucketKeys.upload(BATCH, UploadFormat.TEXT.extension()));
-        new CancelBatch(batches, CLOCK).cancel(BATCH);
+        new CancelBatch(batches, batches, CLOCK, new BatchTracker(batches, batches)).cancel(BATCH);
 
         planAllChunks();
 

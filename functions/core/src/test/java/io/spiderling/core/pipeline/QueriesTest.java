@@ -28,8 +28,8 @@ class QueriesTest {
     private final CallLog log = new CallLog();
     private final InMemoryUrlStore urls = new InMemoryUrlStore(log);
     private final InMemoryBlobStore blobs = new InMemoryBlobStore(log);
-    private final Queries queries = new Queries(UrlNormalizer.create(), new InMemoryBatchStore(log), urls,
-            blobs);
+    private final InMemoryBatchStore batches = new InMemoryBatchStore(log);
+    private final Queries queries = new Queries(UrlNormalizer.create(), batches, batches, urls, blobs);
 
     @Test
     void url_whenInvalid_returnsInvalidWithTheNormalizersReason() {

@@ -10,7 +10,9 @@ import io.spiderling.core.batch.ItemState;
 import io.spiderling.core.batch.UploadFormat;
 import io.spiderling.core.content.BucketKeys;
 import io.spiderling.core.frontier.Frontier;
+import io.spiderling.core.port.BatchStores;
 import io.spiderling.core.testing.CallLog;
+import io.spiderling.core.testing.InMemoryBatchOriginStore;
 import io.spiderling.core.testing.InMemoryBatchStore;
 import io.spiderling.core.testing.InMemoryBlobStore;
 import io.spiderling.core.testing.InMemoryFrontierStore;
@@ -43,18 +45,21 @@ class StrandedPlansTest {
     private final CallLog log = new CallLog();
     private final InMemoryBlobStore blobs = new InMemoryBlobStore(log);
     private final InMemoryBatchStore batches = new InMemoryBatchStore(log);
+    private final InMemoryBatchOriginStore origins = new InMemoryBatchOriginStore();
     private final InMemoryUrlStore urls = new InMemoryUrlStore(log);
     private final RecordingFetchQueue fetchQueue = new RecordingFetchQueue(log);
     private final RecordingPlanQueue planQueue = new RecordingPlanQueue();
     private final InMemoryPendingPlans pending = new InMemoryPendingPlans();
     private final Frontier frontier = new Frontier(new InMemoryFrontierStore(), fetchQueue, clock,
             Frontier.Settings.DEFAULTS);
-    private final BatchTracker tracker = new BatchTracker(batches);
+    private final BatchTracker tracker = new BatchTracker(batches, batches);
     private final Ingest ingest = new Ingest(UrlNormalizer.create(), batches, blobs, clock,
             Ingest.DEFAULT_UPLOAD_URL_TTL, Optional.empty(), Optional.empty(), pending);
-    private final ItemPlanner planner = new ItemPlanner(urls, tracker, batches, ItemPlanner.Settings.DEFAULTS);
-    private final Canonicalize canonicalize = new Canonicalize(blobs, batches, planner, frontier, clock, pending);
-    private final PlanUpload planUpload = new PlanUpload(UrlNormalizer.create(), blobs, batches, planner, frontier,
+    private final ItemPlanner planner = new ItemPlanner(urls, tracker, origins, ItemPlanner.Settings.DEFAULTS);
+    private final Canonicalize canonicalize = new Canonicalize(blobs, BatchStores.of(batches, origins), planner,
+            frontier, clock, pending);
+    private final PlanUpload planUpload = new PlanUpload(UrlNormalizer.create(), blobs,
+            BatchStores.of(batches, origins), planner, frontier,
             planQueue, clock, PlanUpload.Settings.DEFAULTS, tracker, pending);
 
     @Test

@@ -1,5 +1,7 @@
 package io.spiderling.core.testing;
 
+import static java.nio.charset.StandardCharsets.UTF_8;
+
 import io.spiderling.core.batch.BatchHeader;
 import io.spiderling.core.batch.BatchItem;
 import io.spiderling.core.batch.ItemPage;
@@ -9,23 +11,27 @@ import io.spiderling.core.batch.ItemState;
 import io.spiderling.core.batch.ChunkCounts;
 import io.spiderling.core.batch.ManifestEntry;
 import io.spiderling.core.batch.PlanProgress;
-import io.spiderling.core.pipeline.PlanUpload;
-import io.spiderling.core.port.BatchStore;
+import io.spiderling.core.batch.ManifestLine;
+import io.spiderling.core.port.BatchHeaderStore;
+import io.spiderling.core.port.BatchItemStore;
+import io.spiderling.core.port.UploadPlanStore;
 import io.spiderling.core.url.NormalizedUrl;
 import java.time.Instant;
+import java.util.Base64;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
- * A {@link BatchStore} in maps. Where the port is silent it does what {@code DynamoDbBatchStore} does: ending an
- * unknown item returns false, ending an item of a batch without a header throws, and completing a batch without a
- * header returns false.
+ * The batch headers, items and upload planning in maps, in one class because items and chunks are counted on their
+ * batch's header, as {@code DynamoDbBatchStore} counts them in one transaction. Each port's contract pins its rules.
  */
-public final class InMemoryBatchStore implements BatchStore {
+public final class InMemoryBatchStore implements BatchHeaderStore, BatchItemStore, UploadPlanStore {
 
     /**
      * One batch item as stored; {@code detail} and {@code endedAt} are null while it is queued. An invalid manifest
@@ -42,14 +48,14 @@ public final class InMemoryBatchStore implements BatchStore {
         PlanProgress planning = PlanProgress.AWAITING_UPLOAD;
         int addedTotal;
         int addedDuplicates;
-        final java.util.Set<Integer> chunksPlanned = new java.util.HashSet<>();
-        final java.util.Set<io.spiderling.core.robots.RobotsOrigin> origins = new java.util.LinkedHashSet<>();
-        boolean moreOrigins;
+        final Set<Integer> chunksPlanned = new HashSet<>();
 
         Batch(BatchHeader header) {
             this.header = header;
         }
     }
+
+    private static final String CURSOR = "memory-items:";
 
     private final CallLog log;
     private final Map<String, Batch> batches = new HashMap<>();
@@ -63,13 +69,13 @@ public final class InMemoryBatchStore implements BatchStore {
     }
 
     @Override
-    public boolean createBatch(BatchHeader header) {
+    public synchronized boolean createBatch(BatchHeader header) {
         log.record("BatchStore", "createBatch", header.batchId());
         return batches.putIfAbsent(header.batchId(), new Batch(header)) == null;
     }
 
     @Override
-    public List<Added> addEntries(String batchId, List<ManifestEntry> entries, Instant now) {
+    public synchronized List<Added> addEntries(String batchId, List<ManifestEntry> entries, Instant now) {
         log.record("BatchStore", "addEntries", batchId + " " + entries.size());
         List<Added> added = new ArrayList<>();
         for (ManifestEntry entry : entries) {
@@ -89,10 +95,11 @@ public final class InMemoryBatchStore implements BatchStore {
     }
 
     @Override
-    public boolean addInvalid(String batchId, long position, String shown, String reason, Instant now) {
+    public synchronized boolean addInvalid(String batchId, long position, String shown, String reason,
+            Instant now) {
         log.record("BatchStore", "addInvalid", batchId + " " + position);
-        String key = key(batchId, PlanUpload.invalidLineKey(position));
-        if (items.containsKey(key)) {
+        String key = key(batchId, ManifestLine.invalidItemKey(position));
+        if (items.containsKey(key) || !batches.containsKey(batchId)) {
             return false;
         }
         items.put(key, new Item(null, ItemState.INVALID, reason, now));
@@ -102,7 +109,7 @@ public final class InMemoryBatchStore implements BatchStore {
     }
 
     @Override
-    public boolean beginPlanning(String batchId, int chunks, long bytes, Instant at) {
+    public synchronized boolean beginPlanning(String batchId, int chunks, long bytes, Instant at) {
         log.record("BatchStore", "beginPlanning", batchId + " " + chunks);
         Batch batch = batches.get(batchId);
         if (batch == null || batch.planning.uploaded()) {
@@ -113,10 +120,10 @@ public final class InMemoryBatchStore implements BatchStore {
     }
 
     @Override
-    public boolean chunkPlanned(String batchId, int chunk, ChunkCounts counts, Instant at) {
+    public synchronized boolean chunkPlanned(String batchId, int chunk, ChunkCounts counts, Instant at) {
         log.record("BatchStore", "chunkPlanned", batchId + " " + chunk);
         Batch batch = batches.get(batchId);
-        if (batch == null || !batch.chunksPlanned.add(chunk)) {
+        if (batch == null || !batch.planning.uploaded() || !batch.chunksPlanned.add(chunk)) {
             return false;
         }
         batch.addedTotal += counts.items();
@@ -127,13 +134,14 @@ public final class InMemoryBatchStore implements BatchStore {
     }
 
     @Override
-    public boolean isChunkPlanned(String batchId, int chunk) {
+    public synchronized boolean isChunkPlanned(String batchId, int chunk) {
         Batch batch = batches.get(batchId);
         return batch != null && batch.chunksPlanned.contains(chunk);
     }
 
     @Override
-    public boolean finishItem(String batchId, String urlHash, ItemState terminal, String detail, Instant at) {
+    public synchronized boolean finishItem(String batchId, String urlHash, ItemState terminal, String detail,
+            Instant at) {
         log.record("BatchStore", "finishItem", batchId + " " + urlHash + " " + terminal);
         if (!terminal.terminal()) {
             throw new IllegalArgumentException("not a terminal state: " + terminal);
@@ -152,7 +160,7 @@ public final class InMemoryBatchStore implements BatchStore {
     }
 
     @Override
-    public Optional<BatchStatus> status(String batchId) {
+    public synchronized Optional<BatchStatus> status(String batchId) {
         return Optional.ofNullable(batches.get(batchId))
                 .map(b -> new BatchStatus(withAdded(b), b.counts, Optional.ofNullable(b.completedAt),
                         Optional.ofNullable(b.cancelledAt),
@@ -167,7 +175,7 @@ public final class InMemoryBatchStore implements BatchStore {
     }
 
     @Override
-    public boolean markCompleted(String batchId, Instant at) {
+    public synchronized boolean markCompleted(String batchId, Instant at) {
         log.record("BatchStore", "markCompleted", batchId);
         Batch batch = batches.get(batchId);
         if (batch == null || batch.completedAt != null) {
@@ -178,7 +186,7 @@ public final class InMemoryBatchStore implements BatchStore {
     }
 
     @Override
-    public boolean markCompletionEmitted(String batchId, Instant at) {
+    public synchronized boolean markCompletionEmitted(String batchId, Instant at) {
         log.record("BatchStore", "markCompletionEmitted", batchId);
         Batch b = batches.get(batchId);
         if (b == null || b.callback.completionEmittedAt().isPresent()) {
@@ -190,7 +198,7 @@ public final class InMemoryBatchStore implements BatchStore {
     }
 
     @Override
-    public void recordCallbackDelivered(String batchId, Instant at, int attempts) {
+    public synchronized void recordCallbackDelivered(String batchId, Instant at, int attempts) {
         log.record("BatchStore", "recordCallbackDelivered", batchId);
         Batch b = batches.get(batchId);
         if (b != null && b.callback.deliveredAt().isEmpty()) {
@@ -201,7 +209,7 @@ public final class InMemoryBatchStore implements BatchStore {
     }
 
     @Override
-    public void recordCallbackFailed(String batchId, String reason, int attempts, Instant at) {
+    public synchronized void recordCallbackFailed(String batchId, String reason, int attempts, Instant at) {
         log.record("BatchStore", "recordCallbackFailed", batchId);
         Batch b = batches.get(batchId);
         if (b != null && b.callback.deliveredAt().isEmpty()) {
@@ -212,7 +220,7 @@ public final class InMemoryBatchStore implements BatchStore {
     }
 
     @Override
-    public boolean markProgressSent(String batchId, long sequence) {
+    public synchronized boolean markProgressSent(String batchId, long sequence) {
         log.record("BatchStore", "markProgressSent", batchId + " " + sequence);
         Batch b = batches.get(batchId);
         if (b == null || b.callback.progressSent() >= sequence) {
@@ -224,7 +232,7 @@ public final class InMemoryBatchStore implements BatchStore {
     }
 
     @Override
-    public boolean markCancelled(String batchId, Instant at) {
+    public synchronized boolean markCancelled(String batchId, Instant at) {
         log.record("BatchStore", "markCancelled", batchId);
         Batch batch = batches.get(batchId);
         if (batch == null || batch.cancelledAt != null) {
@@ -234,19 +242,38 @@ public final class InMemoryBatchStore implements BatchStore {
         return true;
     }
 
-    /** Pages in URL-hash order; the cursor is the last hash of the previous page. */
+    /** Pages in URL-hash order; the cursor names the last hash of the previous page. */
     @Override
-    public ItemPage items(String batchId, Optional<ItemState> state, Optional<String> cursor, int limit) {
+    public synchronized ItemPage items(String batchId, Optional<ItemState> state, Optional<String> cursor, int limit) {
         String prefix = batchId + "\n";
+        Optional<String> after = cursor.map(InMemoryBatchStore::decodeCursor);
         List<BatchItem> matching = items.entrySet().stream()
                 .filter(e -> e.getKey().startsWith(prefix))
                 .sorted(Map.Entry.comparingByKey())
-                .filter(e -> cursor.isEmpty() || e.getKey().substring(prefix.length()).compareTo(cursor.get()) > 0)
+                .filter(e -> after.isEmpty() || e.getKey().substring(prefix.length()).compareTo(after.get()) > 0)
                 .filter(e -> state.isEmpty() || e.getValue().state() == state.get())
                 .map(e -> toBatchItem(e.getKey(), e.getValue(), prefix))
                 .toList();
         List<BatchItem> page = matching.subList(0, Math.min(limit, matching.size()));
-        return new ItemPage(page, matching.size() > limit ? Optional.of(page.getLast().urlHash()) : Optional.empty());
+        return new ItemPage(page, matching.size() > limit ? Optional.of(encodeCursor(page.getLast().urlHash()))
+                : Optional.empty());
+    }
+
+    /** Opaque, as the adapter's are, so that a test cannot pass with a cursor only this fake would take. */
+    private static String encodeCursor(String urlHash) {
+        return Base64.getUrlEncoder().withoutPadding().encodeToString((CURSOR + urlHash).getBytes(UTF_8));
+    }
+
+    private static String decodeCursor(String cursor) {
+        try {
+            String raw = new String(Base64.getUrlDecoder().decode(cursor), UTF_8);
+            if (raw.startsWith(CURSOR)) {
+                return raw.substring(CURSOR.length());
+            }
+        } catch (IllegalArgumentException notBase64) {
+            // reported below
+        }
+        throw new IllegalArgumentException("invalid cursor: " + cursor);
     }
 
     private BatchItem toBatchItem(String key, Item i, String prefix) {
@@ -255,34 +282,11 @@ public final class InMemoryBatchStore implements BatchStore {
                 Optional.ofNullable(i.detail()), Optional.ofNullable(i.endedAt()));
     }
 
-    public Optional<Item> item(String batchId, String urlHash) {
+    public synchronized Optional<Item> item(String batchId, String urlHash) {
         return Optional.ofNullable(items.get(key(batchId, urlHash)));
     }
 
     private static String key(String batchId, String urlHash) {
         return batchId + "\n" + urlHash;
-    }
-
-    @Override
-    public void addOrigins(String batchId, java.util.Collection<io.spiderling.core.robots.RobotsOrigin> origins) {
-        log.record("BatchStore", "addOrigins", batchId);
-        Batch batch = batches.get(batchId);
-        if (batch == null) {
-            return;
-        }
-        for (var origin : origins) {
-            if (batch.origins.size() < io.spiderling.core.batch.BatchOrigins.MAX) {
-                batch.origins.add(origin);
-            } else if (!batch.origins.contains(origin)) {
-                batch.moreOrigins = true;
-            }
-        }
-    }
-
-    @Override
-    public io.spiderling.core.batch.BatchOrigins origins(String batchId) {
-        Batch batch = batches.get(batchId);
-        return batch == null ? io.spiderling.core.batch.BatchOrigins.NONE
-                : new io.spiderling.core.batch.BatchOrigins(List.copyOf(batch.origins), batch.moreOrigins);
     }
 }

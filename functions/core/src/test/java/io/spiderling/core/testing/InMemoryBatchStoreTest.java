@@ -1,55 +1,39 @@
 package io.spiderling.core.testing;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import io.spiderling.core.port.BatchHeaderStoreContract;
+import io.spiderling.core.port.BatchItemStoreContract;
+import io.spiderling.core.port.BatchStores;
+import io.spiderling.core.port.UploadPlanStoreContract;
+import org.junit.jupiter.api.Nested;
 
-import io.spiderling.core.batch.BatchHeader;
-import io.spiderling.core.batch.BatchStatus;
-import io.spiderling.core.batch.ItemState;
-import java.time.Instant;
-import java.util.List;
-import java.util.Map;
-import java.util.Optional;
-import org.junit.jupiter.api.Test;
-
-/**
- * The rules of this fake that no pipeline test reaches on its own, pinned against the port's javadoc (and, where the
- * port is silent, the DynamoDB adapter). Ending an item once is covered by {@code BatchTrackerTest}, re-adding items
- * by {@code CanonicalizeTest}.
- */
+/** The pipeline tests rely on this fake, so it keeps the contract of each port it implements, as the adapter does. */
 class InMemoryBatchStoreTest {
 
-    private static final Instant T = Instant.parse("2025-03-01T10:00:00Z");
-    private static final BatchHeader HEADER = new BatchHeader("b1", 1, 0, List.of(), 0, "http", T);
-
-    private final InMemoryBatchStore batches = new InMemoryBatchStore(new CallLog());
-
-    @Test
-    void createBatch_whenBatchExists_keepsTheFirstHeader() {
-        batches.createBatch(HEADER);
-
-        batches.createBatch(new BatchHeader("b1", 7, 3, List.of(), 0, "sqs", T.plusSeconds(1)));
-
-        assertEquals(HEADER, batches.status("b1").orElseThrow().header());
+    private static BatchStores stores() {
+        return BatchStores.of(new InMemoryBatchStore(new CallLog()), new InMemoryBatchOriginStore());
     }
 
-    @Test
-    void markCompleted_whenCalledTwice_recordsOnlyTheFirst() {
-        batches.createBatch(HEADER);
-
-        assertTrue(batches.markCompleted("b1", T));
-        assertFalse(batches.markCompleted("b1", T.plusSeconds(1)));
-
-        assertEquals(Optional.of(T), batches.status("b1").orElseThrow().completedAt());
+    @Nested
+    class Headers extends BatchHeaderStoreContract {
+        @Override
+        protected BatchStores createStores() {
+            return stores();
+        }
     }
 
-    @Test
-    void finishItem_whenItemUnknown_returnsFalseAndCountsNothing() {
-        batches.createBatch(HEADER);
+    @Nested
+    class Items extends BatchItemStoreContract {
+        @Override
+        protected BatchStores createStores() {
+            return stores();
+        }
+    }
 
-        assertFalse(batches.finishItem("b1", "0".repeat(64), ItemState.FETCHED, null, T));
-
-        assertEquals(new BatchStatus(HEADER, Map.of(), Optional.empty()), batches.status("b1").orElseThrow());
+    @Nested
+    class Uploads extends UploadPlanStoreContract {
+        @Override
+        protected BatchStores createStores() {
+            return stores();
+        }
     }
 }

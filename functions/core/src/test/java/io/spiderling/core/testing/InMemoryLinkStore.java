@@ -11,6 +11,7 @@ import java.util.NavigableMap;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.regex.Pattern;
 
 /**
  * A {@link LinkStore} in sorted maps, target hash to source hash to inlink. Like {@code DynamoDbLinkStore} it writes
@@ -18,6 +19,8 @@ import java.util.TreeMap;
  * and a page has a cursor only when more inlinks follow.
  */
 public final class InMemoryLinkStore implements LinkStore {
+
+    private static final Pattern HASH = Pattern.compile("[0-9a-f]{64}");
 
     private final CallLog log;
     private final Map<String, NavigableMap<String, Inlink>> byTarget = new HashMap<>();
@@ -29,6 +32,7 @@ public final class InMemoryLinkStore implements LinkStore {
     @Override
     public void replaceOutlinks(String sourceHash, String sourceUrl, List<String> previous, List<String> targets,
             Instant at) {
+        checkHash("sourceHash", sourceHash);
         if (targets.size() > MAX_TARGETS || previous.size() > MAX_TARGETS) {
             throw new IllegalArgumentException("at most " + MAX_TARGETS + " outlinks per page");
         }
@@ -50,6 +54,8 @@ public final class InMemoryLinkStore implements LinkStore {
 
     @Override
     public InlinkPage inlinks(String targetHash, Optional<String> cursor, int limit) {
+        checkHash("targetHash", targetHash);
+        cursor.ifPresent(c -> checkHash("cursor", c));
         if (limit < 1 || limit > MAX_LIMIT) {
             throw new IllegalArgumentException("limit must be 1 to " + MAX_LIMIT + ": " + limit);
         }
@@ -57,6 +63,12 @@ public final class InMemoryLinkStore implements LinkStore {
         NavigableMap<String, Inlink> after = cursor.isEmpty() ? sources : sources.tailMap(cursor.get(), false);
         List<Inlink> page = after.values().stream().limit(limit).toList();
         return new InlinkPage(page, after.size() > limit ? Optional.of(page.getLast().sourceHash()) : Optional.empty());
+    }
+
+    private static void checkHash(String name, String value) {
+        if (value == null || !HASH.matcher(value).matches()) {
+            throw new IllegalArgumentException(name + " must be a lower-case hex SHA-256: " + value);
+        }
     }
 
     private static Set<String> hashes(List<String> urls) {

@@ -1,0 +1,28 @@
+package io.spiderling.core.port;
+
+import io.spiderling.core.batch.ChunkCounts;
+import java.time.Instant;
+
+/**
+ * The planning of a batch whose client uploads its manifest: how the upload is cut, and which chunks are planned.
+ * The progress and the chunks' counts go on the batch's header and are read with {@link BatchHeaderStore#status}.
+ */
+public interface UploadPlanStore {
+
+    /**
+     * Records, once, that the batch's uploaded manifest arrived and how it is cut. Returns true for the call that
+     * recorded it; false when it was recorded before (then {@link BatchHeaderStore#status} tells how) or the batch is
+     * unknown.
+     */
+    boolean beginPlanning(String batchId, int chunks, long bytes, Instant at);
+
+    /**
+     * Records that a chunk is planned and adds its counts to the batch, atomically and once: a chunk planned again
+     * after a crash adds nothing. Returns true when recorded now; false, recording nothing, when planning has not
+     * begun.
+     */
+    boolean chunkPlanned(String batchId, int chunk, ChunkCounts counts, Instant at);
+
+    /** Whether {@link #chunkPlanned} recorded the chunk. */
+    boolean isChunkPlanned(String batchId, int chunk);
+}

@@ -1,0 +1,164 @@
+package io.spiderling.core.port;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.spiderling.core.batch.BatchHeader;
+import io.spiderling.core.batch.BatchOptions;
+import io.spiderling.core.batch.BatchStatus;
+import io.spiderling.core.batch.CallbackState;
+import io.spiderling.core.batch.PlanProgress;
+import io.spiderling.core.batch.Rejection;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+/** What {@link BatchHeaderStore}'s javadoc promises, run against every implementation. */
+public abstract class BatchHeaderStoreContract extends BatchPortsContract {
+
+    private BatchHeaderStore headers() {
+        return stores.headers();
+    }
+
+    @Test
+    void createBatch_whenCalledTwiceWithSameId_keepsTheFirstHeader() {
+        BatchHeader first = new BatchHeader(batchId, 3, 2, List.of(new Rejection("ftp://x/", "unsupported scheme: ftp")),
+                1, "http", CREATED);
+        assertTrue(headers().createBatch(first));
+
+        assertFalse(headers().createBatch(new BatchHeader(batchId, 99, 5, List.of(), 0, "sqs", LATER)));
+
+        assertEquals(first, headers().status(batchId).orElseThrow().header());
+    }
+
+    @Test
+    void createBatch_whenOptionsAndFingerprintGiven_readsThemBack() {
+        BatchHeader header = new BatchHeader(batchId, 1, 0, List.of(), 0, "http", CREATED,
+                new BatchOptions(Optional.of("https://hooks.example.com/done"), Optional.of(Duration.ofMinutes(90))),
+                "f".repeat(64));
+
+        headers().createBatch(header);
+
+        assertEquals(header, headers().status(batchId).orElseThrow().header());
+    }
+
+    /** BatchPlanner produces {@code Rejection(null, "missing URL")} for a JSON null among the URLs. */
+    @Test
+    void createBatch_whenRejectionHasNoUrl_storesHeaderAndReadsItBack() {
+        BatchHeader header = new BatchHeader(batchId, 1, 0, List.of(new Rejection(null, "missing url")), 1, "http",
+                CREATED);
+
+        headers().createBatch(header);
+
+        assertEquals(header, headers().status(batchId).orElseThrow().header());
+    }
+
+    @Test
+    void status_whenBatchUnknown_returnsEmpty() {
+        assertEquals(Optional.empty(), headers().status(batchId));
+    }
+
+    @Test
+    void status_whenNothingFinished_returnsHeaderAndEverythingQueued() {
+        BatchHeader header = new BatchHeader(batchId, 2, 0, List.of(new Rejection("mailto:a@b",
+                "unsupported scheme: mailto")), 4, "sqs", CREATED);
+        headers().createBatch(header);
+
+        BatchStatus status = headers().status(batchId).orElseThrow();
+
+        assertEquals(new BatchStatus(header, Map.of(), Optional.empty()), status);
+        assertEquals(2, status.queued());
+        assertFalse(status.done());
+    }
+
+    @Test
+    void status_whenTheBatchAwaitsItsUpload_saysSo() {
+        headers().createBatch(uploadHeader());
+
+        assertEquals(Optional.of(PlanProgress.AWAITING_UPLOAD), headers().status(batchId).orElseThrow().planning());
+    }
+
+    @Test
+    void markCompleted_whenCalledTwice_returnsTrueOnceAndKeepsTheFirstTime() {
+        headers().createBatch(header(0));
+
+        assertTrue(headers().markCompleted(batchId, LATER));
+        assertFalse(headers().markCompleted(batchId, LATER.plusSeconds(60)));
+
+        assertEquals(Optional.of(LATER), headers().status(batchId).orElseThrow().completedAt());
+    }
+
+    @Test
+    void markCompleted_whenBatchUnknown_returnsFalseAndCreatesNoHeader() {
+        assertFalse(headers().markCompleted(batchId, LATER));
+
+        assertEquals(Optional.empty(), headers().status(batchId));
+    }
+
+    @Test
+    void markCancelled_whenCalledTwice_recordsTheFirstTimeOnly() {
+        headers().createBatch(header(1));
+
+        assertTrue(headers().markCancelled(batchId, LATER));
+        assertFalse(headers().markCancelled(batchId, LATER.plusSeconds(5)));
+        assertFalse(headers().markCancelled(batchId + "-unknown", LATER));
+
+        BatchStatus status = headers().status(batchId).orElseThrow();
+        assertEquals(Optional.of(LATER), status.cancelledAt());
+        assertEquals(Optional.empty(), status.completedAt());
+        assertEquals(Optional.empty(), headers().status(batchId + "-unknown"));
+    }
+
+    @Test
+    void markCompletionEmitted_whenCalledTwice_recordsTheFirstTimeOnly() {
+        headers().createBatch(header(0));
+
+        assertTrue(headers().markCompletionEmitted(batchId, LATER));
+        assertFalse(headers().markCompletionEmitted(batchId, LATER.plusSeconds(5)));
+        assertFalse(headers().markCompletionEmitted(batchId + "-unknown", LATER));
+
+        assertEquals(Optional.of(LATER), headers().status(batchId).orElseThrow().callback().completionEmittedAt());
+        assertEquals(Optional.empty(), headers().status(batchId + "-unknown"));
+    }
+
+    @Test
+    void recordCallbackFailed_whenThenDelivered_keepsTheDeliveryAndForgetsTheFailure() {
+        headers().createBatch(header(0));
+        headers().markCompletionEmitted(batchId, CREATED);
+
+        headers().recordCallbackFailed(batchId, "HTTP 500", 1, LATER);
+        assertEquals(new CallbackState(Optional.of(CREATED), Optional.empty(), Optional.of("HTTP 500"), 1, 0),
+                headers().status(batchId).orElseThrow().callback());
+
+        headers().recordCallbackDelivered(batchId, LATER.plusSeconds(10), 2);
+        headers().recordCallbackDelivered(batchId, LATER.plusSeconds(20), 3);
+        headers().recordCallbackFailed(batchId, "late duplicate", 4, LATER.plusSeconds(30));
+
+        assertEquals(new CallbackState(Optional.of(CREATED), Optional.of(LATER.plusSeconds(10)), Optional.empty(), 2,
+                0), headers().status(batchId).orElseThrow().callback(), "the first delivery wins, and stands");
+    }
+
+    @Test
+    void recordCallback_whenBatchUnknown_createsNoHeader() {
+        headers().recordCallbackDelivered(batchId, LATER, 1);
+        headers().recordCallbackFailed(batchId, "HTTP 500", 1, LATER);
+
+        assertEquals(Optional.empty(), headers().status(batchId));
+    }
+
+    @Test
+    void markProgressSent_whenTheSameOrAnEarlierReportComesAgain_refusesIt() {
+        headers().createBatch(header(3));
+
+        assertTrue(headers().markProgressSent(batchId, 1));
+        assertTrue(headers().markProgressSent(batchId, 3));
+        assertFalse(headers().markProgressSent(batchId, 3), "a duplicate message");
+        assertFalse(headers().markProgressSent(batchId, 2), "an earlier report, late");
+        assertFalse(headers().markProgressSent(batchId + "-unknown", 1));
+
+        assertEquals(3, headers().status(batchId).orElseThrow().callback().progressSent());
+    }
+}

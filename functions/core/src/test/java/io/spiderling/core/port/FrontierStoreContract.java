@@ -1,0 +1,362 @@
+package io.spiderling.core.port;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.spiderling.core.frontier.FrontierEntry;
+import io.spiderling.core.url.NormalizedUrl;
+import io.spiderling.core.url.SiteKey;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInfo;
+
+/**
+ * What {@link FrontierStore}'s javadoc promises, run against every implementation. Implementations may share one
+ * store between the tests of a class, so each test works on sites named after the test.
+ */
+public abstract class FrontierStoreContract {
+
+    protected static final Instant NOW = Instant.parse("2025-03-01T10:00:00.123Z");
+
+    protected FrontierStore store;
+    private String base;
+
+    /** A store for one test; it may hold other tests' sites. */
+    protected abstract FrontierStore createStore();
+
+    @BeforeEach
+    void createStoreAndNameSites(TestInfo test) {
+        store = createStore();
+        base = Contracts.nameOf(test);
+    }
+
+    @Test
+    void due_whenEntriesParked_returnsDueEntriesByNumericOrderUpToLimit() {
+        FrontierEntry o100 = entry("a", 100, NOW);
+        FrontierEntry o9 = entry("b", 9, NOW.minusSeconds(60));
+        FrontierEntry o10 = entry("c", 10, NOW);
+        FrontierEntry notYet = entry("d", 1, NOW.plusMillis(1));
+        FrontierEntry o50 = entry("e", 50, NOW);
+        for (FrontierEntry e : List.of(o100, o9, o10, notYet, o50)) {
+            assertTrue(store.park(e), e::toString);
+        }
+
+        assertEquals(List.of(o9, o10, o50), store.due(site(), NOW, 3));
+        assertEquals(List.of(o9, o10, o50, o100), store.due(site(), NOW, 10));
+        assertEquals(List.of(notYet, o9, o10, o50, o100), store.due(site(), NOW.plusSeconds(1), 10));
+        assertEquals(List.of(), store.due(site("other"), NOW, 10));
+    }
+
+    @Test
+    void park_whenSameBatchAndUrlAlreadyPending_returnsFalseAndDueListsItOnce() {
+        FrontierEntry first = entry("a", 1, NOW);
+
+        assertTrue(store.park(first));
+        assertFalse(store.park(new FrontierEntry(first.batchId(), first.url(), 2, 7, NOW)));
+
+        assertEquals(List.of(first), store.due(site(), NOW, 10));
+    }
+
+    @Test
+    void park_whenSameUrlInAnotherBatch_parksBoth() {
+        FrontierEntry first = entry("a", 1, NOW);
+        FrontierEntry other = new FrontierEntry("other-batch", first.url(), 0, 2, NOW);
+
+        assertTrue(store.park(first));
+        assertTrue(store.park(other));
+
+        assertEquals(List.of(first, other), store.due(site(), NOW, 10));
+    }
+
+    @Test
+    void park_whenSameBatchAndUrlReleased_returnsFalse() {
+        FrontierEntry e = entry("a", 1, NOW);
+        store.park(e);
+        assertTrue(store.release(e, NOW, 5));
+
+        assertFalse(store.park(e));
+
+        assertEquals(List.of(), store.due(site(), NOW, 10));
+        assertEquals(1, store.released(site()));
+    }
+
+    @Test
+    void parkAll_whenSomeAlreadyParkedOrReleased_parksTheRestOnce() {
+        List<FrontierEntry> entries = new ArrayList<>();
+        for (int i = 0; i < 120; i++) { // more than one write of an adapter that batches them
+            entries.add(entry("p" + i, i, NOW));
+        }
+        store.park(entries.get(5));
+        store.park(entries.get(60));
+        assertTrue(store.release(entries.get(60), NOW, 10));
+
+        assertEquals(118, store.parkAll(entries));
+        assertEquals(0, store.parkAll(entries), "parked again");
+
+        assertEquals(119, store.due(site(), NOW, 500).size());
+        assertEquals(1, store.released(site()));
+    }
+
+    @Test
+    void parkAll_whenEntriesOfManySites_parksEachInItsSite() {
+        List<FrontierEntry> entries = new ArrayList<>();
+        for (int i = 0; i < 90; i++) { // 30 sites, interleaved
+            entries.add(entry("s" + (i % 30), "p" + i, i, NOW));
+        }
+
+        assertEquals(90, store.parkAll(entries));
+
+        for (int s = 0; s < 30; s++) {
+            assertEquals(3, store.due(site("s" + s), NOW, 10).size(), "site s" + s);
+        }
+    }
+
+    @Test
+    void pendingOfBatch_whenBatchesShareASite_listsOnlyTheBatchsPendingEntriesUpToLimit() {
+        FrontierEntry a1 = entry("a1", 1, NOW);
+        FrontierEntry a2 = entry("a2", 2, NOW.plusSeconds(60));
+        FrontierEntry a3 = entry("a3", 3, NOW);
+        FrontierEntry other = new FrontierEntry("other-batch", a1.url(), 0, 4, NOW);
+        List.of(a1, a2, a3, other).forEach(store::park);
+        store.release(a3, NOW, 5);
+
+        List<FrontierEntry> pending = store.pendingOfBatch(site(), a1.batchId(), 10);
+
+        assertEquals(List.of(a1, a2), pending.stream().sorted(Comparator.comparingLong(FrontierEntry::order)).toList());
+        assertEquals(1, store.pendingOfBatch(site(), a1.batchId(), 1).size());
+        assertEquals(List.of(), store.pendingOfBatch(site(), "no-such-batch", 10));
+    }
+
+    @Test
+    void release_whenPending_movesItOutOfDueAndCountsIt() {
+        FrontierEntry e = entry("a", 4, NOW);
+        store.park(e);
+
+        assertTrue(store.release(e, NOW, 5));
+
+        assertEquals(List.of(), store.due(site(), NOW, 10));
+        assertEquals(1, store.released(site()));
+    }
+
+    @Test
+    void release_whenNoLongerPending_returnsFalseAndCountsNothing() {
+        FrontierEntry e = entry("a", 1, NOW);
+        store.park(e);
+        store.release(e, NOW, 5);
+
+        assertFalse(store.release(e, NOW, 5));
+        assertFalse(store.release(entry("never-parked", 2, NOW), NOW, 5));
+
+        assertEquals(1, store.released(site()));
+    }
+
+    @Test
+    void release_whenTheCopyReadWasSentAndCameBackSince_returnsFalseAndCountsNothing() {
+        store.park(entry("stale", 1, NOW));
+        FrontierEntry readByTheSweep = store.due(site(), NOW, 1).getFirst();
+        // Meanwhile another releaser sends it, and its job is refused and comes back to wait.
+        assertTrue(store.release(store.due(site(), NOW, 1).getFirst(), NOW, 5));
+        assertTrue(store.requeue(site(), readByTheSweep.batchId(), readByTheSweep.urlHash(), 1, NOW));
+
+        assertFalse(store.release(readByTheSweep, NOW, 5), "a stale copy would re-send a deduplication id just seen");
+        assertFalse(store.releaseAll(site(), List.of(readByTheSweep, entry("stale-other", 2, NOW)), NOW, 5)
+                .contains(readByTheSweep));
+
+        assertEquals(0, store.released(site()));
+        FrontierEntry current = store.due(site(), NOW, 1).getFirst();
+        assertEquals(readByTheSweep.send() + 1, current.send());
+        assertEquals(List.of(current), store.releaseAll(site(), List.of(current), NOW, 5));
+    }
+
+    @Test
+    void release_whenSiteAtCap_refusesUntilOneIsDone() {
+        List<FrontierEntry> entries = IntStream.range(0, 5).mapToObj(i -> entry("p" + i, i, NOW)).toList();
+        entries.forEach(store::park);
+
+        List<Boolean> results = entries.stream().map(e -> store.release(e, NOW, 3)).toList();
+
+        assertEquals(List.of(true, true, true, false, false), results);
+        assertEquals(3, store.released(site()));
+        assertEquals(entries.subList(3, 5), store.due(site(), NOW, 10), "refused entries stay pending");
+
+        FrontierEntry first = entries.getFirst();
+        store.done(site(), first.batchId(), first.urlHash());
+        assertEquals(2, store.released(site()));
+        assertTrue(store.release(entries.get(3), NOW, 3));
+        assertFalse(store.release(entries.get(4), NOW, 3));
+
+        store.done(site(), first.batchId(), first.urlHash());
+        store.done(site(), "no-such-batch", first.urlHash());
+        assertEquals(3, store.released(site()), "a repeated done must not count twice");
+        assertEquals(List.of(entries.get(4)), store.due(site(), NOW, 10));
+    }
+
+    @Test
+    void release_whenThreadsRaceAtCap_exactlyCapSucceed() throws Exception {
+        List<FrontierEntry> entries = IntStream.range(0, 20).mapToObj(i -> entry("p" + i, i, NOW)).toList();
+        entries.forEach(store::park);
+        int cap = 5;
+
+        List<Integer> wins = Contracts.race(IntStream.range(0, 8).mapToObj(t -> (Callable<Integer>) () -> {
+            int won = 0;
+            for (int i = 0; i < entries.size(); i++) {
+                // Each thread starts at another entry, so threads race on the same entries and on the count.
+                won += store.release(entries.get((i + t * 3) % entries.size()), NOW, cap) ? 1 : 0;
+            }
+            return won;
+        }).toList());
+
+        assertEquals(cap, wins.stream().mapToInt(Integer::intValue).sum(), "wins per thread " + wins);
+        assertEquals(cap, store.released(site()));
+        assertEquals(entries.size() - cap, store.due(site(), NOW, 100).size());
+    }
+
+    @Test
+    void releaseAll_whenRoomForAll_releasesThemAllInOrderAndCountsThem() {
+        List<FrontierEntry> entries = IntStream.range(0, 4).mapToObj(i -> entry("all" + i, i, NOW)).toList();
+        entries.forEach(store::park);
+
+        assertEquals(entries, store.releaseAll(site(), entries, NOW, 10));
+
+        assertEquals(4, store.released(site()));
+        assertEquals(List.of(), store.due(site(), NOW, 10));
+    }
+
+    @Test
+    void releaseAll_whenTheCapLeavesRoomForSome_releasesUpToIt() {
+        List<FrontierEntry> entries = IntStream.range(0, 5).mapToObj(i -> entry("some" + i, i, NOW)).toList();
+        entries.forEach(store::park);
+
+        assertEquals(entries.subList(0, 3), store.releaseAll(site(), entries, NOW, 3));
+
+        assertEquals(3, store.released(site()));
+        assertEquals(entries.subList(3, 5), store.due(site(), NOW, 10), "what found no room stays pending");
+    }
+
+    @Test
+    void requeue_whenReleased_goesBackToPendingWithItsOrderAndSendCount() {
+        FrontierEntry e = entry("p", 7, NOW);
+        store.park(e);
+        store.release(e, NOW, 10);
+
+        assertTrue(store.requeue(site(), e.batchId(), e.urlHash(), 2, NOW.plusSeconds(60)));
+        assertFalse(store.requeue(site(), e.batchId(), e.urlHash(), 2, NOW.plusSeconds(60)), "a duplicate delivery");
+
+        assertEquals(List.of(), store.due(site(), NOW, 10), "not due before its time");
+        assertEquals(0, store.released(site()));
+        FrontierEntry back = store.due(site(), NOW.plusSeconds(60), 10).getFirst();
+        assertEquals(7, back.order());
+        assertEquals(2, back.attempt());
+        assertEquals(1, back.send(), "sent once so far");
+        assertTrue(store.release(back, NOW.plusSeconds(60), 10));
+        assertEquals(2, store.releasedBefore(site(), NOW.plusSeconds(61)).getFirst().send(), "its second send");
+    }
+
+    @Test
+    void requeue_whenNeverReleased_returnsFalseAndLeavesThePendingEntry() {
+        FrontierEntry e = entry("p", 7, NOW);
+        store.park(e);
+
+        assertFalse(store.requeue(site(), e.batchId(), e.urlHash(), 3, NOW.plusSeconds(60)));
+
+        assertEquals(List.of(e), store.due(site(), NOW, 10));
+    }
+
+    @Test
+    void doneAll_whenOneIsNotReleased_removesTheOthersAndCountsEachOnce() {
+        List<FrontierEntry> entries = IntStream.range(0, 3).mapToObj(i -> entry("done" + i, i, NOW)).toList();
+        entries.forEach(store::park);
+        store.releaseAll(site(), entries, NOW, 10);
+        store.done(site(), entries.get(1).batchId(), entries.get(1).urlHash()); // a duplicate delivery got there first
+
+        store.doneAll(site(), entries.stream().map(e -> new FrontierStore.EntryKey(e.batchId(), e.urlHash()))
+                .toList());
+
+        assertEquals(0, store.released(site()));
+        assertEquals(List.of(), store.releasedBefore(site(), NOW.plusSeconds(1)));
+    }
+
+    @Test
+    void done_whenEntryIsPending_leavesIt() {
+        FrontierEntry e = entry("p", 1, NOW);
+        store.park(e);
+
+        store.done(site(), e.batchId(), e.urlHash());
+
+        assertEquals(List.of(e), store.due(site(), NOW, 10));
+        assertEquals(0, store.released(site()));
+    }
+
+    @Test
+    void activeSites_whenSitesHavePendingOrReleasedEntries_listsEachOnce() {
+        FrontierEntry pending = entry("pending", "a", 1, NOW);
+        FrontierEntry released = entry("released", "a", 1, NOW);
+        List.of(pending, released).forEach(store::park);
+        store.release(released, NOW, 5);
+
+        List<SiteKey> active = store.activeSites();
+
+        assertTrue(active.containsAll(List.of(pending.site(), released.site())), active::toString);
+        assertEquals(active.size(), active.stream().distinct().count(), "no site twice");
+    }
+
+    @Test
+    void releasedBefore_whenReleasedLongAgo_listsItUntilResent() {
+        FrontierEntry old = entry("old", 1, NOW);
+        FrontierEntry recent = entry("recent", 2, NOW);
+        FrontierEntry stillPending = entry("pending", 3, NOW);
+        List.of(old, recent, stillPending).forEach(store::park);
+        store.release(old, NOW, 5);
+        store.release(recent, NOW.plusSeconds(120), 5);
+        Instant cutoff = NOW.plusSeconds(60);
+
+        assertEquals(List.of(old.with(old.attempt(), old.notBefore(), 1)), store.releasedBefore(site(), cutoff),
+                "as released: its first send");
+        assertEquals(List.of(), store.releasedBefore(site(), NOW), "the cutoff itself is not before");
+
+        store.resent(old, NOW.plusSeconds(90));
+
+        assertEquals(List.of(), store.releasedBefore(site(), cutoff));
+        assertEquals(List.of(old.with(0, NOW, 1), recent.with(0, NOW, 1)), store.releasedBefore(site(),
+                NOW.plusSeconds(121)).stream().sorted(Comparator.comparingLong(FrontierEntry::order)).toList());
+    }
+
+    @Test
+    void resent_whenEntryAlreadyDone_doesNotRecreateIt() {
+        FrontierEntry e = entry("a", 1, NOW);
+        store.park(e);
+        store.release(e, NOW, 5);
+        store.done(site(), e.batchId(), e.urlHash());
+
+        store.resent(e, NOW.plusSeconds(90));
+
+        assertEquals(List.of(), store.releasedBefore(site(), NOW.plusSeconds(3600)));
+        assertEquals(0, store.released(site()));
+    }
+
+    /** This test's site. */
+    protected SiteKey site() {
+        return site("");
+    }
+
+    /** A site of this test; sites named differently have different registrable domains. */
+    protected SiteKey site(String name) {
+        return new SiteKey((name.isEmpty() ? "" : name + "-") + base + ".example");
+    }
+
+    protected FrontierEntry entry(String path, long order, Instant notBefore) {
+        return entry("", path, order, notBefore);
+    }
+
+    protected FrontierEntry entry(String siteName, String path, long order, Instant notBefore) {
+        NormalizedUrl url = NormalizedUrl.parse("https://www." + site(siteName).value() + "/" + path);
+        return new FrontierEntry("batch-1", url, 0, order, notBefore);
+    }
+}

@@ -1,0 +1,80 @@
+package io.spiderling.core.port;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.spiderling.core.batch.BatchStatus;
+import io.spiderling.core.batch.ChunkCounts;
+import io.spiderling.core.batch.PlanProgress;
+import io.spiderling.core.batch.UploadFormat;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+/**
+ * What {@link UploadPlanStore}'s javadoc promises, run against every implementation. The progress and the counts
+ * chunks add are read with {@link BatchHeaderStore#status}.
+ */
+public abstract class UploadPlanStoreContract extends BatchPortsContract {
+
+    private UploadPlanStore uploads() {
+        return stores.uploads();
+    }
+
+    private BatchStatus status() {
+        return stores.headers().status(batchId).orElseThrow();
+    }
+
+    @Test
+    void chunkPlanned_whenEveryChunkRecordedOnceOrTwice_addsEachChunksCountsOnceAndThenIsPlanned() {
+        stores.headers().createBatch(uploadHeader());
+
+        assertTrue(uploads().beginPlanning(batchId, 2, 3_000_000, CREATED));
+        assertFalse(uploads().beginPlanning(batchId, 7, 9, LATER), "the first cut stands");
+        assertTrue(uploads().chunkPlanned(batchId, 0, new ChunkCounts(5, 1), CREATED));
+        assertFalse(uploads().chunkPlanned(batchId, 0, new ChunkCounts(5, 1), LATER), "a chunk planned again");
+        assertFalse(status().planned());
+        assertTrue(uploads().chunkPlanned(batchId, 1, new ChunkCounts(7, 0), LATER));
+
+        BatchStatus status = status();
+        assertEquals(Optional.of(new PlanProgress(2, 2, 3_000_000)), status.planning());
+        assertEquals(12, status.header().total());
+        assertEquals(1, status.header().duplicates());
+        assertEquals(Optional.of(UploadFormat.JSONL), status.header().upload());
+        assertTrue(status.planned());
+        assertTrue(uploads().isChunkPlanned(batchId, 1));
+        assertFalse(uploads().isChunkPlanned(batchId, 2));
+    }
+
+    @Test
+    void chunkPlanned_whenPlanningHasNotBegun_recordsNothing() {
+        stores.headers().createBatch(uploadHeader());
+
+        assertFalse(uploads().chunkPlanned(batchId, 0, new ChunkCounts(5, 1), CREATED), "no cut recorded yet");
+
+        assertFalse(uploads().isChunkPlanned(batchId, 0));
+        BatchStatus status = status();
+        assertEquals(Optional.of(PlanProgress.AWAITING_UPLOAD), status.planning());
+        assertEquals(0, status.header().total());
+    }
+
+    @Test
+    void beginPlanning_whenBatchUnknown_returnsFalseAndCreatesNoHeader() {
+        assertFalse(uploads().beginPlanning(batchId, 2, 100, CREATED));
+
+        assertEquals(Optional.empty(), stores.headers().status(batchId));
+        assertFalse(uploads().isChunkPlanned(batchId, 0));
+    }
+
+    @Test
+    void beginPlanning_whenTheUploadIsEmpty_leavesTheBatchPlannedWithNoChunks() {
+        stores.headers().createBatch(uploadHeader());
+
+        assertTrue(uploads().beginPlanning(batchId, 0, 0, CREATED));
+
+        BatchStatus status = status();
+        assertEquals(Optional.of(new PlanProgress(0, 0, 0)), status.planning());
+        assertTrue(status.planned());
+        assertTrue(status.done());
+    }
+}
