@@ -47,6 +47,28 @@ final class HostileJson {
         };
     }
 
+    /**
+     * Message bodies no queue consumer should choke on: the fixture {@code hostile/garbage-message-bodies.txt} (one a
+     * line), the empty and the missing body, a document nested far deeper than Jackson's limit, and
+     * {@code randomCount} documents from a generator seeded with {@code seed}.
+     */
+    static List<String> garbageMessages(int randomCount, long seed) {
+        List<String> bodies = new java.util.ArrayList<>();
+        try (var in = HostileJson.class.getResourceAsStream("/hostile/garbage-message-bodies.txt")) {
+            new String(in.readAllBytes(), StandardCharsets.UTF_8).lines().forEach(bodies::add);
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+        bodies.add("");
+        bodies.add(null);
+        bodies.add("{\"urls\":" + "[".repeat(10_000) + "]".repeat(10_000) + "}");
+        HostileJson random = new HostileJson(seed);
+        for (int i = 0; i < randomCount; i++) {
+            bodies.add(random.nextText());
+        }
+        return bodies;
+    }
+
     /** The next document as text, for places that carry strings (SQS bodies). */
     String nextText() {
         return new String(next(), StandardCharsets.UTF_8);
