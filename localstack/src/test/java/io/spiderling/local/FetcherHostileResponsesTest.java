@@ -168,6 +168,38 @@ class FetcherHostileResponsesTest {
     }
 
     @Test
+    void fetch_whenContentLengthHeadersDisagree_fails() throws Exception {
+        try (RawSite site = RawSite.start(c -> c.write(
+                "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: 5\r\nContent-Length: 50\r\n\r\nhello"))) {
+            failure(fetcher.fetch(FetchRequest.get(site.url("/two-lengths"))), FailureKind.IO);
+        }
+    }
+
+    /** Transfer-Encoding overrides Content-Length (RFC 9112 6.3): the body is the chunked one, whole. */
+    @Test
+    void fetch_whenBothContentLengthAndChunkedAreSent_readsTheChunkedBody() throws Exception {
+        try (RawSite site = RawSite.start(c -> c.write("HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n"
+                + "Content-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\na\r\n0123456789\r\n0\r\n\r\n"))) {
+            FetchResult result = fetcher.fetch(FetchRequest.get(site.url("/both")));
+
+            switch (result) {
+                case FetchResult.Response r -> assertEquals("0123456789", new String(r.body(),
+                        StandardCharsets.US_ASCII));
+                case FetchResult.Failure f -> assertEquals(FailureKind.IO, f.kind(), f.message());
+            }
+        }
+    }
+
+    @Test
+    void fetch_whenTheAnswerIsNotHttp_failsAndClosesTheConnection() throws Exception {
+        try (RawSite site = RawSite.start(c -> c.write("SSH-2.0-OpenSSH_9.6\r\n\r\n" + "x".repeat(100)))) {
+            failure(fetcher.fetch(FetchRequest.get(site.url("/not-http"))), FailureKind.IO);
+
+            assertTrue(site.awaitClientClose(10), "the fetcher closed the connection");
+        }
+    }
+
+    @Test
     void fetch_whenChunkSizeOverflows_failsAndClosesTheConnection() throws Exception {
         try (RawSite site = RawSite.start(c -> {
             c.write("HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nTransfer-Encoding: chunked\r\n\r\n");
