@@ -69,21 +69,19 @@ import io.spiderling.lambda.api.GatewayAuth;
 import io.spiderling.lambda.api.TokenFileAuth;
 import io.spiderling.lambda.config.FunctionConfig;
 import io.spiderling.lambda.fetch.VertxPageFetcher;
+import io.spiderling.lambda.internal.CheckedAddress;
 import io.spiderling.lambda.notify.VertxWebhookSender;
 import io.vertx.core.Vertx;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
-import java.net.InetAddress;
 import java.net.URI;
-import java.net.UnknownHostException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -425,7 +423,7 @@ public final class Pipeline implements AutoCloseable {
 
     private CallbackPolicy buildCallbacks() {
         return new CallbackPolicy(new CallbackPolicy.Settings(config.get(ConfigKeys.NOTIFY_ALLOWED_HOSTS),
-                config.get(ConfigKeys.NOTIFY_ALLOW_HTTP)), addressPolicy(), Pipeline::resolve);
+                config.get(ConfigKeys.NOTIFY_ALLOW_HTTP)), addressPolicy(), CheckedAddress::resolve);
     }
 
     private AddressPolicy addressPolicy() {
@@ -569,15 +567,6 @@ public final class Pipeline implements AutoCloseable {
             return Files.readString(file);
         } catch (IOException e) {
             throw new UncheckedIOException(key.name() + ": cannot read " + file + ": " + e.getMessage(), e);
-        }
-    }
-
-    /** Every address of a host; none when the name does not resolve (the callback policy says so). */
-    private static List<InetAddress> resolve(String host) {
-        try {
-            return Arrays.asList(InetAddress.getAllByName(host));
-        } catch (UnknownHostException e) {
-            return List.of();
         }
     }
 

@@ -128,6 +128,24 @@ class CanonicalizeHandlerTest {
         }
     }
 
+    /** Keys that are not valid URL-encoding, climb out of their prefix, or name no object: skipped, no error. */
+    @Test
+    void handleRequest_whenEveryRecordHasABadKey_expectNothingParkedAndNoError() {
+        ObjectNode event = Events.load("s3-manifest-created.json");
+        ObjectNode sample = (ObjectNode) event.get("Records").get(0);
+        var records = Events.JSON.createArrayNode();
+        for (String key : List.of("manifests/%zz.txt", "%", "manifests/..%2Fuploads%2Fx.txt", "uploads/%E0%A4%A",
+                "uploads/../manifests/x.txt", "elsewhere/x.txt", "manifests/no-such-batch.txt")) {
+            ObjectNode record = sample.deepCopy();
+            ((ObjectNode) record.at("/s3/object")).put("key", key);
+            records.add(record);
+        }
+        records.add(sample.deepCopy().putNull("s3"));
+        event.set("Records", records);
+
+        assertEquals("0", Events.invoke(event).statusCode(200).extract().asString());
+    }
+
     private static List<Message> drainFetchQueue() {
         var sqs = TestStack.aws().sqs();
         String queue = TestStack.resources().fetchQueueUrl();

@@ -2,6 +2,7 @@ package io.spiderling.lambda;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -12,8 +13,10 @@ import io.spiderling.core.content.BucketKeys;
 import io.spiderling.core.content.Hashing;
 import io.spiderling.core.content.ObjectMetadata;
 import io.spiderling.core.url.NormalizedUrl;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -61,6 +64,41 @@ class ExtractHandlerTest {
         ((ObjectNode) event.at("/Records/0/s3/object")).put("key", "elsewhere/file.html");
 
         assertEquals("0", Events.invoke(event).statusCode(200).extract().asString());
+    }
+
+    /**
+     * Records with bad keys, and records missing their s3 or object part, around one good record: the bad ones are
+     * skipped (S3 would redeliver the whole event, and no retry can mend a key), the good one is extracted.
+     */
+    @Test
+    void handleRequest_whenBadRecordsSurroundAGoodOne_expectOnlyTheGoodOneExtracted() throws Exception {
+        String url = "https://example.com/among-bad-keys";
+        ObjectNode good = (ObjectNode) eventFor(store(url, "<title>Among bad keys</title>", Instant.now()))
+                .get("Records").get(0);
+        ArrayNode records = Events.JSON.createArrayNode();
+        for (String key : badKeys()) {
+            ObjectNode record = good.deepCopy();
+            ((ObjectNode) record.at("/s3/object")).put("key", key);
+            records.add(record);
+        }
+        records.add(good.deepCopy().putNull("s3"));
+        records.add(good.deepCopy().set("s3", ((ObjectNode) good.get("s3").deepCopy()).putNull("object")));
+        records.add(good.deepCopy().set("s3", ((ObjectNode) good.get("s3").deepCopy()).set("object",
+                ((ObjectNode) good.at("/s3/object").deepCopy()).putNull("key"))));
+        records.insert(records.size() / 2, good);
+        ObjectNode event = Events.load("s3-content-created.json");
+        event.set("Records", records);
+
+        assertEquals("1", Events.invoke(event).statusCode(200).extract().asString());
+        assertEquals("Among bad keys", urls.find(NormalizedUrl.parse(url).urlHash()).orElseThrow().extraction()
+                .orElseThrow().page().title());
+    }
+
+    private static List<String> badKeys() throws IOException {
+        try (var in = ExtractHandlerTest.class.getResourceAsStream("/hostile/s3-keys.csv")) {
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8).lines().skip(1)
+                    .filter(line -> !line.startsWith("#")).toList();
+        }
     }
 
     /** The sample event, for the object at {@code key}. */

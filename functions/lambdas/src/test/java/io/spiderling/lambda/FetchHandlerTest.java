@@ -111,6 +111,38 @@ class FetchHandlerTest {
         assertEquals(1, site.requestCount("/fetch/g2"), "nothing that succeeded is fetched again");
     }
 
+    /**
+     * Unreadable jobs, each in its own group, around a good one: only they are reported, so SQS redelivers them until
+     * the dead-letter queue takes them (where the body stays for inspection, and the dead-letter handler drops it
+     * with a log); the good job is fetched.
+     */
+    @Test
+    void handleRequest_whenGarbageAmongGoodJobs_expectOnlyTheGarbageReportedAndTheGoodJobFetched() throws Exception {
+        site.page("/fetch/among-garbage", "<title>good</title>");
+        NormalizedUrl good = NormalizedUrl.parse(site.url("/fetch/among-garbage"));
+        batch("fetch-garbage", good);
+        ArrayNode records = Events.JSON.createArrayNode();
+        List<String> bodies = HostileJson.garbageMessages(20, 17);
+        for (int i = 0; i < bodies.size(); i++) {
+            ObjectNode record = record(i, "fetch-garbage", good, "garbage-" + i);
+            if (bodies.get(i) == null) {
+                record.putNull("body");
+            } else {
+                record.put("body", bodies.get(i));
+            }
+            records.add(record);
+        }
+        records.add(record(bodies.size(), "fetch-garbage", good, good.siteKey().messageGroupId()));
+
+        JsonNode response = invoke(records);
+
+        List<String> expected = new java.util.ArrayList<>(records.findValuesAsText("messageId"));
+        expected.removeLast();
+        assertEquals(expected, response.get("batchItemFailures").findValuesAsText("itemIdentifier"));
+        assertEquals(1, site.requestCount("/fetch/among-garbage"));
+        assertTrue(pipeline.queries().batch("fetch-garbage").orElseThrow().done());
+    }
+
     @Inject
     FetchHandler fetchHandler;
 

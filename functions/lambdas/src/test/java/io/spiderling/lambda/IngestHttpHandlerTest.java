@@ -14,9 +14,11 @@ import io.spiderling.core.pipeline.Ingest;
 import jakarta.inject.Inject;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Base64;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvFileSource;
 import org.junit.jupiter.params.provider.CsvSource;
 
 @QuarkusTest
@@ -151,6 +153,91 @@ class IngestHttpHandlerTest {
         JsonNode body = error(withBody("{\"urls\": [\"mailto:a@example.com\", \"http://\"]}"));
         assertEquals("no acceptable URL in the batch", body.get("error").asText());
         assertEquals(2, body.get("rejected").size());
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvFileSource(resources = "/hostile/ingest-http-bodies.csv", numLinesToSkip = 1, delimiter = '|',
+            quoteCharacter = '`')
+    void handleRequest_whenBodyIsHostile_expect400NamingTheProblem(String body, String error) throws Exception {
+        ObjectNode event = withoutKey(body == null ? "" : body);
+
+        String message = error(event).get("error").asText();
+
+        assertTrue(message.startsWith(error), message);
+    }
+
+    @Test
+    void handleRequest_whenBodyIsNotUtf8_expect400MalformedJson() throws Exception {
+        byte[] latin1 = "{\"urls\":[\"https://example.com/caf\u00e9\"]}".getBytes(StandardCharsets.ISO_8859_1);
+
+        String message = error(withBase64Body(Base64.getEncoder().encodeToString(latin1))).get("error").asText();
+
+        assertTrue(message.startsWith("malformed JSON: Invalid UTF-8"), message);
+    }
+
+    @Test
+    void handleRequest_whenBodyIsNestedTenThousandDeep_expect400MalformedJson() throws Exception {
+        ObjectNode event = withoutKey("{\"urls\":" + "[".repeat(10_000) + "]".repeat(10_000) + "}");
+
+        String message = error(event).get("error").asText();
+
+        assertTrue(message.startsWith("malformed JSON: Document nesting depth"), message);
+    }
+
+    @Test
+    void handleRequest_whenBase64FlagIsSetOnABodyThatIsNotBase64_expect400() throws Exception {
+        assertEquals("body is flagged base64 but is not valid base64",
+                error(withBase64Body("{\"urls\":[\"https://example.com/\"]}")).get("error").asText());
+    }
+
+    @Test
+    void handleRequest_whenEventLacksBodyAndBase64Flag_expect400EmptyBody() throws Exception {
+        ObjectNode event = withoutKey("");
+        event.remove("body");
+        event.remove("isBase64Encoded");
+
+        assertEquals("empty body: expected {\"urls\":[...]}", error(event).get("error").asText());
+    }
+
+    @Test
+    void handleRequest_whenEventLacksRequestContext_expect404NotAServerError() throws Exception {
+        ObjectNode event = withoutKey("{\"urls\":[\"https://example.com/\"]}");
+        event.remove("requestContext");
+        event.remove("rawPath");
+
+        JsonNode response = call(event);
+
+        assertEquals(404, response.get("statusCode").asInt(), response.toString());
+    }
+
+    /** Seeded random documents close to a submission: each is answered with a JSON client error, never a 5xx. */
+    @Test
+    void handleRequest_whenBodyIsRandomHostileJson_expectAClientErrorOrAcceptedNeverAServerError() throws Exception {
+        HostileJson documents = new HostileJson(13);
+        for (int i = 0; i < 150; i++) {
+            byte[] body = documents.next();
+            ObjectNode event = withBase64Body(Base64.getEncoder().encodeToString(body));
+
+            JsonNode response = call(event);
+
+            int status = response.get("statusCode").asInt();
+            String shown = new String(body, 0, Math.min(body.length, 300), StandardCharsets.UTF_8);
+            assertTrue(status == 202 || status == 400 || status == 413, status + " for " + shown);
+            assertTrue(Events.JSON.readTree(response.get("body").asText()).isObject(), shown);
+        }
+    }
+
+    private static ObjectNode withBase64Body(String body) {
+        ObjectNode event = withoutKey(body);
+        event.put("isBase64Encoded", true);
+        return event;
+    }
+
+    /** A request without an Idempotency-Key, so that no two cases (nor the sample) share a batch. */
+    private static ObjectNode withoutKey(String body) {
+        ObjectNode event = withBody(body);
+        ((ObjectNode) event.get("headers")).remove("idempotency-key");
+        return event;
     }
 
     private static ObjectNode withBody(String body) {

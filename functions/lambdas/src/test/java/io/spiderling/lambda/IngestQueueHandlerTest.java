@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -11,6 +12,7 @@ import io.quarkus.test.junit.TestProfile;
 import io.spiderling.core.batch.BatchStatus;
 import io.spiderling.lambda.ingest.IngestQueueHandler;
 import jakarta.inject.Inject;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 @QuarkusTest
@@ -49,6 +51,40 @@ class IngestQueueHandlerTest {
 
         BatchStatus status = status(event.get("Records").get(0));
         assertEquals(1, status.header().total());
+    }
+
+    /**
+     * Garbage among good messages: nothing is retried (retrying cannot make garbage readable), the good message
+     * becomes its batch, and every bad one is recorded as a refused batch its sender can look up, not lost.
+     */
+    @Test
+    void handleRequest_whenGarbageAmongGoodMessages_expectNoneRetriedTheGoodOneBatchedAndEachBadOneRecorded()
+            throws Exception {
+        ObjectNode event = Events.load("sqs-ingest.json");
+        ObjectNode template = (ObjectNode) event.get("Records").get(0);
+        ArrayNode records = Events.JSON.createArrayNode();
+        List<String> bodies = HostileJson.garbageMessages(40, 13);
+        for (int i = 0; i < bodies.size(); i++) {
+            ObjectNode record = template.deepCopy().put("messageId", "garbage-" + i);
+            if (bodies.get(i) == null) {
+                record.putNull("body");
+            } else {
+                record.put("body", bodies.get(i));
+            }
+            records.add(record);
+        }
+        records.insert(bodies.size() / 2, template.deepCopy().put("messageId", "garbage-good")
+                .put("body", "https://example.com/among-garbage"));
+        event.set("Records", records);
+
+        JsonNode response = Events.JSON.readTree(Events.invoke(event).statusCode(200).extract().asString());
+
+        assertEquals(0, response.get("batchItemFailures").size(), response.toString());
+        assertEquals(1, status(records.get(bodies.size() / 2)).header().total());
+        for (JsonNode record : records) {
+            BatchStatus status = status(record);
+            assertTrue(status.header().total() + status.header().rejectedCount() > 0, record.toString());
+        }
     }
 
     private BatchStatus status(JsonNode record) {

@@ -1,6 +1,7 @@
 package io.spiderling.core.notify;
 
 import io.spiderling.core.net.AddressPolicy;
+import io.spiderling.core.net.Ipv4Spelling;
 import java.net.InetAddress;
 import java.net.URI;
 import java.net.URISyntaxException;
@@ -53,10 +54,6 @@ public final class CallbackPolicy {
     private static final String ANY_HOST = "*";
     /** An allow-list entry other than {@code *}, normalized: {@code *.domain}, a name or IPv4 address, or IPv6. */
     private static final Pattern ENTRY = Pattern.compile("(\\*\\.)?[a-z0-9-]+(\\.[a-z0-9-]+)*|[0-9a-f.]*:[0-9a-f:.]*");
-    private static final Pattern DIGITS_AND_DOTS = Pattern.compile("[0-9.]+");
-    /** 0 to 255 without leading zeros, which some resolvers read as octal. */
-    private static final String OCTET = "(25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])";
-    private static final Pattern DOTTED_QUAD = Pattern.compile(OCTET + "(\\." + OCTET + "){3}");
 
     /**
      * @param allowedHosts the hosts callbacks may go to: {@code hooks.example.com} exactly, {@code *.example.com} for
@@ -212,14 +209,15 @@ public final class CallbackPolicy {
         if (host.indexOf('%') >= 0) {
             return invalid("callback URL host must not have a zone identifier");
         }
-        if (DIGITS_AND_DOTS.matcher(host).matches() && !DOTTED_QUAD.matcher(host).matches()) {
-            return invalid("host " + host + " is not a dotted-quad IPv4 address");
+        Optional<String> ambiguous = Ipv4Spelling.ambiguity(host);
+        if (ambiguous.isPresent()) {
+            return invalid(ambiguous.get());
         }
         if (!hostAllowed(host)) {
             return new Verdict.Refused(Verdict.Cause.HOST_NOT_ALLOWED,
                     "host " + host + " is not in the allowed callback hosts");
         }
-        boolean literal = uri.getHost().startsWith("[") || DOTTED_QUAD.matcher(host).matches();
+        boolean literal = uri.getHost().startsWith("[") || Ipv4Spelling.isDottedQuad(host);
         List<InetAddress> resolved;
         if (literal) {
             resolved = List.of(literal(uri.getHost()));

@@ -149,7 +149,11 @@ public class ApiHandler implements RequestHandler<APIGatewayV2HTTPEvent, APIGate
      * {@code GET /urls} shows it, or an entry with {@code error} and {@code status} (404 unknown, 400 invalid).
      */
     private APIGatewayV2HTTPResponse batchGet(APIGatewayV2HTTPEvent event) {
-        byte[] body = HttpJson.body(event);
+        Optional<byte[]> read = HttpJson.body(event);
+        if (read.isEmpty()) {
+            return HttpJson.notBase64();
+        }
+        byte[] body = read.get();
         if (body.length > MAX_BATCH_GET_BYTES) {
             return HttpJson.error(413, "body over " + MAX_BATCH_GET_BYTES + " bytes");
         }
@@ -246,7 +250,11 @@ public class ApiHandler implements RequestHandler<APIGatewayV2HTTPEvent, APIGate
         if (url.isEmpty()) {
             return HttpJson.error(400, "missing query parameter \"url\"");
         }
-        byte[] body = HttpJson.body(event);
+        Optional<byte[]> read = HttpJson.body(event);
+        if (read.isEmpty()) {
+            return HttpJson.notBase64();
+        }
+        byte[] body = read.get();
         if (body.length > MAX_FIELDS_BODY_BYTES) {
             return HttpJson.error(413, "body over " + MAX_FIELDS_BODY_BYTES + " bytes");
         }

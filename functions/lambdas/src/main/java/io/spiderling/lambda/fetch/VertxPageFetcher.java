@@ -8,6 +8,7 @@ import io.spiderling.core.net.AddressPolicy;
 import io.spiderling.core.net.BodyLimits;
 import io.spiderling.core.net.BoundedBody;
 import io.spiderling.core.net.GzipDeflateDecoder;
+import io.spiderling.core.net.Ipv4Spelling;
 import io.spiderling.core.port.PageFetcher;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpClient;
@@ -26,7 +27,6 @@ import java.net.UnknownHostException;
 import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
@@ -38,6 +38,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Function;
 import java.util.zip.ZipException;
 import javax.net.ssl.SSLException;
 
@@ -48,8 +49,11 @@ import javax.net.ssl.SSLException;
  *   <li><b>SSRF guard.</b> The host is resolved here and every address checked with {@link AddressPolicy}; the
  *       connection goes to exactly the address checked ({@link RequestOptions#setServer}), with the name kept for the
  *       Host header and TLS, so a DNS answer that changes between check and connect (rebinding) cannot slip through.
- *       Each redirect hop is a fetch of its own, checked again.</li>
- *   <li><b>Timeouts.</b> Connect, idle (no byte for that long, which bounds the time to first byte), and total.</li>
+ *       A host spelling an IPv4 address other than as a dotted quad ({@code 2130706433}, {@code 0x7f.1}) is refused
+ *       before anything resolves it ({@link Ipv4Spelling}). Each redirect hop is a fetch of its own, checked
+ *       again.</li>
+ *   <li><b>Timeouts.</b> Connect, idle (no byte for that long, which bounds the time to first byte), and total,
+ *       which a site sending a byte now and then cannot outlast: either one resets the request.</li>
  *   <li><b>Body.</b> Streamed into a {@link BoundedBody}: cut at the cap and flagged, never held beyond it. gzip and
  *       deflate are decoded here, chunk by chunk, so a decompression bomb is stopped by its ratio before it grows.</li>
  *   <li><b>Capture.</b> When the request asks, the exchange is kept as it went over the wire
@@ -132,8 +136,19 @@ public final class VertxPageFetcher implements PageFetcher, AutoCloseable {
     private final Settings settings;
     private final AddressPolicy addresses;
     private final BodyLimits limits;
+    private final Function<String, List<InetAddress>> resolver;
 
+    /** A fetcher that resolves names with the system resolver ({@link CheckedAddress#resolve}). */
     public VertxPageFetcher(Vertx vertx, Settings settings) {
+        this(vertx, settings, CheckedAddress::resolve);
+    }
+
+    /**
+     * @param resolver every address of a host name (no brackets); empty when it does not resolve. Asked once per
+     *     fetch, and only for names: IP literals are parsed, never looked up
+     */
+    public VertxPageFetcher(Vertx vertx, Settings settings, Function<String, List<InetAddress>> resolver) {
+        this.resolver = java.util.Objects.requireNonNull(resolver, "resolver");
         this.settings = settings;
         this.addresses = settings.allowLoopback() ? AddressPolicy.allowingLoopback() : AddressPolicy.strict();
         this.limits = BodyLimits.defaults().withMaxBytes((int) Math.min(Integer.MAX_VALUE, settings.maxBodyBytes()));
@@ -158,15 +173,24 @@ public final class VertxPageFetcher implements PageFetcher, AutoCloseable {
             return new FetchResult.Failure(FailureKind.IO, "invalid URL " + url, elapsed(start));
         }
         String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
-        if (!scheme.equals("http") && !scheme.equals("https") || uri.getHost() == null) {
+        if (!scheme.equals("http") && !scheme.equals("https")) {
             return new FetchResult.Failure(FailureKind.BLOCKED, "scheme " + scheme + " is not fetched",
                     elapsed(start));
+        }
+        Optional<String> unusable = unusableHost(uri);
+        if (unusable.isPresent()) {
+            return new FetchResult.Failure(FailureKind.BLOCKED, unusable.get(), elapsed(start));
         }
         String host = uri.getHost().startsWith("[") ? uri.getHost().substring(1, uri.getHost().length() - 1)
                 : uri.getHost();
         InetAddress address;
         try {
-            List<InetAddress> resolved = Arrays.asList(InetAddress.getAllByName(host));
+            // a literal is parsed, never looked up; a name is resolved once, here, and never again for this fetch
+            List<InetAddress> resolved = uri.getHost().startsWith("[") || Ipv4Spelling.isDottedQuad(host)
+                    ? List.of(InetAddress.getByName(host)) : resolver.apply(host);
+            if (resolved == null || resolved.isEmpty()) {
+                return new FetchResult.Failure(FailureKind.DNS, "unknown host " + host, elapsed(start));
+            }
             switch (addresses.checkAll(resolved)) {
                 case AddressPolicy.Verdict.Refused refused -> {
                     return new FetchResult.Failure(FailureKind.BLOCKED, refused.reason() + " address "
@@ -243,6 +267,10 @@ public final class VertxPageFetcher implements PageFetcher, AutoCloseable {
             return failure(e.getCause(), start);
         } catch (TimeoutException e) {
             done.cancel(true);
+            HttpClientRequest req = sent.get();
+            if (req != null) {
+                req.reset(); // a site still dripping bytes must not keep the connection, nor a pool slot, busy
+            }
             return new FetchResult.Failure(FailureKind.TIMEOUT, "total timeout of " + settings.totalTimeout()
                     + " reached", elapsed(start));
         } catch (InterruptedException e) {
@@ -362,6 +390,22 @@ public final class VertxPageFetcher implements PageFetcher, AutoCloseable {
                 finish.run();
             }
         });
+    }
+
+    /**
+     * Why the URL's host cannot be fetched, before anything resolves it: none that {@link URI} can read as a server
+     * name, or a number that different parsers read as different IPv4 addresses ({@link Ipv4Spelling}).
+     */
+    private static Optional<String> unusableHost(URI uri) {
+        String authority = uri.getRawAuthority() == null ? "" : uri.getRawAuthority();
+        String written = authority.substring(authority.lastIndexOf('@') + 1).replaceFirst(":[0-9]*$", "");
+        if (!written.startsWith("[")) {
+            Optional<String> ambiguous = Ipv4Spelling.ambiguity(written.toLowerCase(Locale.ROOT));
+            if (ambiguous.isPresent()) {
+                return ambiguous;
+            }
+        }
+        return uri.getHost() == null ? Optional.of("no usable host in " + uri) : Optional.empty();
     }
 
     private static Duration elapsed(long start) {

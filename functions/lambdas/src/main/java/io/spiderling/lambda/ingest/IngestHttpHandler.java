@@ -73,7 +73,11 @@ public class IngestHttpHandler implements RequestHandler<APIGatewayV2HTTPEvent, 
         if (operation.isEmpty()) {
             return HttpJson.error(404, "no route for " + HttpJson.method(event) + " " + path);
         }
-        byte[] body = HttpJson.body(event);
+        Optional<byte[]> read = HttpJson.body(event);
+        if (read.isEmpty()) {
+            return HttpJson.notBase64();
+        }
+        byte[] body = read.get();
         if (body.length > MAX_BODY_BYTES) {
             return HttpJson.error(413, "body is " + body.length + " bytes; at most " + MAX_BODY_BYTES
                     + " are accepted here (use POST /batches/uploads for larger manifests)");

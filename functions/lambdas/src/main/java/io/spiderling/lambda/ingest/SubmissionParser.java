@@ -82,8 +82,9 @@ final class SubmissionParser {
 
     private static BatchOptions options(JsonNode root) {
         return new BatchOptions(optionalText(root, "callbackUrl"),
-                optionalText(root, "recrawlAfter").map(SubmissionParser::duration),
-                optionalText(root, "progressEvery").map(SubmissionParser::duration), flag(root, "capture"));
+                optionalText(root, "recrawlAfter").map(text -> duration("recrawlAfter", text)),
+                optionalText(root, "progressEvery").map(text -> duration("progressEvery", text)),
+                flag(root, "capture"));
     }
 
     /** An optional boolean: absent or null is false. */
@@ -160,11 +161,11 @@ final class SubmissionParser {
         return Optional.of(value.asText());
     }
 
-    private static Duration duration(String text) {
+    private static Duration duration(String field, String text) {
         try {
             return Duration.parse(text);
         } catch (DateTimeParseException e) {
-            throw new IllegalArgumentException("\"recrawlAfter\" must be an ISO-8601 duration such as PT1H, was \""
+            throw new IllegalArgumentException("\"" + field + "\" must be an ISO-8601 duration such as PT1H, was \""
                     + text + "\"");
         }
     }

@@ -5,6 +5,9 @@ import io.vertx.core.http.RequestOptions;
 import io.vertx.core.net.SocketAddress;
 import java.net.InetAddress;
 import java.net.URI;
+import java.net.UnknownHostException;
+import java.util.Arrays;
+import java.util.List;
 import java.util.Locale;
 
 /**
@@ -17,6 +20,18 @@ import java.util.Locale;
 public final class CheckedAddress {
 
     private CheckedAddress() {}
+
+    /**
+     * Every address of a host by the system resolver; none when the name does not resolve. The resolver the page
+     * fetcher and the callback policy use unless a test gives them another.
+     */
+    public static List<InetAddress> resolve(String host) {
+        try {
+            return Arrays.asList(InetAddress.getAllByName(host));
+        } catch (UnknownHostException e) {
+            return List.of();
+        }
+    }
 
     /** @param uri an absolute http or https URL, with a host */
     public static RequestOptions request(HttpMethod method, URI uri, InetAddress address) {

@@ -2,7 +2,10 @@ package io.spiderling.lambda.internal;
 
 import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPEvent;
 import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPResponse;
+import com.fasterxml.jackson.core.StreamReadFeature;
+import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
@@ -13,7 +16,15 @@ import java.util.Optional;
 /** JSON in and out of API Gateway HTTP API (payload 2.0) events, with Jackson's tree model only. */
 public final class HttpJson {
 
-    public static final ObjectMapper JSON = new ObjectMapper();
+    /**
+     * Reads request bodies and queue messages strictly: a second value after the document, or a field given twice,
+     * is malformed rather than silently dropped (which copy wins differs between parsers). Jackson's stream limits
+     * (nesting depth 1000, numbers of 1000 digits, strings of 20 MB) stay at their defaults.
+     */
+    public static final ObjectMapper JSON = JsonMapper.builder()
+            .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+            .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+            .build();
 
     private HttpJson() {}
 
@@ -59,12 +70,27 @@ public final class HttpJson {
                 : Optional.ofNullable(event.getQueryStringParameters().get(name));
     }
 
-    /** The body as bytes, decoded from base64 when API Gateway encoded it. */
-    public static byte[] body(APIGatewayV2HTTPEvent event) {
+    /**
+     * The body as bytes, decoded from base64 when API Gateway encoded it; empty (not an empty array) when the event
+     * says base64 and the body is not, which the caller answers with {@link #notBase64()}.
+     */
+    public static Optional<byte[]> body(APIGatewayV2HTTPEvent event) {
         String body = event.getBody();
         if (body == null) {
-            return new byte[0];
+            return Optional.of(new byte[0]);
         }
-        return event.getIsBase64Encoded() ? Base64.getDecoder().decode(body) : body.getBytes(StandardCharsets.UTF_8);
+        if (!event.getIsBase64Encoded()) {
+            return Optional.of(body.getBytes(StandardCharsets.UTF_8));
+        }
+        try {
+            return Optional.of(Base64.getDecoder().decode(body));
+        } catch (IllegalArgumentException notBase64) {
+            return Optional.empty();
+        }
+    }
+
+    /** The answer to a body {@link #body} could not decode. */
+    public static APIGatewayV2HTTPResponse notBase64() {
+        return error(400, "body is flagged base64 but is not valid base64");
     }
 }

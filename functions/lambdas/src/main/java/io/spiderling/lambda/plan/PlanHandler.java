@@ -41,7 +41,8 @@ public class PlanHandler implements RequestHandler<SQSEvent, SQSBatchResponse> {
             return SqsBatches.process(event, message -> {
                 JsonNode body;
                 try {
-                    body = HttpJson.JSON.readTree(message.getBody());
+                    // SQS never delivers a null body, but a test event or a replay tool might: unreadable too
+                    body = message.getBody() == null ? null : HttpJson.JSON.readTree(message.getBody());
                 } catch (IOException e) {
                     LOG.errorf("dropping unreadable plan message %s: %s", message.getMessageId(), e.getMessage());
                     return;
