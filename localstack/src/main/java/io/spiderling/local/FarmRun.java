@@ -18,7 +18,8 @@ import java.util.Map;
 
 /**
  * One batch of the {@link HostileFarm}'s URLs through a local Spiderling, followed as a user would, through the HTTP
- * API: shared by the farm's end-to-end test and {@code ./spiderling bench-farm}, so both run the same thing.
+ * API: shared by the farm's end-to-end test and {@code ./spiderling bench-farm}, so both run the same thing. The soak
+ * ({@link Soak}) submits and follows its batches with the same calls.
  */
 final class FarmRun {
 
@@ -55,10 +56,16 @@ final class FarmRun {
 
     /** Every item of the batch: URL to state, as {@code GET /batches/{id}/urls} reports them, page by page. */
     static Map<String, String> states(LocalSpiderling local, String batchId) throws IOException, InterruptedException {
+        return states(local, batchId, PAGE);
+    }
+
+    /** {@link #states(LocalSpiderling, String)} in pages of {@code pageSize} items (the API allows up to 1,000). */
+    static Map<String, String> states(LocalSpiderling local, String batchId, int pageSize)
+            throws IOException, InterruptedException {
         Map<String, String> states = new HashMap<>();
         String cursor = null;
         do {
-            String query = "?limit=" + PAGE + (cursor == null ? "" : "&cursor=" + encode(cursor));
+            String query = "?limit=" + pageSize + (cursor == null ? "" : "&cursor=" + encode(cursor));
             JsonNode page = get(local, "/batches/" + batchId + "/urls" + query);
             page.get("items").forEach(item -> states.put(item.get("url").asText(), item.get("state").asText()));
             cursor = page.get("cursor").isNull() ? null : page.get("cursor").asText();
@@ -80,6 +87,11 @@ final class FarmRun {
             }
             Thread.sleep(POLL_EVERY.toMillis());
         }
+    }
+
+    /** {@code GET /batches/{id}}: the batch's status, with its counts by state. */
+    static JsonNode batch(LocalSpiderling local, String batchId) throws IOException, InterruptedException {
+        return get(local, "/batches/" + batchId);
     }
 
     /** {@code GET /urls?url=…}: the URL's record. */

@@ -26,6 +26,8 @@ public final class LocalSite {
 
     private final HttpServer server;
     private final LocalSites sites;
+    /** Kept, not asked of the socket address on every request, which makes a new string each time. */
+    private final String host;
     private final Map<String, Response> responses = new ConcurrentHashMap<>();
     private final Map<String, Runnable> beforeResponding = new ConcurrentHashMap<>();
     private final Map<String, HttpHandler> handlers = new ConcurrentHashMap<>();
@@ -36,12 +38,13 @@ public final class LocalSite {
     LocalSite(HttpServer server, LocalSites sites) {
         this.server = server;
         this.sites = sites;
+        this.host = server.getAddress().getAddress().getHostAddress();
         server.createContext("/", this::handle);
     }
 
     /** The loopback address, such as {@code 127.0.0.2}. */
     public String host() {
-        return server.getAddress().getAddress().getHostAddress();
+        return host;
     }
 
     public int port() {

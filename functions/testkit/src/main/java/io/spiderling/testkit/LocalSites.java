@@ -12,24 +12,31 @@ import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.function.Consumer;
 
 /**
  * Several local web sites, each on its own host, for testing per-host politeness without DNS or a network.
  *
  * <p>Site {@code i} listens on {@code 127.0.0.(i + 2)}: Linux routes all of 127.0.0.0/8 to the loopback interface,
- * so each site is a distinct host to a crawler, with no setup. {@code 127.0.0.1} is left to the emulators. Every
- * request is recorded, including those answered 404 because no response was set for the path.
+ * so each site is a distinct host to a crawler, with no setup. {@code 127.0.0.1} is left to the emulators. Beyond
+ * the 253 addresses of 127.0.0.0/24 the sites go on at {@code 127.0.1.2} … {@code 127.0.1.254}, {@code 127.0.2.2} …
+ * (no address ending in .0, .1 or .255), so a soak can have a thousand sites, each its own host. Every request is
+ * recorded, including those answered 404 because no response was set for the path.
  */
 public final class LocalSites implements AutoCloseable {
 
     private static final int FIRST_HOST = 2;
-    private static final int MAX_SITES = 254 - FIRST_HOST + 1;
+    private static final int HOSTS_PER_BLOCK = 254 - FIRST_HOST + 1;
+    /** 127.0.0.x to 127.0.255.x; each server costs a few file descriptors and a dispatcher thread. */
+    private static final int MAX_SITES = HOSTS_PER_BLOCK * 256;
 
     private final Clock clock;
     // Handlers block briefly and only on the socket, which is what virtual threads are for.
     private final ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor();
     private final List<LocalSite> sites = new ArrayList<>();
     private final List<RecordedRequest> requests = new ArrayList<>();
+    /** Where requests go instead of {@link #requests}, when set ({@link #streamRequests}). */
+    private volatile Consumer<RecordedRequest> sink;
     private volatile SiteLatency latency = SiteLatency.NONE;
 
     private LocalSites(Clock clock) {
@@ -57,7 +64,7 @@ public final class LocalSites implements AutoCloseable {
         LocalSites localSites = new LocalSites(clock);
         try {
             for (int i = 0; i < count; i++) {
-                HttpServer server = bind("127.0.0." + (FIRST_HOST + i), port);
+                HttpServer server = bind(address(i), port);
                 server.setExecutor(localSites.executor);
                 localSites.sites.add(new LocalSite(server, localSites));
                 server.start();
@@ -67,6 +74,11 @@ public final class LocalSites implements AutoCloseable {
             throw new UncheckedIOException("Could not start local site " + (localSites.sites.size() + 1), e);
         }
         return localSites;
+    }
+
+    /** Site {@code index}'s address: 127.0.0.2 … 127.0.0.254, then 127.0.1.2 …, and so on. */
+    static String address(int index) {
+        return "127.0." + index / HOSTS_PER_BLOCK + "." + (FIRST_HOST + index % HOSTS_PER_BLOCK);
     }
 
     private static HttpServer bind(String address, int port) throws IOException {
@@ -133,6 +145,17 @@ public final class LocalSites implements AutoCloseable {
         return latency;
     }
 
+    /**
+     * Hands every request from now on to {@code sink}, in arrival order and one at a time, instead of keeping it:
+     * for runs long enough that a log of every request and its headers would show up as heap growth.
+     * {@link #allRequests()} and {@link LocalSite#requests()} then hold only what came before. The sink runs on the
+     * sites' handler threads under the recording lock, so it must be quick.
+     */
+    public LocalSites streamRequests(Consumer<RecordedRequest> sink) {
+        this.sink = Objects.requireNonNull(sink, "sink");
+        return this;
+    }
+
     /** What all sites received, in arrival order. */
     public List<RecordedRequest> allRequests() {
         synchronized (requests) {
@@ -143,7 +166,13 @@ public final class LocalSites implements AutoCloseable {
     void record(String host, String method, String path, Headers headers) {
         // Time and append under one lock, so arrival order and timestamp order agree.
         synchronized (requests) {
-            requests.add(new RecordedRequest(host, method, path, headers, clock.instant()));
+            RecordedRequest request = new RecordedRequest(host, method, path, headers, clock.instant());
+            Consumer<RecordedRequest> to = sink;
+            if (to == null) {
+                requests.add(request);
+            } else {
+                to.accept(request);
+            }
         }
     }
 

@@ -193,7 +193,43 @@ class LocalSitesTest {
     @Test
     void start_whenCountOutOfRange_throwsIllegalArgumentException() {
         assertThrows(IllegalArgumentException.class, () -> LocalSites.start(0));
-        assertThrows(IllegalArgumentException.class, () -> LocalSites.start(254));
+        assertThrows(IllegalArgumentException.class, () -> LocalSites.start(253 * 256 + 1));
+    }
+
+    @Test
+    void address_whenPastTheFirst253_goesOnInTheNextBlockSkippingPoint0And1And255() {
+        assertEquals("127.0.0.2", LocalSites.address(0));
+        assertEquals("127.0.0.254", LocalSites.address(252));
+        assertEquals("127.0.1.2", LocalSites.address(253));
+        assertEquals("127.0.3.10", LocalSites.address(3 * 253 + 8));
+    }
+
+    @Test
+    void start_when300Sites_servesTheLastOnItsOwnHostInTheSecondBlock() throws Exception {
+        try (LocalSites sites = LocalSites.start(300)) {
+            LocalSite last = sites.site(299);
+            last.page("/p", "<html>last</html>");
+
+            assertEquals("127.0.1.48", last.host());
+            assertEquals("<html>last</html>", get(last.url("/p")).body());
+            assertEquals(List.of("/p"), last.requests().stream().map(RecordedRequest::path).toList());
+        }
+    }
+
+    @Test
+    void streamRequests_whenSet_handsEachRequestToTheSinkInsteadOfKeepingIt() throws Exception {
+        try (LocalSites sites = LocalSites.start(2)) {
+            get(sites.site(0).url("/before"));
+            List<RecordedRequest> streamed = new java.util.ArrayList<>();
+            sites.streamRequests(streamed::add);
+
+            get(sites.site(1).url("/a"));
+            get(sites.site(0).url("/b"));
+
+            assertEquals(List.of("/before"), sites.allRequests().stream().map(RecordedRequest::path).toList());
+            assertEquals(List.of(sites.site(1).host() + " /a", sites.site(0).host() + " /b"),
+                    streamed.stream().map(r -> r.host() + " " + r.path()).toList());
+        }
     }
 
     private static HttpResponse<String> get(String url) throws IOException, InterruptedException {

@@ -1,0 +1,177 @@
+package io.spiderling.local;
+
+import com.sun.management.UnixOperatingSystemMXBean;
+import java.lang.management.ManagementFactory;
+import java.lang.management.MemoryUsage;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.IntSupplier;
+import java.util.function.Consumer;
+
+/**
+ * The soak's memory over time: the live heap, sampled every {@code every} by forcing a full collection
+ * ({@link System#gc()}, a stop-the-world full GC under G1 unless the JVM was told otherwise) and reading the heap's
+ * used bytes right after it. Of the ways to read "live heap after GC", this is the honest one for a minute-by-minute
+ * series: the old generation's collection usage ({@code MemoryPoolMXBean#getCollectionUsage}) changes only when an
+ * old or mixed collection happens to run, which may be never in a run with a large heap, and the usage after a young
+ * collection still holds every dead old object. The price is one full pause a minute, measured and reported.
+ *
+ * <p>Each sample also holds the committed heap, the live threads and open file descriptors (the other things a leak
+ * grows), and the run's progress when it was taken.
+ */
+final class HeapSampler implements AutoCloseable {
+
+    private static final long MIB = 1024 * 1024;
+
+    /**
+     * @param at since the sampler started
+     * @param liveHeap used heap bytes right after the forced full GC
+     * @param gcMillis how long the forced GC took
+     * @param openFiles open file descriptors of the process; -1 where the OS does not say
+     * @param ended URLs ended when sampled
+     * @param requests requests the sites had received when sampled
+     */
+    record Sample(Duration at, long liveHeap, long committedHeap, long gcMillis, int threads, long openFiles, int ended,
+            int requests) {
+
+        static String csvHeader() {
+            return "minute,elapsed_s,live_heap_mib,committed_heap_mib,gc_ms,threads,open_fds,urls_ended,site_requests";
+        }
+
+        String csv() {
+            return String.format(Locale.ROOT, "%.2f,%d,%.1f,%.1f,%d,%d,%d,%d,%d", at.toMillis() / 60_000.0,
+                    at.toSeconds(), liveHeap / (double) MIB, committedHeap / (double) MIB, gcMillis, threads,
+                    openFiles, ended, requests);
+        }
+
+        String line() {
+            return String.format(Locale.ROOT, "[%5.1f min] live heap %,.0f MiB (committed %,.0f MiB, GC %d ms),"
+                    + " %,d threads, %,d open files; %,d URLs ended, %,d site requests", at.toMillis() / 60_000.0,
+                    liveHeap / (double) MIB, committedHeap / (double) MIB, gcMillis, threads, openFiles, ended,
+                    requests);
+        }
+    }
+
+    /** Whether the live heap stayed flat after the warm-up. */
+    sealed interface Judgement permits Flat, Grew, TooShort {
+        /** How the table shows it. */
+        String verdict();
+
+        String detail();
+    }
+
+    /** Max/min of the samples after the warm-up is within the tolerance. */
+    record Flat(int samples, long min, long max, double tolerance) implements Judgement {
+        @Override
+        public String verdict() {
+            return "flat";
+        }
+
+        @Override
+        public String detail() {
+            return range(samples, min, max, tolerance);
+        }
+    }
+
+    /** Max/min is beyond the tolerance: a leak, or a working set that grows with the data. */
+    record Grew(int samples, long min, long max, double tolerance) implements Judgement {
+        @Override
+        public String verdict() {
+            return "NOT FLAT";
+        }
+
+        @Override
+        public String detail() {
+            return range(samples, min, max, tolerance);
+        }
+    }
+
+    /** Fewer than two samples after the warm-up. */
+    record TooShort(int samples, Duration warmup) implements Judgement {
+        @Override
+        public String verdict() {
+            return "not judged";
+        }
+
+        @Override
+        public String detail() {
+            return samples + " sample(s) after the first " + warmup.toSeconds() / 60.0
+                    + " min: too short a run to judge";
+        }
+    }
+
+    private static String range(int samples, long min, long max, double tolerance) {
+        return String.format(Locale.ROOT, "%d samples: %,.0f to %,.0f MiB, max/min %.2f (limit %.2f)", samples,
+                min / (double) MIB, max / (double) MIB, max / (double) min, 1 + tolerance);
+    }
+
+    private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(
+            Thread.ofPlatform().name("heap-sampler").daemon().factory());
+    private final long start = System.nanoTime();
+    private final IntSupplier ended;
+    private final IntSupplier requests;
+    private final Consumer<Sample> onSample;
+    private final List<Sample> samples = new ArrayList<>();
+
+    private HeapSampler(IntSupplier ended, IntSupplier requests, Consumer<Sample> onSample) {
+        this.ended = ended;
+        this.requests = requests;
+        this.onSample = onSample;
+    }
+
+    /** Takes a first sample now, then one every {@code every}, handing each to {@code onSample} too. */
+    static HeapSampler start(Duration every, IntSupplier ended, IntSupplier requests, Consumer<Sample> onSample) {
+        HeapSampler sampler = new HeapSampler(ended, requests, onSample);
+        sampler.timer.scheduleAtFixedRate(sampler::sample, 0, every.toMillis(), TimeUnit.MILLISECONDS);
+        return sampler;
+    }
+
+    /** Takes a sample now (the last one, at the end of a run). */
+    void sampleNow() throws Exception {
+        timer.submit(this::sample).get();
+    }
+
+    synchronized List<Sample> samples() {
+        return List.copyOf(samples);
+    }
+
+    private void sample() {
+        long before = System.nanoTime();
+        System.gc();
+        long gcMillis = (System.nanoTime() - before) / 1_000_000;
+        MemoryUsage heap = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage();
+        long files = ManagementFactory.getOperatingSystemMXBean() instanceof UnixOperatingSystemMXBean unix
+                ? unix.getOpenFileDescriptorCount() : -1;
+        Sample sample = new Sample(Duration.ofNanos(before - start), heap.getUsed(), heap.getCommitted(), gcMillis,
+                ManagementFactory.getThreadMXBean().getThreadCount(), files, ended.getAsInt(), requests.getAsInt());
+        synchronized (this) {
+            samples.add(sample);
+        }
+        onSample.accept(sample);
+    }
+
+    /**
+     * Judges the samples taken at or after {@code warmup}: flat when the largest live heap is at most
+     * {@code 1 + tolerance} times the smallest.
+     */
+    static Judgement judge(List<Sample> samples, Duration warmup, double tolerance) {
+        List<Sample> after = samples.stream().filter(s -> s.at().compareTo(warmup) >= 0).toList();
+        if (after.size() < 2) {
+            return new TooShort(after.size(), warmup);
+        }
+        long min = after.stream().mapToLong(Sample::liveHeap).min().orElseThrow();
+        long max = after.stream().mapToLong(Sample::liveHeap).max().orElseThrow();
+        return max <= min * (1 + tolerance) ? new Flat(after.size(), min, max, tolerance)
+                : new Grew(after.size(), min, max, tolerance);
+    }
+
+    @Override
+    public void close() {
+        timer.shutdownNow();
+    }
+}
