@@ -54,7 +54,7 @@ public record SiteKey(String value) {
         // NormalizedUrl.parse and UrlNormalizer give lower case without a trailing dot; the record constructor does not
         String host = rawHost.endsWith(".") ? rawHost.substring(0, rawHost.length() - 1) : rawHost;
         host = host.toLowerCase(Locale.ROOT);
-        if (host.startsWith("[") || endsInNumber(host)) {
+        if (host.startsWith("[") || Ipv4Literals.endsInNumber(host)) {
             return host; // an address: every address is its own site, 127.0.0.2 and 127.0.0.3 included
         }
         String domain = PublicSuffixList.registrableDomain(host);
@@ -66,34 +66,6 @@ public record SiteKey(String value) {
         }
         // no rule matched, so the list's implicit "*" rule applies: the last label is the suffix
         return host.substring(host.lastIndexOf('.', host.lastIndexOf('.') - 1) + 1);
-    }
-
-    /**
-     * True for hosts that URL parsers read as IPv4 addresses: the last label is a decimal or {@code 0x} hex number
-     * ({@code 127.0.0.2}, {@code 127.1}, {@code 0x7f.0.0.1}). No top-level domain is numeric, so this never catches a
-     * name.
-     */
-    private static boolean endsInNumber(String host) {
-        int start = host.lastIndexOf('.') + 1;
-        if (host.startsWith("0x", start)) {
-            start += 2;
-            for (int i = start; i < host.length(); i++) {
-                if (Character.digit(host.charAt(i), 16) < 0) {
-                    return false;
-                }
-            }
-            return true;
-        }
-        if (start == host.length()) {
-            return false;
-        }
-        for (int i = start; i < host.length(); i++) {
-            char c = host.charAt(i);
-            if (c < '0' || c > '9') {
-                return false;
-            }
-        }
-        return true;
     }
 
     /**

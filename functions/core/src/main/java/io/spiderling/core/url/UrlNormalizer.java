@@ -26,6 +26,9 @@ import java.util.regex.Pattern;
  *   <li>it rejects non-http(s) schemes, userinfo (which the normalizer would silently drop), inputs without a scheme
  *       (which the normalizer would silently prefix with {@code http://}), over-long URLs and invalid hosts or ports;
  *   <li>it removes {@link TrackingParameters tracking parameters}, and the {@code ?} when none is left;
+ *   <li>it writes IPv4 hosts as dotted quads ({@code 2130706433}, {@code 0x7f.1} and {@code 0177.0.0.1} are
+ *       {@code 127.0.0.1}) and rejects hosts that end in a number but are no address ({@code 1.2.3.4.5},
+ *       {@code 256.0.0.1}), as the WHATWG URL Standard does;
  *   <li>it writes IPv6 literals in their RFC 5952 form ({@code [2001:db8::1]}, {@code [::ffff:192.0.2.1]}), and
  *       rejects literals with a zone identifier;
  *   <li>it normalizes the percent-encoding of the path before crawler-commons sees it. crawler-commons 1.5 finds the
@@ -133,6 +136,9 @@ public final class UrlNormalizer {
             return new Rejected(raw, MALFORMED);
         }
         normalized = withCanonicalIpv6(normalized);
+        if (normalized != null) {
+            normalized = withCanonicalIpv4(normalized);
+        }
         if (normalized == null) {
             return new Rejected(raw, INVALID_HOST);
         }
@@ -172,6 +178,31 @@ public final class UrlNormalizer {
             return null;
         }
         return url.substring(0, hostStart) + canonical + url.substring(hostEnd);
+    }
+
+    /**
+     * The normalized URL with a host that ends in a number written as a dotted quad ({@code http://0x7f.1/} becomes
+     * {@code http://127.0.0.1/}), or null if such a host is no IPv4 address ({@code 1.2.3.4.5}, {@code 256.1.1.1},
+     * {@code foo.1}); other hosts are left as they are.
+     */
+    private static String withCanonicalIpv4(String url) {
+        int hostStart = url.indexOf("://") + 3;
+        if (hostStart < 3 || hostStart >= url.length() || url.charAt(hostStart) == '[') {
+            return url;
+        }
+        int hostEnd = hostStart;
+        while (hostEnd < url.length() && ":/?#".indexOf(url.charAt(hostEnd)) < 0) {
+            hostEnd++;
+        }
+        String host = url.substring(hostStart, hostEnd);
+        if (!Ipv4Literals.endsInNumber(host)) {
+            return url;
+        }
+        String canonical = Ipv4Literals.canonical(host);
+        if (canonical == null) {
+            return null;
+        }
+        return canonical.equals(host) ? url : url.substring(0, hostStart) + canonical + url.substring(hostEnd);
     }
 
     /**
