@@ -18,23 +18,29 @@ import java.util.List;
  *       part of an anchored pattern must end the path.
  *   <li>It compares a part at every position of the path, so one rule cost up to path length × pattern length steps:
  *       a 500 KiB file of 500 wildcard rules of 1,000 characters took over a second to decide one 2,000-character
- *       URL, on every URL of the site. Here parts are found with Knuth-Morris-Pratt, over tables built once per
- *       parse, so a rule costs at most about four steps per character of the path, whatever its length.
+ *       URL, on every URL of the site. Here parts are found with Knuth-Morris-Pratt, so a rule costs at most about
+ *       four steps per character of the path plus two per character of the pattern.
  * </ul>
  * The number of rules is not capped: RFC 9309 section 2.5 requires at least 500 KiB of the file to be parsed, and every
- * rule in it honoured. 500 KiB holds at most about 40,000 rules, so one decision is bounded by about 40,000 × 4 ×
- * the path's length (at most {@code UrlNormalizer.MAX_LENGTH}) steps, and real files have at most a few thousand rules.
+ * rule in it honoured. 500 KiB holds at most about 64,000 rules, so one decision is bounded by 64,000 × 8 × the path's
+ * length (at most {@code UrlNormalizer.MAX_LENGTH}) plus 4 × 500 Ki steps, and real files have a few thousand rules
+ * at most, almost all of which fail on their first characters.
  */
 final class RobotsRules {
 
     private static final String ROBOTS_PATH = "/robots.txt";
     private static final String INDEX_PAGE = "index.htm";
 
-    private final SimpleRobotRules parsed;
+    private final boolean allowAll;
+    private final boolean allowNone;
+    private final long crawlDelayMillis;
     private final List<Rule> rules;
 
+    /** Keeps the patterns only, split at their stars: as much memory as crawler-commons' rules, which are not kept. */
     RobotsRules(SimpleRobotRules parsed) {
-        this.parsed = parsed;
+        this.allowAll = parsed.isAllowAll();
+        this.allowNone = parsed.isAllowNone();
+        this.crawlDelayMillis = parsed.getCrawlDelay();
         List<Rule> compiled = new ArrayList<>(parsed.getRobotRules().size());
         for (RobotRule rule : parsed.getRobotRules()) {
             compiled.add(new Rule(rule.isAllow(), Pattern.of(rule.getPrefix()), indexFallback(rule.getPrefix())));
@@ -53,7 +59,7 @@ final class RobotsRules {
 
     /** The Crawl-delay asked of our agent in milliseconds, or a negative number when none is. */
     long crawlDelayMillis() {
-        return parsed.getCrawlDelay();
+        return crawlDelayMillis;
     }
 
     int size() {
@@ -71,10 +77,10 @@ final class RobotsRules {
      * does.
      */
     boolean isAllowed(String url, Work work) {
-        if (parsed.isAllowNone()) {
+        if (allowNone) {
             return false;
         }
-        if (parsed.isAllowAll()) {
+        if (allowAll) {
             return true;
         }
         String path = path(url);
@@ -134,11 +140,11 @@ final class RobotsRules {
             List<Part> middle = new ArrayList<>();
             for (int i = 1; i < literals.length - 1; i++) {
                 if (!literals[i].isEmpty()) {
-                    middle.add(Part.of(literals[i]));
+                    middle.add(new Part(literals[i]));
                 }
             }
             boolean wildcard = literals.length > 1;
-            Part tail = wildcard ? Part.of(literals[literals.length - 1]) : null;
+            Part tail = wildcard ? new Part(literals[literals.length - 1]) : null;
             return new Pattern(pattern.length(), literals[0], List.copyOf(middle), tail, wildcard, anchored);
         }
 
@@ -168,25 +174,20 @@ final class RobotsRules {
         }
     }
 
-    /** A literal part of a pattern with its Knuth-Morris-Pratt failure table. */
-    private record Part(String text, int[] failure) {
-
-        static Part of(String text) {
-            int[] failure = new int[text.length()];
-            for (int i = 1, k = 0; i < text.length(); i++) {
-                while (k > 0 && text.charAt(i) != text.charAt(k)) {
-                    k = failure[k - 1];
-                }
-                if (text.charAt(i) == text.charAt(k)) {
-                    k++;
-                }
-                failure[i] = k;
-            }
-            return new Part(text, failure);
-        }
+    /**
+     * A literal part of a pattern. Its Knuth-Morris-Pratt table is built when the part is searched for, which happens
+     * only once the pattern's head has matched: kept, the tables would take four bytes per character of every pattern
+     * in every cached parse.
+     */
+    private record Part(String text) {
 
         /** Where the part ends at its first occurrence in {@code path} from {@code from}, or -1. */
         int find(String path, int from, Work work) {
+            if (path.length() - from < text.length()) {
+                work.steps++;
+                return -1;
+            }
+            int[] failure = failureTable(work);
             int matched = 0;
             for (int i = from; i < path.length(); i++) {
                 while (matched > 0 && path.charAt(i) != text.charAt(matched)) {
@@ -202,6 +203,22 @@ final class RobotsRules {
                 }
             }
             return -1;
+        }
+
+        private int[] failureTable(Work work) {
+            int[] failure = new int[text.length()];
+            for (int i = 1, k = 0; i < text.length(); i++) {
+                while (k > 0 && text.charAt(i) != text.charAt(k)) {
+                    k = failure[k - 1];
+                    work.steps++;
+                }
+                work.steps++;
+                if (text.charAt(i) == text.charAt(k)) {
+                    k++;
+                }
+                failure[i] = k;
+            }
+            return failure;
         }
     }
 
