@@ -4,6 +4,8 @@ import crawlercommons.filters.basic.BasicURLNormalizer;
 import crawlercommons.filters.basic.BasicURLNormalizer.IdnNormalization;
 import io.spiderling.core.url.NormalizationResult.Rejected;
 import java.net.URI;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
@@ -159,8 +161,36 @@ public final class UrlNormalizer {
             pathEnd++;
         }
         String path = url.substring(pathStart, pathEnd);
-        String normalPath = BasicURLNormalizer.escapePath(BasicURLNormalizer.unescapePath(path));
+        String normalPath = withoutDotSegments(BasicURLNormalizer.escapePath(BasicURLNormalizer.unescapePath(path)));
         return normalPath.equals(path) ? url : url.substring(0, pathStart) + normalPath + url.substring(pathEnd);
+    }
+
+    /**
+     * RFC 3986 section 5.2.4's "remove dot segments" on an absolute path. crawler-commons 1.5 does it too, except
+     * for a {@code ..} above the root with a query after it: {@code /..?a=1} stayed, while {@code /..} became
+     * {@code /}, so removing a tracking parameter ({@code /..?utm_source=x}) gave a URL that normalized again to
+     * another one.
+     */
+    static String withoutDotSegments(String path) {
+        if (!path.startsWith("/") || !path.contains("/.")) {
+            return path;
+        }
+        String[] segments = path.substring(1).split("/", -1);
+        List<String> kept = new ArrayList<>(segments.length);
+        for (int i = 0; i < segments.length; i++) {
+            String segment = segments[i];
+            if (!segment.equals(".") && !segment.equals("..")) {
+                kept.add(segment);
+                continue;
+            }
+            if (segment.equals("..") && !kept.isEmpty()) {
+                kept.removeLast();
+            }
+            if (i == segments.length - 1) {
+                kept.add(""); // "/a/." and "/a/b/.." name the directory: "/a/"
+            }
+        }
+        return "/" + String.join("/", kept);
     }
 
     /**
