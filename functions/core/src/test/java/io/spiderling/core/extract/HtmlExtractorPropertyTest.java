@@ -1,6 +1,7 @@
 package io.spiderling.core.extract;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -34,6 +35,7 @@ class HtmlExtractorPropertyTest {
 
     private static final String URL = "https://example.com/dir/page.html";
     private static final String MARKER_TITLE = "Marker";
+    private static final String PAST_PRESCAN = "<" + "x".repeat(EncodingSniffer.PRESCAN_LENGTH + 10) + ">";
     private static final List<String> LABELS = readLabels();
 
     private final HtmlExtractor extractor = HtmlExtractor.create();
@@ -106,6 +108,8 @@ class HtmlExtractorPropertyTest {
             assertEquals(Rule.BOM, sniffed.rule(), label);
         } else if (where.isEmpty() && EncodingLabels.forLabel(label) != null) {
             assertEquals(Rule.HEADER, sniffed.rule(), label);
+        } else if (where.startsWith(PAST_PRESCAN)) {
+            assertNotEquals(Rule.META, sniffed.rule(), "the prescan reads the first 1024 bytes only");
         }
     }
 
@@ -152,7 +156,7 @@ class HtmlExtractorPropertyTest {
         return Arbitraries.of("", "<meta charset=LABEL>", "<meta charset='LABEL'>",
                 "<meta http-equiv=Content-Type content='text/html; charset=LABEL'>",
                 "<!-- <meta charset=utf-8> --><meta charset=\"LABEL\">", "<meta content=\"charset=LABEL\"",
-                "<meta charset=LABEL", "<" + "x".repeat(1100) + "><meta charset=LABEL>");
+                "<meta charset=LABEL", PAST_PRESCAN + "<meta charset=LABEL>");
     }
 
     private static byte[] build(Hostility kind, Recipe recipe) {

@@ -51,6 +51,27 @@ class RobotsPolicyPropertyTest {
         assertEquals(allowed, verdict instanceof RobotsVerdict.Allowed, text + "for " + path);
     }
 
+    @Property(tries = 300, seed = PropertySeeds.FIXED)
+    void decide_whenSameRulesWithOtherLineBreaksOrBom_decidesTheSame(@ForAll("ruleSets") List<Rule> rules,
+            @ForAll("paths") String path) {
+        String url = "https://example.com" + path;
+        RobotsVerdict expected = null;
+        for (String prefix : List.of("", "\uFEFF")) {
+            for (String newline : List.of("\n", "\r\n", "\r")) {
+                StringBuilder text = new StringBuilder(prefix).append("User-agent: *").append(newline);
+                rules.forEach(rule -> text.append(rule.line()).append(newline));
+                RobotsCacheEntry entry = policy.onFetched(ORIGIN, ok(text.toString()), Optional.empty(), T0, 0);
+
+                RobotsVerdict verdict = policy.decide(Optional.of(entry), url, T0);
+
+                if (expected == null) {
+                    expected = verdict;
+                }
+                assertEquals(expected, verdict, text.toString().replace("\r", "<CR>") + " for " + path);
+            }
+        }
+    }
+
     /** RFC 9309 section 2.2.2: the most specific (longest) matching rule wins; Allow wins a tie; no match allows. */
     private static boolean reference(List<Rule> rules, String path) {
         int best = -1;

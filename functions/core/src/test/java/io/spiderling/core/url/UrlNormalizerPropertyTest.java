@@ -152,7 +152,8 @@ class UrlNormalizerPropertyTest {
 
     private Arbitrary<Host> host() {
         return mix(
-                w(5, hostName()),
+                w(4, hostName()),
+                w(1, hostName().filter(h -> h.canonical().isPresent()).flatMap(UrlNormalizerPropertyTest::respelled)),
                 w(3, ipv4()),
                 w(2, ipv6()),
                 w(1, Arbitraries.of("", ".", "..", "a..b", "%zz", "%65xample.com", "exa mple.com", "ex\tample.com",
@@ -175,6 +176,22 @@ class UrlNormalizerPropertyTest {
                     String name = labels.isEmpty() ? t : String.join(".", labels) + "." + t;
                     return new Host(name + dot, canonicalName(name));
                 });
+    }
+
+    /**
+     * The same name spelled the ways browsers also read as it: letters percent-encoded, full-width letters (IDNA maps
+     * them to ASCII), ideographic full stops between labels, upper case.
+     */
+    private static Arbitrary<Host> respelled(Host host) {
+        String name = host.text();
+        return Arbitraries.integers().between(0, 3).map(style -> new Host(switch (style) {
+            case 0 -> name.chars().mapToObj(c -> c >= 'a' && c <= 'z' && c % 2 == 0 ? String.format("%%%02X", c)
+                    : String.valueOf((char) c)).reduce("", String::concat);
+            case 1 -> name.chars().mapToObj(c -> c >= 'a' && c <= 'z' ? String.valueOf((char) (c - 'a' + 'ａ'))
+                    : String.valueOf((char) c)).reduce("", String::concat);
+            case 2 -> name.replace('.', '。');
+            default -> name.toUpperCase(Locale.ROOT);
+        }, host.canonical()));
     }
 
     /** The name as a browser would key it: IDNA to ASCII, lower case; empty when it is not a valid host name. */
