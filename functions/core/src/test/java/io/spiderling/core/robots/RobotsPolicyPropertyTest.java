@@ -4,13 +4,18 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.spiderling.core.robots.RobotsFetchOutcome.Response;
+import crawlercommons.robots.SimpleRobotRules;
+import crawlercommons.robots.SimpleRobotRulesParser;
 import io.spiderling.core.testing.PropertySeeds;
+import io.spiderling.core.url.NormalizationResult;
+import io.spiderling.core.url.UrlNormalizer;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import java.util.regex.Pattern;
 import net.jqwik.api.Arbitraries;
+import net.jqwik.api.Assume;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.Combinators;
 import net.jqwik.api.EdgeCasesMode;
@@ -70,6 +75,40 @@ class RobotsPolicyPropertyTest {
                 assertEquals(expected, verdict, text.toString().replace("\r", "<CR>") + " for " + path);
             }
         }
+    }
+
+    /**
+     * Where crawler-commons' own matching is right (no pattern ends in {@code $}), {@link RobotsRules} decides as it
+     * does, on the normalized URLs the policy is asked about: the path is taken and escaped the same way.
+     */
+    @Property(tries = 1000, seed = PropertySeeds.FIXED)
+    void isAllowed_whenNoPatternIsAnchored_agreesWithCrawlerCommons(@ForAll("unanchoredRuleSets") List<Rule> rules,
+            @ForAll("rawPaths") String rawPath) {
+        String url = UrlNormalizer.create().normalize("https://example.com" + rawPath)
+                instanceof NormalizationResult.Accepted accepted ? accepted.url().value() : null;
+        Assume.that(url != null);
+        StringBuilder text = new StringBuilder("User-agent: *\n");
+        rules.forEach(rule -> text.append(rule.line()).append('\n'));
+        SimpleRobotRulesParser parser = new SimpleRobotRulesParser(Long.MAX_VALUE, 0);
+        parser.setExactUserAgentMatching(true);
+        SimpleRobotRules parsed = parser.parseContent(ORIGIN.robotsUrl(),
+                text.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8), "text/plain", List.of("spiderling"));
+
+        assertEquals(parsed.isAllowed(url), new RobotsRules(parsed).isAllowed(url), text + "for " + url);
+    }
+
+    @Provide
+    Arbitrary<List<Rule>> unanchoredRuleSets() {
+        Arbitrary<String> pattern = Arbitraries.strings()
+                .withChars("ab/.?=&*%2Ff41é~_-+;:@ ").ofMaxLength(10).map(p -> "/" + p)
+                .filter(p -> !p.endsWith("$"));
+        return Combinators.combine(Arbitraries.of(true, false), pattern).as(Rule::new).list().ofMinSize(1)
+                .ofMaxSize(5);
+    }
+
+    @Provide
+    Arbitrary<String> rawPaths() {
+        return Arbitraries.strings().withChars("ab/.?=&%2Ff41é~_-+;:@ *$").ofMaxLength(14).map(p -> "/" + p);
     }
 
     /** RFC 9309 section 2.2.2: the most specific (longest) matching rule wins; Allow wins a tie; no match allows. */
