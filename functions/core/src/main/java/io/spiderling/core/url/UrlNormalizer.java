@@ -33,6 +33,8 @@ import java.util.regex.Pattern;
  *       {@code 256.0.0.1}), as the WHATWG URL Standard does;
  *   <li>it writes IPv6 literals in their RFC 5952 form ({@code [2001:db8::1]}, {@code [::ffff:192.0.2.1]}), and
  *       rejects literals with a zone identifier;
+ *   <li>it removes the path's dot segments itself ({@link #withoutDotSegments}), since crawler-commons leaves
+ *       {@code /..?a=1} as it is;
  *   <li>it normalizes the percent-encoding of the path before crawler-commons sees it. crawler-commons 1.5 finds the
  *       {@code ?} in the raw path and then uses that position in the re-encoded one, so when re-encoding changes the
  *       path's length ({@code /%7Euser?q=x}, {@code /café?q=1}) it cuts the URL in the wrong place and returns a
@@ -171,7 +173,7 @@ public final class UrlNormalizer {
      * {@code /}, so removing a tracking parameter ({@code /..?utm_source=x}) gave a URL that normalized again to
      * another one.
      */
-    static String withoutDotSegments(String path) {
+    private static String withoutDotSegments(String path) {
         if (!path.startsWith("/") || !path.contains("/.")) {
             return path;
         }
