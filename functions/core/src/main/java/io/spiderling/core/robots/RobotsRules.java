@@ -14,8 +14,9 @@ import java.util.List;
  * <ul>
  *   <li>It matches each literal part of a wildcard pattern where it first occurs, which is right except for the last
  *       part of a pattern ending in {@code $}: {@code /*a$} did not match {@code /aa} (it took the first {@code a}, then
- *       found the path not at its end), so {@code Disallow: /*.pdf$} let {@code /x.pdf.pdf} through. Here the last
- *       part of an anchored pattern must end the path.
+ *       found the path not at its end), so {@code Disallow: /*.pdf$} let {@code /x.pdf.pdf} through, and
+ *       {@code Disallow: /*}{@code /index.htm} did not cover the directory {@code /a/a/}. Here the last part of an
+ *       anchored pattern must end the path.
  *   <li>It compares a part at every position of the path, so one rule cost up to path length × pattern length steps:
  *       a 500 KiB file of 500 wildcard rules of 1,000 characters took over a second to decide one 2,000-character
  *       URL, on every URL of the site. Here parts are found with Knuth-Morris-Pratt, so a rule costs at most about
