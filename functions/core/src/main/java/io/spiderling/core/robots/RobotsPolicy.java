@@ -24,10 +24,10 @@ import java.util.regex.Pattern;
  * batch fetcher cannot keep clients waiting that long, and we would rather report that we could not ask than fetch
  * against rules we never saw, so the answer is a distinct failure, never an allow.
  *
- * <p>crawler-commons parses (the group of our agent token or else {@code *}); {@link RobotsRules} matches (longest match
- * wins, Allow wins a tie, {@code *} and {@code $}) in time linear in the path. Its status handling is not used: it allows everything after a 429, which RFC
- * 9309 counts as a server error, and it disallows everything after a Crawl-delay above a fixed maximum, where this
- * policy caps the delay instead.
+ * <p>crawler-commons parses (the group of our agent token or else {@code *}); {@link RobotsRules} matches (longest
+ * match wins, Allow wins a tie, {@code *} and {@code $}) in time linear in the path. crawler-commons' status handling
+ * is not used: it allows everything after a 429, which RFC 9309 counts as a server error, and it disallows everything
+ * after a Crawl-delay above a fixed maximum, where this policy caps the delay instead.
  */
 public final class RobotsPolicy {
 

@@ -13,8 +13,8 @@ import java.util.List;
  * reasons found by {@code RobotsPolicyPropertyTest}:
  * <ul>
  *   <li>It matches each literal part of a wildcard pattern where it first occurs, which is right except for the last
- *       part of a pattern ending in {@code $}: {@code /*a$} did not match {@code /aa} (it took the first {@code a}, then
- *       found the path not at its end), so {@code Disallow: /*.pdf$} let {@code /x.pdf.pdf} through, and
+ *       part of a pattern ending in {@code $}: {@code /*a$} did not match {@code /aa} (it took the first {@code a},
+ *       then found the path not at its end), so {@code Disallow: /*.pdf$} let {@code /x.pdf.pdf} through, and
  *       {@code Disallow: /*}{@code /index.htm} did not cover the directory {@code /a/a/}. Here the last part of an
  *       anchored pattern must end the path.
  *   <li>It compares a part at every position of the path, so one rule cost up to path length × pattern length steps:
@@ -23,8 +23,8 @@ import java.util.List;
  *       four steps per character of the path plus two per character of the pattern.
  * </ul>
  * The number of rules is not capped: RFC 9309 section 2.5 requires at least 500 KiB of the file to be parsed, and every
- * rule in it honoured. 500 KiB holds at most about 64,000 rules, so one decision is bounded by 64,000 × 8 × the path's
- * length (at most {@code UrlNormalizer.MAX_LENGTH}) plus 4 × 500 Ki steps, and real files have a few thousand rules
+ * rule in it honoured. 500 KiB holds at most about 64,000 rules, so one decision is bounded by 64,000 × 8 × the
+ * path's length (at most {@code UrlNormalizer.MAX_LENGTH}) plus 4 × 500 Ki steps, and real files have a few thousand rules
  * at most, almost all of which fail on their first characters.
  */
 final class RobotsRules {
@@ -73,9 +73,9 @@ final class RobotsRules {
 
     /**
      * As crawler-commons decides: everything is allowed or nothing is when the file said so (a 4xx, say, or a
-     * parse-level refusal), {@code /robots.txt} itself always is, and otherwise the longest matching pattern wins, Allow
-     * on a tie. A pattern ending in {@code index.htm} or {@code index.html} also matches its directory, as crawler-commons
-     * does.
+     * parse-level refusal), {@code /robots.txt} itself always is, and otherwise the longest matching pattern wins,
+     * Allow on a tie. A pattern ending in {@code index.htm} or {@code index.html} also matches its directory, as
+     * crawler-commons means it to.
      */
     boolean isAllowed(String url, Work work) {
         if (allowNone) {

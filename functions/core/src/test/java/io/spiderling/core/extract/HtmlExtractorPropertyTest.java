@@ -45,7 +45,7 @@ class HtmlExtractorPropertyTest {
         DEEP_NESTING, HUGE_ATTRIBUTES, TAG_SOUP, MANY_LINKS, ENCODING_LABELS, GARBAGE_BYTES
     }
 
-    /** The pages of one try, one of each kind, made from these alone, so that shrinking and reruns see the same bytes. */
+    /** One try: a page of each kind, made from these alone, so that shrinking and reruns see the same bytes. */
     record Recipe(int scale, String tag, String label, byte[] bom, long salt) {
         @Override
         public String toString() {
@@ -183,7 +183,8 @@ class HtmlExtractorPropertyTest {
                         .append("<img src='").append(large).append("'><a href='/ok'>ok</a>");
             }
             case TAG_SOUP -> {
-                String[] parts = {"<", ">", "</", "<a href=", "<!--", "-->", "<![CDATA[", "]]>", "<script>", "</script>",
+                String[] parts = {"<", ">", "</", "<a href=", "<!--", "-->", "<![CDATA[", "]]>", "<script>",
+                        "</script>",
                         "<style>", "<title>", "</title>", "<meta content=x property=og:title>", "&", "&#x110000;",
                         "&#0;", "&amp", "\u0000", "<base href=javascript:x>", "<base href=//evil.example/>",
                         "<a href='http://user:pw@example.com/'>", "<a href=\"  /x?y#z \">", "<table><a href=/t>",

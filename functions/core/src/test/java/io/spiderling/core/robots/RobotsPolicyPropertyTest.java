@@ -163,7 +163,7 @@ class RobotsPolicyPropertyTest {
         TINY_RULES, LONG_LINE, DEEP_WILDCARDS, LONG_WILDCARD_PARTS, MANY_AGENT_GROUPS, GARBAGE_BYTES, MIXED
     }
 
-    /** The files of one try, one of each kind, made from these alone, so that shrinking and reruns see the same bytes. */
+    /** One try: a file of each kind, made from these alone, so that shrinking and reruns see the same bytes. */
     record Recipe(int size, String newline, byte[] bom, long salt) {
         @Override
         public String toString() {
@@ -195,7 +195,8 @@ class RobotsPolicyPropertyTest {
 
         byte[] kept = RobotsText.gunzip(entry.robotsGzip());
         assertTrue(kept.length <= settings.maxBodyBytes(), file + ": kept " + kept.length);
-        assertTrue(entry.robotsGzip().length <= settings.maxStoredBytes(), file + ": stored " + entry.robotsGzip().length);
+        assertTrue(entry.robotsGzip().length <= settings.maxStoredBytes(),
+                file + ": stored " + entry.robotsGzip().length);
         int otherAttributes = 1024 + 2 * ORIGIN.value().length();
         assertTrue(entry.robotsGzip().length + otherAttributes < RobotsPolicy.DYNAMODB_ITEM_LIMIT, file.toString());
         RobotsRules rules = policy.rules(entry);
@@ -208,7 +209,8 @@ class RobotsPolicyPropertyTest {
             policy.decide(Optional.of(entry), url, T0); // never throws
 
             long bound = (long) rules.size() * 2 * (4L * url.length() + 3) + 4L * kept.length;
-            assertTrue(work.steps() <= bound, file + ": " + work.steps() + " steps > " + bound + " for " + path.length());
+            assertTrue(work.steps() <= bound,
+                    file + ": " + work.steps() + " steps > " + bound + " for a path of " + path.length());
         }
     }
 
