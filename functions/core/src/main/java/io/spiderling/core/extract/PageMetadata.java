@@ -23,7 +23,8 @@ import java.util.Objects;
  * @param twitter the {@code twitter:*} meta entries, keyed without the {@code twitter:} prefix
  * @param structuredData the schema.org items of the page's JSON-LD blocks
  * @param outlinks the page's links as absolute normalized http(s) URLs, distinct, in document order, capped
- * @param outlinksFound how many distinct valid links the page has, before the cap
+ * @param outlinksFound how many distinct valid links the page has, before the cap, among its first 10,000 link
+ *     elements (a page with more has at least this many)
  * @param encoding the WHATWG name of the encoding the body was decoded with, e.g. {@code windows-1252}; {@code null}
  *     when the body was not HTML and so was not decoded
  */

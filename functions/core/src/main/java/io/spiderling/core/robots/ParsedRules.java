@@ -1,6 +1,5 @@
 package io.spiderling.core.robots;
 
-import crawlercommons.robots.SimpleRobotRules;
 import crawlercommons.robots.SimpleRobotRulesParser;
 import java.time.Instant;
 import java.util.Arrays;
@@ -21,7 +20,7 @@ final class ParsedRules {
 
     private record Key(RobotsOrigin origin, Instant fetchedAt, int length, int hash) {}
 
-    private record Parsed(byte[] gzip, SimpleRobotRules rules) {}
+    private record Parsed(byte[] gzip, RobotsRules rules) {}
 
     private final SimpleRobotRulesParser parser;
     private final List<String> agents;
@@ -40,7 +39,7 @@ final class ParsedRules {
     }
 
     /** The rules of a stored copy. */
-    SimpleRobotRules of(RobotsOrigin origin, Instant fetchedAt, byte[] gzip) {
+    RobotsRules of(RobotsOrigin origin, Instant fetchedAt, byte[] gzip) {
         Key key = new Key(origin, fetchedAt, gzip.length, Arrays.hashCode(gzip));
         synchronized (recent) {
             Parsed hit = recent.get(key);
@@ -48,23 +47,23 @@ final class ParsedRules {
                 return hit.rules();
             }
         }
-        SimpleRobotRules rules = parse(origin, RobotsText.gunzip(gzip));
+        RobotsRules rules = parse(origin, RobotsText.gunzip(gzip));
         remember(key, gzip, rules);
         return rules;
     }
 
     /** Parses freshly kept text, and remembers the result for the copy it becomes. */
-    SimpleRobotRules parseNew(RobotsOrigin origin, Instant fetchedAt, byte[] text, byte[] gzip) {
-        SimpleRobotRules rules = parse(origin, text);
+    RobotsRules parseNew(RobotsOrigin origin, Instant fetchedAt, byte[] text, byte[] gzip) {
+        RobotsRules rules = parse(origin, text);
         remember(new Key(origin, fetchedAt, gzip.length, Arrays.hashCode(gzip)), gzip, rules);
         return rules;
     }
 
-    private SimpleRobotRules parse(RobotsOrigin origin, byte[] text) {
-        return parser.parseContent(origin.robotsUrl(), text, CONTENT_TYPE, agents);
+    private RobotsRules parse(RobotsOrigin origin, byte[] text) {
+        return new RobotsRules(parser.parseContent(origin.robotsUrl(), text, CONTENT_TYPE, agents));
     }
 
-    private void remember(Key key, byte[] gzip, SimpleRobotRules rules) {
+    private void remember(Key key, byte[] gzip, RobotsRules rules) {
         synchronized (recent) {
             recent.put(key, new Parsed(gzip, rules));
         }

@@ -1,6 +1,5 @@
 package io.spiderling.core.robots;
 
-import crawlercommons.robots.SimpleRobotRules;
 import io.spiderling.core.robots.RobotsFetchOutcome.Failure;
 import io.spiderling.core.robots.RobotsFetchOutcome.Response;
 import java.time.Duration;
@@ -25,10 +24,10 @@ import java.util.regex.Pattern;
  * batch fetcher cannot keep clients waiting that long, and we would rather report that we could not ask than fetch
  * against rules we never saw, so the answer is a distinct failure, never an allow.
  *
- * <p>crawler-commons parses and matches (longest match wins, Allow wins a tie, {@code *} and {@code $}, the group of
- * our agent token or else {@code *}). Its status handling is not used: it allows everything after a 429, which RFC
- * 9309 counts as a server error, and it disallows everything after a Crawl-delay above a fixed maximum, where this
- * policy caps the delay instead.
+ * <p>crawler-commons parses (the group of our agent token or else {@code *}); {@link RobotsRules} matches (longest
+ * match wins, Allow wins a tie, {@code *} and {@code $}) in time linear in the path. crawler-commons' status handling
+ * is not used: it allows everything after a 429, which RFC 9309 counts as a server error, and it disallows everything
+ * after a Crawl-delay above a fixed maximum, where this policy caps the delay instead.
  */
 public final class RobotsPolicy {
 
@@ -204,7 +203,7 @@ public final class RobotsPolicy {
                 Response response = (Response) outcome;
                 RobotsText.Kept kept = RobotsText.keep(response.body(), settings.maxBodyBytes(),
                         settings.maxStoredBytes());
-                SimpleRobotRules rules = parsed.parseNew(origin, now, kept.text(), kept.gzip());
+                RobotsRules rules = parsed.parseNew(origin, now, kept.text(), kept.gzip());
                 yield new RobotsCacheEntry(origin, result, status, now, Optional.of(now),
                         Optional.of(now.plus(freshness(response))), expiresAt, kept.gzip(), kept.truncated(), 0,
                         Optional.empty(), Optional.empty(), requestedDelay(rules));
@@ -296,7 +295,7 @@ public final class RobotsPolicy {
         if (entry.robotsGzip().length == 0) {
             return new RobotsVerdict.Allowed(Duration.ZERO); // unavailable, or an empty file: no rules
         }
-        SimpleRobotRules rules = parsed.of(entry.origin(), entry.fetchedAt().orElseThrow(), entry.robotsGzip());
+        RobotsRules rules = rules(entry);
         if (!rules.isAllowed(url)) {
             return new RobotsVerdict.Disallowed(RobotsVerdict.DISALLOWED);
         }
@@ -305,8 +304,13 @@ public final class RobotsPolicy {
                 : delay);
     }
 
-    private static Optional<Duration> requestedDelay(SimpleRobotRules rules) {
-        long millis = rules.getCrawlDelay();
+    /** The rules of an entry's copy, parsed once and kept for the next decisions on the same copy. */
+    RobotsRules rules(RobotsCacheEntry entry) {
+        return parsed.of(entry.origin(), entry.fetchedAt().orElseThrow(), entry.robotsGzip());
+    }
+
+    private static Optional<Duration> requestedDelay(RobotsRules rules) {
+        long millis = rules.crawlDelayMillis();
         return millis < 0 ? Optional.empty() : Optional.of(Duration.ofMillis(millis));
     }
 

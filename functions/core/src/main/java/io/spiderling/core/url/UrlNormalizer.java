@@ -2,8 +2,11 @@ package io.spiderling.core.url;
 
 import crawlercommons.filters.basic.BasicURLNormalizer;
 import crawlercommons.filters.basic.BasicURLNormalizer.IdnNormalization;
+import io.spiderling.core.net.Ipv4Spelling;
 import io.spiderling.core.url.NormalizationResult.Rejected;
 import java.net.URI;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
@@ -26,8 +29,13 @@ import java.util.regex.Pattern;
  *   <li>it rejects non-http(s) schemes, userinfo (which the normalizer would silently drop), inputs without a scheme
  *       (which the normalizer would silently prefix with {@code http://}), over-long URLs and invalid hosts or ports;
  *   <li>it removes {@link TrackingParameters tracking parameters}, and the {@code ?} when none is left;
+ *   <li>it writes IPv4 hosts as dotted quads ({@code 2130706433}, {@code 0x7f.1} and {@code 0177.0.0.1} are
+ *       {@code 127.0.0.1}) and rejects hosts that end in a number but are no address ({@code 1.2.3.4.5},
+ *       {@code 256.0.0.1}), as the WHATWG URL Standard does;
  *   <li>it writes IPv6 literals in their RFC 5952 form ({@code [2001:db8::1]}, {@code [::ffff:192.0.2.1]}), and
  *       rejects literals with a zone identifier;
+ *   <li>it removes the path's dot segments itself ({@link #withoutDotSegments}), since crawler-commons leaves
+ *       {@code /..?a=1} as it is;
  *   <li>it normalizes the percent-encoding of the path before crawler-commons sees it. crawler-commons 1.5 finds the
  *       {@code ?} in the raw path and then uses that position in the re-encoded one, so when re-encoding changes the
  *       path's length ({@code /%7Euser?q=x}, {@code /café?q=1}) it cuts the URL in the wrong place and returns a
@@ -133,6 +141,9 @@ public final class UrlNormalizer {
             return new Rejected(raw, MALFORMED);
         }
         normalized = withCanonicalIpv6(normalized);
+        if (normalized != null) {
+            normalized = withCanonicalIpv4(normalized);
+        }
         if (normalized == null) {
             return new Rejected(raw, INVALID_HOST);
         }
@@ -153,8 +164,36 @@ public final class UrlNormalizer {
             pathEnd++;
         }
         String path = url.substring(pathStart, pathEnd);
-        String normalPath = BasicURLNormalizer.escapePath(BasicURLNormalizer.unescapePath(path));
+        String normalPath = withoutDotSegments(BasicURLNormalizer.escapePath(BasicURLNormalizer.unescapePath(path)));
         return normalPath.equals(path) ? url : url.substring(0, pathStart) + normalPath + url.substring(pathEnd);
+    }
+
+    /**
+     * RFC 3986 section 5.2.4's "remove dot segments" on an absolute path. crawler-commons 1.5 does it too, except
+     * for a {@code ..} above the root with a query after it: {@code /..?a=1} stayed, while {@code /..} became
+     * {@code /}, so removing a tracking parameter ({@code /..?utm_source=x}) gave a URL that normalized again to
+     * another one.
+     */
+    private static String withoutDotSegments(String path) {
+        if (!path.startsWith("/") || !path.contains("/.")) {
+            return path;
+        }
+        String[] segments = path.substring(1).split("/", -1);
+        List<String> kept = new ArrayList<>(segments.length);
+        for (int i = 0; i < segments.length; i++) {
+            String segment = segments[i];
+            if (!segment.equals(".") && !segment.equals("..")) {
+                kept.add(segment);
+                continue;
+            }
+            if (segment.equals("..") && !kept.isEmpty()) {
+                kept.removeLast();
+            }
+            if (i == segments.length - 1) {
+                kept.add(""); // "/a/." and "/a/b/.." name the directory: "/a/"
+            }
+        }
+        return "/" + String.join("/", kept);
     }
 
     /**
@@ -172,6 +211,31 @@ public final class UrlNormalizer {
             return null;
         }
         return url.substring(0, hostStart) + canonical + url.substring(hostEnd);
+    }
+
+    /**
+     * The normalized URL with a host that ends in a number written as a dotted quad ({@code http://0x7f.1/} becomes
+     * {@code http://127.0.0.1/}), or null if such a host is no IPv4 address ({@code 1.2.3.4.5}, {@code 256.1.1.1},
+     * {@code foo.1}); other hosts are left as they are.
+     */
+    private static String withCanonicalIpv4(String url) {
+        int hostStart = url.indexOf("://") + 3;
+        if (hostStart < 3 || hostStart >= url.length() || url.charAt(hostStart) == '[') {
+            return url;
+        }
+        int hostEnd = hostStart;
+        while (hostEnd < url.length() && ":/?#".indexOf(url.charAt(hostEnd)) < 0) {
+            hostEnd++;
+        }
+        String host = url.substring(hostStart, hostEnd);
+        if (!Ipv4Spelling.endsInNumber(host)) {
+            return url;
+        }
+        String canonical = Ipv4Spelling.canonical(host);
+        if (canonical == null) {
+            return null;
+        }
+        return canonical.equals(host) ? url : url.substring(0, hostStart) + canonical + url.substring(hostEnd);
     }
 
     /**

@@ -7,5 +7,8 @@
  * would have nothing to read back through them; an SQS adapter's test reads the queue itself. Writes are recorded in a
  * shared {@link io.spiderling.core.testing.CallLog}, so that tests can assert the order in which a stage touches its
  * stores.
+ *
+ * <p>{@link io.spiderling.core.testing.PropertySeeds} holds the one seed of the property tests (jqwik), so that their
+ * inputs are the same in every run.
  */
 package io.spiderling.core.testing;
