@@ -89,6 +89,7 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.DoubleSupplier;
 import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
+import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
 
 /**
  * The composition root: every adapter and use case, built from configuration on first use. One place assembles them,
@@ -108,6 +109,7 @@ public final class Pipeline implements AutoCloseable {
     private final Clock clock;
     private final UnaryOperator<BlobStore> blobDecorator;
     private final PrintStream metrics;
+    private final List<ExecutionInterceptor> interceptors;
     private final boolean jsonLogs;
     private final DoubleSupplier jitter = () -> ThreadLocalRandom.current().nextDouble();
     private final List<AutoCloseable> closeables = new ArrayList<>();
@@ -168,6 +170,7 @@ public final class Pipeline implements AutoCloseable {
         this.clock = Objects.requireNonNull(builder.clock, "clock");
         this.blobDecorator = builder.blobDecorator;
         this.metrics = builder.metrics;
+        this.interceptors = List.copyOf(builder.interceptors);
         this.jsonLogs = "json".equals(config.get(ConfigKeys.LOG_FORMAT));
     }
 
@@ -182,6 +185,7 @@ public final class Pipeline implements AutoCloseable {
         private Clock clock = Clock.systemUTC();
         private UnaryOperator<BlobStore> blobDecorator = UnaryOperator.identity();
         private PrintStream metrics = System.out;
+        private List<ExecutionInterceptor> interceptors = List.of();
 
         public Builder config(FunctionConfig config) {
             this.config = config;
@@ -213,6 +217,15 @@ public final class Pipeline implements AutoCloseable {
          */
         public Builder metrics(PrintStream out) {
             this.metrics = out;
+            return this;
+        }
+
+        /**
+         * SDK interceptors set on every AWS client the pipeline builds (the local runner's queue pollers use the same
+         * clients); the seam through which tests inject faults into the calls. None on Lambda.
+         */
+        public Builder interceptors(List<ExecutionInterceptor> interceptors) {
+            this.interceptors = List.copyOf(interceptors);
             return this;
         }
 
@@ -385,7 +398,8 @@ public final class Pipeline implements AutoCloseable {
         }
         Optional<AwsClients.StaticCredentials> credentials = keyId.map(id ->
                 new AwsClients.StaticCredentials(id, secretKey.orElseThrow()));
-        return closing(AwsClients.create(config.get(ConfigKeys.AWS_REGION), credentials, this::endpoint));
+        return closing(AwsClients.create(config.get(ConfigKeys.AWS_REGION), credentials, this::endpoint,
+                interceptors));
     }
 
     private Optional<URI> endpoint(AwsService service) {
