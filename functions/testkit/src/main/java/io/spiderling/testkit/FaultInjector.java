@@ -58,6 +58,7 @@ public final class FaultInjector implements ExecutionInterceptor {
             "fault-injector.error-reply");
 
     private final List<Armed> rules = new ArrayList<>();
+    private final List<Injection> injections = new ArrayList<>();
     private volatile boolean armed = true;
 
     private FaultInjector() {}
@@ -99,6 +100,14 @@ public final class FaultInjector implements ExecutionInterceptor {
         Map<String, Integer> counts = new LinkedHashMap<>();
         rules.forEach(r -> counts.put(r.rule.name(), r.injected));
         return counts;
+    }
+
+    /** One injected fault: the rule, and the request it failed (for a test to tell which item it hit). */
+    public record Injection(String rule, SdkRequest request) {}
+
+    /** Every fault injected so far, in order. */
+    public synchronized List<Injection> injections() {
+        return List.copyOf(injections);
     }
 
     /** Throws unless every rule injected at least one fault: a fault test whose fault never fired proves nothing. */
@@ -184,6 +193,7 @@ public final class FaultInjector implements ExecutionInterceptor {
             armedRule.matched++;
             if (chosen == null && rule.when().fires(armedRule.matched, armedRule.injected)) {
                 armedRule.injected++;
+                injections.add(new Injection(rule.name(), request));
                 chosen = rule;
             }
         }

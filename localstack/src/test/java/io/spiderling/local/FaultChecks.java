@@ -1,0 +1,246 @@
+package io.spiderling.local;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.spiderling.testkit.EmbeddedAws;
+import io.spiderling.testkit.FaultInjector;
+import io.spiderling.testkit.LocalSite;
+import io.spiderling.testkit.LocalSites;
+import io.spiderling.testkit.RecordedRequest;
+import io.spiderling.testkit.StackResources;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.UnaryOperator;
+import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
+
+/**
+ * What every fault scenario shares: a small farm of local sites (robots.txt disallowing {@code /private} on each, a
+ * fast rate through the rate overrides file), a fresh set of tables and queues on the shared emulators, a local stack
+ * with the scenario's {@link FaultInjector}, and the checks every scenario ends with:
+ * <ul>
+ *   <li>every submitted URL in exactly one terminal state, the one it should have, through {@code GET
+ *       /batches/{id}/urls};</li>
+ *   <li>the batch's counts equal to its items' states (nothing counted twice), through {@code GET /batches/{id}};</li>
+ *   <li>the sites' own logs: no robots-disallowed path requested, no two requests to a site closer than its interval
+ *       minus {@value #TOLERANCE_MS} ms, and each page once unless
+ *       the scenario names why it may be asked again.</li>
+ * </ul>
+ */
+final class FaultChecks {
+
+    /** Four requests a second per site. */
+    static final Duration INTERVAL = Duration.ofMillis(250);
+    /**
+     * The sites' logs are written by their server threads, and the fetcher's requests leave on a Vert.x event loop,
+     * both of which two busy cores can delay by tens of milliseconds (a first run here saw 124 ms between two slots
+     * 200 ms apart, with no fault near them): a gap under 150 ms is a violation, not noise.
+     */
+    static final long TOLERANCE_MS = 100;
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final HttpClient HTTP = HttpClient.newHttpClient();
+    private static final AtomicInteger RUNS = new AtomicInteger();
+
+    private FaultChecks() {}
+
+    /** The sites, the URLs submitted, and the state each must end in. */
+    record Farm(LocalSites sites, Path rates, Map<String, String> expected) implements AutoCloseable {
+        List<String> urls() {
+            return List.copyOf(expected.keySet());
+        }
+
+        @Override
+        public void close() {
+            sites.close();
+        }
+    }
+
+    /** {@code sites} sites of {@code pages} pages each, and one robots-disallowed URL per site. */
+    static Farm farm(int sites, int pages, Path dir) throws Exception {
+        LocalSites local = LocalSites.start(sites);
+        Map<String, String> expected = new LinkedHashMap<>();
+        StringBuilder rates = new StringBuilder();
+        for (LocalSite site : local.sites()) {
+            site.respond("/robots.txt", 200, "text/plain",
+                    "User-agent: *\nDisallow: /private\n".getBytes(StandardCharsets.UTF_8));
+            for (int p = 0; p < pages; p++) {
+                site.page("/p/" + p, "<html><head><title>" + site.host() + " " + p + "</title></head></html>");
+                expected.put(site.url("/p/" + p), "fetched");
+            }
+            site.page("/private/secret", "<title>never</title>");
+            expected.put(site.url("/private/secret"), "disallowed");
+            rates.append(site.host()).append(' ').append(1000 / INTERVAL.toMillis()).append('\n');
+        }
+        Path file = Files.writeString(dir.resolve("rates-" + RUNS.incrementAndGet() + ".txt"), rates);
+        return new Farm(local, file, expected);
+    }
+
+    /**
+     * Fresh tables and queues for one scenario, with the fetch queue's visibility lowered from the catalog's 360 s
+     * so that a message whose invocation died comes back within the test's time.
+     */
+    static StackResources resources(EmbeddedAws aws, String scenario, Duration fetchVisibility) {
+        StackResources resources = aws.provision("faults-" + scenario + "-" + RUNS.incrementAndGet());
+        aws.sqs().setQueueAttributes(b -> b.queueUrl(resources.fetchQueueUrl()).attributes(Map.of(
+                QueueAttributeName.VISIBILITY_TIMEOUT, Long.toString(fetchVisibility.toSeconds()))));
+        return resources;
+    }
+
+    /** The runner's options for the farm: its rates, short waits, the sample clients, and the injector. */
+    static LocalSpiderling.Options options(Farm farm, FaultInjector faults) {
+        return LocalApi.withSampleClients(LocalSpiderling.Options.defaults())
+                .withConfig("spiderling.fetch.rate-overrides-file", farm.rates().toString())
+                .withConfig("spiderling.fetch.robots-retry-base", "1s")
+                .withConfig("spiderling.fetch.retry-base", "1s")
+                .withInterceptors(List.of(faults));
+    }
+
+    static LocalSpiderling start(EmbeddedAws aws, StackResources resources, Farm farm, FaultInjector faults,
+            UnaryOperator<LocalSpiderling.Options> tweak) {
+        return LocalSpiderling.start(aws, resources, tweak.apply(options(farm, faults)));
+    }
+
+    /** Submits the URLs as one batch (with the injector disarmed: the faults are for what follows). */
+    static String submit(LocalSpiderling local, FaultInjector faults, List<String> urls) throws Exception {
+        faults.disarm();
+        try {
+            var array = JSON.createArrayNode();
+            urls.forEach(array::add);
+            HttpResponse<String> response = HTTP.send(LocalApi.request(local, "/batches")
+                    .POST(HttpRequest.BodyPublishers.ofString(JSON.createObjectNode().set("urls", array).toString()))
+                    .build(), HttpResponse.BodyHandlers.ofString());
+            assertEquals(202, response.statusCode(), response.body());
+            return JSON.readTree(response.body()).get("batchId").asText();
+        } finally {
+            faults.arm();
+        }
+    }
+
+    /**
+     * Polls the batch's status until it is done with its completion recorded, or the timeout passes. The API's own
+     * calls may meet injected faults: an answer other than 200 is asked again.
+     */
+    static JsonNode awaitDone(LocalSpiderling local, String batchId, Duration timeout) throws Exception {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        JsonNode last = null;
+        while (System.nanoTime() < deadline) {
+            HttpResponse<String> response = HTTP.send(LocalApi.request(local, "/batches/" + batchId).GET().build(),
+                    HttpResponse.BodyHandlers.ofString());
+            if (response.statusCode() == 200) {
+                last = JSON.readTree(response.body());
+                if (last.get("done").asBoolean() && last.has("completedAt")) {
+                    return last;
+                }
+            }
+            Thread.sleep(250);
+        }
+        return last;
+    }
+
+    /**
+     * The checks every scenario ends with, read with the injector disarmed. {@code repeats} names the pages (paths)
+     * that a fault may legitimately make the site serve twice, with why; a repeat of any other page fails. Returns a
+     * line on what the sites saw, for the scenario's report.
+     */
+    static String verify(LocalSpiderling local, FaultInjector faults, String batchId, Farm farm, JsonNode status,
+            Map<String, String> repeats) throws Exception {
+        faults.disarm();
+        assertTrue(status != null && status.get("done").asBoolean(), "batch not done: " + status
+                + "; injected " + faults.injected());
+
+        // Every URL once, in the state it must end in.
+        Map<String, String> states = new HashMap<>();
+        List<String> seen = new ArrayList<>();
+        String cursor = null;
+        do {
+            String path = "/batches/" + batchId + "/urls?limit=100"
+                    + (cursor == null ? "" : "&cursor=" + URLEncoder.encode(cursor, StandardCharsets.UTF_8));
+            JsonNode page = LocalApi.get(local, path);
+            for (JsonNode item : page.get("items")) {
+                seen.add(item.get("url").asText());
+                states.put(item.get("url").asText(), item.get("state").asText());
+            }
+            cursor = page.get("cursor").isNull() ? null : page.get("cursor").asText();
+        } while (cursor != null);
+        assertEquals(farm.expected().size(), seen.size(), "items listed: " + seen);
+        assertEquals(farm.expected(), states, "each URL's terminal state");
+
+        // The counts are the items' states, each counted once.
+        JsonNode fresh = LocalApi.get(local, "/batches/" + batchId);
+        Map<String, Integer> byState = new HashMap<>();
+        states.values().forEach(s -> byState.merge(s, 1, Integer::sum));
+        Map<String, Integer> counts = new HashMap<>();
+        fresh.get("counts").fields().forEachRemaining(e -> {
+            if (e.getValue().asInt() != 0) {
+                counts.put(e.getKey(), e.getValue().asInt());
+            }
+        });
+        assertEquals(byState, counts, "the batch's counts against its items: " + fresh);
+        assertEquals(farm.expected().size(), fresh.get("total").asInt(), fresh.toString());
+
+        // What the sites saw.
+        StringBuilder report = new StringBuilder();
+        for (LocalSite site : farm.sites().sites()) {
+            List<RecordedRequest> log = site.requests().stream()
+                    .sorted(Comparator.comparing(RecordedRequest::receivedAt)).toList();
+            Map<String, Integer> perPath = new HashMap<>();
+            log.forEach(r -> perPath.merge(r.path(), 1, Integer::sum));
+            for (Map.Entry<String, Integer> e : perPath.entrySet()) {
+                assertTrue(!e.getKey().startsWith("/private"), site.host() + " was asked for " + e.getKey()
+                        + ", which its robots.txt disallows");
+                if (e.getValue() > 1) {
+                    String why = repeats.get(e.getKey());
+                    assertTrue(why != null, site.host() + e.getKey() + " requested " + e.getValue()
+                            + " times; injected " + faults.injected());
+                    report.append(site.host()).append(e.getKey()).append(" ×").append(e.getValue()).append(" (")
+                            .append(why).append("); ");
+                }
+            }
+            for (int i = 1; i < log.size(); i++) {
+                Duration gap = Duration.between(log.get(i - 1).receivedAt(), log.get(i).receivedAt());
+                assertTrue(gap.toMillis() >= INTERVAL.toMillis() - TOLERANCE_MS, site.host() + ": "
+                        + log.get(i - 1).path() + " then " + log.get(i).path() + " only " + gap.toMillis()
+                        + " ms apart; the site's log: " + timeline(log) + "; injected " + faults.injections().stream()
+                        .map(FaultInjector.Injection::rule).toList());
+            }
+        }
+        faults.requireFired();
+        return "injected " + faults.injected() + (report.isEmpty() ? "; no page asked twice" : "; repeats: " + report);
+    }
+
+    private static String timeline(List<RecordedRequest> log) {
+        StringBuilder out = new StringBuilder();
+        for (RecordedRequest r : log) {
+            out.append(r.path()).append('@').append(Duration.between(log.getFirst().receivedAt(), r.receivedAt())
+                    .toMillis()).append(' ');
+        }
+        return out.toString();
+    }
+
+    /** Pages that may repeat: none. */
+    static Map<String, String> noRepeats() {
+        return Map.of();
+    }
+
+    /** Every page of the farm may repeat, for the same reason. */
+    static Map<String, String> anyPage(Farm farm, String why) {
+        Map<String, String> repeats = new HashMap<>();
+        farm.expected().keySet().forEach(url -> repeats.put(url.replaceFirst("^http://[^/]+", ""), why));
+        return repeats;
+    }
+}
