@@ -52,6 +52,12 @@ final class FaultChecks {
      * 200 ms apart, with no fault near them): a gap under 150 ms is a violation, not noise.
      */
     static final long TOLERANCE_MS = 100;
+    /**
+     * The fetch queue's visibility in the scenarios (the catalog's is 360 s): longer than an invocation of 10 messages
+     * of one site takes at {@link #INTERVAL} (a first try with 3 s had messages come back while still being handled,
+     * which is scenario 3's case, not a lost invocation's), short enough for a failed message to come back soon.
+     */
+    static final Duration VISIBILITY = Duration.ofSeconds(8);
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final HttpClient HTTP = HttpClient.newHttpClient();
     private static final AtomicInteger RUNS = new AtomicInteger();
@@ -165,6 +171,7 @@ final class FaultChecks {
 
         // Every URL once, in the state it must end in.
         Map<String, String> states = new HashMap<>();
+        Map<String, String> details = new HashMap<>();
         List<String> seen = new ArrayList<>();
         String cursor = null;
         do {
@@ -174,10 +181,21 @@ final class FaultChecks {
             for (JsonNode item : page.get("items")) {
                 seen.add(item.get("url").asText());
                 states.put(item.get("url").asText(), item.get("state").asText());
+                if (item.has("detail")) {
+                    details.put(item.get("url").asText(), item.get("detail").asText());
+                }
             }
             cursor = page.get("cursor").isNull() ? null : page.get("cursor").asText();
         } while (cursor != null);
         assertEquals(farm.expected().size(), seen.size(), "items listed: " + seen);
+        Map<String, String> wrong = new HashMap<>();
+        states.forEach((url, state) -> {
+            if (!state.equals(farm.expected().get(url))) {
+                wrong.put(url, state + " (" + details.get(url) + ")");
+            }
+        });
+        assertEquals(Map.of(), wrong, "URLs not in the state they must end in; injected " + faults.injections()
+                .stream().map(i -> i.rule() + ": " + i.request()).toList());
         assertEquals(farm.expected(), states, "each URL's terminal state");
 
         // The counts are the items' states, each counted once.
@@ -206,7 +224,7 @@ final class FaultChecks {
                 if (e.getValue() > 1) {
                     String why = repeats.get(e.getKey());
                     assertTrue(why != null, site.host() + e.getKey() + " requested " + e.getValue()
-                            + " times; injected " + faults.injected());
+                            + " times; injected " + faults.injected() + "; the site's log: " + timeline(log));
                     report.append(site.host()).append(e.getKey()).append(" ×").append(e.getValue()).append(" (")
                             .append(why).append("); ");
                 }

@@ -25,7 +25,7 @@ import software.amazon.awssdk.services.s3.model.PutObjectRequest;
 /**
  * Scenario 1: the fetch path's invocation dies right after each of its writes, in turn: the body (S3), the URL's row,
  * the batch item's end, the frontier entry's done. A crash is an exception thrown once the write applied; the
- * message comes back after the fetch queue's visibility (lowered to 3 s here).
+ * message comes back after the fetch queue's visibility (lowered to {@link FaultChecks#VISIBILITY} here).
  */
 @ExtendWith(EmbeddedAwsExtension.class)
 class FaultCrashTest {
@@ -33,7 +33,7 @@ class FaultCrashTest {
     @Test
     void batch_whenTheInvocationDiesAfterEachWriteOfTheFetchPath_expectEveryUrlEndedOnceAndNothingCountedTwice(
             EmbeddedAws aws, @TempDir Path dir) throws Exception {
-        StackResources r = FaultChecks.resources(aws, "crash", Duration.ofSeconds(3));
+        StackResources r = FaultChecks.resources(aws, "crash", FaultChecks.VISIBILITY);
         FaultInjector faults = FaultInjector.create()
                 .add(new Rule("after body", bodyPut(), When.matches(2, 6), FaultInjector.crash()))
                 .add(new Rule("after row", rowWrite(r), When.matches(3, 7), FaultInjector.crash()))

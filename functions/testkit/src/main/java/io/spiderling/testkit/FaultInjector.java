@@ -256,6 +256,12 @@ public final class FaultInjector implements ExecutionInterceptor {
                     .anyMatch(i -> i.delete() != null && table.equals(i.delete().tableName())), " deleting from " + table);
         }
 
+        /** Only SQS requests to this queue. */
+        public Call onQueue(String queueUrl) {
+            return and(r -> r.getValueForField("QueueUrl", String.class).filter(queueUrl::equals).isPresent(),
+                    " to " + queueUrl.substring(queueUrl.lastIndexOf('/') + 1));
+        }
+
         /** Only S3 requests whose key starts with {@code prefix}. */
         public Call keyPrefix(String prefix) {
             return and(r -> r.getValueForField("Key", String.class).filter(k -> k.startsWith(prefix)).isPresent(),
@@ -366,6 +372,22 @@ public final class FaultInjector implements ExecutionInterceptor {
         }
         return TransactionCanceledException.builder().statusCode(400).message("injected")
                 .awsErrorDetails(details("TransactionCanceledException", 400)).cancellationReasons(reasons).build();
+    }
+
+    /** S3's 500 InternalError. */
+    public static RuntimeException s3InternalError(SdkRequest request) {
+        return S3Exception.builder().statusCode(500).message("injected")
+                .awsErrorDetails(AwsErrorDetails.builder().errorCode("InternalError").serviceName("S3")
+                        .errorMessage("We encountered an internal error. Please try again.")
+                        .sdkHttpResponse(SdkHttpResponse.builder().statusCode(500).build()).build()).build();
+    }
+
+    /** SQS's 500 (an AwsServiceException with the InternalFailure code). */
+    public static RuntimeException sqsInternalError(SdkRequest request) {
+        return software.amazon.awssdk.services.sqs.model.SqsException.builder().statusCode(500).message("injected")
+                .awsErrorDetails(AwsErrorDetails.builder().errorCode("InternalFailure").serviceName("Sqs")
+                        .errorMessage("injected").sdkHttpResponse(SdkHttpResponse.builder().statusCode(500).build())
+                        .build()).build();
     }
 
     /** S3's 503 SlowDown. */

@@ -1,9 +1,7 @@
 package io.spiderling.core.pipeline;
 
-import io.spiderling.core.batch.BatchStatus;
 import io.spiderling.core.frontier.Frontier;
 import io.spiderling.core.port.UrlStore;
-import io.spiderling.core.recrawl.RecrawlPolicy;
 import io.spiderling.core.port.BatchStore;
 import io.spiderling.core.port.BlobStore;
 import io.spiderling.core.port.PendingPlans;
@@ -75,10 +73,7 @@ public final class Canonicalize {
             return Optional.empty();
         }
         String id = batchId.get();
-        Optional<BatchStatus> status = batches.status(id);
-        Duration window = status.flatMap(st -> st.header().options().recrawlAfter())
-                .orElse(RecrawlPolicy.DEFAULT_WINDOW);
-        boolean cancelled = status.flatMap(BatchStatus::cancelledAt).isPresent();
+        ItemPlanner.Batch batch = ItemPlanner.Batch.of(id, batches.status(id));
         List<NormalizedUrl> manifest = new String(blob.get().bytes(), StandardCharsets.UTF_8).lines()
                 .filter(line -> !line.isBlank())
                 .map(NormalizedUrl::parse)
@@ -88,7 +83,7 @@ public final class Canonicalize {
         Frontier.Parking parking = frontier.parking(id);
         ItemPlanner.Counts counts = ItemPlanner.Counts.NONE;
         for (int from = 0; from < pending.size(); from += GROUP) {
-            counts = counts.plus(planner.plan(id, window, cancelled,
+            counts = counts.plus(planner.plan(batch,
                     pending.subList(from, Math.min(pending.size(), from + GROUP)), parking, now));
         }
         parking.release();
