@@ -26,7 +26,11 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Predicate;
 import java.util.function.UnaryOperator;
+import io.spiderling.core.url.NormalizedUrl;
+import software.amazon.awssdk.services.dynamodb.model.UpdateItemRequest;
+import software.amazon.awssdk.services.s3.model.PutObjectRequest;
 import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
 
 /**
@@ -272,6 +276,32 @@ final class FaultChecks {
                     .toMillis()).append(' ');
         }
         return out.toString();
+    }
+
+    /**
+     * The pages a fault may legitimately make a site serve twice: those whose fetch result was lost because storing
+     * its body (S3 PutObject) or its row (the urls table's update) failed, so the job's retry asks again. Read from the
+     * injections the rules matching {@code rules} made.
+     */
+    static Map<String, String> lostResults(FaultInjector faults, Farm farm, Predicate<String> rules) {
+        Map<String, String> byHash = new HashMap<>();
+        farm.expected().keySet().forEach(url -> byHash.put(NormalizedUrl.parse(url).urlHash(), url));
+        Map<String, String> repeats = new HashMap<>();
+        for (FaultInjector.Injection i : faults.injections()) {
+            if (!rules.test(i.rule())) {
+                continue;
+            }
+            String url = switch (i.request()) {
+                case PutObjectRequest put -> put.metadata().get("url");
+                case UpdateItemRequest update when update.key().containsKey("urlHash") ->
+                        byHash.get(update.key().get("urlHash").s());
+                default -> null;
+            };
+            if (url != null) {
+                repeats.put(url.replaceFirst("^http://[^/]+", ""), i.rule() + " lost its fetch's result");
+            }
+        }
+        return repeats;
     }
 
     /** Pages that may repeat: none. */

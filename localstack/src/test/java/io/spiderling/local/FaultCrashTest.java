@@ -12,7 +12,6 @@ import io.spiderling.testkit.FaultInjector.When;
 import io.spiderling.testkit.StackResources;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.Map;
 import java.util.function.UnaryOperator;
 import org.junit.jupiter.api.Test;
@@ -20,7 +19,6 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import software.amazon.awssdk.services.dynamodb.model.TransactWriteItemsRequest;
 import software.amazon.awssdk.services.dynamodb.model.UpdateItemRequest;
-import software.amazon.awssdk.services.s3.model.PutObjectRequest;
 
 /**
  * Scenario 1: the fetch path's invocation dies right after each of its writes, in turn: the body (S3), the URL's row,
@@ -45,11 +43,7 @@ class FaultCrashTest {
             JsonNode status = FaultChecks.awaitDone(local, batchId, Duration.ofSeconds(60));
 
             // A crash after the body and before the row loses the fetch's result: its retry asks the site again.
-            Map<String, String> repeats = new HashMap<>();
-            faults.injections().stream().filter(i -> i.rule().equals("after body"))
-                    .map(i -> ((PutObjectRequest) i.request()).metadata().get("url"))
-                    .forEach(url -> repeats.put(url.replaceFirst("^http://[^/]+", ""),
-                            "crashed after its body was stored, before its row"));
+            Map<String, String> repeats = FaultChecks.lostResults(faults, farm, rule -> rule.equals("after body"));
             String report = FaultChecks.verify(local, faults, batchId, farm, status, repeats);
             System.out.println("[faults] crash: " + report);
             assertTrue(faults.injected("after frontier") == 2, report);

@@ -11,13 +11,11 @@ import io.spiderling.testkit.FaultInjector.When;
 import io.spiderling.testkit.StackResources;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.Map;
 import java.util.function.UnaryOperator;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
-import software.amazon.awssdk.services.s3.model.PutObjectRequest;
 
 /**
  * Scenario 2: writes that applied but whose reply was lost (the caller sees a 500 after the write landed), next to
@@ -52,11 +50,7 @@ class FaultReplyLostTest {
             String batchId = FaultChecks.submit(local, faults, farm.urls());
             JsonNode status = FaultChecks.awaitDone(local, batchId, Duration.ofSeconds(60));
 
-            Map<String, String> repeats = new HashMap<>();
-            faults.injections().stream().filter(i -> i.rule().equals("body reply lost"))
-                    .map(i -> ((PutObjectRequest) i.request()).metadata().get("url"))
-                    .forEach(url -> repeats.put(url.replaceFirst("^http://[^/]+", ""),
-                            "its body was stored but the reply lost, so no row was written"));
+            Map<String, String> repeats = FaultChecks.lostResults(faults, farm, rule -> rule.equals("body reply lost"));
             System.out.println("[faults] reply lost: "
                     + FaultChecks.verify(local, faults, batchId, farm, status, repeats));
         }
