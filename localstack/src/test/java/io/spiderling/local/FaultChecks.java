@@ -11,6 +11,7 @@ import io.spiderling.testkit.LocalSite;
 import io.spiderling.testkit.LocalSites;
 import io.spiderling.testkit.RecordedRequest;
 import io.spiderling.testkit.StackResources;
+import java.net.URI;
 import java.net.URLEncoder;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -184,7 +185,7 @@ final class FaultChecks {
     }
 
     /**
-     * The checks every scenario ends with, read with the injector disarmed. {@code repeats} names the pages (paths)
+     * The checks every scenario ends with, read with the injector disarmed. {@code repeats} names the pages ({@link #page})
      * that a fault may legitimately make the site serve twice, with why; a repeat of any other page fails. Returns a
      * line on what the sites saw, for the scenario's report.
      */
@@ -247,7 +248,7 @@ final class FaultChecks {
                 assertTrue(!e.getKey().startsWith("/private"), site.host() + " was asked for " + e.getKey()
                         + ", which its robots.txt disallows");
                 if (e.getValue() > 1) {
-                    String why = repeats.get(e.getKey());
+                    String why = repeats.get(site.host() + e.getKey());
                     assertTrue(why != null, site.host() + e.getKey() + " requested " + e.getValue()
                             + " times; injected " + faults.injected() + "; the site's log: " + timeline(log));
                     report.append(site.host()).append(e.getKey()).append(" ×").append(e.getValue()).append(" (")
@@ -298,10 +299,16 @@ final class FaultChecks {
                 default -> null;
             };
             if (url != null) {
-                repeats.put(url.replaceFirst("^http://[^/]+", ""), i.rule() + " lost its fetch's result");
+                repeats.put(page(url), i.rule() + " lost its fetch's result");
             }
         }
         return repeats;
+    }
+
+    /** A page as {@link #verify}'s repeats name it: its site's host and its path, {@code 127.0.0.3/p/5}. */
+    static String page(String url) {
+        URI uri = URI.create(url);
+        return uri.getHost() + uri.getRawPath() + (uri.getRawQuery() == null ? "" : "?" + uri.getRawQuery());
     }
 
     /** Pages that may repeat: none. */
@@ -309,10 +316,4 @@ final class FaultChecks {
         return Map.of();
     }
 
-    /** Every page of the farm may repeat, for the same reason. */
-    static Map<String, String> anyPage(Farm farm, String why) {
-        Map<String, String> repeats = new HashMap<>();
-        farm.expected().keySet().forEach(url -> repeats.put(url.replaceFirst("^http://[^/]+", ""), why));
-        return repeats;
-    }
 }
