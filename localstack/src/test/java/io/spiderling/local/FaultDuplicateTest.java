@@ -55,7 +55,7 @@ class FaultDuplicateTest {
         ReceiveCounts receives = new ReceiveCounts(r.fetchQueueUrl());
         try (FaultChecks.Farm farm = FaultChecks.farm(2, 8, dir);
                 LocalSpiderling local = FaultChecks.start(aws, r, farm, faults,
-                        o -> o.withInterceptors(List.of(faults, receives)))) {
+                        o -> o.withInterceptors(List.of(faults, farm.slots(), receives)))) {
             String batchId = FaultChecks.submit(local, faults, farm.urls());
             JsonNode status = FaultChecks.awaitDone(local, batchId, Duration.ofSeconds(60));
             // The batch ends with the first delivery of each message; the copies come back after it.

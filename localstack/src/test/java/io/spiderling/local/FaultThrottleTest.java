@@ -31,11 +31,11 @@ class FaultThrottleTest {
         StackResources r = FaultChecks.resources(aws, "ddb", FaultChecks.VISIBILITY);
         Call any = Call.anyDynamoDb();
         FaultInjector faults = FaultInjector.create()
-                .add(new Rule("throughput exceeded, to the SDK", any, When.randomly(0.10, 41, 15),
+                .add(new Rule("throughput exceeded, to the SDK", any, When.randomly(0.10, 41, 10),
                         FaultInjector.dynamoDbReply(400, "ProvisionedThroughputExceededException")))
-                .add(new Rule("throttling, to the SDK", any, When.randomly(0.05, 42, 8),
+                .add(new Rule("throttling, to the SDK", any, When.randomly(0.05, 42, 5),
                         FaultInjector.dynamoDbReply(400, "ThrottlingException")))
-                .add(new Rule("500, to the SDK", any, When.randomly(0.05, 43, 8),
+                .add(new Rule("500, to the SDK", any, When.randomly(0.05, 43, 5),
                         FaultInjector.dynamoDbReply(500, "InternalServerError")))
                 .add(new Rule("throughput exceeded, to the code", any, When.randomly(0.02, 44, 3),
                         new Fault.Refused(FaultInjector::throughputExceeded)))
