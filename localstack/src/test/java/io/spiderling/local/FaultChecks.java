@@ -43,10 +43,9 @@ import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
  *   <li>every submitted URL in exactly one terminal state, the one it should have, through {@code GET
  *       /batches/{id}/urls};</li>
  *   <li>the batch's counts equal to its items' states (nothing counted twice), through {@code GET /batches/{id}};</li>
- *   <li>the sites' own logs: no robots-disallowed path requested, no two requests to a site closer than its interval
- *       minus {@value #TOLERANCE_MS} ms is reported; what fails a scenario is a slot the pipeline granted less than an
- *       interval after the previous one, or a request without a slot of its own, and each page once unless
- *       the scenario names why it may be asked again.</li>
+ *   <li>the sites' own logs: no robots-disallowed path requested; each page once unless the scenario names why it may
+ *       be asked again; the rate slots the pipeline granted an interval apart, and every request on a slot of its
+ *       own. Two requests closer than the interval minus {@value #TOLERANCE_MS} ms in a site's log are reported.</li>
  * </ul>
  */
 final class FaultChecks {
