@@ -68,9 +68,7 @@ class FaultThrottleTest {
         try (FaultChecks.Farm farm = FaultChecks.farm(3, 5, dir);
                 LocalSpiderling local = FaultChecks.start(aws, r, farm, faults, UnaryOperator.identity())) {
             String batchId = FaultChecks.submit(local, faults, farm.urls());
-            // Three of four runs of the DynamoDB scenario stalled 45-60 s with items queued and nothing reported waiting
-            // (an open finding): the timeout leaves room for it.
-            JsonNode status = FaultChecks.awaitDone(local, batchId, Duration.ofSeconds(120));
+            JsonNode status = FaultChecks.awaitDone(local, batchId, Duration.ofSeconds(60));
             // A body or row not stored (or stored with its answer lost) loses the fetch: its retry asks again.
             Map<String, String> repeats = FaultChecks.lostResults(faults, farm, rule -> rule.endsWith("to the code"),
                     rule -> rule.endsWith("to the SDK"));

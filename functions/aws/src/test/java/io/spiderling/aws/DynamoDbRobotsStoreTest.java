@@ -32,13 +32,38 @@ class DynamoDbRobotsStoreTest {
 
     @Test
     void claimFetch_whenAnotherFetcherHoldsIt_refusesUntilItLapsesAndLeavesTheCachedRulesAlone() {
-        assertEquals("attribute_not_exists(pk) OR #until <= :now", DynamoDbRobotsStore.CLAIM_CONDITION);
+        assertEquals("attribute_not_exists(pk) OR #until <= :now OR claimant = :claimant",
+                DynamoDbRobotsStore.CLAIM_CONDITION);
         RobotsOrigin origin = RobotsOrigin.of("https://claimed.example/");
 
         assertTrue(store.claimFetch(origin, NOW, NOW.plusSeconds(45)));
         assertFalse(store.claimFetch(origin, NOW.plusSeconds(1), NOW.plusSeconds(46)), "held by the first");
         assertTrue(store.claimFetch(origin, NOW.plusSeconds(45), NOW.plusSeconds(90)), "lapsed");
         assertEquals(Optional.empty(), store.find(origin), "a claim is no cached copy");
+    }
+
+    @Test
+    void claimFetch_whenTheClaimLandedButItsAnswerWasA500_theSdksRetryFindsItsOwnClaimGranted(EmbeddedAws aws,
+            StackResources res) {
+        io.spiderling.testkit.FaultInjector faults = io.spiderling.testkit.FaultInjector.create().add(
+                new io.spiderling.testkit.FaultInjector.Rule("claim answered 500",
+                        io.spiderling.testkit.FaultInjector.Call.dynamoDb("PutItem"),
+                        io.spiderling.testkit.FaultInjector.When.matches(1),
+                        io.spiderling.testkit.FaultInjector.dynamoDbReply(500, "InternalServerError")));
+        RobotsOrigin origin = RobotsOrigin.of("https://answer-lost.example/");
+        try (software.amazon.awssdk.services.dynamodb.DynamoDbClient dynamo =
+                software.amazon.awssdk.services.dynamodb.DynamoDbClient.builder()
+                        .endpointOverride(aws.dynamoDbEndpoint()).region(software.amazon.awssdk.regions.Region.US_EAST_1)
+                        .credentialsProvider(software.amazon.awssdk.auth.credentials.StaticCredentialsProvider.create(
+                                software.amazon.awssdk.auth.credentials.AwsBasicCredentials.create(
+                                        EmbeddedAws.ACCESS_KEY, EmbeddedAws.SECRET_KEY)))
+                        .overrideConfiguration(c -> c.addExecutionInterceptor(faults)).build()) {
+            DynamoDbRobotsStore flaky = new DynamoDbRobotsStore(dynamo, res.sitesTable());
+
+            assertTrue(flaky.claimFetch(origin, NOW, NOW.plusSeconds(45)), "its own claim, found by the retry");
+        }
+        assertEquals(2, faults.matched("claim answered 500"), "the claim landed, its answer was lost, the SDK sent it again");
+        assertFalse(store.claimFetch(origin, NOW.plusSeconds(1), NOW.plusSeconds(46)), "and it holds against others");
     }
 
     @Test
