@@ -26,6 +26,8 @@ import java.util.function.Function;
  */
 final class LocalApiServer implements AutoCloseable {
 
+    private static final System.Logger LOG = System.getLogger(LocalApiServer.class.getName());
+
     private final HttpServer server;
     private final ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor();
 
@@ -38,7 +40,17 @@ final class LocalApiServer implements AutoCloseable {
         server.setExecutor(executor);
         server.createContext("/", exchange -> {
             try (exchange) {
-                APIGatewayV2HTTPResponse response = router.apply(toEvent(exchange));
+                APIGatewayV2HTTPResponse response;
+                try {
+                    response = router.apply(toEvent(exchange));
+                } catch (RuntimeException e) {
+                    // A function that fails gets API Gateway's own 500. (Answered inside the exchange's try: once it
+                    // is closed nothing can be sent, and the client saw its connection dropped with no answer.)
+                    LOG.log(System.Logger.Level.WARNING, "the API's function failed for " + exchange.getRequestURI(), e);
+                    response = APIGatewayV2HTTPResponse.builder().withStatusCode(500)
+                            .withHeaders(Map.of("content-type", "application/json"))
+                            .withBody("{\"message\":\"Internal Server Error\"}").build();
+                }
                 byte[] body = response.getBody() == null ? new byte[0]
                         : response.getIsBase64Encoded() ? Base64.getDecoder().decode(response.getBody())
                         : response.getBody().getBytes(StandardCharsets.UTF_8);
@@ -49,10 +61,6 @@ final class LocalApiServer implements AutoCloseable {
                 if (body.length > 0) {
                     exchange.getResponseBody().write(body);
                 }
-            } catch (RuntimeException e) {
-                byte[] body = ("{\"error\":\"internal error\"}").getBytes(StandardCharsets.UTF_8);
-                exchange.sendResponseHeaders(500, body.length);
-                exchange.getResponseBody().write(body);
             }
         });
         server.start();

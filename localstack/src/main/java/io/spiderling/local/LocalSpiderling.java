@@ -44,6 +44,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
+import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
 
 /**
  * The whole pipeline in one JVM on the embedded AWS stack. Every function of the {@link Catalog} runs its handler,
@@ -74,9 +75,11 @@ public final class LocalSpiderling implements AutoCloseable {
      *     environment would
      * @param sweepEvery how often scheduled functions run (EventBridge's schedule on AWS is a minute; locally a
      *     second, so a demo does not wait)
+     * @param interceptors SDK interceptors on every AWS client of the stack ({@link Pipeline.Builder#interceptors}):
+     *     how fault tests reach its calls; none by default
      */
     public record Options(int apiPort, int fetchPollers, Clock clock, Map<String, String> config,
-            Duration sweepEvery) {
+            Duration sweepEvery, List<ExecutionInterceptor> interceptors) {
         /**
          * Concurrent fetch "invocations". A fetcher waits up to a second for its site's slot, so with fewer pollers
          * than active sites the sites wait for each other; on AWS, Lambda runs about one invocation per message
@@ -86,14 +89,23 @@ public final class LocalSpiderling implements AutoCloseable {
 
         public Options {
             config = Map.copyOf(config);
+            interceptors = List.copyOf(interceptors);
         }
 
         public Options(int apiPort, int fetchPollers, Clock clock) {
-            this(apiPort, fetchPollers, clock, Map.of(), Duration.ofSeconds(1));
+            this(apiPort, fetchPollers, clock, Map.of(), Duration.ofSeconds(1), List.of());
         }
 
         public Options withSweepEvery(Duration every) {
-            return new Options(apiPort, fetchPollers, clock, config, every);
+            return new Options(apiPort, fetchPollers, clock, config, every, interceptors);
+        }
+
+        public Options withInterceptors(List<ExecutionInterceptor> added) {
+            return new Options(apiPort, fetchPollers, clock, config, sweepEvery, added);
+        }
+
+        public Options withFetchPollers(int count) {
+            return new Options(apiPort, count, clock, config, sweepEvery, interceptors);
         }
 
         public static Options defaults() {
@@ -103,7 +115,7 @@ public final class LocalSpiderling implements AutoCloseable {
         public Options withConfig(String key, String value) {
             Map<String, String> more = new java.util.HashMap<>(config);
             more.put(key, value);
-            return new Options(apiPort, fetchPollers, clock, more, sweepEvery);
+            return new Options(apiPort, fetchPollers, clock, more, sweepEvery, interceptors);
         }
     }
 
@@ -154,6 +166,7 @@ public final class LocalSpiderling implements AutoCloseable {
                 .blobDecorator(blobs -> new NotifyingBlobStore(blobs, this::objectCreated))
                 // The sweep's CloudWatch metrics (log lines on Lambda) go nowhere locally; counted as log bytes.
                 .metrics(Metering.logStream())
+                .interceptors(options.interceptors())
                 .build();
         // Before any poller: the resumed jobs go out first, and nothing consumes the fetch queue while it is emptied.
         this.resumed = aws.dataFolder().filter(DataFolder::usedBefore)

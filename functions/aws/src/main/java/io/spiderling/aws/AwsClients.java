@@ -11,6 +11,7 @@ import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
 import software.amazon.awssdk.auth.credentials.DefaultCredentialsProvider;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.awscore.client.builder.AwsClientBuilder;
+import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
 import software.amazon.awssdk.http.SdkHttpClient;
 import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 import software.amazon.awssdk.regions.Region;
@@ -35,6 +36,7 @@ public final class AwsClients implements AutoCloseable {
     private final Region region;
     private final AwsCredentialsProvider credentials;
     private final Function<AwsService, Optional<URI>> endpoints;
+    private final List<ExecutionInterceptor> interceptors;
     private final SdkHttpClient http = UrlConnectionHttpClient.create();
     private final List<AutoCloseable> built = new ArrayList<>();
     private SqsClient sqs;
@@ -44,12 +46,13 @@ public final class AwsClients implements AutoCloseable {
     private SecretsManagerClient secretsManager;
 
     private AwsClients(String region, Optional<StaticCredentials> credentials,
-            Function<AwsService, Optional<URI>> endpoints) {
+            Function<AwsService, Optional<URI>> endpoints, List<ExecutionInterceptor> interceptors) {
         this.region = Region.of(region);
         this.credentials = credentials.<AwsCredentialsProvider>map(c -> StaticCredentialsProvider.create(
                         AwsBasicCredentials.create(c.accessKeyId(), c.secretAccessKey())))
                 .orElseGet(() -> DefaultCredentialsProvider.builder().build());
         this.endpoints = endpoints;
+        this.interceptors = List.copyOf(interceptors);
     }
 
     /**
@@ -57,7 +60,16 @@ public final class AwsClients implements AutoCloseable {
      */
     public static AwsClients create(String region, Optional<StaticCredentials> credentials,
             Function<AwsService, Optional<URI>> endpoints) {
-        return new AwsClients(region, credentials, endpoints);
+        return create(region, credentials, endpoints, List.of());
+    }
+
+    /**
+     * @param interceptors set on every client built (not the presigner, which sends nothing), in this order: where
+     *     tests attach fault injection to every SDK call of a pipeline, its queue pollers' included
+     */
+    public static AwsClients create(String region, Optional<StaticCredentials> credentials,
+            Function<AwsService, Optional<URI>> endpoints, List<ExecutionInterceptor> interceptors) {
+        return new AwsClients(region, credentials, endpoints, interceptors);
     }
 
     public synchronized SqsClient sqs() {
@@ -118,6 +130,9 @@ public final class AwsClients implements AutoCloseable {
 
     private <B extends AwsClientBuilder<B, ?>> B configure(B builder, Optional<URI> endpoint) {
         builder.region(region).credentialsProvider(credentials);
+        if (!interceptors.isEmpty()) {
+            builder.overrideConfiguration(c -> interceptors.forEach(c::addExecutionInterceptor));
+        }
         endpoint.ifPresent(builder::endpointOverride);
         return builder;
     }

@@ -18,6 +18,7 @@ import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.Map;
 import java.util.Optional;
+import java.util.UUID;
 import software.amazon.awssdk.core.SdkBytes;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
@@ -31,7 +32,12 @@ import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedExce
  */
 public final class DynamoDbRobotsStore implements RobotsStore {
 
-    static final String CLAIM_CONDITION = "attribute_not_exists(pk) OR #until <= :now";
+    /**
+     * Free, lapsed, or this very claim: the SDK sends a call again when its answer was lost (a 500 after the write
+     * applied), and that retry must find its own claim granted, not another fetcher's, or the origin waits out the
+     * claim's 45 s with nobody fetching.
+     */
+    static final String CLAIM_CONDITION = "attribute_not_exists(pk) OR #until <= :now OR claimant = :claimant";
     static final String HELD_CLAIMS = "sk = :fetching AND #until > :now";
 
     private final DynamoDbClient dynamo;
@@ -110,12 +116,15 @@ public final class DynamoDbRobotsStore implements RobotsStore {
     @Override
     public boolean claimFetch(RobotsOrigin origin, Instant now, Instant until) {
         try {
+            // One id per claim, the same in every attempt the SDK makes of it.
+            String claimant = UUID.randomUUID().toString();
             dynamo.putItem(b -> b.tableName(table)
                     .item(Map.of("pk", s("ROBOTS#" + origin.value()), "sk", s("fetching"),
-                            "until", n(until.toEpochMilli()), "ttl", n(until.getEpochSecond() + 3600)))
+                            "until", n(until.toEpochMilli()), "ttl", n(until.getEpochSecond() + 3600),
+                            "claimant", s(claimant)))
                     .conditionExpression(CLAIM_CONDITION)
                     .expressionAttributeNames(Map.of("#until", "until"))
-                    .expressionAttributeValues(Map.of(":now", n(now.toEpochMilli()))));
+                    .expressionAttributeValues(Map.of(":now", n(now.toEpochMilli()), ":claimant", s(claimant))));
             return true;
         } catch (ConditionalCheckFailedException held) {
             return false;

@@ -66,4 +66,28 @@ class AwsClientsTest {
                     AwsService.SECRETS_MANAGER), asked, "each endpoint asked once per client built, and only then");
         }
     }
+
+    @Test
+    void create_whenInterceptorsAreGiven_expectEveryClientToCallThem(EmbeddedAws aws, StackResources res) {
+        List<String> seen = java.util.Collections.synchronizedList(new ArrayList<>());
+        software.amazon.awssdk.core.interceptor.ExecutionInterceptor recording =
+                new software.amazon.awssdk.core.interceptor.ExecutionInterceptor() {
+                    @Override
+                    public void beforeExecution(software.amazon.awssdk.core.interceptor.Context.BeforeExecution c,
+                            software.amazon.awssdk.core.interceptor.ExecutionAttributes a) {
+                        seen.add(a.getAttribute(software.amazon.awssdk.core.interceptor.SdkExecutionAttribute
+                                .OPERATION_NAME));
+                    }
+                };
+        Map<AwsService, URI> endpoints = Map.of(AwsService.SQS, aws.sqsEndpoint(), AwsService.DYNAMODB,
+                aws.dynamoDbEndpoint(), AwsService.S3, aws.s3Endpoint());
+        try (AwsClients clients = AwsClients.create(EmbeddedAws.REGION, Optional.of(new AwsClients.StaticCredentials(
+                EmbeddedAws.ACCESS_KEY, EmbeddedAws.SECRET_KEY)), service -> Optional.of(endpoints.get(service)),
+                List.of(recording))) {
+            clients.s3().headBucket(b -> b.bucket(res.bucket()));
+            clients.dynamoDb().describeTable(b -> b.tableName(res.batchesTable()));
+            clients.sqs().getQueueAttributes(b -> b.queueUrl(res.fetchQueueUrl()));
+        }
+        assertEquals(List.of("HeadBucket", "DescribeTable", "GetQueueAttributes"), seen);
+    }
 }

@@ -90,6 +90,7 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.DoubleSupplier;
 import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
+import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
 
 /**
  * The composition root: every adapter and use case, built from configuration on first use. One place assembles them,
@@ -109,6 +110,7 @@ public final class Pipeline implements AutoCloseable {
     private final Clock clock;
     private final UnaryOperator<BlobStore> blobDecorator;
     private final PrintStream metrics;
+    private final List<ExecutionInterceptor> interceptors;
     private final boolean jsonLogs;
     private final DoubleSupplier jitter = () -> ThreadLocalRandom.current().nextDouble();
     private final List<AutoCloseable> closeables = new ArrayList<>();
@@ -175,6 +177,7 @@ public final class Pipeline implements AutoCloseable {
         this.clock = Objects.requireNonNull(builder.clock, "clock");
         this.blobDecorator = builder.blobDecorator;
         this.metrics = builder.metrics;
+        this.interceptors = List.copyOf(builder.interceptors);
         this.jsonLogs = "json".equals(config.get(ConfigKeys.LOG_FORMAT));
     }
 
@@ -189,6 +192,7 @@ public final class Pipeline implements AutoCloseable {
         private Clock clock = Clock.systemUTC();
         private UnaryOperator<BlobStore> blobDecorator = UnaryOperator.identity();
         private PrintStream metrics = System.out;
+        private List<ExecutionInterceptor> interceptors = List.of();
 
         public Builder config(FunctionConfig config) {
             this.config = config;
@@ -220,6 +224,15 @@ public final class Pipeline implements AutoCloseable {
          */
         public Builder metrics(PrintStream out) {
             this.metrics = out;
+            return this;
+        }
+
+        /**
+         * SDK interceptors set on every AWS client the pipeline builds (the local runner's queue pollers use the same
+         * clients); the seam through which tests inject faults into the calls. None on Lambda.
+         */
+        public Builder interceptors(List<ExecutionInterceptor> interceptors) {
+            this.interceptors = List.copyOf(interceptors);
             return this;
         }
 
@@ -401,7 +414,8 @@ public final class Pipeline implements AutoCloseable {
         }
         Optional<AwsClients.StaticCredentials> credentials = keyId.map(id ->
                 new AwsClients.StaticCredentials(id, secretKey.orElseThrow()));
-        return closing(AwsClients.create(config.get(ConfigKeys.AWS_REGION), credentials, this::endpoint));
+        return closing(AwsClients.create(config.get(ConfigKeys.AWS_REGION), credentials, this::endpoint,
+                interceptors));
     }
 
     private Optional<URI> endpoint(AwsService service) {

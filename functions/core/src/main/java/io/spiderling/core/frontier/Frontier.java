@@ -137,8 +137,29 @@ public final class Frontier {
         // An entry left out was taken by another releaser, or found the site's last place filled: skip it.
         List<FetchJob> jobs = store.releaseAll(site, due, now, settings.depthCap()).stream()
                 .map(FrontierEntry::job).toList();
-        queue.enqueue(jobs);
+        try {
+            queue.enqueue(jobs);
+        } catch (RuntimeException e) {
+            unrelease(jobs, now, e);
+            throw e;
+        }
         return new Released(jobs.size(), due.size() >= room || jobs.size() < due.size());
+    }
+
+    /**
+     * The send of released jobs failed: they go back to pending, due at once, for the next release, instead of staying
+     * released with no message until the sweep presumes them lost ({@code lostAfter}, 20 minutes). A send that failed
+     * may still have landed (its reply lost): the next release sends under a new send number, so a new deduplication
+     * id that SQS FIFO does not drop, and a copy delivered twice finds its outcome recorded.
+     */
+    private void unrelease(List<FetchJob> jobs, Instant now, RuntimeException failure) {
+        for (FetchJob job : jobs) {
+            try {
+                store.requeue(job.siteKey(), job.batchId(), job.itemHash(), job.attempt(), now);
+            } catch (RuntimeException e) {
+                failure.addSuppressed(e); // left released: the sweep sends it again after lostAfter
+            }
+        }
     }
 
     /**

@@ -1,11 +1,9 @@
 package io.spiderling.core.pipeline;
 
-import io.spiderling.core.batch.BatchStatus;
 import io.spiderling.core.content.BucketKeys;
 import io.spiderling.core.frontier.Frontier;
-import io.spiderling.core.port.UrlStore;
-import io.spiderling.core.recrawl.RecrawlPolicy;
 import io.spiderling.core.port.BatchStores;
+import io.spiderling.core.port.UrlStore;
 import io.spiderling.core.port.BlobStore;
 import io.spiderling.core.port.PendingPlans;
 import io.spiderling.core.url.NormalizedUrl;
@@ -74,10 +72,7 @@ public final class Canonicalize {
             return Optional.empty();
         }
         String id = batchId.get();
-        Optional<BatchStatus> status = batches.headers().status(id);
-        Duration window = status.flatMap(st -> st.header().options().recrawlAfter())
-                .orElse(RecrawlPolicy.DEFAULT_WINDOW);
-        boolean cancelled = status.flatMap(BatchStatus::cancelledAt).isPresent();
+        ItemPlanner.Batch batch = ItemPlanner.Batch.of(id, batches.headers().status(id));
         List<NormalizedUrl> manifest = new String(blob.get().bytes(), StandardCharsets.UTF_8).lines()
                 .filter(line -> !line.isBlank())
                 .map(NormalizedUrl::parse)
@@ -87,7 +82,7 @@ public final class Canonicalize {
         Frontier.Parking parking = frontier.parking(id);
         ItemPlanner.Counts counts = ItemPlanner.Counts.NONE;
         for (int from = 0; from < pending.size(); from += ItemPlanner.GROUP) {
-            counts = counts.plus(planner.plan(id, window, cancelled,
+            counts = counts.plus(planner.plan(batch,
                     pending.subList(from, Math.min(pending.size(), from + ItemPlanner.GROUP)), parking, now));
         }
         parking.release();

@@ -477,7 +477,7 @@ public final class FetchPage {
             if (job.origin().isPresent() || stored.isEmpty() || batch.isEmpty()) {
                 return Optional.empty();
             }
-            return stored.filter(r -> !r.fetchedAt().isBefore(batch.get().header().createdAt()));
+            return RecrawlPolicy.recordedSince(stored, batch.get().header().createdAt());
         }
 
         /**

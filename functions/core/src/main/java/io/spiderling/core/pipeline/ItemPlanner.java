@@ -1,5 +1,6 @@
 package io.spiderling.core.pipeline;
 
+import io.spiderling.core.batch.BatchStatus;
 import io.spiderling.core.batch.ItemState;
 import io.spiderling.core.fetch.FetchRecord;
 import io.spiderling.core.frontier.Frontier;
@@ -45,6 +46,22 @@ public final class ItemPlanner {
         }
     }
 
+    /**
+     * What planning needs of the batch.
+     *
+     * @param window its recrawl window
+     * @param cancelled the client cancelled it: its items end as {@code cancelled} instead of being fetched
+     * @param createdAt when it was created: a stored outcome recorded since answers its item
+     */
+    record Batch(String id, Duration window, boolean cancelled, Instant createdAt) {
+        /** From the batch's status; a batch with none has no item to answer. */
+        static Batch of(String id, Optional<BatchStatus> status) {
+            return new Batch(id, status.flatMap(s -> s.header().options().recrawlAfter())
+                    .orElse(RecrawlPolicy.DEFAULT_WINDOW), status.flatMap(BatchStatus::cancelledAt).isPresent(),
+                    status.map(s -> s.header().createdAt()).orElse(Instant.MAX));
+        }
+    }
+
     private final UrlStore urls;
     private final BatchTracker tracker;
     private final BatchOriginStore origins;
@@ -62,15 +79,18 @@ public final class ItemPlanner {
     }
 
     /**
-     * @param cancelled the client cancelled the batch: its items end as {@code cancelled} instead of being fetched
+     * A planning that runs again (its event retried after a failure part-way) finds URLs the batch already fetched
+     * while their items are still queued, because the fetch's invocation failed before ending them: the recorded
+     * outcome ends those items ({@link RecrawlPolicy#recordedSince}), not a fresh-copy skip.
+     *
      * @param urls distinct URLs whose items are queued
      */
-    Counts plan(String batchId, Duration window, boolean cancelled, List<NormalizedUrl> urls,
-            Frontier.Parking parking, Instant now) {
+    Counts plan(Batch batch, List<NormalizedUrl> urls, Frontier.Parking parking, Instant now) {
+        String batchId = batch.id();
         if (urls.isEmpty()) {
             return Counts.NONE;
         }
-        if (cancelled) {
+        if (batch.cancelled()) {
             for (NormalizedUrl url : urls) {
                 tracker.finish(batchId, url.urlHash(), ItemState.CANCELLED, "batch cancelled", now);
             }
@@ -81,7 +101,11 @@ public final class ItemPlanner {
         int skipped = 0;
         for (NormalizedUrl url : urls) {
             Optional<FetchRecord> last = Optional.ofNullable(stored.get(url.urlHash())).flatMap(UrlStore.UrlRecord::fetch);
-            if (RecrawlPolicy.fresh(last, window, now)) {
+            Optional<FetchRecord> own = RecrawlPolicy.recordedSince(last, batch.createdAt());
+            if (own.isPresent()) {
+                // Counted nowhere: neither planned now nor skipped, it ended with the batch's own fetch.
+                tracker.finish(batchId, url.urlHash(), own.get().state(), "recorded at " + own.get().fetchedAt(), now);
+            } else if (RecrawlPolicy.fresh(last, batch.window(), now)) {
                 tracker.finish(batchId, url.urlHash(), ItemState.SKIPPED,
                         "fresh copy fetched at " + last.get().fetchedAt(), now);
                 skipped++;

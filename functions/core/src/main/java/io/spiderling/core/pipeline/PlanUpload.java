@@ -15,7 +15,6 @@ import io.spiderling.core.port.BlobStore;
 import io.spiderling.core.port.PendingPlans;
 import io.spiderling.core.port.PlanQueue;
 import io.spiderling.core.port.UrlStore;
-import io.spiderling.core.recrawl.RecrawlPolicy;
 import io.spiderling.core.url.NormalizationResult;
 import io.spiderling.core.url.NormalizedUrl;
 import io.spiderling.core.url.UrlNormalizer;
@@ -188,12 +187,10 @@ public final class PlanUpload {
         if (batches.uploads().isChunkPlanned(batchId, chunk)) {
             return new ChunkOutcome(batchId, chunk, 0, 0, 0, 0, 0, true);
         }
-        Duration window = status.header().options().recrawlAfter().orElse(RecrawlPolicy.DEFAULT_WINDOW);
-        boolean cancelled = status.cancelledAt().isPresent();
         ManifestChunks.Chunk range = ManifestChunks.chunk(chunk, progress.bytes(), settings.chunkBytes());
         String key = BucketKeys.planned(batchId, format.extension());
         Instant now = clock.instant();
-        ChunkRun run = new ChunkRun(batchId, window, cancelled, frontier.parking(batchId), now);
+        ChunkRun run = new ChunkRun(ItemPlanner.Batch.of(batchId, Optional.of(status)), frontier.parking(batchId), now);
         try (InputStream in = blobs.open(key, range.readFrom())
                 .orElseThrow(() -> new IllegalStateException(key + " is missing"))) {
             ManifestChunks.Reader reader = ManifestChunks.reader(in, range);
@@ -214,8 +211,7 @@ public final class PlanUpload {
     /** The state of planning one chunk: the group being collected, and the counts so far. */
     private final class ChunkRun {
         final String batchId;
-        final Duration window;
-        final boolean cancelled;
+        final ItemPlanner.Batch batch;
         final Frontier.Parking parking;
         final Instant now;
         final Map<String, ManifestEntry> group = new LinkedHashMap<>();
@@ -223,10 +219,9 @@ public final class PlanUpload {
         int duplicates;
         ItemPlanner.Counts counts = ItemPlanner.Counts.NONE;
 
-        ChunkRun(String batchId, Duration window, boolean cancelled, Frontier.Parking parking, Instant now) {
-            this.batchId = batchId;
-            this.window = window;
-            this.cancelled = cancelled;
+        ChunkRun(ItemPlanner.Batch batch, Frontier.Parking parking, Instant now) {
+            this.batchId = batch.id();
+            this.batch = batch;
             this.parking = parking;
             this.now = now;
         }
@@ -278,7 +273,7 @@ public final class PlanUpload {
                     }
                 }
             }
-            counts = counts.plus(planner.plan(batchId, window, cancelled, toPlan, parking, now));
+            counts = counts.plus(planner.plan(batch, toPlan, parking, now));
         }
     }
 }

@@ -308,6 +308,22 @@ public final class SitePoliteness {
                 // Another invocation is fetching it: ask again when its rules are likely cached.
                 return Optional.of(new Gate.Wait(now.plusSeconds(1), "robots.txt being fetched by another fetcher"));
             }
+            try {
+                return fetchClaimed(origin, entry, now);
+            } catch (RuntimeException e) {
+                // A store (or the rate) failed part-way: without the claim back, every fetcher of the origin would
+                // wait out its 45 s, taking this failure for another fetcher at work.
+                try {
+                    parts.robotsStore().releaseFetch(origin);
+                } catch (RuntimeException again) {
+                    e.addSuppressed(again);
+                }
+                throw e;
+            }
+        }
+
+        /** {@link #fetchRobots} once this session holds the origin's fetch claim. */
+        private Optional<Gate> fetchClaimed(RobotsOrigin origin, Optional<RobotsCacheEntry> entry, Instant now) {
             // A fetcher gives its claim back once it has saved the rules, so one that finished between this session's
             // read and this claim left its rules behind, and the claim was free: read again before asking the site.
             Optional<RobotsCacheEntry> current = parts.robotsStore().find(origin);
@@ -336,6 +352,7 @@ public final class SitePoliteness {
                 }
                 Gate hopSlot = acquire(next.get().siteKey(), Optional.empty());
                 if (!(hopSlot instanceof Gate.Go hopGo)) {
+                    parts.robotsStore().releaseFetch(origin); // as for the first hop: not fetching after all
                     return Optional.of(hopSlot);
                 }
                 hops++;

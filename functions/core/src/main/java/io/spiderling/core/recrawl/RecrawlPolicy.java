@@ -39,4 +39,15 @@ public final class RecrawlPolicy {
                 .filter(f -> f.fetchedAt().isAfter(now.minus(window)))
                 .isPresent();
     }
+
+    /**
+     * The stored outcome when it was recorded since the batch was created: then it answers the batch's item, whatever
+     * its state, rather than a freshness check. It is the batch's own fetch, recorded by an invocation that died (or
+     * lost a reply) before ending the item, or (rarely) another batch's fetch that ended just after this batch was
+     * created. Asking the site again would repeat a request whose answer is known; calling it a fresh copy would end
+     * the item as {@code skipped} when the batch itself fetched it.
+     */
+    public static Optional<FetchRecord> recordedSince(Optional<FetchRecord> last, Instant batchCreatedAt) {
+        return last.filter(r -> !r.fetchedAt().isBefore(batchCreatedAt));
+    }
 }

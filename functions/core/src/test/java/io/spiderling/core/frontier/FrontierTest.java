@@ -168,12 +168,38 @@ class FrontierTest {
     }
 
     /** The fetch queue seen from outside: jobs in send order, counted per site while they wait. */
+    @Test
+    void release_whenTheSendFails_putsTheJobsBackSoTheNextReleaseSendsThemUnderANewDeduplicationId() {
+        fifo.failNextSend = true;
+        RuntimeException failed = org.junit.jupiter.api.Assertions.assertThrows(RuntimeException.class,
+                () -> frontier.park("b", urls("down.example", 3)));
+        assertEquals("send refused", failed.getMessage());
+        assertEquals(0, store.released(site("down.example")), "nothing stays released without a message");
+        assertEquals(3, store.pending(site("down.example")));
+
+        assertEquals(3, frontier.release(site("down.example")), "due at once, not after lostAfter");
+        Set<String> ids = new HashSet<>();
+        while (!fifo.isEmpty()) {
+            ids.add(fifo.take().deduplicationId());
+        }
+        assertEquals(3, ids.size());
+        assertTrue(ids.stream().noneMatch(fifo.refusedIds::contains),
+                "a send that failed may have landed: its ids are not reused, or SQS FIFO would drop the new copies");
+    }
+
     private static final class FakeFifo implements FetchQueue {
         private final Deque<FetchJob> jobs = new ArrayDeque<>();
         private final Map<SiteKey, Integer> perSite = new HashMap<>();
+        private final Set<String> refusedIds = new HashSet<>();
+        private boolean failNextSend;
 
         @Override
         public void enqueue(List<FetchJob> batch) {
+            if (failNextSend) {
+                failNextSend = false;
+                batch.forEach(job -> refusedIds.add(job.deduplicationId()));
+                throw new IllegalStateException("send refused");
+            }
             for (FetchJob job : batch) {
                 jobs.add(job);
                 perSite.merge(job.siteKey(), 1, Integer::sum);

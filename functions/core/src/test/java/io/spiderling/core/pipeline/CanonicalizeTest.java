@@ -102,6 +102,20 @@ class CanonicalizeTest {
     }
 
     @Test
+    void onManifest_whenRunAgainAfterTheBatchFetchedAUrlButDiedBeforeEndingItsItem_endsItAsRecordedNotSkipped() {
+        storeManifest(BucketKeys.manifest(BATCH));
+        batches.createBatch(new BatchHeader(BATCH, 3, 0, List.of(), 0, "http", NOW.minus(Duration.ofMinutes(1))));
+        urls.recordFetch(fetched(B1, NOW.minus(Duration.ofSeconds(30))));
+
+        Optional<Canonicalize.Outcome> outcome = canonicalize.onManifest(BucketKeys.manifest(BATCH));
+
+        assertEquals(Optional.of(new Canonicalize.Outcome(BATCH, 3, 2, 0, 0)), outcome);
+        var item = batches.item(BATCH, B1.urlHash()).orElseThrow();
+        assertEquals(ItemState.FETCHED, item.state(), "the batch's own fetch answers it; it was not skipped");
+        assertEquals("recorded at " + NOW.minus(Duration.ofSeconds(30)), item.detail());
+    }
+
+    @Test
     void onManifest_whenBatchAsksForAShorterWindow_refetchesWhatIsOlder() {
         storeManifest(BucketKeys.manifest(BATCH));
         batches.createBatch(new BatchHeader(BATCH, 3, 0, List.of(), 0, "http", NOW,

@@ -273,6 +273,19 @@ class FetchPageTest {
     }
 
     @Test
+    void process_whenSavingTheFetchedRobotsFails_givesItsClaimBackSoOthersNeedNotWaitItsFortyFiveSeconds() {
+        robotsStore.failNextSave(new IllegalStateException("robots table unavailable"));
+        site.answer(URL.value(), ok(URL.value(), "x"));
+
+        IllegalStateException failed = org.junit.jupiter.api.Assertions.assertThrows(IllegalStateException.class,
+                () -> fetchPage().process(send(URL)));
+
+        assertEquals("robots table unavailable", failed.getMessage(), "the failure propagates: the message is retried");
+        assertTrue(robotsStore.claimFetch(RobotsOrigin.of(URL), clock.instant(), clock.instant().plusSeconds(45)),
+                "the claim was given back with the failure");
+    }
+
+    @Test
     void process_whenRobotsAnswers503_requeuesUntilItRecoversThenFetches() {
         site.answer(ROBOTS, status(ROBOTS, 503), ok(ROBOTS, "User-agent: *\nAllow: /\n"));
         site.answer(URL.value(), ok(URL.value(), "x"));

@@ -16,6 +16,12 @@ public final class InMemoryRobotsStore implements RobotsStore {
 
     private final Map<RobotsOrigin, RobotsCacheEntry> entries = new HashMap<>();
     private Runnable beforeNextClaim = () -> { };
+    private RuntimeException nextSaveFails;
+
+    /** The next save throws {@code failure} instead of saving: the table failing under a fetcher. */
+    public synchronized void failNextSave(RuntimeException failure) {
+        nextSaveFails = failure;
+    }
 
     /** Runs {@code action} just before the next claim is decided: another fetcher finishing in between. */
     public synchronized void beforeNextClaim(Runnable action) {
@@ -30,6 +36,11 @@ public final class InMemoryRobotsStore implements RobotsStore {
 
     @Override
     public synchronized void save(RobotsCacheEntry entry) {
+        if (nextSaveFails != null) {
+            RuntimeException failure = nextSaveFails;
+            nextSaveFails = null;
+            throw failure;
+        }
         entries.put(entry.origin(), entry);
     }
 
