@@ -63,8 +63,11 @@ public final class SitePoliteness {
 
     /** Where a URL stands with its site. */
     public sealed interface Gate {
-        /** Go ahead: the request may start at {@code slot} (already waited for); report it back with {@code done}. */
-        record Go(SiteKey site, Instant slot) implements Gate {}
+        /**
+         * Go ahead: the request may go out from {@code slot} (already waited for) until {@code sendBy}, and not later
+         * (pass it to the fetcher, {@link FetchRequest#withSendBy}); report it back with {@code done}.
+         */
+        record Go(SiteKey site, Instant slot, Instant sendBy) implements Gate {}
 
         /** Not now: ask again from {@code until}. */
         record Wait(Instant until, String why) implements Gate {}
@@ -216,8 +219,9 @@ public final class SitePoliteness {
                     return switch (parts.limiter().acquire(rebased, nowMillis(), 1)) {
                         case RateDecision.Refused refused -> new Step<>(null, new Gate.Wait(refused.retryAt(),
                                 "rate: " + refused.reason().name().toLowerCase(java.util.Locale.ROOT)), true);
-                        case RateDecision.Granted granted -> new Step<>(granted.next(),
-                                new Gate.Go(key, granted.slots().getFirst()));
+                        case RateDecision.Granted granted -> new Step<>(granted.next(), new Gate.Go(key,
+                                granted.slots().getFirst(), parts.limiter().sendBy(rebased,
+                                        granted.slots().getFirst())));
                     };
                 }, base);
             }
@@ -323,9 +327,13 @@ public final class SitePoliteness {
                 parts.robotsStore().releaseFetch(origin);
                 return Optional.of(slot);
             }
-            FetchResult result = parts.fetcher().fetch(FetchRequest.get(robotsUrl.value()));
-            telemetry.robotsFetched(FetchOutcome.of(result));
+            FetchResult result = parts.fetcher().fetch(FetchRequest.get(robotsUrl.value()).withSendBy(go.sendBy()));
             done(go, result, robotsUrl.urlHash());
+            if (late(result)) {
+                parts.robotsStore().releaseFetch(origin);
+                return Optional.of(new Gate.Wait(clock.instant(), LATE));
+            }
+            telemetry.robotsFetched(FetchOutcome.of(result));
             String at = robotsUrl.value();
             int hops = 0;
             while (result instanceof FetchResult.Response r && r.redirect()
@@ -340,9 +348,13 @@ public final class SitePoliteness {
                 }
                 hops++;
                 at = next.get().value();
-                result = parts.fetcher().fetch(FetchRequest.get(at));
-                telemetry.robotsFetched(FetchOutcome.of(result));
+                result = parts.fetcher().fetch(FetchRequest.get(at).withSendBy(hopGo.sendBy()));
                 done(hopGo, result, next.get().urlHash());
+                if (late(result)) {
+                    parts.robotsStore().releaseFetch(origin);
+                    return Optional.of(new Gate.Wait(clock.instant(), LATE));
+                }
+                telemetry.robotsFetched(FetchOutcome.of(result));
             }
             if (result instanceof FetchResult.Failure f && f.kind() == FailureKind.BLOCKED) {
                 // The SSRF guard refused the site's address: nothing of it will ever be fetched.
@@ -361,6 +373,14 @@ public final class SitePoliteness {
             robotsEntries.put(origin, Optional.of(fetched));
             return Optional.empty();
         }
+    }
+
+    /** Why a URL waits whose request missed its slot's window: it asks for a new slot at once. */
+    public static final String LATE = "rate: late for its slot";
+
+    /** Whether the fetcher sent nothing because the request missed its slot's window ({@link FailureKind#LATE}). */
+    public static boolean late(FetchResult result) {
+        return result instanceof FetchResult.Failure f && f.kind() == FailureKind.LATE;
     }
 
     /**

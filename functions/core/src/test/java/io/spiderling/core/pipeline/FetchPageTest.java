@@ -161,8 +161,8 @@ class FetchPageTest {
 
         assertEquals(ItemState.FETCHED, assertInstanceOf(FetchPage.Outcome.Ended.class, outcome).state());
         assertEquals(List.of(ROBOTS, URL.value()), site.urls());
-        assertEquals(Duration.ofSeconds(1), Duration.between(site.seen().get(0).at(), site.seen().get(1).at()),
-                "robots.txt takes a slot of the site's rate");
+        assertEquals(Duration.ofMillis(1100), Duration.between(site.seen().get(0).at(), site.seen().get(1).at()),
+                "robots.txt takes a slot of the site's rate: an interval plus the send window");
         assertEquals(ItemState.FETCHED, state(URL));
         FetchRecord record = urls.find(URL.urlHash()).orElseThrow().fetch().orElseThrow();
         assertEquals(Optional.of("text/html"), record.contentType());
@@ -447,7 +447,7 @@ class FetchPageTest {
         Duration early = Duration.between(times.get(0), times.get(1));
         Duration late = Duration.between(times.get(28), times.get(29));
         assertTrue(early.compareTo(Duration.ofSeconds(8)) >= 0, "slow at first: " + early);
-        assertEquals(Duration.ofSeconds(1), late, "back to one a second");
+        assertEquals(Duration.ofMillis(1100), late, "back to one a second, plus the send window");
     }
 
     @Test

@@ -25,6 +25,7 @@ import java.net.InetAddress;
 import java.net.URI;
 import java.net.UnknownHostException;
 import java.nio.ByteBuffer;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -137,17 +138,27 @@ public final class VertxPageFetcher implements PageFetcher, AutoCloseable {
     private final AddressPolicy addresses;
     private final BodyLimits limits;
     private final Function<String, List<InetAddress>> resolver;
+    private final Clock clock;
 
     /** A fetcher that resolves names with the system resolver ({@link CheckedAddress#resolve}). */
     public VertxPageFetcher(Vertx vertx, Settings settings) {
         this(vertx, settings, CheckedAddress::resolve);
     }
 
+    /** A fetcher that reads send deadlines ({@link FetchRequest#sendBy}) by the system clock. */
+    public VertxPageFetcher(Vertx vertx, Settings settings, Function<String, List<InetAddress>> resolver) {
+        this(vertx, settings, resolver, Clock.systemUTC());
+    }
+
     /**
      * @param resolver every address of a host name (no brackets); empty when it does not resolve. Asked once per
      *     fetch, and only for names: IP literals are parsed, never looked up
+     * @param clock the clock that a request's send deadline ({@link FetchRequest#sendBy}) is read by: the one the
+     *     rate slots are granted by
      */
-    public VertxPageFetcher(Vertx vertx, Settings settings, Function<String, List<InetAddress>> resolver) {
+    public VertxPageFetcher(Vertx vertx, Settings settings, Function<String, List<InetAddress>> resolver,
+            Clock clock) {
+        this.clock = java.util.Objects.requireNonNull(clock, "clock");
         this.resolver = java.util.Objects.requireNonNull(resolver, "resolver");
         this.settings = settings;
         this.addresses = settings.allowLoopback() ? AddressPolicy.allowingLoopback() : AddressPolicy.strict();
@@ -166,6 +177,9 @@ public final class VertxPageFetcher implements PageFetcher, AutoCloseable {
     }
 
     private FetchResult once(String url, FetchRequest request, long start) {
+        if (missed(request)) {
+            return late(request, start);
+        }
         URI uri;
         try {
             uri = URI.create(url);
@@ -223,6 +237,13 @@ public final class VertxPageFetcher implements PageFetcher, AutoCloseable {
         AtomicReference<HttpClientRequest> sent = new AtomicReference<>();
         client.request(options).onFailure(done::completeExceptionally).onSuccess(req -> {
             connectedAt[0] = System.nanoTime();
+            // The last moment before the bytes go out (send() writes them on this event-loop thread): a request past
+            // its slot's window is not sent at all, so that it cannot reach the site too close to the next slot's.
+            if (missed(request)) {
+                req.reset();
+                done.complete(late(request, start));
+                return;
+            }
             sent.set(req);
             Optional<RequestTap> tap = request.capture() ? RequestTap.install(req.connection()) : Optional.empty();
             req.send().onFailure(e -> {
@@ -406,6 +427,16 @@ public final class VertxPageFetcher implements PageFetcher, AutoCloseable {
             }
         }
         return uri.getHost() == null ? Optional.of("no usable host in " + uri) : Optional.empty();
+    }
+
+    /** Whether it is past the request's send deadline. */
+    private boolean missed(FetchRequest request) {
+        return request.sendBy().isPresent() && clock.instant().isAfter(request.sendBy().get());
+    }
+
+    private static FetchResult late(FetchRequest request, long start) {
+        return new FetchResult.Failure(FailureKind.LATE, "not sent: past its send deadline "
+                + request.sendBy().orElseThrow(), elapsed(start));
     }
 
     private static Duration elapsed(long start) {
