@@ -27,6 +27,7 @@ import io.spiderling.core.politeness.RateLimiter;
 import io.spiderling.core.politeness.RateOverrides;
 import io.spiderling.core.politeness.RetryPolicy;
 import io.spiderling.core.port.BlobStore;
+import io.spiderling.core.port.PageFetcher;
 import io.spiderling.core.robots.RobotsFetchOutcome;
 import io.spiderling.core.robots.RobotsOrigin;
 import io.spiderling.core.robots.RobotsPolicy;
@@ -101,11 +102,15 @@ class FetchPageTest {
     }
 
     private FetchPage fetchPage(BlobStore blobStore) {
+        return fetchPage(blobStore, site);
+    }
+
+    private FetchPage fetchPage(BlobStore blobStore, PageFetcher fetcher) {
         SitePoliteness politeness = new SitePoliteness(new SitePoliteness.Parts(RobotsPolicy.create(), robotsStore,
-                RateLimiter.create(), rates, RateOverrides.none(), site, UrlNormalizer.create()), clock, pause,
+                RateLimiter.create(), rates, RateOverrides.none(), fetcher, UrlNormalizer.create()), clock, pause,
                 () -> 0.0);
         return FetchPage.builder()
-                .fetcher(site)
+                .fetcher(fetcher)
                 .blobs(blobStore)
                 .urls(urls)
                 .tracker(new BatchTracker(batches, batches))
@@ -313,6 +318,28 @@ class FetchPageTest {
         assertEquals(Optional.of("robots-unreachable"), batches.items(BATCH, Optional.of(ItemState.FAILED),
                 Optional.empty(), 10).items().getFirst().detail());
         assertFalse(site.urls().contains(URL.value()));
+    }
+
+    @Test
+    void process_whenTheRequestMissesItsSlotsWindow_requeuesItWithoutContactingTheSiteAndFreesItsPlace() {
+        site.answer(URL.value(), ok(URL.value(), "a"));
+        // The fetcher loses 150 ms between the slot and the write (a busy core): past the window of 100 ms.
+        PageFetcher busy = request -> {
+            if (request.url().equals(URL.value())) {
+                clock.advance(Duration.ofMillis(150));
+            }
+            return site.fetch(request);
+        };
+
+        var outcome = fetchPage(blobs, busy).process(send(URL));
+
+        var requeued = assertInstanceOf(FetchPage.Outcome.Requeued.class, outcome);
+        assertEquals(SitePoliteness.LATE, requeued.why());
+        assertEquals(List.of(ROBOTS), site.urls(), "the page was never sent");
+        assertEquals(List.of(), rates.find(URL.siteKey()).orElseThrow().inFlight(), "its place in flight is free");
+        assertEquals(ItemState.QUEUED, state(URL));
+        assertEquals(ItemState.FETCHED, runToEnd(fetchPage(), lastSent()) instanceof FetchPage.Outcome.Ended e
+                ? e.state() : null, "fetched on its next slot");
     }
 
     @Test
