@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.spiderling.core.fetch.FailureKind;
 import io.spiderling.core.fetch.FetchRequest;
 import io.spiderling.core.fetch.FetchResult;
+import io.spiderling.core.fetch.SendWindow;
 import io.spiderling.lambda.fetch.VertxPageFetcher;
 import io.spiderling.lambda.internal.CheckedAddress;
 import io.spiderling.testkit.LocalSite;
@@ -127,12 +128,26 @@ class VertxPageFetcherTest {
             }
         };
         try (VertxPageFetcher late = new VertxPageFetcher(vertx, settings(true), CheckedAddress::resolve, slipping)) {
-            FetchResult result = late.fetch(FetchRequest.get(site().url("/deadline")).withSendBy(deadline));
+            FetchResult result = late.fetch(FetchRequest.get(site().url("/deadline")).withSend(new SendWindow(deadline, deadline)));
 
             FetchResult.Failure failure = assertInstanceOf(FetchResult.Failure.class, result);
             assertEquals(FailureKind.LATE, failure.kind(), failure.message());
             assertEquals(0, site().requestCount("/deadline"), "the site never saw it");
         }
+    }
+
+    @Test
+    void fetch_whenCalledBeforeItsWindowOpens_holdsTheRequestUntilThen() {
+        site().page("/held", "x");
+        Instant from = Instant.now().plusMillis(300);
+
+        FetchResult result = fetcher.fetch(FetchRequest.get(site().url("/held"))
+                .withSend(new SendWindow(from, from.plusSeconds(5))));
+
+        assertEquals(200, assertInstanceOf(FetchResult.Response.class, result).status());
+        Instant arrived = site().requests().stream().filter(r -> r.path().equals("/held")).findFirst().orElseThrow()
+                .receivedAt();
+        assertTrue(!arrived.isBefore(from), "arrived at " + arrived + ", its window opened at " + from);
     }
 
     @Test
@@ -142,7 +157,7 @@ class VertxPageFetcherTest {
 
         try (VertxPageFetcher onTime = new VertxPageFetcher(vertx, settings(true), CheckedAddress::resolve,
                 Clock.fixed(now, ZoneOffset.UTC))) {
-            FetchResult result = onTime.fetch(FetchRequest.get(site().url("/in-time")).withSendBy(now));
+            FetchResult result = onTime.fetch(FetchRequest.get(site().url("/in-time")).withSend(new SendWindow(now, now)));
 
             assertEquals(200, assertInstanceOf(FetchResult.Response.class, result).status());
             assertEquals(1, site().requestCount("/in-time"));

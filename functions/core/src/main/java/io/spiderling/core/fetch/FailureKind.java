@@ -20,8 +20,8 @@ public enum FailureKind {
      */
     BLOCKED,
     /**
-     * The request was not sent: the moment it would have been written to the connection was past its send deadline
-     * ({@link FetchRequest#sendBy()}), the end of its rate slot's window. The site was not asked; the URL asks for a
+     * The request was not sent: the moment it would have been written to the connection was past its send window
+     * ({@link FetchRequest#send()}), the end of its rate slot's window. The site was not asked; the URL asks for a
      * new slot.
      */
     LATE;

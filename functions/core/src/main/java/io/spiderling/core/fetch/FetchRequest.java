@@ -1,6 +1,5 @@
 package io.spiderling.core.fetch;
 
-import java.time.Instant;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -12,18 +11,17 @@ import java.util.Optional;
  * @param ifModifiedSince the stored copy's Last-Modified, for a conditional GET
  * @param capture keep the exchange as it went over the wire ({@link WireExchange}), for WARC; costs a copy of the
  *     transferred payload when the body was content-encoded
- * @param sendBy the last moment the request may be written to the connection, by the clock the fetcher is given
- *     (the end of its rate slot's window, {@code RateLimiter#sendBy}); a fetcher that gets there later sends
- *     nothing and returns a {@link FailureKind#LATE} failure. Empty: no deadline
+ * @param send when the request may be written to the connection ({@link SendWindow}: held until it opens, not
+ *     sent after it closes); empty: at once
  */
 public record FetchRequest(String url, Optional<String> ifNoneMatch, Optional<String> ifModifiedSince,
-        boolean capture, Optional<Instant> sendBy) {
+        boolean capture, Optional<SendWindow> send) {
 
     public FetchRequest {
         Objects.requireNonNull(url, "url");
         Objects.requireNonNull(ifNoneMatch, "ifNoneMatch");
         Objects.requireNonNull(ifModifiedSince, "ifModifiedSince");
-        Objects.requireNonNull(sendBy, "sendBy");
+        Objects.requireNonNull(send, "send");
     }
 
     public FetchRequest(String url, Optional<String> ifNoneMatch, Optional<String> ifModifiedSince) {
@@ -32,12 +30,12 @@ public record FetchRequest(String url, Optional<String> ifNoneMatch, Optional<St
 
     /** The same request, with the exchange captured or not. */
     public FetchRequest withCapture(boolean value) {
-        return new FetchRequest(url, ifNoneMatch, ifModifiedSince, value, sendBy);
+        return new FetchRequest(url, ifNoneMatch, ifModifiedSince, value, send);
     }
 
-    /** The same request, to be written no later than {@code deadline} or not at all. */
-    public FetchRequest withSendBy(Instant deadline) {
-        return new FetchRequest(url, ifNoneMatch, ifModifiedSince, capture, Optional.of(deadline));
+    /** The same request, to be written within {@code window} or not at all. */
+    public FetchRequest withSend(SendWindow window) {
+        return new FetchRequest(url, ifNoneMatch, ifModifiedSince, capture, Optional.of(window));
     }
 
     /** A plain GET. */

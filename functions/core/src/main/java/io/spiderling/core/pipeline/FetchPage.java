@@ -546,7 +546,7 @@ public final class FetchPage {
                     Instant requestedAt = clock.instant();
                     FetchResult result = fetcher.fetch(FetchRequest.conditional(url.value(),
                             cached.map(h -> h.get("etag")), cached.map(h -> h.get("last-modified")))
-                            .withCapture(capture).withSendBy(go.sendBy()));
+                            .withCapture(capture).withSend(go.window()));
                     session.done(go, result, url.urlHash());
                     if (SitePoliteness.late(result)) {
                         // Not sent: it would have reached the site too close to the next slot's request.

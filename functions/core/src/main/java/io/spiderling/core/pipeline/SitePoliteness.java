@@ -3,6 +3,7 @@ package io.spiderling.core.pipeline;
 import io.spiderling.core.fetch.FailureKind;
 import io.spiderling.core.fetch.FetchRequest;
 import io.spiderling.core.fetch.FetchResult;
+import io.spiderling.core.fetch.SendWindow;
 import io.spiderling.core.politeness.FetchOutcome;
 import io.spiderling.core.politeness.RateDecision;
 import io.spiderling.core.politeness.RateLimiter;
@@ -64,10 +65,16 @@ public final class SitePoliteness {
     /** Where a URL stands with its site. */
     public sealed interface Gate {
         /**
-         * Go ahead: the request may go out from {@code slot} (already waited for) until {@code sendBy}, and not later
-         * (pass it to the fetcher, {@link FetchRequest#withSendBy}); report it back with {@code done}.
+         * Go ahead: the request may go out from {@code slot} (waited for, up to the fetcher's
+         * {@link PageFetcher#lead}) until {@code sendBy}, and not later: pass {@link #window} to the fetcher
+         * ({@link FetchRequest#withSend}); report it back with {@code done}.
          */
-        record Go(SiteKey site, Instant slot, Instant sendBy) implements Gate {}
+        record Go(SiteKey site, Instant slot, Instant sendBy) implements Gate {
+            /** When the request may be written. */
+            public SendWindow window() {
+                return new SendWindow(slot, sendBy);
+            }
+        }
 
         /** Not now: ask again from {@code until}. */
         record Wait(Instant until, String why) implements Gate {}
@@ -225,8 +232,10 @@ public final class SitePoliteness {
                     };
                 }, base);
             }
-            if (gate instanceof Gate.Go go && go.slot().isAfter(clock.instant())) {
-                pause.until(go.slot());
+            // The fetcher holds a request that comes early until its slot, on the thread that writes it: waking a little
+            // before the slot leaves its own delays (a busy core, a connection to open) out of the send time.
+            if (gate instanceof Gate.Go go && go.slot().minus(parts.fetcher().lead()).isAfter(clock.instant())) {
+                pause.until(go.slot().minus(parts.fetcher().lead()));
             }
             if (gate instanceof Gate.Wait) {
                 telemetry.rateRefused();
@@ -327,7 +336,7 @@ public final class SitePoliteness {
                 parts.robotsStore().releaseFetch(origin);
                 return Optional.of(slot);
             }
-            FetchResult result = parts.fetcher().fetch(FetchRequest.get(robotsUrl.value()).withSendBy(go.sendBy()));
+            FetchResult result = parts.fetcher().fetch(FetchRequest.get(robotsUrl.value()).withSend(go.window()));
             done(go, result, robotsUrl.urlHash());
             if (late(result)) {
                 parts.robotsStore().releaseFetch(origin);
@@ -348,7 +357,7 @@ public final class SitePoliteness {
                 }
                 hops++;
                 at = next.get().value();
-                result = parts.fetcher().fetch(FetchRequest.get(at).withSendBy(hopGo.sendBy()));
+                result = parts.fetcher().fetch(FetchRequest.get(at).withSend(hopGo.window()));
                 done(hopGo, result, next.get().urlHash());
                 if (late(result)) {
                     parts.robotsStore().releaseFetch(origin);

@@ -56,10 +56,10 @@ class SitePolitenessTest {
         var second = assertInstanceOf(SitePoliteness.Gate.Go.class, b.acquire(key, Optional.empty()));
 
         clock.set(first.slot().plusMillis(delayMillis));
-        FetchResult firstResult = site.fetch(FetchRequest.get(FIRST.value()).withSendBy(first.sendBy()));
+        FetchResult firstResult = site.fetch(FetchRequest.get(FIRST.value()).withSend(first.window()));
         a.done(first, firstResult, FIRST.urlHash());
         clock.set(second.slot());
-        site.fetch(FetchRequest.get(SECOND.value()).withSendBy(second.sendBy()));
+        site.fetch(FetchRequest.get(SECOND.value()).withSend(second.window()));
 
         List<Instant> arrivals = site.seen().stream().map(ScriptedFetcher.Seen::at).toList();
         assertEquals(sentFirst ? List.of(first.slot().plusMillis(delayMillis), second.slot())

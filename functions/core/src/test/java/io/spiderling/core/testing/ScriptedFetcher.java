@@ -61,7 +61,7 @@ public final class ScriptedFetcher implements PageFetcher {
      */
     @Override
     public synchronized FetchResult fetch(FetchRequest request) {
-        if (request.sendBy().isPresent() && clock.instant().isAfter(request.sendBy().get())) {
+        if (request.send().isPresent() && clock.instant().isAfter(request.send().get().by())) {
             return new FetchResult.Failure(FailureKind.LATE, "past its send deadline", Duration.ZERO);
         }
         seen.add(new Seen(request, clock.instant()));

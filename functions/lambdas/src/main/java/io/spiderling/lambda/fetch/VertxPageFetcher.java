@@ -139,6 +139,7 @@ public final class VertxPageFetcher implements PageFetcher, AutoCloseable {
     private final BodyLimits limits;
     private final Function<String, List<InetAddress>> resolver;
     private final Clock clock;
+    private final Vertx vertx;
 
     /** A fetcher that resolves names with the system resolver ({@link CheckedAddress#resolve}). */
     public VertxPageFetcher(Vertx vertx, Settings settings) {
@@ -159,6 +160,7 @@ public final class VertxPageFetcher implements PageFetcher, AutoCloseable {
     public VertxPageFetcher(Vertx vertx, Settings settings, Function<String, List<InetAddress>> resolver,
             Clock clock) {
         this.clock = java.util.Objects.requireNonNull(clock, "clock");
+        this.vertx = vertx;
         this.resolver = java.util.Objects.requireNonNull(resolver, "resolver");
         this.settings = settings;
         this.addresses = settings.allowLoopback() ? AddressPolicy.allowingLoopback() : AddressPolicy.strict();
@@ -170,6 +172,18 @@ public final class VertxPageFetcher implements PageFetcher, AutoCloseable {
                 .setVerifyHost(true)
                 .setTryUseCompression(false)); // decoded here, under the ratio guard
     }
+
+    /**
+     * A quarter of a second: the caller may wake that much before a request's window and leave the wait to the
+     * event loop, whose timer is on a platform thread and next to the write, so what is lost in between (waking a
+     * virtual thread on a busy core, opening the connection) no longer makes the request late for its window.
+     */
+    @Override
+    public Duration lead() {
+        return LEAD;
+    }
+
+    private static final Duration LEAD = Duration.ofMillis(250);
 
     @Override
     public FetchResult fetch(FetchRequest request) {
@@ -235,28 +249,50 @@ public final class VertxPageFetcher implements PageFetcher, AutoCloseable {
         // only on the total one, so a page that sends its headers and then nothing holds a fetcher 10 s, not 30.
         AtomicLong lastByteAt = new AtomicLong(start);
         AtomicReference<HttpClientRequest> sent = new AtomicReference<>();
-        client.request(options).onFailure(done::completeExceptionally).onSuccess(req -> {
-            connectedAt[0] = System.nanoTime();
-            // The last moment before the bytes go out (send() writes them on this event-loop thread): a request past
-            // its slot's window is not sent at all, so that it cannot reach the site too close to the next slot's.
-            if (missed(request)) {
-                req.reset();
-                done.complete(late(request, start));
-                return;
+        // Where the durations count from: the call, or the end of the hold for a request held until its window.
+        long[] origin = {start};
+        client.request(options).onFailure(done::completeExceptionally).onSuccess(req -> new Object() {
+            private boolean held;
+
+            /** On the connection's event-loop thread, which send() writes the bytes on (a timer set here too). */
+            void write() {
+                long hold = holdMillis(request);
+                if (hold > 0) {
+                    // Early: hold it here, on the thread that writes it, and look at the time again when the timer
+                    // fires (a timer may fire early by the clock it is read against, never by nanoTime).
+                    held = true;
+                    vertx.setTimer(hold, id -> write());
+                    return;
+                }
+                // The last moment before the bytes go out: a request past its window is not sent at all, so that it
+                // cannot reach the site too close to the next slot's request.
+                if (missed(request)) {
+                    req.exceptionHandler(abandoned -> { }); // the reset below is ours: nothing to report
+                    req.reset();
+                    done.complete(late(request, start));
+                    return;
+                }
+                connectedAt[0] = System.nanoTime();
+                if (held) {
+                    // The wait for the window is no part of the exchange: the site's response time counts from here.
+                    origin[0] = connectedAt[0];
+                }
+                lastByteAt.set(connectedAt[0]);
+                sent.set(req);
+                Optional<RequestTap> tap = request.capture() ? RequestTap.install(req.connection())
+                        : Optional.empty();
+                req.send().onFailure(e -> {
+                    tap.ifPresent(RequestTap::remove);
+                    done.completeExceptionally(e);
+                }).onSuccess(response -> {
+                    lastByteAt.set(System.nanoTime());
+                    // The request has been written whole once its response starts: what the tap copied is all of it.
+                    Optional<Capturing> capturing = tap.flatMap(RequestTap::remove)
+                            .map(head -> new Capturing(head, address.getHostAddress()));
+                    read(url, req, response, origin[0], lastByteAt, firstByteAt, connectedAt, done, capturing);
+                });
             }
-            sent.set(req);
-            Optional<RequestTap> tap = request.capture() ? RequestTap.install(req.connection()) : Optional.empty();
-            req.send().onFailure(e -> {
-                tap.ifPresent(RequestTap::remove);
-                done.completeExceptionally(e);
-            }).onSuccess(response -> {
-                lastByteAt.set(System.nanoTime());
-                // The request has been written whole once its response starts: what the tap copied is all of it.
-                Optional<Capturing> capturing = tap.flatMap(RequestTap::remove)
-                        .map(head -> new Capturing(head, address.getHostAddress()));
-                read(url, req, response, start, lastByteAt, firstByteAt, connectedAt, done, capturing);
-            });
-        });
+        }.write());
         long idle = settings.firstByteTimeout().toNanos();
         long deadline = start + settings.totalTimeout().toNanos();
         try {
@@ -429,14 +465,23 @@ public final class VertxPageFetcher implements PageFetcher, AutoCloseable {
         return uri.getHost() == null ? Optional.of("no usable host in " + uri) : Optional.empty();
     }
 
-    /** Whether it is past the request's send deadline. */
+    /** Whether it is past the end of the request's send window. */
     private boolean missed(FetchRequest request) {
-        return request.sendBy().isPresent() && clock.instant().isAfter(request.sendBy().get());
+        return request.send().isPresent() && clock.instant().isAfter(request.send().get().by());
+    }
+
+    /** How many milliseconds (rounded up) until the request's send window opens; zero or less: it is open. */
+    private long holdMillis(FetchRequest request) {
+        if (request.send().isEmpty()) {
+            return 0;
+        }
+        long nanos = Duration.between(clock.instant(), request.send().get().from()).toNanos();
+        return nanos <= 0 ? 0 : (nanos + 999_999) / 1_000_000;
     }
 
     private static FetchResult late(FetchRequest request, long start) {
-        return new FetchResult.Failure(FailureKind.LATE, "not sent: past its send deadline "
-                + request.sendBy().orElseThrow(), elapsed(start));
+        return new FetchResult.Failure(FailureKind.LATE, "not sent: past the end of its send window "
+                + request.send().orElseThrow().by(), elapsed(start));
     }
 
     private static Duration elapsed(long start) {
