@@ -146,7 +146,7 @@ public final class VertxPageFetcher implements PageFetcher, AutoCloseable {
         this(vertx, settings, CheckedAddress::resolve);
     }
 
-    /** A fetcher that reads send deadlines ({@link FetchRequest#sendBy}) by the system clock. */
+    /** A fetcher that reads send windows ({@link FetchRequest#send}) by the system clock. */
     public VertxPageFetcher(Vertx vertx, Settings settings, Function<String, List<InetAddress>> resolver) {
         this(vertx, settings, resolver, Clock.systemUTC());
     }
@@ -154,7 +154,7 @@ public final class VertxPageFetcher implements PageFetcher, AutoCloseable {
     /**
      * @param resolver every address of a host name (no brackets); empty when it does not resolve. Asked once per
      *     fetch, and only for names: IP literals are parsed, never looked up
-     * @param clock the clock that a request's send deadline ({@link FetchRequest#sendBy}) is read by: the one the
+     * @param clock the clock that a request's send window ({@link FetchRequest#send}) is read by: the one the
      *     rate slots are granted by
      */
     public VertxPageFetcher(Vertx vertx, Settings settings, Function<String, List<InetAddress>> resolver,
@@ -256,6 +256,12 @@ public final class VertxPageFetcher implements PageFetcher, AutoCloseable {
 
             /** On the connection's event-loop thread, which send() writes the bytes on (a timer set here too). */
             void write() {
+                if (done.isDone()) {
+                    // Timed out while held: the caller has moved on, and the request must not go out after all.
+                    req.exceptionHandler(abandoned -> { });
+                    req.reset();
+                    return;
+                }
                 long hold = holdMillis(request);
                 if (hold > 0) {
                     // Early: hold it here, on the thread that writes it, and look at the time again when the timer
