@@ -61,10 +61,10 @@ public final class Soak {
     private Soak() {}
 
     /**
-     * @param gapTolerance how far below its interval a gap between two arrivals at a site may be and still pass:
-     *     the limiter spaces the slots, the sites see arrivals, and a send made late (a GC pause, a busy core; tens of
-     *     milliseconds on the shared 2-core machine) brings the next arrival closer. 100 ms by default, which leaves
-     *     the fast sites to the 10 s window check
+     * @param gapTolerance how far below its interval a gap between two arrivals at a site may be and still pass.
+     *     The requests go out at least an interval apart by construction (each within its slot's send window, the
+     *     slots an interval plus the window apart), but a site stamps an arrival when its server thread gets to it,
+     *     which a busy core can delay. 100 ms by default; {@code PT0S} checks the sends' spacing exactly
      */
     record Settings(int urls, int sites, int batches, int qps, int pollers, Duration sampleEvery, Duration warmup,
             Duration robotsTtl, Duration deadline, Duration gapTolerance, long seed, Path out, boolean inMemory) {
@@ -233,10 +233,10 @@ public final class Soak {
                 String.format(Locale.ROOT, "robots.txt requests per site %d to %d (TTL %s); %d duplicates%s",
                         minRobots, maxRobots, s.robotsTtl(), politeness.duplicates().size(),
                         first(politeness.duplicates())), politeness.duplicates().isEmpty() && minRobots >= 1));
-        // The limiter grants slots one interval apart and each fetcher sends at its slot, so a send made late (a busy
-        // core, a GC pause) shortens the gap to the next one: the smallest gap is judged with a tolerance for that
-        // jitter, and the average rate, which jitter cannot raise, over every window of 10 s, allowing one request
-        // more than 10 s / interval for the window's edges.
+        // A request goes out within its slot's send window or not at all, and slots are an interval plus the window
+        // apart, so the sends are an interval apart; the sites stamp arrivals on their own threads, which a busy core
+        // can delay: the smallest gap is judged with a tolerance for that, and the average rate over every window of
+        // 10 s, allowing one request more than 10 s / interval for the window's edges.
         Gaps gaps = Gaps.of(log, intervals, s.gapTolerance());
         String busiestSecond = politeness.load().values().stream()
                 .max(Comparator.comparingDouble(l -> l.maxInAnySecond() / (double) l.allowedPerSecond()))

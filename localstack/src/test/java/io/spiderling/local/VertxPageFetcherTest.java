@@ -7,15 +7,22 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.spiderling.core.fetch.FailureKind;
 import io.spiderling.core.fetch.FetchRequest;
 import io.spiderling.core.fetch.FetchResult;
+import io.spiderling.core.fetch.SendWindow;
 import io.spiderling.lambda.fetch.VertxPageFetcher;
+import io.spiderling.lambda.internal.CheckedAddress;
 import io.spiderling.testkit.LocalSite;
 import io.spiderling.testkit.LocalSites;
 import io.vertx.core.Vertx;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
+import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.zip.GZIPOutputStream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -94,6 +101,67 @@ class VertxPageFetcherTest {
         assertTrue(failure.message().startsWith("no data for"), failure.message());
         assertTrue(Duration.ofNanos(System.nanoTime() - start).compareTo(Duration.ofSeconds(4)) < 0,
                 "gave up a second after the body went quiet, not at the 5 s total timeout");
+    }
+
+    @Test
+    void fetch_whenTheDeadlinePassesBeforeTheRequestIsWritten_sendsNothingAndSaysLate() {
+        site().page("/deadline", "x");
+        Instant deadline = Instant.parse("2026-11-24T10:00:00Z");
+        // On time when the fetch starts, a millisecond late once it has its connection: the check at the write is the
+        // one that counts, since a busy fetcher can lose any amount of time in between.
+        Clock slipping = new Clock() {
+            private final AtomicInteger reads = new AtomicInteger();
+
+            @Override
+            public Instant instant() {
+                return reads.getAndIncrement() == 0 ? deadline : deadline.plusMillis(1);
+            }
+
+            @Override
+            public ZoneId getZone() {
+                return ZoneOffset.UTC;
+            }
+
+            @Override
+            public Clock withZone(ZoneId zone) {
+                return this;
+            }
+        };
+        try (VertxPageFetcher late = new VertxPageFetcher(vertx, settings(true), CheckedAddress::resolve, slipping)) {
+            FetchResult result = late.fetch(FetchRequest.get(site().url("/deadline")).withSend(new SendWindow(deadline, deadline)));
+
+            FetchResult.Failure failure = assertInstanceOf(FetchResult.Failure.class, result);
+            assertEquals(FailureKind.LATE, failure.kind(), failure.message());
+            assertEquals(0, site().requestCount("/deadline"), "the site never saw it");
+        }
+    }
+
+    @Test
+    void fetch_whenCalledBeforeItsWindowOpens_holdsTheRequestUntilThen() {
+        site().page("/held", "x");
+        Instant from = Instant.now().plusMillis(300);
+
+        FetchResult result = fetcher.fetch(FetchRequest.get(site().url("/held"))
+                .withSend(new SendWindow(from, from.plusSeconds(5))));
+
+        assertEquals(200, assertInstanceOf(FetchResult.Response.class, result).status());
+        Instant arrived = site().requests().stream().filter(r -> r.path().equals("/held")).findFirst().orElseThrow()
+                .receivedAt();
+        assertTrue(!arrived.isBefore(from), "arrived at " + arrived + ", its window opened at " + from);
+    }
+
+    @Test
+    void fetch_whenWrittenBeforeItsDeadline_sendsIt() {
+        site().page("/in-time", "x");
+        Instant now = Instant.parse("2026-11-24T10:00:00Z");
+
+        try (VertxPageFetcher onTime = new VertxPageFetcher(vertx, settings(true), CheckedAddress::resolve,
+                Clock.fixed(now, ZoneOffset.UTC))) {
+            FetchResult result = onTime.fetch(FetchRequest.get(site().url("/in-time")).withSend(new SendWindow(now, now)));
+
+            assertEquals(200, assertInstanceOf(FetchResult.Response.class, result).status());
+            assertEquals(1, site().requestCount("/in-time"));
+        }
     }
 
     @Test

@@ -143,7 +143,9 @@ class DynamoDbRateStoreTest extends RateStoreContract {
         SiteKey site = new SiteKey("parallel-handlers.example");
         Duration interval = Duration.ofMillis(200);
         SitePoliteness politeness = new SitePoliteness(new SitePoliteness.Parts(null, null, RateLimiter.create(),
-                store, RateOverrides.parse(site.value() + " 5"), null, null), Clock.systemUTC(),
+                store, RateOverrides.parse(site.value() + " 5"), request -> {
+                    throw new AssertionError("this test takes slots and fetches nothing");
+                }, null), Clock.systemUTC(),
                 DynamoDbRateStoreTest::sleepUntil, () -> 0.5);
         List<Instant> slots = Collections.synchronizedList(new ArrayList<>());
         List<Instant> started = Collections.synchronizedList(new ArrayList<>());

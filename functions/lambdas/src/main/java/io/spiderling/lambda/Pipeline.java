@@ -493,7 +493,7 @@ public final class Pipeline implements AutoCloseable {
                 .totalTimeout(config.get(ConfigKeys.FETCH_TOTAL_TIMEOUT))
                 .maxBodyBytes(config.get(ConfigKeys.FETCH_MAX_BODY_BYTES))
                 .allowLoopback(config.get(ConfigKeys.FETCH_ALLOW_LOOPBACK))
-                .build()));
+                .build(), CheckedAddress::resolve, clock));
     }
 
     /** The robots.txt policy as the fetcher applies it; the status reports use the same. */

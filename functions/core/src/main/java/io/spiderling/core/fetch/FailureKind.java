@@ -18,7 +18,13 @@ public enum FailureKind {
      * The fetcher refused to make the request: the SSRF guard refused the address, the scheme is not fetched, or a
      * body expanded past the decompression limit. Asking again gets the same refusal, and the site was not asked.
      */
-    BLOCKED;
+    BLOCKED,
+    /**
+     * The request was not sent: the moment it would have been written to the connection was past its send window
+     * ({@link FetchRequest#send()}), the end of its rate slot's window. The site was not asked; the URL asks for a
+     * new slot.
+     */
+    LATE;
 
     /** The stable lower-case word stored and shown: {@code connect}, {@code timeout}, … */
     public String wireName() {

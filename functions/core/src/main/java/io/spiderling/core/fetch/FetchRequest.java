@@ -11,23 +11,31 @@ import java.util.Optional;
  * @param ifModifiedSince the stored copy's Last-Modified, for a conditional GET
  * @param capture keep the exchange as it went over the wire ({@link WireExchange}), for WARC; costs a copy of the
  *     transferred payload when the body was content-encoded
+ * @param send when the request may be written to the connection ({@link SendWindow}: held until it opens, not
+ *     sent after it closes); empty: at once
  */
 public record FetchRequest(String url, Optional<String> ifNoneMatch, Optional<String> ifModifiedSince,
-        boolean capture) {
+        boolean capture, Optional<SendWindow> send) {
 
     public FetchRequest {
         Objects.requireNonNull(url, "url");
         Objects.requireNonNull(ifNoneMatch, "ifNoneMatch");
         Objects.requireNonNull(ifModifiedSince, "ifModifiedSince");
+        Objects.requireNonNull(send, "send");
     }
 
     public FetchRequest(String url, Optional<String> ifNoneMatch, Optional<String> ifModifiedSince) {
-        this(url, ifNoneMatch, ifModifiedSince, false);
+        this(url, ifNoneMatch, ifModifiedSince, false, Optional.empty());
     }
 
     /** The same request, with the exchange captured or not. */
     public FetchRequest withCapture(boolean value) {
-        return new FetchRequest(url, ifNoneMatch, ifModifiedSince, value);
+        return new FetchRequest(url, ifNoneMatch, ifModifiedSince, value, send);
+    }
+
+    /** The same request, to be written within {@code window} or not at all. */
+    public FetchRequest withSend(SendWindow window) {
+        return new FetchRequest(url, ifNoneMatch, ifModifiedSince, capture, Optional.of(window));
     }
 
     /** A plain GET. */

@@ -16,7 +16,8 @@ public sealed interface FetchResult {
      * @param truncated the body was cut at the configured cap
      * @param finalUrl the URL that answered, after redirects
      * @param redirects the URLs that redirected on the way to {@code finalUrl}, in order; empty when the first answered
-     * @param connect time to an open connection; zero when unknown (a reused connection)
+     * @param connect time until the request was written (a connection open); zero when unknown, or when the request
+     *     was held until its send window ({@link FetchRequest#send}) with its connection already open
      * @param exchange the exchange as it went over the wire, when the request asked for a capture and the fetcher
      *     could take one
      */

@@ -546,9 +546,13 @@ public final class FetchPage {
                     Instant requestedAt = clock.instant();
                     FetchResult result = fetcher.fetch(FetchRequest.conditional(url.value(),
                             cached.map(h -> h.get("etag")), cached.map(h -> h.get("last-modified")))
-                            .withCapture(capture));
-                    telemetry.fetched(FetchOutcome.of(result), result.total());
+                            .withCapture(capture).withSend(go.window()));
                     session.done(go, result, url.urlHash());
+                    if (SitePoliteness.late(result)) {
+                        // Not sent: it would have reached the site too close to the next slot's request.
+                        return new Hop.Done(requeue(job, job.attempt(), clock.instant(), SitePoliteness.LATE));
+                    }
+                    telemetry.fetched(FetchOutcome.of(result), result.total());
                     if (!(result instanceof FetchResult.Response r) || !r.redirect()) {
                         return new Hop.Done(settle(job, url, via, result, stored,
                                 capture ? Optional.of(requestedAt) : Optional.empty()));

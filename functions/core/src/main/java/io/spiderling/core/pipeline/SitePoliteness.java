@@ -3,6 +3,7 @@ package io.spiderling.core.pipeline;
 import io.spiderling.core.fetch.FailureKind;
 import io.spiderling.core.fetch.FetchRequest;
 import io.spiderling.core.fetch.FetchResult;
+import io.spiderling.core.fetch.SendWindow;
 import io.spiderling.core.politeness.FetchOutcome;
 import io.spiderling.core.politeness.RateDecision;
 import io.spiderling.core.politeness.RateLimiter;
@@ -63,8 +64,17 @@ public final class SitePoliteness {
 
     /** Where a URL stands with its site. */
     public sealed interface Gate {
-        /** Go ahead: the request may start at {@code slot} (already waited for); report it back with {@code done}. */
-        record Go(SiteKey site, Instant slot) implements Gate {}
+        /**
+         * Go ahead: the request may go out from {@code slot} (waited for, up to the fetcher's
+         * {@link PageFetcher#lead}) until {@code sendBy}, and not later: pass {@link #window} to the fetcher
+         * ({@link FetchRequest#withSend}); report it back with {@code done}.
+         */
+        record Go(SiteKey site, Instant slot, Instant sendBy) implements Gate {
+            /** When the request may be written. */
+            public SendWindow window() {
+                return new SendWindow(slot, sendBy);
+            }
+        }
 
         /** Not now: ask again from {@code until}. */
         record Wait(Instant until, String why) implements Gate {}
@@ -216,13 +226,16 @@ public final class SitePoliteness {
                     return switch (parts.limiter().acquire(rebased, nowMillis(), 1)) {
                         case RateDecision.Refused refused -> new Step<>(null, new Gate.Wait(refused.retryAt(),
                                 "rate: " + refused.reason().name().toLowerCase(java.util.Locale.ROOT)), true);
-                        case RateDecision.Granted granted -> new Step<>(granted.next(),
-                                new Gate.Go(key, granted.slots().getFirst()));
+                        case RateDecision.Granted granted -> new Step<>(granted.next(), new Gate.Go(key,
+                                granted.slots().getFirst(), parts.limiter().sendBy(rebased,
+                                        granted.slots().getFirst())));
                     };
                 }, base);
             }
-            if (gate instanceof Gate.Go go && go.slot().isAfter(clock.instant())) {
-                pause.until(go.slot());
+            // The fetcher holds a request that comes early until its slot, on the thread that writes it: waking a little
+            // before the slot leaves its own delays (a busy core, a connection to open) out of the send time.
+            if (gate instanceof Gate.Go go && go.slot().minus(parts.fetcher().lead()).isAfter(clock.instant())) {
+                pause.until(go.slot().minus(parts.fetcher().lead()));
             }
             if (gate instanceof Gate.Wait) {
                 telemetry.rateRefused();
@@ -339,9 +352,13 @@ public final class SitePoliteness {
                 parts.robotsStore().releaseFetch(origin);
                 return Optional.of(slot);
             }
-            FetchResult result = parts.fetcher().fetch(FetchRequest.get(robotsUrl.value()));
-            telemetry.robotsFetched(FetchOutcome.of(result));
+            FetchResult result = parts.fetcher().fetch(FetchRequest.get(robotsUrl.value()).withSend(go.window()));
             done(go, result, robotsUrl.urlHash());
+            if (late(result)) {
+                parts.robotsStore().releaseFetch(origin);
+                return Optional.of(new Gate.Wait(clock.instant(), LATE));
+            }
+            telemetry.robotsFetched(FetchOutcome.of(result));
             String at = robotsUrl.value();
             int hops = 0;
             while (result instanceof FetchResult.Response r && r.redirect()
@@ -357,9 +374,13 @@ public final class SitePoliteness {
                 }
                 hops++;
                 at = next.get().value();
-                result = parts.fetcher().fetch(FetchRequest.get(at));
-                telemetry.robotsFetched(FetchOutcome.of(result));
+                result = parts.fetcher().fetch(FetchRequest.get(at).withSend(hopGo.window()));
                 done(hopGo, result, next.get().urlHash());
+                if (late(result)) {
+                    parts.robotsStore().releaseFetch(origin);
+                    return Optional.of(new Gate.Wait(clock.instant(), LATE));
+                }
+                telemetry.robotsFetched(FetchOutcome.of(result));
             }
             if (result instanceof FetchResult.Failure f && f.kind() == FailureKind.BLOCKED) {
                 // The SSRF guard refused the site's address: nothing of it will ever be fetched.
@@ -378,6 +399,14 @@ public final class SitePoliteness {
             robotsEntries.put(origin, Optional.of(fetched));
             return Optional.empty();
         }
+    }
+
+    /** Why a URL waits whose request missed its slot's window: it asks for a new slot at once. */
+    public static final String LATE = "rate: late for its slot";
+
+    /** Whether the fetcher sent nothing because the request missed its slot's window ({@link FailureKind#LATE}). */
+    public static boolean late(FetchResult result) {
+        return result instanceof FetchResult.Failure f && f.kind() == FailureKind.LATE;
     }
 
     /**

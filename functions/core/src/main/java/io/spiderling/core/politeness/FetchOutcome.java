@@ -35,7 +35,12 @@ public enum FetchOutcome {
     /** Any other failure to read an answer. */
     IO("io", true),
     /** The fetcher refused the request (SSRF guard, scheme, decompression limit): the site was never asked. */
-    BLOCKED("blocked", false);
+    BLOCKED("blocked", false),
+    /**
+     * The fetcher did not send the request, since it could not go out within its slot's window (see
+     * {@link RateLimiter}): the site was not asked, and the URL takes a new slot.
+     */
+    LATE("late", true);
 
     private final String wireName;
     private final boolean retryable;
@@ -79,6 +84,7 @@ public enum FetchOutcome {
             case TLS -> TLS;
             case IO -> IO;
             case BLOCKED -> BLOCKED;
+            case LATE -> LATE;
         };
     }
 
@@ -97,6 +103,6 @@ public enum FetchOutcome {
 
     /** Whether the site failed to answer this request properly: a server error or no usable answer. */
     public boolean siteFailure() {
-        return retryable && this != THROTTLED;
+        return retryable && this != THROTTLED && this != LATE;
     }
 }

@@ -16,12 +16,23 @@ import java.util.Optional;
  * backoff after 429/503. Pure: each method maps a {@link SiteRate} (and the time, passed in) to a decision and a new
  * state, which the adapter stores with a conditional write on the version it read.
  *
- * <p><b>Slots.</b> The next slot is {@code max(now, lastSlot + interval, pausedUntil)}. A slot more than
- * {@code maxDelay} away is refused, and the URL goes back to the frontier until {@code slot − maxDelay}, the first
- * moment at which asking again can succeed; a fetcher therefore never sleeps longer than {@code maxDelay} for its
- * turn. Asking for k slots in one write (an invocation holding k URLs of the site) grants consecutive slots
- * {@code slot₁, slot₁ + interval, …}, but only those within {@code maxDelay} and only as many as there are free
+ * <p><b>Slots.</b> The next slot is {@code max(now, lastSlot + interval + window, pausedUntil)} (the window is
+ * below). A slot more than
+ * {@code maxDelay + window} away is refused, and the URL goes back to the frontier until
+ * {@code slot − maxDelay − window}, the first moment at which asking again can succeed; a fetcher therefore never
+ * sleeps longer than {@code maxDelay + window} for its turn (the window is added so that the fetcher that has just
+ * taken a slot can still wait for the next one, as it could without a window). Asking for k slots in one write (an invocation holding k URLs of the site) grants consecutive slots
+ * {@code slot₁, slot₁ + interval + window, …}, but only those within {@code maxDelay} and only as many as there are free
  * places in flight: possibly fewer than k, at least one, or a refusal. The caller parks the URLs it got no slot for.
+ *
+ * <p><b>Send window.</b> A slot is not an instant but a window: its request must be written to the connection
+ * within {@code window = sendWindow × interval} after the slot, or not at all ({@link #sendBy}; the fetcher checks
+ * at the moment of writing and gives up with {@link FetchOutcome#LATE}, and the URL asks for a new slot).
+ * Consecutive slots are {@code interval + window} apart, so two requests that each went out within their windows
+ * reach the site at least one interval apart, however late either was within its own: a busy fetcher (a loaded
+ * core, a GC pause, another invocation of the same site) can delay a request but never bring two closer than the
+ * interval. The window costs {@code sendWindow} of the site's rate; without it, a request sent late by δ would be
+ * followed by the next one, on time, only {@code interval − δ} later.
  *
  * <p><b>In flight.</b> Every granted slot is a lease that the fetcher ends with {@link #release} once the fetch is
  * done (whatever its outcome), and that lapses on its own {@code lease} after its slot, so a fetcher that crashed
@@ -77,19 +88,27 @@ public final class RateLimiter {
      * @param failuresToPause different URLs failing in a row that pause the site
      * @param failurePause the pause those failures cause, doubled for each further one in a row: shorter than a
      *     throttle's, since the site asked for nothing and only needs time to recover
+     * @param sendWindow how late after its slot a request may still go out, as a fraction of the interval, in
+     *     [0, 1]; slots are that much further apart (see the class comment)
      */
     public record Settings(Duration defaultInterval, Duration maxDelay, int maxInFlight, Duration lease,
             Duration maxInterval, double responseFactor, double smoothing, int recoverAfter, Duration defaultPause,
-            Duration maxPause, double pauseJitter, int failuresToPause, Duration failurePause) {
+            Duration maxPause, double pauseJitter, int failuresToPause, Duration failurePause, double sendWindow) {
 
         public static final Settings DEFAULTS = new Settings(Duration.ofSeconds(1), Duration.ofSeconds(1), 2,
                 Duration.ofMinutes(2), Duration.ofSeconds(60), 2.0, 0.3, 10, Duration.ofSeconds(60),
-                Duration.ofMinutes(10), 0.2, 3, Duration.ofSeconds(10));
+                Duration.ofMinutes(10), 0.2, 3, Duration.ofSeconds(10), 0.1);
 
         /** These settings with another pause after a 429 without Retry-After. */
         public Settings withDefaultPause(Duration pause) {
             return new Settings(defaultInterval, maxDelay, maxInFlight, lease, maxInterval, responseFactor, smoothing,
-                    recoverAfter, pause, maxPause, pauseJitter, failuresToPause, failurePause);
+                    recoverAfter, pause, maxPause, pauseJitter, failuresToPause, failurePause, sendWindow);
+        }
+
+        /** These settings with another send window (a fraction of the interval, in [0, 1]). */
+        public Settings withSendWindow(double window) {
+            return new Settings(defaultInterval, maxDelay, maxInFlight, lease, maxInterval, responseFactor, smoothing,
+                    recoverAfter, defaultPause, maxPause, pauseJitter, failuresToPause, failurePause, window);
         }
 
         public Settings {
@@ -125,6 +144,9 @@ public final class RateLimiter {
                 throw new IllegalArgumentException("failuresToPause must be at least 1, was " + failuresToPause);
             }
             positive(failurePause, "failurePause");
+            if (!(sendWindow >= 0 && sendWindow <= 1)) {
+                throw new IllegalArgumentException("sendWindow must be in [0, 1], was " + sendWindow);
+            }
         }
 
         private static void positive(Duration d, String name) {
@@ -200,15 +222,18 @@ public final class RateLimiter {
         if (k < 1) {
             throw new IllegalArgumentException("k must be at least 1, was " + k);
         }
-        Duration every = interval(state);
+        Duration window = window(state);
+        Duration every = interval(state).plus(window);
+        // The longest wait grows by the window too: a fetcher that just took a slot finds the next one within reach.
+        Duration longest = settings.maxDelay().plus(window);
         Instant first = latest(latest(now, state.lastSlot().plus(every)), state.pausedUntil());
-        Instant reachable = first.minus(settings.maxDelay());
+        Instant reachable = first.minus(longest);
         List<Instant> inFlight = live(state, now);
         int places = settings.maxInFlight() - inFlight.size();
         if (places <= 0) {
             return new Refused(latest(reachable, now.plus(every)), Reason.IN_FLIGHT, state);
         }
-        Instant horizon = now.plus(settings.maxDelay());
+        Instant horizon = now.plus(longest);
         List<Instant> slots = new ArrayList<>();
         for (Instant slot = first; slots.size() < Math.min(k, places) && !slot.isAfter(horizon);
                 slot = slot.plus(every)) {
@@ -220,6 +245,20 @@ public final class RateLimiter {
         }
         inFlight.addAll(slots);
         return new Granted(slots, state.next(c -> c.lastSlot(slots.getLast()).inFlight(inFlight)));
+    }
+
+    /**
+     * The last moment at which the request of {@code slot} may be written to the connection: the slot plus its
+     * window ({@code sendWindow × interval}). A request not written by then is not sent at all; the next slot is an
+     * interval past this deadline, so the site never sees two requests closer than the interval.
+     */
+    public Instant sendBy(SiteRate state, Instant slot) {
+        return slot.plus(window(state));
+    }
+
+    /** The slack of a slot: {@code sendWindow × interval}, to the millisecond. */
+    private Duration window(SiteRate state) {
+        return scale(interval(state), settings.sendWindow());
     }
 
     /**
@@ -265,7 +304,7 @@ public final class RateLimiter {
             case OK, CLIENT_ERROR -> onSuccess(state, result.total());
             case SERVER_ERROR, TIMEOUT, CONNECT, DNS, TLS, IO ->
                     onFailure(state, urlHash, FetchOutcome.of(result), now, jitter);
-            case BLOCKED -> state;
+            case BLOCKED, LATE -> state;
         };
     }
 

@@ -13,7 +13,9 @@
  *       flight per site, no wait longer than 1 s for a slot; slower when responses are slower (interval at least
  *       twice the smoothed fetch time, shared by the requests allowed in flight) and when robots.txt asks for a crawl delay; each 429/503 doubles the interval
  *       (up to 60 s) and pauses the site for its Retry-After (capped at 10 min) or an escalating 60 s, 2 min, …; ten
- *       successes in a row halve the interval again.</li>
+ *       successes in a row halve the interval again. A slot is a send window of a tenth of the interval, and slots are
+ *       the interval plus that window apart, so a request written late within its window (the fetcher does not send
+ *       one past it) still reaches the site an interval before the next.</li>
  *   <li>{@link io.spiderling.core.politeness.RateOverrides}: an operator's file of per-site rates.</li>
  *   <li>{@link io.spiderling.core.politeness.RetryPolicy}: 5xx, timeouts and network failures get 3 attempts in
  *       all, 429/503 up to 5, with equal-jitter exponential backoff from 30 s (×4) and Retry-After as a lower bound;

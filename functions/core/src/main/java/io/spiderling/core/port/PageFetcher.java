@@ -11,4 +11,14 @@ import io.spiderling.core.fetch.FetchResult;
 public interface PageFetcher {
 
     FetchResult fetch(FetchRequest request);
+
+    /**
+     * How long before a request's send window opens ({@link FetchRequest#send()}) this fetcher may be called: it then
+     * holds the request until the window opens, on the thread that writes it, which keeps the caller's own delays
+     * (waking up, opening the connection) out of the moment the request goes out. Zero: it holds nothing, so call
+     * it at the window's start.
+     */
+    default java.time.Duration lead() {
+        return java.time.Duration.ZERO;
+    }
 }

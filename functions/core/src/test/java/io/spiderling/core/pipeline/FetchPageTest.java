@@ -27,6 +27,7 @@ import io.spiderling.core.politeness.RateLimiter;
 import io.spiderling.core.politeness.RateOverrides;
 import io.spiderling.core.politeness.RetryPolicy;
 import io.spiderling.core.port.BlobStore;
+import io.spiderling.core.port.PageFetcher;
 import io.spiderling.core.robots.RobotsFetchOutcome;
 import io.spiderling.core.robots.RobotsOrigin;
 import io.spiderling.core.robots.RobotsPolicy;
@@ -101,11 +102,15 @@ class FetchPageTest {
     }
 
     private FetchPage fetchPage(BlobStore blobStore) {
+        return fetchPage(blobStore, site);
+    }
+
+    private FetchPage fetchPage(BlobStore blobStore, PageFetcher fetcher) {
         SitePoliteness politeness = new SitePoliteness(new SitePoliteness.Parts(RobotsPolicy.create(), robotsStore,
-                RateLimiter.create(), rates, RateOverrides.none(), site, UrlNormalizer.create()), clock, pause,
+                RateLimiter.create(), rates, RateOverrides.none(), fetcher, UrlNormalizer.create()), clock, pause,
                 () -> 0.0);
         return FetchPage.builder()
-                .fetcher(site)
+                .fetcher(fetcher)
                 .blobs(blobStore)
                 .urls(urls)
                 .tracker(new BatchTracker(batches, batches))
@@ -161,8 +166,8 @@ class FetchPageTest {
 
         assertEquals(ItemState.FETCHED, assertInstanceOf(FetchPage.Outcome.Ended.class, outcome).state());
         assertEquals(List.of(ROBOTS, URL.value()), site.urls());
-        assertEquals(Duration.ofSeconds(1), Duration.between(site.seen().get(0).at(), site.seen().get(1).at()),
-                "robots.txt takes a slot of the site's rate");
+        assertEquals(Duration.ofMillis(1100), Duration.between(site.seen().get(0).at(), site.seen().get(1).at()),
+                "robots.txt takes a slot of the site's rate: an interval plus the send window");
         assertEquals(ItemState.FETCHED, state(URL));
         FetchRecord record = urls.find(URL.urlHash()).orElseThrow().fetch().orElseThrow();
         assertEquals(Optional.of("text/html"), record.contentType());
@@ -329,6 +334,28 @@ class FetchPageTest {
     }
 
     @Test
+    void process_whenTheRequestMissesItsSlotsWindow_requeuesItWithoutContactingTheSiteAndFreesItsPlace() {
+        site.answer(URL.value(), ok(URL.value(), "a"));
+        // The fetcher loses 150 ms between the slot and the write (a busy core): past the window of 100 ms.
+        PageFetcher busy = request -> {
+            if (request.url().equals(URL.value())) {
+                clock.advance(Duration.ofMillis(150));
+            }
+            return site.fetch(request);
+        };
+
+        var outcome = fetchPage(blobs, busy).process(send(URL));
+
+        var requeued = assertInstanceOf(FetchPage.Outcome.Requeued.class, outcome);
+        assertEquals(SitePoliteness.LATE, requeued.why());
+        assertEquals(List.of(ROBOTS), site.urls(), "the page was never sent");
+        assertEquals(List.of(), rates.find(URL.siteKey()).orElseThrow().inFlight(), "its place in flight is free");
+        assertEquals(ItemState.QUEUED, state(URL));
+        assertEquals(ItemState.FETCHED, runToEnd(fetchPage(), lastSent()) instanceof FetchPage.Outcome.Ended e
+                ? e.state() : null, "fetched on its next slot");
+    }
+
+    @Test
     void process_whenTheSiteHasNoSlotWithinASecond_requeuesWithoutContactingIt() {
         pause = when -> { }; // time stands still: three jobs arrive at the same instant
         site.answer(URL.value(), ok(URL.value(), "a"));
@@ -460,7 +487,7 @@ class FetchPageTest {
         Duration early = Duration.between(times.get(0), times.get(1));
         Duration late = Duration.between(times.get(28), times.get(29));
         assertTrue(early.compareTo(Duration.ofSeconds(8)) >= 0, "slow at first: " + early);
-        assertEquals(Duration.ofSeconds(1), late, "back to one a second");
+        assertEquals(Duration.ofMillis(1100), late, "back to one a second, plus the send window");
     }
 
     @Test

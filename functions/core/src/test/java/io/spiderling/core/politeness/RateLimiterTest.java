@@ -34,7 +34,10 @@ import org.junit.jupiter.params.provider.CsvSource;
 
 class RateLimiterTest {
 
+    /** Slots, leases, pacing, throttling, failures: with no send window, so slots are exactly an interval apart. */
     private static final String SEQUENCES = "/politeness/rate-limiter-sequences.csv";
+    /** The send window, with the default settings: slots an interval plus a window apart, late sends. */
+    private static final String SEND_WINDOW = "/politeness/rate-limiter-send-window.csv";
     private static final LocalDate DAY = LocalDate.parse("2026-11-22");
     private static final Instant NOW = Instant.parse("2026-11-22T12:00:00Z");
 
@@ -46,12 +49,22 @@ class RateLimiterTest {
      */
     @TestFactory
     Stream<DynamicTest> acquire_whenSequenceTableScenario_givesExpectedSlotsAndState() throws IOException {
+        return scenarios(SEQUENCES, RateLimiter.create(RateLimiter.Settings.DEFAULTS.withSendWindow(0)));
+    }
+
+    /** The send-window table, on the default settings: a request late within its window never crowds the next. */
+    @TestFactory
+    Stream<DynamicTest> acquire_whenSendWindowTableScenario_spacesSlotsAnIntervalPastTheWindow() throws IOException {
+        return scenarios(SEND_WINDOW, RateLimiter.create());
+    }
+
+    private Stream<DynamicTest> scenarios(String table, RateLimiter tableLimiter) throws IOException {
         Map<String, List<Step>> scenarios = new LinkedHashMap<>();
-        for (Step step : readSteps()) {
+        for (Step step : readSteps(table)) {
             scenarios.computeIfAbsent(step.scenario(), k -> new ArrayList<>()).add(step);
         }
         return scenarios.entrySet().stream()
-                .map(e -> DynamicTest.dynamicTest(e.getKey(), () -> replay(e.getValue())));
+                .map(e -> DynamicTest.dynamicTest(e.getKey(), () -> replay(tableLimiter, e.getValue())));
     }
 
     @Test
@@ -82,7 +95,7 @@ class RateLimiterTest {
     void acquire_whenMaxDelayIsZero_grantsOnlyWhenSlotIsDue() {
         RateLimiter strict = RateLimiter.create(new RateLimiter.Settings(Duration.ofSeconds(1), Duration.ZERO, 2,
                 Duration.ofMinutes(2), Duration.ofSeconds(60), 2.0, 0.3, 10, Duration.ofSeconds(60),
-                Duration.ofMinutes(10), 0.2, 3, Duration.ofSeconds(10)));
+                Duration.ofMinutes(10), 0.2, 3, Duration.ofSeconds(10), 0.0));
         Granted first = assertInstanceOf(Granted.class, strict.acquire(strict.initial(Duration.ofSeconds(1)), NOW, 2));
 
         Refused refused = assertInstanceOf(Refused.class, strict.acquire(first.next(), NOW.plusMillis(500), 1));
@@ -238,21 +251,27 @@ class RateLimiterTest {
     void settings_whenMaxIntervalBelowDefault_throws() {
         assertThrows(IllegalArgumentException.class, () -> new RateLimiter.Settings(Duration.ofSeconds(2),
                 Duration.ofSeconds(1), 2, Duration.ofMinutes(2), Duration.ofSeconds(1), 2.0, 0.3, 10,
-                Duration.ofSeconds(60), Duration.ofMinutes(10), 0.2, 3, Duration.ofSeconds(10)));
+                Duration.ofSeconds(60), Duration.ofMinutes(10), 0.2, 3, Duration.ofSeconds(10), 0.1));
+    }
+
+    @ParameterizedTest
+    @CsvSource({"-0.1", "1.5", "NaN"})
+    void settings_whenSendWindowOutsideZeroToOne_throws(double window) {
+        assertThrows(IllegalArgumentException.class, () -> RateLimiter.Settings.DEFAULTS.withSendWindow(window));
     }
 
     private static final String URL_A = "a".repeat(64);
     private static final String URL_B = "b".repeat(64);
     private static final String URL_C = "c".repeat(64);
 
-    private void replay(List<Step> steps) {
+    private void replay(RateLimiter limiter, List<Step> steps) {
         SiteRate state = null;
         for (Step step : steps) {
             String where = step.scenario() + " (line " + step.line() + ": " + step.action() + " " + step.arg() + ")";
             int repeat = step.action().contains("*") ? Integer.parseInt(step.action().replaceAll(".*\\*", "")) : 1;
             String action = step.action().replaceAll("\\*.*", "");
             for (int i = 0; i < repeat; i++) {
-                state = apply(state, action, step, where);
+                state = apply(limiter, state, action, step, where);
             }
             if (!step.interval().isEmpty()) {
                 assertEquals(Duration.parse(step.interval()), limiter.interval(state), where + ": interval");
@@ -263,7 +282,7 @@ class RateLimiterTest {
         }
     }
 
-    private SiteRate apply(SiteRate state, String action, Step step, String where) {
+    private SiteRate apply(RateLimiter limiter, SiteRate state, String action, Step step, String where) {
         Instant at = at(step.at());
         return switch (action) {
             case "start" -> limiter.initial(Duration.parse(step.arg()));
@@ -295,6 +314,11 @@ class RateLimiterTest {
                         Double.parseDouble(parts[2])), step, where);
             }
             case "rebase" -> limiter.rebase(state, Duration.parse(step.arg()));
+            case "sendBy" -> {
+                assertEquals(at(step.expect()), limiter.sendBy(state, at(step.arg())), where);
+                yield state;
+            }
+            case "sent" -> limiter.sentAt(state, at(step.arg()));
             default -> throw new IllegalArgumentException(where + ": unknown action");
         };
     }
@@ -351,10 +375,10 @@ class RateLimiterTest {
     private record Step(int line, String scenario, String at, String action, String arg, String expect,
             String interval, String inFlight) {}
 
-    private static List<Step> readSteps() throws IOException {
-        try (InputStream in = RateLimiterTest.class.getResourceAsStream(SEQUENCES)) {
+    private static List<Step> readSteps(String table) throws IOException {
+        try (InputStream in = RateLimiterTest.class.getResourceAsStream(table)) {
             if (in == null) {
-                throw new IOException("missing test resource " + SEQUENCES);
+                throw new IOException("missing test resource " + table);
             }
             List<String> lines = new String(in.readAllBytes(), StandardCharsets.UTF_8).lines().toList();
             List<Step> steps = new ArrayList<>();
@@ -365,7 +389,7 @@ class RateLimiterTest {
                 }
                 String[] cells = line.split(",", -1);
                 if (cells.length != 7) {
-                    throw new IllegalStateException(SEQUENCES + " line " + (i + 1) + ": expected 7 cells");
+                    throw new IllegalStateException(table + " line " + (i + 1) + ": expected 7 cells");
                 }
                 steps.add(new Step(i + 1, cells[0], cells[1], cells[2], cells[3], cells[4], cells[5], cells[6]));
             }

@@ -1,5 +1,6 @@
 package io.spiderling.core.testing;
 
+import io.spiderling.core.fetch.FailureKind;
 import io.spiderling.core.fetch.FetchRequest;
 import io.spiderling.core.fetch.FetchResult;
 import io.spiderling.core.port.PageFetcher;
@@ -54,8 +55,15 @@ public final class ScriptedFetcher implements PageFetcher {
         return response(url, status, "", Map.of("location", location));
     }
 
+    /**
+     * Sends nothing, as the real fetcher does, when the clock is past the request's send deadline: the site does not
+     * see it, and the answer is a {@code late} failure.
+     */
     @Override
     public synchronized FetchResult fetch(FetchRequest request) {
+        if (request.send().isPresent() && clock.instant().isAfter(request.send().get().by())) {
+            return new FetchResult.Failure(FailureKind.LATE, "past its send deadline", Duration.ZERO);
+        }
         seen.add(new Seen(request, clock.instant()));
         Deque<FetchResult> answers = script.get(request.url());
         if (answers == null || answers.isEmpty()) {

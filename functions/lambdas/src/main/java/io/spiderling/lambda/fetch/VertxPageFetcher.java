@@ -25,6 +25,7 @@ import java.net.InetAddress;
 import java.net.URI;
 import java.net.UnknownHostException;
 import java.nio.ByteBuffer;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -137,17 +138,29 @@ public final class VertxPageFetcher implements PageFetcher, AutoCloseable {
     private final AddressPolicy addresses;
     private final BodyLimits limits;
     private final Function<String, List<InetAddress>> resolver;
+    private final Clock clock;
+    private final Vertx vertx;
 
     /** A fetcher that resolves names with the system resolver ({@link CheckedAddress#resolve}). */
     public VertxPageFetcher(Vertx vertx, Settings settings) {
         this(vertx, settings, CheckedAddress::resolve);
     }
 
+    /** A fetcher that reads send windows ({@link FetchRequest#send}) by the system clock. */
+    public VertxPageFetcher(Vertx vertx, Settings settings, Function<String, List<InetAddress>> resolver) {
+        this(vertx, settings, resolver, Clock.systemUTC());
+    }
+
     /**
      * @param resolver every address of a host name (no brackets); empty when it does not resolve. Asked once per
      *     fetch, and only for names: IP literals are parsed, never looked up
+     * @param clock the clock that a request's send window ({@link FetchRequest#send}) is read by: the one the
+     *     rate slots are granted by
      */
-    public VertxPageFetcher(Vertx vertx, Settings settings, Function<String, List<InetAddress>> resolver) {
+    public VertxPageFetcher(Vertx vertx, Settings settings, Function<String, List<InetAddress>> resolver,
+            Clock clock) {
+        this.clock = java.util.Objects.requireNonNull(clock, "clock");
+        this.vertx = vertx;
         this.resolver = java.util.Objects.requireNonNull(resolver, "resolver");
         this.settings = settings;
         this.addresses = settings.allowLoopback() ? AddressPolicy.allowingLoopback() : AddressPolicy.strict();
@@ -160,12 +173,27 @@ public final class VertxPageFetcher implements PageFetcher, AutoCloseable {
                 .setTryUseCompression(false)); // decoded here, under the ratio guard
     }
 
+    /**
+     * A quarter of a second: the caller may wake that much before a request's window and leave the wait to the
+     * event loop, whose timer is on a platform thread and next to the write, so what is lost in between (waking a
+     * virtual thread on a busy core, opening the connection) no longer makes the request late for its window.
+     */
+    @Override
+    public Duration lead() {
+        return LEAD;
+    }
+
+    private static final Duration LEAD = Duration.ofMillis(250);
+
     @Override
     public FetchResult fetch(FetchRequest request) {
         return once(request.url(), request, System.nanoTime());
     }
 
     private FetchResult once(String url, FetchRequest request, long start) {
+        if (missed(request)) {
+            return late(request, start);
+        }
         URI uri;
         try {
             uri = URI.create(url);
@@ -221,21 +249,56 @@ public final class VertxPageFetcher implements PageFetcher, AutoCloseable {
         // only on the total one, so a page that sends its headers and then nothing holds a fetcher 10 s, not 30.
         AtomicLong lastByteAt = new AtomicLong(start);
         AtomicReference<HttpClientRequest> sent = new AtomicReference<>();
-        client.request(options).onFailure(done::completeExceptionally).onSuccess(req -> {
-            connectedAt[0] = System.nanoTime();
-            sent.set(req);
-            Optional<RequestTap> tap = request.capture() ? RequestTap.install(req.connection()) : Optional.empty();
-            req.send().onFailure(e -> {
-                tap.ifPresent(RequestTap::remove);
-                done.completeExceptionally(e);
-            }).onSuccess(response -> {
-                lastByteAt.set(System.nanoTime());
-                // The request has been written whole once its response starts: what the tap copied is all of it.
-                Optional<Capturing> capturing = tap.flatMap(RequestTap::remove)
-                        .map(head -> new Capturing(head, address.getHostAddress()));
-                read(url, req, response, start, lastByteAt, firstByteAt, connectedAt, done, capturing);
-            });
-        });
+        // Where the durations count from: the call, or the end of the hold for a request held until its window.
+        long[] origin = {start};
+        client.request(options).onFailure(done::completeExceptionally).onSuccess(req -> new Object() {
+            private boolean held;
+
+            /** On the connection's event-loop thread, which send() writes the bytes on (a timer set here too). */
+            void write() {
+                if (done.isDone()) {
+                    // Timed out while held: the caller has moved on, and the request must not go out after all.
+                    req.exceptionHandler(abandoned -> { });
+                    req.reset();
+                    return;
+                }
+                long hold = holdMillis(request);
+                if (hold > 0) {
+                    // Early: hold it here, on the thread that writes it, and look at the time again when the timer
+                    // fires (a timer may fire early by the clock it is read against, never by nanoTime).
+                    held = true;
+                    vertx.setTimer(hold, id -> write());
+                    return;
+                }
+                // The last moment before the bytes go out: a request past its window is not sent at all, so that it
+                // cannot reach the site too close to the next slot's request.
+                if (missed(request)) {
+                    req.exceptionHandler(abandoned -> { }); // the reset below is ours: nothing to report
+                    req.reset();
+                    done.complete(late(request, start));
+                    return;
+                }
+                connectedAt[0] = System.nanoTime();
+                if (held) {
+                    // The wait for the window is no part of the exchange: the site's response time counts from here.
+                    origin[0] = connectedAt[0];
+                }
+                lastByteAt.set(connectedAt[0]);
+                sent.set(req);
+                Optional<RequestTap> tap = request.capture() ? RequestTap.install(req.connection())
+                        : Optional.empty();
+                req.send().onFailure(e -> {
+                    tap.ifPresent(RequestTap::remove);
+                    done.completeExceptionally(e);
+                }).onSuccess(response -> {
+                    lastByteAt.set(System.nanoTime());
+                    // The request has been written whole once its response starts: what the tap copied is all of it.
+                    Optional<Capturing> capturing = tap.flatMap(RequestTap::remove)
+                            .map(head -> new Capturing(head, address.getHostAddress()));
+                    read(url, req, response, origin[0], lastByteAt, firstByteAt, connectedAt, done, capturing);
+                });
+            }
+        }.write());
         long idle = settings.firstByteTimeout().toNanos();
         long deadline = start + settings.totalTimeout().toNanos();
         try {
@@ -406,6 +469,25 @@ public final class VertxPageFetcher implements PageFetcher, AutoCloseable {
             }
         }
         return uri.getHost() == null ? Optional.of("no usable host in " + uri) : Optional.empty();
+    }
+
+    /** Whether it is past the end of the request's send window. */
+    private boolean missed(FetchRequest request) {
+        return request.send().isPresent() && clock.instant().isAfter(request.send().get().by());
+    }
+
+    /** How many milliseconds (rounded up) until the request's send window opens; zero or less: it is open. */
+    private long holdMillis(FetchRequest request) {
+        if (request.send().isEmpty()) {
+            return 0;
+        }
+        long nanos = Duration.between(clock.instant(), request.send().get().from()).toNanos();
+        return nanos <= 0 ? 0 : (nanos + 999_999) / 1_000_000;
+    }
+
+    private static FetchResult late(FetchRequest request, long start) {
+        return new FetchResult.Failure(FailureKind.LATE, "not sent: past the end of its send window "
+                + request.send().orElseThrow().by(), elapsed(start));
     }
 
     private static Duration elapsed(long start) {
