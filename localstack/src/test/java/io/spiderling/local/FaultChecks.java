@@ -14,7 +14,6 @@ import io.spiderling.testkit.StackResources;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -138,13 +137,7 @@ final class FaultChecks {
     static String submit(LocalSpiderling local, FaultInjector faults, List<String> urls) throws Exception {
         faults.disarm();
         try {
-            var array = JSON.createArrayNode();
-            urls.forEach(array::add);
-            HttpResponse<String> response = HTTP.send(LocalApi.request(local, "/batches")
-                    .POST(HttpRequest.BodyPublishers.ofString(JSON.createObjectNode().set("urls", array).toString()))
-                    .build(), HttpResponse.BodyHandlers.ofString());
-            assertEquals(202, response.statusCode(), response.body());
-            return JSON.readTree(response.body()).get("batchId").asText();
+            return LocalApi.submit(local, urls);
         } finally {
             faults.arm();
         }

@@ -9,6 +9,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import io.spiderling.testkit.SampleClients;
 import java.time.Duration;
+import java.util.List;
 
 /** The end-to-end tests' client of the local HTTP API, as a user with curl would call it. */
 final class LocalApi {
@@ -35,6 +36,17 @@ final class LocalApi {
                 HttpResponse.BodyHandlers.ofString());
         assertEquals(200, response.statusCode(), response.body());
         return JSON.readTree(response.body());
+    }
+
+    /** POSTs the URLs as one batch, expects 202, and returns the batch's id. */
+    static String submit(LocalSpiderling local, List<String> urls) throws Exception {
+        var array = JSON.createArrayNode();
+        urls.forEach(array::add);
+        HttpResponse<String> response = HTTP.send(request(local, "/batches")
+                .POST(HttpRequest.BodyPublishers.ofString(JSON.createObjectNode().set("urls", array).toString()))
+                .build(), HttpResponse.BodyHandlers.ofString());
+        assertEquals(202, response.statusCode(), response.body());
+        return JSON.readTree(response.body()).get("batchId").asText();
     }
 
     /**

@@ -6,16 +6,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.spiderling.testkit.EmbeddedAws;
 import io.spiderling.testkit.EmbeddedAwsExtension;
 import io.spiderling.testkit.LocalSite;
 import io.spiderling.testkit.LocalSites;
 import io.spiderling.testkit.RecordedRequest;
 import io.spiderling.testkit.StackResources;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -41,8 +37,6 @@ import org.junit.jupiter.api.io.TempDir;
 @ExtendWith(EmbeddedAwsExtension.class)
 class PoliteFetchEndToEndTest {
 
-    private static final ObjectMapper JSON = new ObjectMapper();
-    private static final HttpClient HTTP = HttpClient.newHttpClient();
     private static final Duration INTERVAL = Duration.ofMillis(250);
     private static final long TOLERANCE_MS = 75;
 
@@ -113,7 +107,7 @@ class PoliteFetchEndToEndTest {
             disallowed.values().forEach(urls::addAll);
             urls.add(none.url("/to-metadata"));
             try (LocalSpiderling local = LocalSpiderling.start(aws, resources, options)) {
-                String batchId = submit(local, urls);
+                String batchId = LocalApi.submit(local, urls);
                 JsonNode status = awaitDone(local, batchId, Duration.ofSeconds(120));
 
                 assertTrue(status.get("done").asBoolean(), status.toString());
@@ -163,16 +157,6 @@ class PoliteFetchEndToEndTest {
 
     private static String path(LocalSite site, String url) {
         return url.substring(site.baseUrl().length());
-    }
-
-    private static String submit(LocalSpiderling local, List<String> urls) throws Exception {
-        var array = JSON.createArrayNode();
-        urls.forEach(array::add);
-        HttpResponse<String> response = HTTP.send(LocalApi.request(local, "/batches")
-                .POST(HttpRequest.BodyPublishers.ofString(JSON.createObjectNode().set("urls", array).toString()))
-                .build(), HttpResponse.BodyHandlers.ofString());
-        assertEquals(202, response.statusCode(), response.body());
-        return JSON.readTree(response.body()).get("batchId").asText();
     }
 
 

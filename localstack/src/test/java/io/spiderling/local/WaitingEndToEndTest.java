@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.spiderling.aws.DynamoDbRateStore;
 import io.spiderling.aws.DynamoDbRobotsStore;
 import io.spiderling.core.robots.RobotsOrigin;
@@ -15,9 +14,6 @@ import io.spiderling.testkit.EmbeddedAwsExtension;
 import io.spiderling.testkit.LocalSite;
 import io.spiderling.testkit.LocalSites;
 import io.spiderling.testkit.StackResources;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -34,8 +30,6 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @ExtendWith(EmbeddedAwsExtension.class)
 class WaitingEndToEndTest {
 
-    private static final ObjectMapper JSON = new ObjectMapper();
-    private static final HttpClient HTTP = HttpClient.newHttpClient();
 
     @Test
     void getBatch_whileOneSitesRobotsFailsAndAnotherIsPaused_namesBothWithReasonAndTime(EmbeddedAws aws,
@@ -55,7 +49,7 @@ class WaitingEndToEndTest {
             try (LocalSpiderling local = LocalSpiderling.start(aws, resources,
                     LocalApi.withSampleClients(LocalSpiderling.Options.defaults()))) {
                 Instant submitted = Instant.now();
-                String batchId = submit(local, urls);
+                String batchId = LocalApi.submit(local, urls);
 
                 // Until every URL is parked: one of /b1, /b2 may be in the fetch queue for a moment before the pause
                 // sends it back.
@@ -111,15 +105,5 @@ class WaitingEndToEndTest {
             }
             Thread.sleep(250);
         }
-    }
-
-    private static String submit(LocalSpiderling local, List<String> urls) throws Exception {
-        var array = JSON.createArrayNode();
-        urls.forEach(array::add);
-        HttpResponse<String> response = HTTP.send(LocalApi.request(local, "/batches")
-                .POST(HttpRequest.BodyPublishers.ofString(JSON.createObjectNode().set("urls", array).toString()))
-                .build(), HttpResponse.BodyHandlers.ofString());
-        assertEquals(202, response.statusCode(), response.body());
-        return JSON.readTree(response.body()).get("batchId").asText();
     }
 }
