@@ -510,7 +510,7 @@ public final class FetchPage {
                 }
                 Hop hop;
                 try {
-                    hop = hop(job, url, via, stored, capture);
+                    hop = hop(job, url, via, stored, capture, true);
                 } finally {
                     fetching.remove(url.urlHash());
                     mine.complete(null);
@@ -526,7 +526,7 @@ public final class FetchPage {
 
         /** One hop: through the gate, the GET, and what it led to. A redirect within the site adds to {@code via}. */
         private Hop hop(FetchJob job, NormalizedUrl url, List<String> via, Optional<FetchRecord> stored,
-                boolean capture) {
+                boolean capture, boolean mayRetryLate) {
             switch (session.admit(url)) {
                 case SitePoliteness.Gate.Wait wait -> {
                     return new Hop.Done(requeue(job, job.attempt(), wait.until(), wait.why()));
@@ -549,8 +549,11 @@ public final class FetchPage {
                             .withCapture(capture).withSend(go.window()));
                     session.done(go, result, url.urlHash());
                     if (SitePoliteness.late(result)) {
-                        // Not sent: it would have reached the site too close to the next slot's request.
-                        return new Hop.Done(requeue(job, job.attempt(), clock.instant(), SitePoliteness.LATE));
+                        // Not sent: it would have reached the site too close to the next slot's request. Once, ask
+                        // for the next slot at once: a first request often misses its window only by opening the
+                        // connection (a cold start), which the next one finds open.
+                        return mayRetryLate ? hop(job, url, via, stored, capture, false)
+                                : new Hop.Done(requeue(job, job.attempt(), clock.instant(), SitePoliteness.LATE));
                     }
                     telemetry.fetched(FetchOutcome.of(result), result.total());
                     if (!(result instanceof FetchResult.Response r) || !r.redirect()) {

@@ -346,14 +346,20 @@ public final class SitePoliteness {
                 return Optional.empty();
             }
             NormalizedUrl robotsUrl = NormalizedUrl.parse(origin.robotsUrl());
-            Gate slot = acquire(robotsUrl.siteKey(), entry.flatMap(RobotsCacheEntry::crawlDelay));
-            if (!(slot instanceof Gate.Go go)) {
-                // Not fetching after all: the claim would keep every fetcher, this one too, off it for its 45 s.
-                parts.robotsStore().releaseFetch(origin);
-                return Optional.of(slot);
+            Optional<Duration> crawlDelay = entry.flatMap(RobotsCacheEntry::crawlDelay);
+            FetchResult result = null;
+            // A request that missed its window gets the next slot once, at once: a first request often misses it
+            // only by opening the connection (a cold start), which the next one finds open.
+            for (int tries = 0; result == null || (late(result) && tries < 2); tries++) {
+                Gate slot = acquire(robotsUrl.siteKey(), crawlDelay);
+                if (!(slot instanceof Gate.Go go)) {
+                    // Not fetching after all: the claim would keep every fetcher, this one too, off it for its 45 s.
+                    parts.robotsStore().releaseFetch(origin);
+                    return Optional.of(slot);
+                }
+                result = parts.fetcher().fetch(FetchRequest.get(robotsUrl.value()).withSend(go.window()));
+                done(go, result, robotsUrl.urlHash());
             }
-            FetchResult result = parts.fetcher().fetch(FetchRequest.get(robotsUrl.value()).withSend(go.window()));
-            done(go, result, robotsUrl.urlHash());
             if (late(result)) {
                 parts.robotsStore().releaseFetch(origin);
                 return Optional.of(new Gate.Wait(clock.instant(), LATE));

@@ -91,6 +91,9 @@ public final class RateLimiter {
      * @param sendWindow how late after its slot a request may still go out, as a fraction of the interval, in
      *     [0, 1]; slots are that much further apart (see the class comment)
      */
+    /** The shortest send window of a slot (see {@link #window}): at most the interval itself. */
+    public static final Duration MIN_WINDOW = Duration.ofMillis(25);
+
     public record Settings(Duration defaultInterval, Duration maxDelay, int maxInFlight, Duration lease,
             Duration maxInterval, double responseFactor, double smoothing, int recoverAfter, Duration defaultPause,
             Duration maxPause, double pauseJitter, int failuresToPause, Duration failurePause, double sendWindow) {
@@ -256,9 +259,18 @@ public final class RateLimiter {
         return slot.plus(window(state));
     }
 
-    /** The slack of a slot: {@code sendWindow × interval}, to the millisecond. */
+    /**
+     * The slack of a slot: {@code sendWindow × interval}, to the millisecond, but at least {@link #MIN_WINDOW} and at
+     * most the interval (none when {@code sendWindow} is 0). How late a fetcher writes is a matter of milliseconds
+     * whatever the site's rate (a timer, a busy event loop), so a fast site's tenth of its interval (2 ms at 50 per
+     * second) would leave almost every request late and never sent.
+     */
     private Duration window(SiteRate state) {
-        return scale(interval(state), settings.sendWindow());
+        Duration interval = interval(state);
+        if (settings.sendWindow() == 0) {
+            return Duration.ZERO;
+        }
+        return min(interval, max(MIN_WINDOW, scale(interval, settings.sendWindow())));
     }
 
     /**

@@ -356,6 +356,25 @@ class FetchPageTest {
     }
 
     @Test
+    void process_whenOnlyTheFirstRequestMissesItsWindow_fetchesOnTheNextSlotInTheSameInvocation() {
+        site.answer(URL.value(), ok(URL.value(), "a"));
+        // A cold start: opening the first connection costs 150 ms, past the window of 100 ms; the next finds it open.
+        AtomicBoolean cold = new AtomicBoolean(true);
+        PageFetcher coldStart = request -> {
+            if (request.url().equals(URL.value()) && cold.getAndSet(false)) {
+                clock.advance(Duration.ofMillis(150));
+            }
+            return site.fetch(request);
+        };
+
+        var outcome = fetchPage(blobs, coldStart).process(send(URL));
+
+        assertEquals(ItemState.FETCHED, assertInstanceOf(FetchPage.Outcome.Ended.class, outcome).state());
+        assertEquals(List.of(ROBOTS, URL.value()), site.urls(), "the late request was never sent; the next one was");
+        assertEquals(List.of(), rates.find(URL.siteKey()).orElseThrow().inFlight(), "both places in flight are free");
+    }
+
+    @Test
     void process_whenTheSiteHasNoSlotWithinASecond_requeuesWithoutContactingIt() {
         pause = when -> { }; // time stands still: three jobs arrive at the same instant
         site.answer(URL.value(), ok(URL.value(), "a"));
