@@ -30,6 +30,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Predicate;
 import java.util.function.UnaryOperator;
 import io.spiderling.core.url.NormalizedUrl;
+import software.amazon.awssdk.services.dynamodb.model.PutItemRequest;
 import software.amazon.awssdk.services.dynamodb.model.UpdateItemRequest;
 import software.amazon.awssdk.services.s3.model.PutObjectRequest;
 import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
@@ -296,7 +297,9 @@ final class FaultChecks {
 
     /**
      * The pages a fault may legitimately make a site serve twice: those whose fetch result was lost because storing
-     * its body (S3 PutObject) or its row (the urls table's update) failed, so the job's retry asks again. Read from the
+     * its body (S3 PutObject) or its row (the urls table's update) failed, so the job's retry asks again; and a site's
+     * robots.txt whose fetched rules were not saved (the sites table's PutItem of the rules), asked again once the
+     * fetch claim runs out. Read from the
      * injections: every one by a rule {@code toCode} names, and pages whose stores met at least as many error answers
      * from rules {@code toSdk} names as the SDK makes attempts (4 for S3, 9 for DynamoDB here), so that one call may
      * have failed through its retries.
@@ -312,6 +315,10 @@ final class FaultChecks {
                 case PutObjectRequest put -> put.metadata().get("url");
                 case UpdateItemRequest update when update.key().containsKey("urlHash") ->
                         byHash.get(update.key().get("urlHash").s());
+                // The robots.txt rules fetched and then not saved: the claim runs out and they are fetched again.
+                case PutItemRequest put when "robots".equals(attribute(put, "sk"))
+                        && attribute(put, "pk").startsWith(ROBOTS_PREFIX) ->
+                        attribute(put, "pk").substring(ROBOTS_PREFIX.length()) + "/robots.txt";
                 default -> null;
             };
             if (url == null) {
@@ -327,6 +334,14 @@ final class FaultChecks {
             }
         }
         return repeats;
+    }
+
+    /** The robots store's key prefix of an origin's cached rules ({@code DynamoDbRobotsStore}). */
+    private static final String ROBOTS_PREFIX = "ROBOTS#";
+
+    private static String attribute(PutItemRequest put, String name) {
+        var value = put.item().get(name);
+        return value == null || value.s() == null ? "" : value.s();
     }
 
     static Map<String, String> lostResults(FaultInjector faults, Farm farm, Predicate<String> toCode) {
