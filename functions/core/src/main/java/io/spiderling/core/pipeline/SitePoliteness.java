@@ -223,7 +223,9 @@ public final class SitePoliteness {
             synchronized (site) {
                 gate = change(key, site, state -> {
                     SiteRate rebased = parts.limiter().rebase(state, base);
-                    return switch (parts.limiter().acquire(rebased, nowMillis(), 1)) {
+                    // A slot no earlier than the fetcher's lead from now: a request whose slot is "now" would have to open
+                    // its connection within the window (a cold start misses it); with the lead it connects before.
+                    return switch (parts.limiter().acquire(rebased, nowMillis().plus(parts.fetcher().lead()), 1)) {
                         case RateDecision.Refused refused -> new Step<>(null, new Gate.Wait(refused.retryAt(),
                                 "rate: " + refused.reason().name().toLowerCase(java.util.Locale.ROOT)), true);
                         case RateDecision.Granted granted -> new Step<>(granted.next(), new Gate.Go(key,
