@@ -10,7 +10,6 @@ import com.amazonaws.services.lambda.runtime.events.ScheduledEvent;
 import io.smallrye.config.PropertiesConfigSource;
 import io.smallrye.config.SmallRyeConfig;
 import io.smallrye.config.SmallRyeConfigBuilder;
-import io.spiderling.catalog.BucketPrefix;
 import io.spiderling.catalog.Catalog;
 import io.spiderling.catalog.ConfigKeys;
 import io.spiderling.catalog.EventSource;
@@ -33,12 +32,11 @@ import java.net.URL;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
-import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -52,7 +50,8 @@ import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
  *
  * <ul>
  *   <li>a queue → pollers that hand batches to the handler with Lambda's batch semantics;</li>
- *   <li>S3 ObjectCreated on its prefixes → the handler, retried like an asynchronous invocation;</li>
+ *   <li>S3 ObjectCreated on its prefixes → the handler on its own threads, retried like an asynchronous invocation
+ *       ({@link S3Notifications});</li>
  *   <li>HTTP on 127.0.0.1 → the handler of the route the request matches in {@link Routes};</li>
  *   <li>a schedule → a timer (every second by default, so a demo does not wait for EventBridge's minute).</li>
  * </ul>
@@ -65,7 +64,6 @@ import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
 public final class LocalSpiderling implements AutoCloseable {
 
     private static final System.Logger LOG = System.getLogger(LocalSpiderling.class.getName());
-    private static final int S3_EVENT_ATTEMPTS = 3;
 
     /**
      * @param apiPort the local HTTP API's port; 0 picks a free one
@@ -132,14 +130,11 @@ public final class LocalSpiderling implements AutoCloseable {
     private final Pipeline pipeline;
     /** The handler of each function with an HTTP source, by name. */
     private final Map<String, RequestHandler<APIGatewayV2HTTPEvent, APIGatewayV2HTTPResponse>> http = new HashMap<>();
-    /** The handler notified for each prefix. */
-    private final Map<BucketPrefix, RequestHandler<S3Event, ?>> objectCreated = new EnumMap<>(BucketPrefix.class);
     private final AtomicBoolean running = new AtomicBoolean(true);
     private final List<Thread> pollers = new ArrayList<>();
-    private final ExecutorService s3Events = Executors.newFixedThreadPool(2, Thread.ofPlatform().name("s3-events-", 0)
-            .daemon().factory());
-    private final Object s3Lock = new Object();
-    private int s3InFlight;
+    private final S3Notifications notifications;
+    /** Who hears the events queue's messages ({@link #listen}); nobody by default. */
+    private volatile Consumer<String> eventListener = body -> { };
     private final LocalApiServer apiServer;
     private final UploadWatcher uploads;
     /** Chunks of uploaded manifests planned at once, as concurrent plan invocations would. */
@@ -159,11 +154,12 @@ public final class LocalSpiderling implements AutoCloseable {
         } else {
             this.localClient = Optional.empty();
         }
+        this.notifications = new S3Notifications(resources.bucket());
         this.pipeline = Pipeline.builder()
                 .config(FunctionConfig.of(configuration(aws, resources, config)))
                 .vertx(vertx)
                 .clock(options.clock())
-                .blobDecorator(blobs -> new NotifyingBlobStore(blobs, this::objectCreated))
+                .blobDecorator(blobs -> new NotifyingBlobStore(blobs, notifications::objectCreated))
                 // The sweep's CloudWatch metrics (log lines on Lambda) go nowhere locally; counted as log bytes.
                 .metrics(Metering.logStream())
                 .interceptors(options.interceptors())
@@ -176,7 +172,10 @@ public final class LocalSpiderling implements AutoCloseable {
         for (FunctionSpec function : Catalog.FUNCTIONS) {
             wire(function, options);
         }
-        this.uploads = new UploadWatcher(pipeline.aws().s3(), resources.bucket(), this::objectCreated);
+        // In place of the deployment's listener, which nothing else is locally (see listen).
+        startPoller("events-listener", Metering.as(Metering.LOCAL, new SqsPoller(pipeline.aws().sqs(),
+                resources.eventsQueueUrl(), this::hear, running)));
+        this.uploads = new UploadWatcher(pipeline.aws().s3(), resources.bucket(), notifications::objectCreated);
         this.apiServer = new LocalApiServer(options.apiPort(), this::http);
         // S3's notifications for uploads, which s3proxy does not raise.
         scheduler.scheduleWithFixedDelay(Metering.as(Metering.LOCAL, this::watchUploads), 1, 1, TimeUnit.SECONDS);
@@ -202,7 +201,7 @@ public final class LocalSpiderling implements AutoCloseable {
             case EventSource.ObjectCreated s3 -> {
                 RequestHandler<S3Event, Object> handler =
                         Metering.handler(function, Handlers.create(function.name(), pipeline));
-                s3.prefixes().forEach(prefix -> objectCreated.put(prefix, handler));
+                notifications.subscribe(function.name(), s3.prefixes(), handler);
             }
             case EventSource.Http api -> http.put(function.name(),
                     Metering.httpHandler(function, Handlers.create(function.name(), pipeline)));
@@ -267,60 +266,29 @@ public final class LocalSpiderling implements AutoCloseable {
         return http.get(match.get().route().function()).handleRequest(event, null);
     }
 
-    private void objectCreated(String key, long size) {
-        Optional<RequestHandler<S3Event, ?>> handler = BucketPrefix.of(key).map(objectCreated::get);
-        if (handler.isEmpty()) {
-            return; // planned/ notifies nobody, as on AWS
-        }
-        Consumer<S3Event> target = e -> handler.get().handleRequest(e, null);
-        S3Event event = LocalEvents.objectCreated(resources.bucket(), key, size, java.time.Instant.now());
-        synchronized (s3Lock) {
-            s3InFlight++;
-        }
-        s3Events.execute(() -> {
-            try {
-                deliver(key, event, target);
-            } finally {
-                synchronized (s3Lock) {
-                    s3InFlight--;
-                    s3Lock.notifyAll();
-                }
-            }
-        });
+    /**
+     * Hands each message of the events queue ({@code url.fetched}, {@code batch.completed}) to {@code listener} from
+     * now on, one at a time, as a deployment's listener would receive them: at least once, in no set order. The local
+     * stack drains the queue whether anyone listens or not: nothing else reads it locally, and ElasticMQ keeps what is
+     * queued in the heap, about 1.5 KB a fetched URL, which a long run showed as a heap growing with the URLs.
+     */
+    public void listen(Consumer<String> listener) {
+        this.eventListener = Objects.requireNonNull(listener, "listener");
     }
 
-    /** Asynchronous invocations are retried twice on error; Lambda waits minutes, locally it is a second. */
-    private static void deliver(String key, S3Event event, Consumer<S3Event> target) {
-        for (int attempt = 1; attempt <= S3_EVENT_ATTEMPTS; attempt++) {
-            try {
-                target.accept(event);
-                return;
-            } catch (RuntimeException e) {
-                LOG.log(System.Logger.Level.WARNING, "S3 event for " + key + " failed (attempt " + attempt + ")", e);
-                try {
-                    Thread.sleep(Duration.ofMillis(250L * attempt));
-                } catch (InterruptedException interrupted) {
-                    Thread.currentThread().interrupt();
-                    return;
-                }
-            }
-        }
-        LOG.log(System.Logger.Level.ERROR, "S3 event for " + key + " dropped after " + S3_EVENT_ATTEMPTS + " attempts");
+    private SQSBatchResponse hear(SQSEvent event) {
+        event.getRecords().forEach(message -> eventListener.accept(message.getBody()));
+        return SQSBatchResponse.builder().withBatchItemFailures(List.of()).build();
+    }
+
+    /** S3 notifications raised and not yet handled: a backlog, when the functions they invoke lag behind. */
+    public int s3EventsWaiting() {
+        return notifications.waiting();
     }
 
     /** Waits until every S3 notification raised so far has been handled. Returns false on timeout. */
     public boolean awaitS3Events(Duration timeout) throws InterruptedException {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        synchronized (s3Lock) {
-            while (s3InFlight > 0) {
-                long left = deadline - System.nanoTime();
-                if (left <= 0) {
-                    return false;
-                }
-                TimeUnit.NANOSECONDS.timedWait(s3Lock, left);
-            }
-        }
-        return true;
+        return notifications.await(timeout);
     }
 
     private static void runScheduled(String function, RequestHandler<ScheduledEvent, ?> handler) {
@@ -383,7 +351,7 @@ public final class LocalSpiderling implements AutoCloseable {
                 Thread.currentThread().interrupt();
             }
         }
-        s3Events.shutdown();
+        notifications.close();
         pipeline.close();
         vertx.close();
     }

@@ -111,6 +111,14 @@ class ServingEndToEndTest {
                                 .withConfig("spiderling.fetch.rate-overrides-file",
                                         sites.rateOverrides(dir, 1).toString())
                                 .withConfig("spiderling.links.enabled", "true"))) {
+            List<JsonNode> events = new java.util.concurrent.CopyOnWriteArrayList<>();
+            local.listen(event -> {
+                try {
+                    events.add(JSON.readTree(event));
+                } catch (java.io.IOException e) {
+                    throw new java.io.UncheckedIOException(e);
+                }
+            });
             LocalSite site = sites.site(0);
             // charset only in the meta tag, bytes in latin1 (0x93/0x94 are windows-1252 curly quotes)
             site.respond("/latin1", 200, "text/html", ("<html><head><meta charset=\"iso-8859-1\">"
@@ -191,16 +199,8 @@ class ServingEndToEndTest {
             }
 
             // Listeners: a url.fetched event per fetched URL and a batch.completed event, on the events queue.
-            List<JsonNode> events = new ArrayList<>();
-            for (int i = 0; i < 20 && events.size() < urls.size() + 1; i++) {
-                aws.sqs().receiveMessage(b -> b.queueUrl(resources.eventsQueueUrl()).maxNumberOfMessages(10)
-                        .waitTimeSeconds(1)).messages().forEach(m -> {
-                            try {
-                                events.add(JSON.readTree(m.body()));
-                            } catch (java.io.IOException e) {
-                                throw new java.io.UncheckedIOException(e);
-                            }
-                        });
+            for (int i = 0; i < 80 && events.size() < urls.size() + 1; i++) {
+                Thread.sleep(250);
             }
             assertEquals(urls.size(), events.stream().filter(e -> e.get("type").asText().equals("url.fetched")
                     && e.get("batchIds").toString().contains(batchId)).count(), events.toString());
