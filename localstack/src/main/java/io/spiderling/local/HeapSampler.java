@@ -10,7 +10,7 @@ import java.util.Locale;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.function.IntSupplier;
+import java.util.function.Supplier;
 import java.util.function.Consumer;
 
 /**
@@ -29,31 +29,40 @@ final class HeapSampler implements AutoCloseable {
     private static final long MIB = 1024 * 1024;
 
     /**
+     * The run's progress when a sample is taken.
+     *
+     * @param ended URLs ended
+     * @param requests requests the sites had received
+     * @param eventsWaiting S3 notifications raised and not yet handled: a backlog of the functions they invoke, held
+     *     in the heap (as Lambda's own queue holds them on AWS), which a heap series must be read against
+     */
+    record Progress(int ended, int requests, int eventsWaiting) {}
+
+    /**
      * @param at since the sampler started
      * @param liveHeap used heap bytes right after the forced full GC
      * @param gcMillis how long the forced GC took
      * @param openFiles open file descriptors of the process; -1 where the OS does not say
-     * @param ended URLs ended when sampled
-     * @param requests requests the sites had received when sampled
      */
-    record Sample(Duration at, long liveHeap, long committedHeap, long gcMillis, int threads, long openFiles, int ended,
-            int requests) {
+    record Sample(Duration at, long liveHeap, long committedHeap, long gcMillis, int threads, long openFiles,
+            Progress progress) {
 
         static String csvHeader() {
-            return "minute,elapsed_s,live_heap_mib,committed_heap_mib,gc_ms,threads,open_fds,urls_ended,site_requests";
+            return "minute,elapsed_s,live_heap_mib,committed_heap_mib,gc_ms,threads,open_fds,urls_ended,site_requests,"
+                    + "s3_events_waiting";
         }
 
         String csv() {
-            return String.format(Locale.ROOT, "%.2f,%d,%.1f,%.1f,%d,%d,%d,%d,%d", at.toMillis() / 60_000.0,
+            return String.format(Locale.ROOT, "%.2f,%d,%.1f,%.1f,%d,%d,%d,%d,%d,%d", at.toMillis() / 60_000.0,
                     at.toSeconds(), liveHeap / (double) MIB, committedHeap / (double) MIB, gcMillis, threads,
-                    openFiles, ended, requests);
+                    openFiles, progress.ended(), progress.requests(), progress.eventsWaiting());
         }
 
         String line() {
             return String.format(Locale.ROOT, "[%5.1f min] live heap %,.0f MiB (committed %,.0f MiB, GC %d ms),"
-                    + " %,d threads, %,d open files; %,d URLs ended, %,d site requests", at.toMillis() / 60_000.0,
-                    liveHeap / (double) MIB, committedHeap / (double) MIB, gcMillis, threads, openFiles, ended,
-                    requests);
+                    + " %,d threads, %,d open files; %,d URLs ended, %,d site requests, %,d S3 events waiting",
+                    at.toMillis() / 60_000.0, liveHeap / (double) MIB, committedHeap / (double) MIB, gcMillis, threads,
+                    openFiles, progress.ended(), progress.requests(), progress.eventsWaiting());
         }
     }
 
@@ -113,20 +122,18 @@ final class HeapSampler implements AutoCloseable {
     private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(
             Thread.ofPlatform().name("heap-sampler").daemon().factory());
     private final long start = System.nanoTime();
-    private final IntSupplier ended;
-    private final IntSupplier requests;
+    private final Supplier<Progress> progress;
     private final Consumer<Sample> onSample;
     private final List<Sample> samples = new ArrayList<>();
 
-    private HeapSampler(IntSupplier ended, IntSupplier requests, Consumer<Sample> onSample) {
-        this.ended = ended;
-        this.requests = requests;
+    private HeapSampler(Supplier<Progress> progress, Consumer<Sample> onSample) {
+        this.progress = progress;
         this.onSample = onSample;
     }
 
     /** Takes a first sample now, then one every {@code every}, handing each to {@code onSample} too. */
-    static HeapSampler start(Duration every, IntSupplier ended, IntSupplier requests, Consumer<Sample> onSample) {
-        HeapSampler sampler = new HeapSampler(ended, requests, onSample);
+    static HeapSampler start(Duration every, Supplier<Progress> progress, Consumer<Sample> onSample) {
+        HeapSampler sampler = new HeapSampler(progress, onSample);
         sampler.timer.scheduleAtFixedRate(sampler::sample, 0, every.toMillis(), TimeUnit.MILLISECONDS);
         return sampler;
     }
@@ -148,7 +155,7 @@ final class HeapSampler implements AutoCloseable {
         long files = ManagementFactory.getOperatingSystemMXBean() instanceof UnixOperatingSystemMXBean unix
                 ? unix.getOpenFileDescriptorCount() : -1;
         Sample sample = new Sample(Duration.ofNanos(before - start), heap.getUsed(), heap.getCommitted(), gcMillis,
-                ManagementFactory.getThreadMXBean().getThreadCount(), files, ended.getAsInt(), requests.getAsInt());
+                ManagementFactory.getThreadMXBean().getThreadCount(), files, progress.get());
         synchronized (this) {
             samples.add(sample);
         }

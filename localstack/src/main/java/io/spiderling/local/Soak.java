@@ -38,6 +38,9 @@ import java.util.stream.Stream;
  *   <li><b>Every URL terminal</b>, through {@code GET /batches/{id}} and paging {@code GET /batches/{id}/urls}.</li>
  *   <li><b>Counts exact</b>, per state: the batches' counts = the items' states tallied = what the sites served (from
  *       their logs) = what the plan says; and each URL's state = what its site served it.</li>
+ *   <li><b>Listener events</b>: the soak listens on the events queue ({@link SoakEvents}), as a deployment's
+ *       listener would, and checks one {@code url.fetched} per fetched URL and one {@code batch.completed} per
+ *       batch.</li>
  *   <li><b>Politeness</b> from the sites' logs: the testkit's {@link PolitenessReport} (no disallowed path requested,
  *       nothing before robots.txt, no repeat of a final answer, robots.txt not again within its TTL, no site over its
  *       rate in any second), and each site's smallest gap between two requests against its interval.</li>
@@ -111,8 +114,11 @@ public final class Soak {
             LocalSpiderling.Options options = new LocalSpiderling.Options(0, s.pollers(), Clock.systemUTC())
                     .withConfig("spiderling.fetch.rate-overrides-file", rates.toString());
             try (LocalSpiderling local = LocalSpiderling.start(aws, resources, options);
-                    HeapSampler sampler = HeapSampler.start(s.sampleEvery(), ended::get, sites::requestCount,
+                    HeapSampler sampler = HeapSampler.start(s.sampleEvery(), () -> new HeapSampler.Progress(ended.get(),
+                            sites.requestCount(), local.s3EventsWaiting()),
                             sample -> System.out.println(sample.line()))) {
+                SoakEvents events = new SoakEvents(sites);
+                local.listen(events);
                 Instant submitted = Instant.now();
                 List<String> batchIds = submit(local, sites, s);
                 System.out.printf(Locale.ROOT, "submitted %,d URLs as %d batches in %.1f s%n", s.urls(),
@@ -124,6 +130,9 @@ public final class Soak {
                 double makespan = Duration.between(submitted, lastCompleted).toMillis() / 1000.0;
                 // The extract stage's events of the last pages, before anything closes.
                 local.awaitS3Events(Duration.ofMinutes(2));
+                // And the listener's last events (batch.completed goes out as the batch completes).
+                events.await(batchIds.size(), sites.plannedCounts().getOrDefault("fetched", 0),
+                        Duration.ofMinutes(1));
                 sampler.sampleNow();
                 List<HeapSampler.Sample> samples = sampler.samples();
 
@@ -131,7 +140,8 @@ public final class Soak {
                 for (String id : batchIds) {
                     items.putAll(FarmRun.states(local, id, PAGE));
                 }
-                return report(s, sites, intervals, statuses, items, samples, makespan);
+                return report(s, sites, intervals, statuses, items, samples, makespan,
+                        events.check(items, batchIds));
             }
         } finally {
             if (folder.isPresent()) {
@@ -175,7 +185,8 @@ public final class Soak {
     }
 
     private static int report(Settings s, SoakSites sites, Duration[] intervals, Map<String, JsonNode> statuses,
-            Map<String, String> items, List<HeapSampler.Sample> samples, double makespan) throws IOException {
+            Map<String, String> items, List<HeapSampler.Sample> samples, double makespan, Check listened)
+            throws IOException {
         List<SoakSites.Hit> log = sites.hits();
         String[] served = sites.servedStates(log);
         List<Check> checks = new ArrayList<>();
@@ -219,6 +230,8 @@ public final class Soak {
         checks.add(new Check("counts exact (batches = items = served = planned, per state; each URL)",
                 String.format(Locale.ROOT, "%s; %,d URLs differ%s", itemCounts, urlMismatches,
                         examples.isEmpty() ? "" : " e.g. " + examples), countsEqual && urlMismatches == 0));
+
+        checks.add(listened);
 
         // Politeness from the sites' logs.
         PolitenessReport politeness = sites.report(log, intervals);
@@ -316,13 +329,13 @@ public final class Soak {
                     planned.getOrDefault(state, 0), served.getOrDefault(state, 0), itemCounts.getOrDefault(state, 0),
                     batchCounts.getOrDefault(state, 0)));
         }
-        md.append("\n| minute | live heap (MiB) | committed (MiB) | GC (ms) | threads | open files | URLs ended |\n")
-                .append("|---|---|---|---|---|---|---|\n");
+        md.append("\n| minute | live heap (MiB) | committed (MiB) | GC (ms) | threads | open files | URLs ended |"
+                + " S3 events waiting |\n").append("|---|---|---|---|---|---|---|---|\n");
         for (HeapSampler.Sample sample : samples) {
-            md.append(String.format(Locale.ROOT, "| %.1f | %,.0f | %,.0f | %d | %,d | %,d | %,d |%n",
+            md.append(String.format(Locale.ROOT, "| %.1f | %,.0f | %,.0f | %d | %,d | %,d | %,d | %,d |%n",
                     sample.at().toMillis() / 60_000.0, sample.liveHeap() / 1048576.0,
                     sample.committedHeap() / 1048576.0, sample.gcMillis(), sample.threads(), sample.openFiles(),
-                    sample.ended()));
+                    sample.progress().ended(), sample.progress().eventsWaiting()));
         }
         return md.toString();
     }

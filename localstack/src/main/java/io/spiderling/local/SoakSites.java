@@ -262,6 +262,14 @@ final class SoakSites implements AutoCloseable {
         }
     }
 
+    /** The index of one of the soak's URLs, −1 for any other. */
+    int indexOf(String url) {
+        java.net.URI uri = java.net.URI.create(url);
+        Integer site = siteOf.get(uri.getHost());
+        int index = site == null ? -2 : urlIndex(uri.getRawPath(), site);
+        return index < 0 ? -1 : index;
+    }
+
     /** The URL's index for a path of this site, −1 for robots.txt, −2 for a path the soak never served. */
     private int urlIndex(String path, int site) {
         if (path.equals(ROBOTS)) {
