@@ -510,7 +510,7 @@ public final class FetchPage {
                 }
                 Hop hop;
                 try {
-                    hop = hop(job, url, via, stored, capture, true);
+                    hop = hop(job, url, via, stored, capture);
                 } finally {
                     fetching.remove(url.urlHash());
                     mine.complete(null);
@@ -526,35 +526,29 @@ public final class FetchPage {
 
         /** One hop: through the gate, the GET, and what it led to. A redirect within the site adds to {@code via}. */
         private Hop hop(FetchJob job, NormalizedUrl url, List<String> via, Optional<FetchRecord> stored,
-                boolean capture, boolean mayRetryLate) {
-            switch (session.admit(url)) {
-                case SitePoliteness.Gate.Wait wait -> {
+                boolean capture) {
+            Optional<Map<String, String>> cached = url.equals(job.url())
+                    ? stored.map(FetchRecord::headers) : Optional.empty();
+            SitePoliteness.Sent sent = session.send(() -> session.admit(url), go -> fetcher.fetch(
+                    FetchRequest.conditional(url.value(), cached.map(h -> h.get("etag")),
+                            cached.map(h -> h.get("last-modified"))).withCapture(capture).withSend(go.window())),
+                    url.urlHash());
+            switch (sent) {
+                case SitePoliteness.Sent.Refused(SitePoliteness.Gate.Wait wait) -> {
                     return new Hop.Done(requeue(job, job.attempt(), wait.until(), wait.why()));
                 }
-                case SitePoliteness.Gate.Disallowed d -> {
+                case SitePoliteness.Sent.Refused(SitePoliteness.Gate.Disallowed d) -> {
                     String detail = "robots.txt" + (via.isEmpty() ? "" : " (" + url.value() + ")");
                     return new Hop.Done(end(job, ItemState.DISALLOWED, detail, Optional.of(recorded(records.refused(
                             job, url, via, ItemState.DISALLOWED, "robots.txt", clock.instant()), via))));
                 }
-                case SitePoliteness.Gate.Unreachable u -> {
+                case SitePoliteness.Sent.Refused(SitePoliteness.Gate.Unreachable u) -> {
                     return new Hop.Done(end(job, ItemState.FAILED, u.reason(), Optional.of(recorded(records.refused(
                             job, url, via, ItemState.FAILED, u.reason(), clock.instant()), via))));
                 }
-                case SitePoliteness.Gate.Go go -> {
-                    Optional<Map<String, String>> cached = url.equals(job.url())
-                            ? stored.map(FetchRecord::headers) : Optional.empty();
-                    Instant requestedAt = clock.instant();
-                    FetchResult result = fetcher.fetch(FetchRequest.conditional(url.value(),
-                            cached.map(h -> h.get("etag")), cached.map(h -> h.get("last-modified")))
-                            .withCapture(capture).withSend(go.window()));
-                    session.done(go, result, url.urlHash());
-                    if (SitePoliteness.late(result)) {
-                        // Not sent: it would have reached the site too close to the next slot's request. Once, ask
-                        // for the next slot at once: a first request often misses its window only by opening the
-                        // connection (a cold start), which the next one finds open.
-                        return mayRetryLate ? hop(job, url, via, stored, capture, false)
-                                : new Hop.Done(requeue(job, job.attempt(), clock.instant(), SitePoliteness.LATE));
-                    }
+                case SitePoliteness.Sent.Answered answered -> {
+                    FetchResult result = answered.result();
+                    Instant requestedAt = answered.at();
                     telemetry.fetched(FetchOutcome.of(result), result.total());
                     if (!(result instanceof FetchResult.Response r) || !r.redirect()) {
                         return new Hop.Done(settle(job, url, via, result, stored,

@@ -33,6 +33,7 @@ import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.DoubleSupplier;
 import java.util.function.Function;
+import java.util.function.Supplier;
 
 /**
  * The gate every request to a site passes: robots.txt first (fetched when the cache has no usable copy, which itself
@@ -76,17 +77,29 @@ public final class SitePoliteness {
             }
         }
 
+        /** Anything but a go-ahead: nothing is sent. */
+        sealed interface Stop extends Gate permits Wait, Disallowed, Unreachable {}
+
         /** Not now: ask again from {@code until}. */
-        record Wait(Instant until, String why) implements Gate {}
+        record Wait(Instant until, String why) implements Stop {}
 
         /** robots.txt forbids the URL. */
-        record Disallowed(String reason) implements Gate {}
+        record Disallowed(String reason) implements Stop {}
 
         /**
          * robots.txt stayed unreachable past the deadline, or the site's address is one the SSRF guard refuses
          * ({@code blocked: …}): the URL fails.
          */
-        record Unreachable(String reason) implements Gate {}
+        record Unreachable(String reason) implements Stop {}
+    }
+
+    /** What a request sent through the gate came to ({@link Session#send}). */
+    public sealed interface Sent {
+        /** Not sent: the gate said no, or the request missed its slot's window twice ({@link #LATE}). */
+        record Refused(Gate.Stop gate) implements Sent {}
+
+        /** The site's answer (or the failure to get one), to a request started at {@code at} in {@code go}'s slot. */
+        record Answered(Gate.Go go, FetchResult result, Instant at) implements Sent {}
     }
 
     /** The collaborators; the decisions are pure, the stores and the fetcher are ports. */
@@ -215,6 +228,33 @@ public final class SitePoliteness {
             });
         }
 
+        /**
+         * Passes {@code gate} ({@link #admit} or {@link #acquire}) and sends the request {@code fetch} makes in the
+         * slot it grants, reporting the answer ({@link #done}). A request that missed its slot's window is not sent; it
+         * gets the next slot once, at once: a first request often misses its window only by opening the connection
+         * (a cold start), which the next one finds open. Missing it again is a {@link Gate.Wait} for {@link #LATE}.
+         */
+        public Sent send(Supplier<Gate> gate, Function<Gate.Go, FetchResult> fetch, String urlHash) {
+            for (int tries = 1; ; tries++) {
+                Gate.Go go;
+                switch (gate.get()) {
+                    case Gate.Stop stop -> {
+                        return new Sent.Refused(stop);
+                    }
+                    case Gate.Go granted -> go = granted;
+                }
+                Instant at = clock.instant();
+                FetchResult result = fetch.apply(go);
+                done(go, result, urlHash);
+                if (!late(result)) {
+                    return new Sent.Answered(go, result, at);
+                }
+                if (tries == 2) {
+                    return new Sent.Refused(new Gate.Wait(clock.instant(), LATE));
+                }
+            }
+        }
+
         /** Takes one slot of the site's rate; a refusal says when to ask again. A granted slot is waited for here. */
         public Gate acquire(SiteKey key, Optional<Duration> crawlDelay) {
             Duration base = parts.limiter().baseInterval(key.value(), parts.overrides(), crawlDelay);
@@ -223,8 +263,9 @@ public final class SitePoliteness {
             synchronized (site) {
                 gate = change(key, site, state -> {
                     SiteRate rebased = parts.limiter().rebase(state, base);
-                    // A slot no earlier than the fetcher's lead from now: a request whose slot is "now" would have to open
-                    // its connection within the window (a cold start misses it); with the lead it connects before.
+                    // A slot no earlier than the fetcher's lead from now: a request whose slot is "now" would have to
+                    // open its connection within the window (a cold start misses it); with the lead it connects
+                    // before.
                     return switch (parts.limiter().acquire(rebased, nowMillis().plus(parts.fetcher().lead()), 1)) {
                         case RateDecision.Refused refused -> new Step<>(null, new Gate.Wait(refused.retryAt(),
                                 "rate: " + refused.reason().name().toLowerCase(java.util.Locale.ROOT)), true);
@@ -234,8 +275,8 @@ public final class SitePoliteness {
                     };
                 }, base);
             }
-            // The fetcher holds a request that comes early until its slot, on the thread that writes it: waking a little
-            // before the slot leaves its own delays (a busy core, a connection to open) out of the send time.
+            // The fetcher holds a request that comes early until its slot, on the thread that writes it: waking a
+            // little before the slot leaves its own delays (a busy core, a connection to open) out of the send time.
             if (gate instanceof Gate.Go go && go.slot().minus(parts.fetcher().lead()).isAfter(clock.instant())) {
                 pause.until(go.slot().minus(parts.fetcher().lead()));
             }
@@ -349,22 +390,16 @@ public final class SitePoliteness {
             }
             NormalizedUrl robotsUrl = NormalizedUrl.parse(origin.robotsUrl());
             Optional<Duration> crawlDelay = entry.flatMap(RobotsCacheEntry::crawlDelay);
-            FetchResult result = null;
-            // A request that missed its window gets the next slot once, at once: a first request often misses it
-            // only by opening the connection (a cold start), which the next one finds open.
-            for (int tries = 0; result == null || (late(result) && tries < 2); tries++) {
-                Gate slot = acquire(robotsUrl.siteKey(), crawlDelay);
-                if (!(slot instanceof Gate.Go go)) {
+            FetchResult result;
+            switch (send(() -> acquire(robotsUrl.siteKey(), crawlDelay),
+                    go -> parts.fetcher().fetch(FetchRequest.get(robotsUrl.value()).withSend(go.window())),
+                    robotsUrl.urlHash())) {
+                case Sent.Refused refused -> {
                     // Not fetching after all: the claim would keep every fetcher, this one too, off it for its 45 s.
                     parts.robotsStore().releaseFetch(origin);
-                    return Optional.of(slot);
+                    return Optional.of(refused.gate());
                 }
-                result = parts.fetcher().fetch(FetchRequest.get(robotsUrl.value()).withSend(go.window()));
-                done(go, result, robotsUrl.urlHash());
-            }
-            if (late(result)) {
-                parts.robotsStore().releaseFetch(origin);
-                return Optional.of(new Gate.Wait(clock.instant(), LATE));
+                case Sent.Answered answered -> result = answered.result();
             }
             telemetry.robotsFetched(FetchOutcome.of(result));
             String at = robotsUrl.value();
@@ -375,19 +410,18 @@ public final class SitePoliteness {
                 if (next.isEmpty()) {
                     break;
                 }
-                Gate hopSlot = acquire(next.get().siteKey(), Optional.empty());
-                if (!(hopSlot instanceof Gate.Go hopGo)) {
-                    parts.robotsStore().releaseFetch(origin); // as for the first hop: not fetching after all
-                    return Optional.of(hopSlot);
+                String hop = next.get().value();
+                switch (send(() -> acquire(next.get().siteKey(), Optional.empty()),
+                        go -> parts.fetcher().fetch(FetchRequest.get(hop).withSend(go.window())),
+                        next.get().urlHash())) {
+                    case Sent.Refused refused -> {
+                        parts.robotsStore().releaseFetch(origin); // as for the first hop: not fetching after all
+                        return Optional.of(refused.gate());
+                    }
+                    case Sent.Answered answered -> result = answered.result();
                 }
                 hops++;
-                at = next.get().value();
-                result = parts.fetcher().fetch(FetchRequest.get(at).withSend(hopGo.window()));
-                done(hopGo, result, next.get().urlHash());
-                if (late(result)) {
-                    parts.robotsStore().releaseFetch(origin);
-                    return Optional.of(new Gate.Wait(clock.instant(), LATE));
-                }
+                at = hop;
                 telemetry.robotsFetched(FetchOutcome.of(result));
             }
             if (result instanceof FetchResult.Failure f && f.kind() == FailureKind.BLOCKED) {
