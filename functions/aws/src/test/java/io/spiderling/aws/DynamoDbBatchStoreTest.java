@@ -6,10 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.spiderling.core.batch.BatchHeader;
 import io.spiderling.core.batch.ItemState;
-import io.spiderling.core.port.BatchHeaderStoreContract;
-import io.spiderling.core.port.BatchItemStoreContract;
+import io.spiderling.core.port.BatchStoreContracts;
 import io.spiderling.core.port.BatchStores;
-import io.spiderling.core.port.UploadPlanStoreContract;
 import io.spiderling.core.url.NormalizedUrl;
 import io.spiderling.testkit.EmbeddedAws;
 import io.spiderling.testkit.EmbeddedAwsExtension;
@@ -21,7 +19,6 @@ import java.util.Set;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInfo;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -35,7 +32,7 @@ import software.amazon.awssdk.services.dynamodb.model.TransactionCanceledExcepti
  * so each test works on its own batch id (the test's name).
  */
 @ExtendWith(EmbeddedAwsExtension.class)
-class DynamoDbBatchStoreTest {
+class DynamoDbBatchStoreTest extends BatchStoreContracts {
 
     private static final Instant CREATED = Instant.parse("2025-03-01T10:00:00.123Z");
     private static final Instant LATER = CREATED.plusSeconds(30);
@@ -56,32 +53,9 @@ class DynamoDbBatchStoreTest {
         batchId = test.getTestMethod().orElseThrow().getName();
     }
 
-    private BatchStores stores() {
+    @Override
+    protected BatchStores createStores() {
         return BatchStores.of(new DynamoDbBatchStore(dynamo, table), new DynamoDbBatchOriginStore(dynamo, table));
-    }
-
-    @Nested
-    class Headers extends BatchHeaderStoreContract {
-        @Override
-        protected BatchStores createStores() {
-            return stores();
-        }
-    }
-
-    @Nested
-    class Items extends BatchItemStoreContract {
-        @Override
-        protected BatchStores createStores() {
-            return stores();
-        }
-    }
-
-    @Nested
-    class Uploads extends UploadPlanStoreContract {
-        @Override
-        protected BatchStores createStores() {
-            return stores();
-        }
     }
 
     @Test
