@@ -174,7 +174,7 @@ public final class LocalSpiderling implements AutoCloseable {
         }
         // In place of the deployment's listener, which nothing else is locally (see listen).
         startPoller("events-listener", Metering.as(Metering.LOCAL, new SqsPoller(pipeline.aws().sqs(),
-                resources.eventsQueueUrl(), this::hear, running)));
+                resources.eventsQueueUrl(), this::hear, running).pausing(Duration.ofSeconds(1))));
         this.uploads = new UploadWatcher(pipeline.aws().s3(), resources.bucket(), notifications::objectCreated);
         this.apiServer = new LocalApiServer(options.apiPort(), this::http);
         // S3's notifications for uploads, which s3proxy does not raise.
