@@ -212,10 +212,10 @@ public final class Operations extends Construct {
                     .build());
         }
         widgets.add(GraphWidget.Builder.create()
-                .title("Rate refusals and retries")
+                .title("Rate refusals, late sends and retries")
                 .width(8)
                 .left(List.of(custom(Metrics.RATE_REFUSALS, fetchName, "Sum"),
-                        custom(Metrics.RETRIES, fetchName, "Sum")))
+                        custom(Metrics.LATE_SENDS, fetchName, "Sum"), custom(Metrics.RETRIES, fetchName, "Sum")))
                 .build());
         List<IMetric> deadLetters = new ArrayList<>();
         for (String consumer : List.of(FunctionNames.FETCH_DLQ, FunctionNames.NOTIFY_DLQ)) {

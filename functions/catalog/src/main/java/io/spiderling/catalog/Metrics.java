@@ -50,6 +50,12 @@ public final class Metrics {
     /** Fetch: requests the site's rate refused a slot, each parked in the frontier for later. */
     public static final String RATE_REFUSALS = "RateRefusals";
 
+    /**
+     * Fetch: requests not sent because they missed their slot's send window (the site would have got them closer
+     * than its interval to the next slot's); each gets the next slot once, and goes back to the frontier if late again.
+     */
+    public static final String LATE_SENDS = "LateSends";
+
     /** Fetch: jobs sent back to the frontier for another attempt after an error (5xx, timeout, connection). */
     public static final String RETRIES = "Retries";
 
@@ -61,12 +67,12 @@ public final class Metrics {
 
     /** The metrics of the fetch and dead-letter functions, as the dashboard graphs them. */
     public static final List<String> FETCH_STAGE = List.of(FETCH_LATENCY, FETCH_OUTCOMES, ROBOTS_OUTCOMES,
-            RATE_REFUSALS, RETRIES, DLQ_SENDS, BYTES_STORED);
+            RATE_REFUSALS, LATE_SENDS, RETRIES, DLQ_SENDS, BYTES_STORED);
 
     /** Each metric's CloudWatch unit. */
     public static final Map<String, String> UNITS = Map.of(FRONTIER_LAG_SECONDS, "Seconds", STRANDED_PLANS, "Count",
             FETCH_LATENCY, "Milliseconds", FETCH_OUTCOMES, "Count", ROBOTS_OUTCOMES, "Count", RATE_REFUSALS, "Count",
-            RETRIES, "Count", DLQ_SENDS, "Count", BYTES_STORED, "Bytes");
+            LATE_SENDS, "Count", RETRIES, "Count", DLQ_SENDS, "Count", BYTES_STORED, "Bytes");
 
     /** The metrics counted by {@link #OUTCOME_DIMENSION}. */
     public static final List<String> BY_OUTCOME = List.of(FETCH_OUTCOMES, ROBOTS_OUTCOMES);

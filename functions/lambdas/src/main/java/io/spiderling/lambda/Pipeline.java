@@ -136,7 +136,7 @@ public final class Pipeline implements AutoCloseable {
             config().get(ConfigKeys.TABLES_SITES), clock(), SWITCH_CACHE));
     // One message group per place in flight: a site's allowed requests overlap across invocations.
     private final Lazy<FetchQueue> fetchQueue = lazy(() -> new SqsFetchQueue(aws().sqs(),
-            config().get(ConfigKeys.QUEUES_FETCH), RateLimiter.Settings.DEFAULTS.maxInFlight()));
+            config().get(ConfigKeys.QUEUES_FETCH), RateLimiter.Settings.DEFAULTS.admission().maxInFlight()));
     private final Lazy<NotifyQueue> notifyQueue = lazy(() -> new SqsNotifyQueue(aws().sqs(),
             config().get(ConfigKeys.QUEUES_NOTIFY)));
     private final Lazy<EventSink> events = lazy(() -> config().get(ConfigKeys.QUEUES_EVENTS)

@@ -249,6 +249,7 @@ public final class SitePoliteness {
                 if (!late(result)) {
                     return new Sent.Answered(go, result, at);
                 }
+                telemetry.lateSend();
                 if (tries == 2) {
                     return new Sent.Refused(new Gate.Wait(clock.instant(), LATE));
                 }
@@ -287,7 +288,7 @@ public final class SitePoliteness {
         }
 
         private <T> T change(SiteKey key, Site site, Function<SiteRate, Step<T>> step) {
-            return change(key, site, step, parts.limiter().settings().defaultInterval());
+            return change(key, site, step, parts.limiter().settings().spacing().defaultInterval());
         }
 
         /**

@@ -36,6 +36,9 @@ public interface FetchTelemetry {
     /** The site's rate refused a slot; the request waits in the frontier. */
     default void rateRefused() {}
 
+    /** A request missed its slot's send window and was not sent ({@code FailureKind.LATE}). */
+    default void lateSend() {}
+
     /** A job went back to the frontier for another attempt after an error. */
     default void retried() {}
 

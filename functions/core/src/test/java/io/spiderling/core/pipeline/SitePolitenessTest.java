@@ -9,6 +9,7 @@ import io.spiderling.core.fetch.FetchRequest;
 import io.spiderling.core.fetch.FetchResult;
 import io.spiderling.core.politeness.RateLimiter;
 import io.spiderling.core.politeness.RateOverrides;
+import io.spiderling.core.port.FetchTelemetry;
 import io.spiderling.core.robots.RobotsPolicy;
 import io.spiderling.core.testing.InMemoryRateStore;
 import io.spiderling.core.testing.InMemoryRobotsStore;
@@ -21,6 +22,8 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvFileSource;
 
@@ -69,5 +72,69 @@ class SitePolitenessTest {
             assertTrue(gap.compareTo(INTERVAL) >= 0, name + ": two requests " + gap + " apart");
         }
         assertEquals(!sentFirst, SitePoliteness.late(firstResult), "a request past its window is not sent");
+    }
+
+    @Test
+    void send_whenTheRequestMissesItsWindowOnce_getsTheNextSlotAtOnceAndIsAnswered() {
+        site.answer(FIRST.value(), ok(FIRST.value(), "1"));
+        LateCount telemetry = new LateCount();
+        SitePoliteness.Session session = politeness.session(telemetry);
+        AtomicInteger tries = new AtomicInteger();
+
+        SitePoliteness.Sent sent = session.send(() -> session.acquire(FIRST.siteKey(), Optional.empty()), go -> {
+            clock.set(tries.getAndIncrement() == 0 ? go.sendBy().plusMillis(1) : go.slot());
+            return site.fetch(FetchRequest.get(FIRST.value()).withSend(go.window()));
+        }, FIRST.urlHash());
+
+        var answered = assertInstanceOf(SitePoliteness.Sent.Answered.class, sent);
+        assertEquals(2, tries.get());
+        assertEquals(1, telemetry.late.get());
+        assertEquals(List.of(answered.go().slot()), site.seen().stream().map(ScriptedFetcher.Seen::at).toList(),
+                "only the second try reached the site, in its own slot");
+    }
+
+    @Test
+    void send_whenTheRequestMissesItsWindowTwice_isRefusedAsLateAndNothingIsSent() {
+        site.answer(FIRST.value(), ok(FIRST.value(), "1"));
+        LateCount telemetry = new LateCount();
+        SitePoliteness.Session session = politeness.session(telemetry);
+        AtomicInteger tries = new AtomicInteger();
+
+        SitePoliteness.Sent sent = session.send(() -> session.acquire(FIRST.siteKey(), Optional.empty()), go -> {
+            tries.incrementAndGet();
+            clock.set(go.sendBy().plusMillis(1));
+            return site.fetch(FetchRequest.get(FIRST.value()).withSend(go.window()));
+        }, FIRST.urlHash());
+
+        var refused = assertInstanceOf(SitePoliteness.Sent.Refused.class, sent);
+        assertEquals(SitePoliteness.LATE, assertInstanceOf(SitePoliteness.Gate.Wait.class, refused.gate()).why());
+        assertEquals(2, tries.get());
+        assertEquals(2, telemetry.late.get());
+        assertEquals(List.of(), site.seen());
+    }
+
+    @Test
+    void send_whenTheGateSaysWait_sendsNothing() {
+        SitePoliteness.Session session = politeness.session();
+        SitePoliteness.Gate.Wait wait = new SitePoliteness.Gate.Wait(START.plusSeconds(5), "rate: test");
+        AtomicInteger tries = new AtomicInteger();
+
+        SitePoliteness.Sent sent = session.send(() -> wait, go -> {
+            tries.incrementAndGet();
+            return site.fetch(FetchRequest.get(FIRST.value()).withSend(go.window()));
+        }, FIRST.urlHash());
+
+        assertEquals(new SitePoliteness.Sent.Refused(wait), sent);
+        assertEquals(0, tries.get());
+    }
+
+    /** Counts the late sends the session reports. */
+    private static final class LateCount implements FetchTelemetry {
+        final AtomicInteger late = new AtomicInteger();
+
+        @Override
+        public void lateSend() {
+            late.incrementAndGet();
+        }
     }
 }

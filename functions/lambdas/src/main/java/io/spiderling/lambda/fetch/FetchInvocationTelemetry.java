@@ -50,6 +50,11 @@ final class FetchInvocationTelemetry implements FetchTelemetry {
     }
 
     @Override
+    public void lateSend() {
+        tally.add(Metrics.LATE_SENDS, 1);
+    }
+
+    @Override
     public void retried() {
         tally.add(Metrics.RETRIES, 1);
     }
