@@ -341,7 +341,7 @@ final class SoakSites implements AutoCloseable {
         RateOverrides overrides = RateOverrides.parse(Files.readString(rateOverrides));
         Duration[] intervals = new Duration[roles.length];
         for (int s = 0; s < roles.length; s++) {
-            intervals[s] = overrides.intervalFor(host(s), RateLimiter.Settings.DEFAULTS.defaultInterval());
+            intervals[s] = overrides.intervalFor(host(s), RateLimiter.Settings.DEFAULTS.spacing().defaultInterval());
         }
         return intervals;
     }

@@ -131,7 +131,7 @@ public final class WaitingReasons {
             case PAUSED -> Optional.of(new Waiting.Paused(state.site(), rate.pausedUntil(), rate.throttles(),
                     rate.pauseCause(), urls));
             case TOO_SOON -> Optional.of(new Waiting.RateLimited(state.site(),
-                    refused.retryAt().plus(limiter.settings().maxDelay()), limiter.interval(rate), urls));
+                    refused.retryAt().plus(limiter.settings().admission().maxDelay()), limiter.interval(rate), urls));
             case IN_FLIGHT -> Optional.empty(); // busy fetching: not waiting
         };
     }

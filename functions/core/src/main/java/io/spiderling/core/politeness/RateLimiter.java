@@ -17,13 +17,13 @@ import java.util.Optional;
  * state, which the adapter stores with a conditional write on the version it read.
  *
  * <p><b>Slots.</b> The next slot is {@code max(now, lastSlot + interval + window, pausedUntil)} (the window is
- * below). A slot more than
- * {@code maxDelay + window} away is refused, and the URL goes back to the frontier until
+ * below). A slot more than {@code maxDelay + window} away is refused, and the URL goes back to the frontier until
  * {@code slot − maxDelay − window}, the first moment at which asking again can succeed; a fetcher therefore never
  * sleeps longer than {@code maxDelay + window} for its turn (the window is added so that the fetcher that has just
- * taken a slot can still wait for the next one, as it could without a window). Asking for k slots in one write (an invocation holding k URLs of the site) grants consecutive slots
- * {@code slot₁, slot₁ + interval + window, …}, but only those within {@code maxDelay} and only as many as there are free
- * places in flight: possibly fewer than k, at least one, or a refusal. The caller parks the URLs it got no slot for.
+ * taken a slot can still wait for the next one, as it could without a window). Asking for k slots in one write (an
+ * invocation holding k URLs of the site) grants consecutive slots {@code slot₁, slot₁ + interval + window, …}, but
+ * only those within {@code maxDelay} and only as many as there are free places in flight: possibly fewer than k, at
+ * least one, or a refusal. The caller parks the URLs it got no slot for.
  *
  * <p><b>Send window.</b> A slot is not an instant but a window: its request must be written to the connection
  * within {@code window = sendWindow × interval} after the slot, or not at all ({@link #sendBy}; the fetcher checks
@@ -73,83 +73,125 @@ import java.util.Optional;
  */
 public final class RateLimiter {
 
-    /**
-     * @param defaultInterval spacing for a site with no override: 1 s, StormCrawler's default, is 1 request per second
-     * @param maxDelay the longest a fetcher waits for its slot; a later slot is refused (Aragog: 1 s)
-     * @param maxInFlight most fetches of one site at once
-     * @param lease how long a granted slot counts as in flight without a release; above the fetch's total timeout
-     * @param maxInterval the slowest that throttling and pacing make a site (a crawl delay may be slower)
-     * @param responseFactor interval per unit of smoothed response time
-     * @param smoothing the weight of a new sample in the response-time average, in (0, 1]
-     * @param recoverAfter successful answers in a row that halve a throttled interval
-     * @param defaultPause the pause after a 429/503 without a readable Retry-After, doubled for each further one
-     * @param maxPause the longest pause, whatever Retry-After asks for
-     * @param pauseJitter the fraction of a pause added at random, in [0, 1]
-     * @param failuresToPause different URLs failing in a row that pause the site
-     * @param failurePause the pause those failures cause, doubled for each further one in a row: shorter than a
-     *     throttle's, since the site asked for nothing and only needs time to recover
-     * @param sendWindow how late after its slot a request may still go out, as a fraction of the interval, in
-     *     [0, 1]; slots are that much further apart (see the class comment)
-     */
     /** The shortest send window of a slot (see {@link #window}): at most the interval itself. */
     public static final Duration MIN_WINDOW = Duration.ofMillis(25);
 
-    public record Settings(Duration defaultInterval, Duration maxDelay, int maxInFlight, Duration lease,
-            Duration maxInterval, double responseFactor, double smoothing, int recoverAfter, Duration defaultPause,
-            Duration maxPause, double pauseJitter, int failuresToPause, Duration failurePause, double sendWindow) {
+    /** The limiter's settings, by concern. */
+    public record Settings(Spacing spacing, Admission admission, Pacing pacing, Pausing pausing) {
 
-        public static final Settings DEFAULTS = new Settings(Duration.ofSeconds(1), Duration.ofSeconds(1), 2,
-                Duration.ofMinutes(2), Duration.ofSeconds(60), 2.0, 0.3, 10, Duration.ofSeconds(60),
-                Duration.ofMinutes(10), 0.2, 3, Duration.ofSeconds(10), 0.1);
+        public static final Settings DEFAULTS = new Settings(
+                new Spacing(Duration.ofSeconds(1), Duration.ofSeconds(60), 0.1),
+                new Admission(Duration.ofSeconds(1), 2, Duration.ofMinutes(2)),
+                new Pacing(2.0, 0.3, 10),
+                new Pausing(Duration.ofSeconds(60), Duration.ofMinutes(10), 0.2, 3, Duration.ofSeconds(10)));
+
+        public Settings {
+            Objects.requireNonNull(spacing, "spacing");
+            Objects.requireNonNull(admission, "admission");
+            Objects.requireNonNull(pacing, "pacing");
+            Objects.requireNonNull(pausing, "pausing");
+        }
+
+        /**
+         * How far apart a site's requests go.
+         *
+         * @param defaultInterval spacing for a site with no override: 1 s, StormCrawler's default, is 1 request per
+         *     second
+         * @param maxInterval the slowest that throttling and pacing make a site (a crawl delay may be slower)
+         * @param sendWindow how late after its slot a request may still go out, as a fraction of the interval, in
+         *     [0, 1]; slots are that much further apart (see the class comment)
+         */
+        public record Spacing(Duration defaultInterval, Duration maxInterval, double sendWindow) {
+            public Spacing {
+                positive(defaultInterval, "defaultInterval");
+                positive(maxInterval, "maxInterval");
+                if (maxInterval.compareTo(defaultInterval) < 0) {
+                    throw new IllegalArgumentException("maxInterval " + maxInterval + " is below defaultInterval "
+                            + defaultInterval);
+                }
+                if (!(sendWindow >= 0 && sendWindow <= 1)) {
+                    throw new IllegalArgumentException("sendWindow must be in [0, 1], was " + sendWindow);
+                }
+            }
+        }
+
+        /**
+         * Who gets a slot now.
+         *
+         * @param maxDelay the longest a fetcher waits for its slot; a later slot is refused (Aragog: 1 s)
+         * @param maxInFlight most fetches of one site at once
+         * @param lease how long a granted slot counts as in flight without a release; above the fetch's total timeout
+         */
+        public record Admission(Duration maxDelay, int maxInFlight, Duration lease) {
+            public Admission {
+                Objects.requireNonNull(maxDelay, "maxDelay");
+                if (maxDelay.isNegative()) {
+                    throw new IllegalArgumentException("maxDelay must not be negative, was " + maxDelay);
+                }
+                if (maxInFlight < 1) {
+                    throw new IllegalArgumentException("maxInFlight must be at least 1, was " + maxInFlight);
+                }
+                positive(lease, "lease");
+            }
+        }
+
+        /**
+         * How the interval follows the site's answers.
+         *
+         * @param responseFactor interval per unit of smoothed response time
+         * @param smoothing the weight of a new sample in the response-time average, in (0, 1]
+         * @param recoverAfter successful answers in a row that halve a throttled interval
+         */
+        public record Pacing(double responseFactor, double smoothing, int recoverAfter) {
+            public Pacing {
+                if (!(responseFactor >= 0) || Double.isInfinite(responseFactor)) {
+                    throw new IllegalArgumentException("responseFactor must be finite and >= 0, was "
+                            + responseFactor);
+                }
+                if (!(smoothing > 0 && smoothing <= 1)) {
+                    throw new IllegalArgumentException("smoothing must be in (0, 1], was " + smoothing);
+                }
+                if (recoverAfter < 1) {
+                    throw new IllegalArgumentException("recoverAfter must be at least 1, was " + recoverAfter);
+                }
+            }
+        }
+
+        /**
+         * How long a site pauses when it asks to, or fails.
+         *
+         * @param defaultPause the pause after a 429/503 without a readable Retry-After, doubled for each further one
+         * @param maxPause the longest pause, whatever Retry-After asks for
+         * @param pauseJitter the fraction of a pause added at random, in [0, 1]
+         * @param failuresToPause different URLs failing in a row that pause the site
+         * @param failurePause the pause those failures cause, doubled for each further one in a row: shorter than a
+         *     throttle's, since the site asked for nothing and only needs time to recover
+         */
+        public record Pausing(Duration defaultPause, Duration maxPause, double pauseJitter, int failuresToPause,
+                Duration failurePause) {
+            public Pausing {
+                positive(defaultPause, "defaultPause");
+                positive(maxPause, "maxPause");
+                if (!(pauseJitter >= 0 && pauseJitter <= 1)) {
+                    throw new IllegalArgumentException("pauseJitter must be in [0, 1], was " + pauseJitter);
+                }
+                if (failuresToPause < 1) {
+                    throw new IllegalArgumentException("failuresToPause must be at least 1, was " + failuresToPause);
+                }
+                positive(failurePause, "failurePause");
+            }
+        }
 
         /** These settings with another pause after a 429 without Retry-After. */
         public Settings withDefaultPause(Duration pause) {
-            return new Settings(defaultInterval, maxDelay, maxInFlight, lease, maxInterval, responseFactor, smoothing,
-                    recoverAfter, pause, maxPause, pauseJitter, failuresToPause, failurePause, sendWindow);
+            return new Settings(spacing, admission, pacing, new Pausing(pause, pausing.maxPause(),
+                    pausing.pauseJitter(), pausing.failuresToPause(), pausing.failurePause()));
         }
 
         /** These settings with another send window (a fraction of the interval, in [0, 1]). */
         public Settings withSendWindow(double window) {
-            return new Settings(defaultInterval, maxDelay, maxInFlight, lease, maxInterval, responseFactor, smoothing,
-                    recoverAfter, defaultPause, maxPause, pauseJitter, failuresToPause, failurePause, window);
-        }
-
-        public Settings {
-            positive(defaultInterval, "defaultInterval");
-            Objects.requireNonNull(maxDelay, "maxDelay");
-            if (maxDelay.isNegative()) {
-                throw new IllegalArgumentException("maxDelay must not be negative, was " + maxDelay);
-            }
-            if (maxInFlight < 1) {
-                throw new IllegalArgumentException("maxInFlight must be at least 1, was " + maxInFlight);
-            }
-            positive(lease, "lease");
-            positive(maxInterval, "maxInterval");
-            if (maxInterval.compareTo(defaultInterval) < 0) {
-                throw new IllegalArgumentException("maxInterval " + maxInterval + " is below defaultInterval "
-                        + defaultInterval);
-            }
-            if (!(responseFactor >= 0) || Double.isInfinite(responseFactor)) {
-                throw new IllegalArgumentException("responseFactor must be finite and >= 0, was " + responseFactor);
-            }
-            if (!(smoothing > 0 && smoothing <= 1)) {
-                throw new IllegalArgumentException("smoothing must be in (0, 1], was " + smoothing);
-            }
-            if (recoverAfter < 1) {
-                throw new IllegalArgumentException("recoverAfter must be at least 1, was " + recoverAfter);
-            }
-            positive(defaultPause, "defaultPause");
-            positive(maxPause, "maxPause");
-            if (!(pauseJitter >= 0 && pauseJitter <= 1)) {
-                throw new IllegalArgumentException("pauseJitter must be in [0, 1], was " + pauseJitter);
-            }
-            if (failuresToPause < 1) {
-                throw new IllegalArgumentException("failuresToPause must be at least 1, was " + failuresToPause);
-            }
-            positive(failurePause, "failurePause");
-            if (!(sendWindow >= 0 && sendWindow <= 1)) {
-                throw new IllegalArgumentException("sendWindow must be in [0, 1], was " + sendWindow);
-            }
+            return new Settings(new Spacing(spacing.defaultInterval(), spacing.maxInterval(), window), admission,
+                    pacing, pausing);
         }
 
         private static void positive(Duration d, String name) {
@@ -183,7 +225,7 @@ public final class RateLimiter {
      * (which the robots policy has already capped).
      */
     public Duration baseInterval(String siteKey, RateOverrides overrides, Optional<Duration> crawlDelay) {
-        Duration configured = overrides.intervalFor(siteKey, settings.defaultInterval());
+        Duration configured = overrides.intervalFor(siteKey, settings.spacing().defaultInterval());
         return crawlDelay.filter(d -> d.compareTo(configured) > 0).orElse(configured);
     }
 
@@ -211,8 +253,8 @@ public final class RateLimiter {
     /** The spacing between this site's slots now: see the class comment for the formula. */
     public Duration interval(SiteRate state) {
         Duration paced = max(state.interval(), scale(state.responseTime(),
-                settings.responseFactor() / settings.maxInFlight()));
-        return max(state.baseInterval(), min(settings.maxInterval(), paced));
+                settings.pacing().responseFactor() / settings.admission().maxInFlight()));
+        return max(state.baseInterval(), min(settings.spacing().maxInterval(), paced));
     }
 
     /**
@@ -228,11 +270,11 @@ public final class RateLimiter {
         Duration window = window(state);
         Duration every = interval(state).plus(window);
         // The longest wait grows by the window too: a fetcher that just took a slot finds the next one within reach.
-        Duration longest = settings.maxDelay().plus(window);
+        Duration longest = settings.admission().maxDelay().plus(window);
         Instant first = latest(latest(now, state.lastSlot().plus(every)), state.pausedUntil());
         Instant reachable = first.minus(longest);
         List<Instant> inFlight = live(state, now);
-        int places = settings.maxInFlight() - inFlight.size();
+        int places = settings.admission().maxInFlight() - inFlight.size();
         if (places <= 0) {
             return new Refused(latest(reachable, now.plus(every)), Reason.IN_FLIGHT, state);
         }
@@ -267,10 +309,10 @@ public final class RateLimiter {
      */
     private Duration window(SiteRate state) {
         Duration interval = interval(state);
-        if (settings.sendWindow() == 0) {
+        if (settings.spacing().sendWindow() == 0) {
             return Duration.ZERO;
         }
-        return min(interval, max(MIN_WINDOW, scale(interval, settings.sendWindow())));
+        return min(interval, max(MIN_WINDOW, scale(interval, settings.spacing().sendWindow())));
     }
 
     /**
@@ -325,9 +367,9 @@ public final class RateLimiter {
      * failure streak ends.
      */
     public SiteRate onSuccess(SiteRate state, Duration responseTime) {
-        int successes = Math.min(state.successes() + 1, settings.recoverAfter());
+        int successes = Math.min(state.successes() + 1, settings.pacing().recoverAfter());
         Duration interval = state.interval();
-        if (successes == settings.recoverAfter() && interval.compareTo(state.baseInterval()) > 0) {
+        if (successes == settings.pacing().recoverAfter() && interval.compareTo(state.baseInterval()) > 0) {
             interval = max(state.baseInterval(), interval.dividedBy(2));
             successes = 0;
         }
@@ -359,13 +401,14 @@ public final class RateLimiter {
         if (!failing.contains(urlHash)) {
             failing.add(urlHash);
         }
-        Duration widened = min(settings.maxInterval(), max(state.interval(), state.baseInterval().multipliedBy(2)));
+        Duration widened = min(settings.spacing().maxInterval(),
+                max(state.interval(), state.baseInterval().multipliedBy(2)));
         Duration interval = max(widened, state.baseInterval());
-        if (failing.size() < settings.failuresToPause()) {
+        if (failing.size() < settings.pausing().failuresToPause()) {
             return state.next(c -> c.interval(interval).successes(0).failing(failing));
         }
         int throttles = nextThrottles(state);
-        Instant until = now.plus(pause(doublings(settings.failurePause(), throttles - 1), jitter));
+        Instant until = now.plus(pause(doublings(settings.pausing().failurePause(), throttles - 1), jitter));
         PauseCause cause = new PauseCause.Failures(failing.size(), outcome);
         return state.next(c -> paused(c, state, until, cause).interval(doubled(state)).successes(0)
                 .failing(List.of()).throttles(throttles));
@@ -384,7 +427,7 @@ public final class RateLimiter {
             double jitter) {
         Jitter.require(jitter);
         int throttles = nextThrottles(state);
-        Duration asked = retryAfter.orElseGet(() -> doublings(settings.defaultPause(), throttles - 1));
+        Duration asked = retryAfter.orElseGet(() -> doublings(settings.pausing().defaultPause(), throttles - 1));
         Instant until = now.plus(pause(asked, jitter));
         PauseCause cause = new PauseCause.Throttled(status, retryAfter);
         return state.next(c -> paused(c, state, until, cause).interval(doubled(state)).throttles(throttles)
@@ -406,20 +449,21 @@ public final class RateLimiter {
 
     /** The earned interval doubled for a pause, up to {@code maxInterval}, never below the base. */
     private Duration doubled(SiteRate state) {
-        return max(min(settings.maxInterval(), max(state.interval(), state.baseInterval()).multipliedBy(2)),
+        return max(min(settings.spacing().maxInterval(), max(state.interval(), state.baseInterval()).multipliedBy(2)),
                 state.baseInterval());
     }
 
     /** A pause of {@code asked}, capped at {@code maxPause} after adding up to {@code pauseJitter} of itself. */
     private Duration pause(Duration asked, double jitter) {
-        return min(settings.maxPause(), scale(min(settings.maxPause(), asked), 1 + settings.pauseJitter() * jitter));
+        Settings.Pausing pausing = settings.pausing();
+        return min(pausing.maxPause(), scale(min(pausing.maxPause(), asked), 1 + pausing.pauseJitter() * jitter));
     }
 
     /** The leases that have not lapsed at {@code now}, earliest first. */
     private List<Instant> live(SiteRate state, Instant now) {
         List<Instant> live = new ArrayList<>();
         for (Instant slot : state.inFlight()) {
-            if (slot.plus(settings.lease()).isAfter(now)) {
+            if (slot.plus(settings.admission().lease()).isAfter(now)) {
                 live.add(slot);
             }
         }
@@ -431,7 +475,7 @@ public final class RateLimiter {
             return sample.isNegative() ? Duration.ZERO : sample;
         }
         long avg = average.toMillis();
-        long next = avg + Math.round(settings.smoothing() * (Math.max(0, sample.toMillis()) - avg));
+        long next = avg + Math.round(settings.pacing().smoothing() * (Math.max(0, sample.toMillis()) - avg));
         return Duration.ofMillis(Math.max(0, next));
     }
 

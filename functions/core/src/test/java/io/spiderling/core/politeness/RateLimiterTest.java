@@ -93,9 +93,11 @@ class RateLimiterTest {
 
     @Test
     void acquire_whenMaxDelayIsZero_grantsOnlyWhenSlotIsDue() {
-        RateLimiter strict = RateLimiter.create(new RateLimiter.Settings(Duration.ofSeconds(1), Duration.ZERO, 2,
-                Duration.ofMinutes(2), Duration.ofSeconds(60), 2.0, 0.3, 10, Duration.ofSeconds(60),
-                Duration.ofMinutes(10), 0.2, 3, Duration.ofSeconds(10), 0.0));
+        RateLimiter.Settings defaults = RateLimiter.Settings.DEFAULTS;
+        RateLimiter strict = RateLimiter.create(new RateLimiter.Settings(
+                new RateLimiter.Settings.Spacing(Duration.ofSeconds(1), Duration.ofSeconds(60), 0.0),
+                new RateLimiter.Settings.Admission(Duration.ZERO, 2, Duration.ofMinutes(2)), defaults.pacing(),
+                defaults.pausing()));
         Granted first = assertInstanceOf(Granted.class, strict.acquire(strict.initial(Duration.ofSeconds(1)), NOW, 2));
 
         Refused refused = assertInstanceOf(Refused.class, strict.acquire(first.next(), NOW.plusMillis(500), 1));
@@ -249,9 +251,8 @@ class RateLimiterTest {
 
     @Test
     void settings_whenMaxIntervalBelowDefault_throws() {
-        assertThrows(IllegalArgumentException.class, () -> new RateLimiter.Settings(Duration.ofSeconds(2),
-                Duration.ofSeconds(1), 2, Duration.ofMinutes(2), Duration.ofSeconds(1), 2.0, 0.3, 10,
-                Duration.ofSeconds(60), Duration.ofMinutes(10), 0.2, 3, Duration.ofSeconds(10), 0.1));
+        assertThrows(IllegalArgumentException.class, () -> new RateLimiter.Settings.Spacing(Duration.ofSeconds(2),
+                Duration.ofSeconds(1), 0.1));
     }
 
     @ParameterizedTest
