@@ -114,8 +114,12 @@ public final class DynamoDbBatchStore implements BatchHeaderStore, BatchItemStor
             item.put("fingerprint", s(h.fingerprint()));
         }
         h.upload().ifPresent(format -> item.put("upload", s(format.wireName())));
+        // A creation the SDK sent again after its answer was lost finds itself ({@link WriterToken}), not a replay.
+        WriterToken writer = WriterToken.fresh();
         try {
-            dynamo.putItem(b -> b.tableName(table).item(item).conditionExpression("attribute_not_exists(pk)"));
+            dynamo.putItem(b -> b.tableName(table).item(writer.stamp(item))
+                    .conditionExpression(WriterToken.condition("attribute_not_exists(pk)"))
+                    .expressionAttributeValues(writer.values(Map.of())));
             return true;
         } catch (ConditionalCheckFailedException alreadyThere) {
             return false; // a redelivered or replayed submission: the first write stands
@@ -344,36 +348,23 @@ public final class DynamoDbBatchStore implements BatchHeaderStore, BatchItemStor
 
     @Override
     public void recordCallbackDelivered(String batchId, Instant at, int attempts) {
-        updateHeader(batchId, "SET callbackDeliveredAt = :at, callbackAttempts = :n REMOVE callbackFailure",
-                "attribute_exists(pk) AND attribute_not_exists(callbackDeliveredAt)",
+        updateHeader(batchId, "callbackDeliveredAt = :at, callbackAttempts = :n", " REMOVE callbackFailure",
+                "attribute_exists(pk) AND attribute_not_exists(callbackDeliveredAt)", Map.of(),
                 Map.of(":at", n(at.toEpochMilli()), ":n", n(attempts)));
     }
 
     @Override
     public void recordCallbackFailed(String batchId, String reason, int attempts, Instant at) {
-        updateHeader(batchId, "SET callbackFailure = :reason, callbackFailedAt = :at, callbackAttempts = :n",
-                "attribute_exists(pk) AND attribute_not_exists(callbackDeliveredAt)",
+        updateHeader(batchId, "callbackFailure = :reason, callbackFailedAt = :at, callbackAttempts = :n", "",
+                "attribute_exists(pk) AND attribute_not_exists(callbackDeliveredAt)", Map.of(),
                 Map.of(":reason", s(reason), ":at", n(at.toEpochMilli()), ":n", n(attempts)));
     }
 
     @Override
     public boolean markProgressSent(String batchId, long sequence) {
-        return updateHeader(batchId, "SET progressSent = :n",
-                "attribute_exists(pk) AND (attribute_not_exists(progressSent) OR progressSent < :n)",
+        return updateHeader(batchId, "progressSent = :n", "",
+                "attribute_exists(pk) AND (attribute_not_exists(progressSent) OR progressSent < :n)", Map.of(),
                 Map.of(":n", n(sequence)));
-    }
-
-    private boolean updateHeader(String batchId, String update, String condition,
-            Map<String, AttributeValue> values) {
-        try {
-            dynamo.updateItem(b -> b.tableName(table).key(headerKey(batchId))
-                    .updateExpression(update)
-                    .conditionExpression(condition)
-                    .expressionAttributeValues(values));
-            return true;
-        } catch (ConditionalCheckFailedException e) {
-            return false;
-        }
     }
 
     @Override
@@ -383,12 +374,26 @@ public final class DynamoDbBatchStore implements BatchHeaderStore, BatchItemStor
 
     /** Sets a time attribute of an existing header unless it is already set. */
     private boolean setOnce(String batchId, String attribute, Instant at) {
+        return updateHeader(batchId, "#at = :at", "", SET_ONCE_CONDITION, Map.of("#at", attribute),
+                Map.of(":at", n(at.toEpochMilli())));
+    }
+
+    /**
+     * One conditional update of the header: {@code sets} (SET clauses, without the keyword), then {@code rest} (a
+     * REMOVE, or nothing). The header's marks are each recorded once, and the call that recorded one acts on it
+     * (emits the completion, posts the progress report); so the update carries its {@link WriterToken}, and the SDK's
+     * retry of an update that landed finds it recorded by this very call, not by another. Returns false when the
+     * condition refused it.
+     */
+    private boolean updateHeader(String batchId, String sets, String rest, String condition,
+            Map<String, String> names, Map<String, AttributeValue> values) {
+        WriterToken writer = WriterToken.fresh();
         try {
             dynamo.updateItem(b -> b.tableName(table).key(headerKey(batchId))
-                    .updateExpression("SET #at = :at")
-                    .conditionExpression(SET_ONCE_CONDITION)
-                    .expressionAttributeNames(Map.of("#at", attribute))
-                    .expressionAttributeValues(Map.of(":at", n(at.toEpochMilli()))));
+                    .updateExpression("SET " + sets + ", " + WriterToken.set() + rest)
+                    .conditionExpression(WriterToken.condition(condition))
+                    .expressionAttributeNames(names.isEmpty() ? null : names)
+                    .expressionAttributeValues(writer.values(values)));
             return true;
         } catch (ConditionalCheckFailedException e) {
             return false;

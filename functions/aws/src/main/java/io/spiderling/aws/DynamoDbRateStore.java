@@ -39,9 +39,14 @@ import software.amazon.awssdk.services.dynamodb.model.ReturnValuesOnConditionChe
  */
 public final class DynamoDbRateStore implements RateStore {
 
-    /** Version 0 is a site with no state: the item is absent (or was stored at version 0). */
-    static final String NO_STATE = "attribute_not_exists(pk) OR version = :read";
-    static final String AT_VERSION = "version = :read";
+    /**
+     * Version 0 is a site with no state: the item is absent (or was stored at version 0). Both conditions admit this
+     * very write applied already ({@link WriterToken}): a save whose answer was lost and that the SDK sent again would
+     * otherwise read as a conflict, and its caller would decide again, on its own state, and take a second slot while
+     * the first stayed in flight until its lease lapsed.
+     */
+    static final String NO_STATE = WriterToken.condition("attribute_not_exists(pk) OR version = :read");
+    static final String AT_VERSION = WriterToken.condition("version = :read");
     private static final Duration IDLE_TTL = Duration.ofDays(7);
 
     private final DynamoDbClient dynamo;
@@ -153,11 +158,12 @@ public final class DynamoDbRateStore implements RateStore {
         }
         item.put("version", n(r.version()));
         item.put("ttl", n(clock.instant().plus(IDLE_TTL).getEpochSecond()));
+        WriterToken writer = WriterToken.fresh();
         try {
             // A state read at a version and deleted since (its TTL) is no longer the one read: refused, as the port says.
-            dynamo.putItem(b -> b.tableName(table).item(item)
+            dynamo.putItem(b -> b.tableName(table).item(writer.stamp(item))
                     .conditionExpression(readVersion == 0 ? NO_STATE : AT_VERSION)
-                    .expressionAttributeValues(Map.of(":read", n(readVersion)))
+                    .expressionAttributeValues(writer.values(Map.of(":read", n(readVersion))))
                     .returnValuesOnConditionCheckFailure(ReturnValuesOnConditionCheckFailure.ALL_OLD));
             return new Written.Saved();
         } catch (ConditionalCheckFailedException raced) {

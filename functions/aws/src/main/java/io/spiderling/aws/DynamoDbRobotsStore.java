@@ -18,7 +18,6 @@ import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.Map;
 import java.util.Optional;
-import java.util.UUID;
 import software.amazon.awssdk.core.SdkBytes;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
@@ -33,11 +32,11 @@ import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedExce
 public final class DynamoDbRobotsStore implements RobotsStore {
 
     /**
-     * Free, lapsed, or this very claim: the SDK sends a call again when its answer was lost (a 500 after the write
-     * applied), and that retry must find its own claim granted, not another fetcher's, or the origin waits out the
-     * claim's 45 s with nobody fetching.
+     * Free, lapsed, or this very claim ({@link WriterToken}): the SDK sends a call again when its answer was lost (a 500
+     * after the write applied), and that retry must find its own claim granted, not another fetcher's, or the origin
+     * waits out the claim's 45 s with nobody fetching.
      */
-    static final String CLAIM_CONDITION = "attribute_not_exists(pk) OR #until <= :now OR claimant = :claimant";
+    static final String CLAIM_CONDITION = WriterToken.condition("attribute_not_exists(pk) OR #until <= :now");
     static final String HELD_CLAIMS = "sk = :fetching AND #until > :now";
 
     private final DynamoDbClient dynamo;
@@ -115,16 +114,14 @@ public final class DynamoDbRobotsStore implements RobotsStore {
      */
     @Override
     public boolean claimFetch(RobotsOrigin origin, Instant now, Instant until) {
+        WriterToken claimant = WriterToken.fresh();
         try {
-            // One id per claim, the same in every attempt the SDK makes of it.
-            String claimant = UUID.randomUUID().toString();
             dynamo.putItem(b -> b.tableName(table)
-                    .item(Map.of("pk", s("ROBOTS#" + origin.value()), "sk", s("fetching"),
-                            "until", n(until.toEpochMilli()), "ttl", n(until.getEpochSecond() + 3600),
-                            "claimant", s(claimant)))
+                    .item(claimant.stamp(Map.of("pk", s("ROBOTS#" + origin.value()), "sk", s("fetching"),
+                            "until", n(until.toEpochMilli()), "ttl", n(until.getEpochSecond() + 3600))))
                     .conditionExpression(CLAIM_CONDITION)
                     .expressionAttributeNames(Map.of("#until", "until"))
-                    .expressionAttributeValues(Map.of(":now", n(now.toEpochMilli()), ":claimant", s(claimant))));
+                    .expressionAttributeValues(claimant.values(Map.of(":now", n(now.toEpochMilli())))));
             return true;
         } catch (ConditionalCheckFailedException held) {
             return false;

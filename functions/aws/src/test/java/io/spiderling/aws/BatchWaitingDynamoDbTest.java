@@ -37,14 +37,10 @@ import java.util.UUID;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
-import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
-import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.core.interceptor.Context;
 import software.amazon.awssdk.core.interceptor.ExecutionAttributes;
 import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
 import software.amazon.awssdk.core.interceptor.SdkExecutionAttribute;
-import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
-import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 
 /** {@link BatchWaiting} on the DynamoDB adapters: what it reads, and how many calls a status costs. */
@@ -72,13 +68,7 @@ class BatchWaitingDynamoDbTest {
                 }
             }
         };
-        this.dynamo = DynamoDbClient.builder().endpointOverride(aws.dynamoDbEndpoint())
-                .region(Region.of(EmbeddedAws.REGION))
-                .credentialsProvider(StaticCredentialsProvider.create(
-                        AwsBasicCredentials.create(EmbeddedAws.ACCESS_KEY, EmbeddedAws.SECRET_KEY)))
-                .httpClientBuilder(UrlConnectionHttpClient.builder())
-                .overrideConfiguration(c -> c.addExecutionInterceptor(counter))
-                .build();
+        this.dynamo = aws.dynamoDb(counter);
         this.batches = new DynamoDbBatchStore(dynamo, res.batchesTable());
         this.origins = new DynamoDbBatchOriginStore(dynamo, res.batchesTable());
         this.frontier = new DynamoDbFrontierStore(dynamo, res.sitesTable());

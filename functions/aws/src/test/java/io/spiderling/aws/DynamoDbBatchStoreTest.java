@@ -1,6 +1,7 @@
 package io.spiderling.aws;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -11,17 +12,21 @@ import io.spiderling.core.port.BatchStores;
 import io.spiderling.core.url.NormalizedUrl;
 import io.spiderling.testkit.EmbeddedAws;
 import io.spiderling.testkit.EmbeddedAwsExtension;
+import io.spiderling.testkit.FaultInjector;
 import io.spiderling.testkit.StackResources;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Function;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInfo;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.TransactionCanceledException;
@@ -37,12 +42,14 @@ class DynamoDbBatchStoreTest extends BatchStoreContracts {
     private static final Instant CREATED = Instant.parse("2025-03-01T10:00:00.123Z");
     private static final Instant LATER = CREATED.plusSeconds(30);
 
+    private final EmbeddedAws aws;
     private final DynamoDbClient dynamo;
     private final String table;
     private final DynamoDbBatchStore store;
     private String batchId;
 
     DynamoDbBatchStoreTest(EmbeddedAws aws, StackResources res) {
+        this.aws = aws;
         this.dynamo = aws.dynamoDb();
         this.table = res.batchesTable();
         this.store = new DynamoDbBatchStore(dynamo, table);
@@ -64,6 +71,47 @@ class DynamoDbBatchStoreTest extends BatchStoreContracts {
         assertEquals("attribute_exists(pk) AND attribute_not_exists(#at)", DynamoDbBatchStore.SET_ONCE_CONDITION);
         assertEquals("attribute_exists(pk) AND attribute_not_exists(chunks)",
                 DynamoDbBatchStore.BEGIN_PLANNING_CONDITION);
+    }
+
+    /**
+     * A mark recorded once, whose update landed and whose answer was lost: the SDK's retry must find it recorded by this
+     * very call. Read as recorded by another caller, a completion would never be emitted, the progress reports would
+     * stop, and a new batch would be taken for a replay.
+     */
+    @ParameterizedTest(name = "{0}")
+    @CsvSource({
+            // mark,            operation
+            "create-batch,       PutItem",
+            "mark-completed,     UpdateItem",
+            "mark-emitted,       UpdateItem",
+            "mark-cancelled,     UpdateItem",
+            "mark-progress-sent, UpdateItem",
+    })
+    void mark_whenItLandedButItsAnswerWasA500_theSdksRetryFindsItRecordedByThisCall(String mark, String operation) {
+        batchId = batchId + "-" + mark;
+        if (!mark.equals("create-batch")) {
+            store.createBatch(header(1));
+        }
+        FaultInjector faults = FaultInjector.create().add(new FaultInjector.Rule("answered 500",
+                FaultInjector.Call.dynamoDb(operation), FaultInjector.When.matches(1),
+                FaultInjector.dynamoDbReply(500, "InternalServerError")));
+        Function<DynamoDbBatchStore, Boolean> call = switch (mark) {
+            case "create-batch" -> s -> s.createBatch(header(1));
+            case "mark-completed" -> s -> s.markCompleted(batchId, LATER);
+            case "mark-emitted" -> s -> s.markCompletionEmitted(batchId, LATER);
+            case "mark-cancelled" -> s -> s.markCancelled(batchId, LATER);
+            case "mark-progress-sent" -> s -> s.markProgressSent(batchId, 1);
+            default -> throw new IllegalArgumentException(mark);
+        };
+
+        boolean recorded;
+        try (DynamoDbClient flaky = aws.dynamoDb(faults)) {
+            recorded = call.apply(new DynamoDbBatchStore(flaky, table));
+        }
+
+        assertEquals(2, faults.matched("answered 500"), "the write landed, the SDK sent it again");
+        assertTrue(recorded, "recorded by this call");
+        assertFalse(call.apply(store), "and by no other");
     }
 
     @Test

@@ -12,6 +12,7 @@ import io.spiderling.core.port.FrontierStoreContract;
 import io.spiderling.core.url.SiteKey;
 import io.spiderling.testkit.EmbeddedAws;
 import io.spiderling.testkit.EmbeddedAwsExtension;
+import io.spiderling.testkit.FaultInjector;
 import io.spiderling.testkit.StackResources;
 import java.util.ArrayList;
 import java.util.List;
@@ -38,10 +39,12 @@ import software.amazon.awssdk.services.dynamodb.model.TransactionCanceledExcepti
 @ExtendWith(EmbeddedAwsExtension.class)
 class DynamoDbFrontierStoreTest extends FrontierStoreContract {
 
+    private final EmbeddedAws aws;
     private final DynamoDbClient dynamo;
     private final String table;
 
     DynamoDbFrontierStoreTest(EmbeddedAws aws, StackResources res) {
+        this.aws = aws;
         this.dynamo = aws.dynamoDb();
         this.table = res.sitesTable();
     }
@@ -199,6 +202,44 @@ class DynamoDbFrontierStoreTest extends FrontierStoreContract {
 
         assertEquals(1, counter(site(), "pending"));
         assertEquals(0, counter(site(), "released"));
+    }
+
+    @Test
+    void releaseAll_whenTheReleaseLandedButItsAnswerWasA500_theSdksRetryIsTheSameTransaction() {
+        List<FrontierEntry> entries = IntStream.range(0, 5).mapToObj(i -> entry("p" + i, i, NOW)).toList();
+        store.parkAll(entries);
+        FaultInjector faults = FaultInjector.create().add(new FaultInjector.Rule("release answered 500",
+                FaultInjector.Call.dynamoDb("TransactWriteItems"), FaultInjector.When.matches(1),
+                FaultInjector.dynamoDbReply(500, "InternalServerError")));
+
+        List<FrontierEntry> released;
+        try (DynamoDbClient flaky = aws.dynamoDb(faults)) {
+            released = new DynamoDbFrontierStore(flaky, table).releaseAll(site(), entries, NOW, 10);
+        }
+
+        assertEquals(2, faults.matched("release answered 500"),
+                "the release landed, its answer was lost, the SDK sent it again");
+        assertEquals(entries, released, "released by this call, so its jobs are sent, not stranded as released");
+        assertEquals(5, counter(site(), "released"));
+    }
+
+    @Test
+    void release_whenTheReleaseLandedButItsAnswerWasA500_theSdksRetryIsTheSameTransaction() {
+        FrontierEntry e = entry("p", 1, NOW);
+        store.park(e);
+        FaultInjector faults = FaultInjector.create().add(new FaultInjector.Rule("release answered 500",
+                FaultInjector.Call.dynamoDb("TransactWriteItems"), FaultInjector.When.matches(1),
+                FaultInjector.dynamoDbReply(500, "InternalServerError")));
+
+        boolean released;
+        try (DynamoDbClient flaky = aws.dynamoDb(faults)) {
+            released = new DynamoDbFrontierStore(flaky, table).release(e, NOW, 10);
+        }
+
+        assertEquals(2, faults.matched("release answered 500"));
+        assertTrue(released, "released by this call");
+        assertFalse(store.release(e, NOW, 10), "and only once");
+        assertEquals(1, counter(site(), "released"));
     }
 
     private long counter(SiteKey site, String attribute) {

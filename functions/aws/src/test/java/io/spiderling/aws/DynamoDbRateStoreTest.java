@@ -2,10 +2,12 @@ package io.spiderling.aws;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.spiderling.core.fetch.FetchResult;
 import io.spiderling.core.politeness.FetchOutcome;
+import io.spiderling.core.politeness.RateDecision;
 import io.spiderling.core.politeness.RateLimiter;
 import io.spiderling.core.politeness.RateOverrides;
 import io.spiderling.core.politeness.SiteRate;
@@ -15,6 +17,7 @@ import io.spiderling.core.pipeline.SitePoliteness;
 import io.spiderling.core.url.SiteKey;
 import io.spiderling.testkit.EmbeddedAws;
 import io.spiderling.testkit.EmbeddedAwsExtension;
+import io.spiderling.testkit.FaultInjector;
 import io.spiderling.testkit.StackResources;
 import java.time.Clock;
 import java.time.Duration;
@@ -25,6 +28,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.UUID;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -42,10 +46,12 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 @ExtendWith(EmbeddedAwsExtension.class)
 class DynamoDbRateStoreTest extends RateStoreContract {
 
+    private final EmbeddedAws aws;
     private final DynamoDbClient dynamo;
     private final String table;
 
     DynamoDbRateStoreTest(EmbeddedAws aws, StackResources res) {
+        this.aws = aws;
         this.dynamo = aws.dynamoDb();
         this.table = res.sitesTable();
     }
@@ -57,8 +63,49 @@ class DynamoDbRateStoreTest extends RateStoreContract {
 
     @Test
     void save_whenWritten_isConditionalOnTheVersionRead() {
-        assertEquals("attribute_not_exists(pk) OR version = :read", DynamoDbRateStore.NO_STATE);
-        assertEquals("version = :read", DynamoDbRateStore.AT_VERSION);
+        assertEquals("(attribute_not_exists(pk) OR version = :read) OR writer = :writer", DynamoDbRateStore.NO_STATE);
+        assertEquals("(version = :read) OR writer = :writer", DynamoDbRateStore.AT_VERSION);
+    }
+
+    /**
+     * The save that took a slot landed and its answer was lost: the SDK's retry must find it saved. Read as a conflict,
+     * its caller would decide again on the state it wrote itself and take a second slot, with the first left in flight
+     * until its lease lapsed (two such, and the site waited two minutes: FaultThrottleTest met it).
+     */
+    @ParameterizedTest(name = "{0}")
+    @CsvSource({
+            // case,               answer
+            "first-save-answered-500, 500, InternalServerError",
+            "next-save-answered-500,  500, InternalServerError",
+            "next-save-throttled,     400, ThrottlingException",
+    })
+    void save_whenItLandedButItsAnswerWasLost_theSdksRetryFindsItSaved(String name, int status, String type) {
+        SiteKey site = new SiteKey(name + "-" + UUID.randomUUID() + ".example");
+        RateLimiter limiter = RateLimiter.create();
+        Instant now = Instant.parse("2026-11-24T15:00:00Z");
+        long read = 0;
+        SiteRate state = SiteRate.initial(Duration.ofSeconds(1));
+        if (name.startsWith("next")) {
+            RateDecision.Granted first = (RateDecision.Granted) limiter.acquire(state, now, 1);
+            assertInstanceOf(RateStore.Written.Saved.class, store.save(site, first.next(), 0));
+            read = first.next().version();
+            state = limiter.release(first.next(), first.slots().getFirst());
+        }
+        RateDecision.Granted granted = (RateDecision.Granted) limiter.acquire(state, now.plusSeconds(2), 1);
+        FaultInjector faults = FaultInjector.create().add(new FaultInjector.Rule("save answered " + status,
+                FaultInjector.Call.dynamoDb("PutItem"), FaultInjector.When.matches(1),
+                FaultInjector.dynamoDbReply(status, type)));
+
+        RateStore.Written written;
+        try (DynamoDbClient flaky = aws.dynamoDb(faults)) {
+            written = new DynamoDbRateStore(flaky, table, Clock.systemUTC()).save(site, granted.next(), read);
+        }
+
+        assertEquals(2, faults.matched("save answered " + status), "the save landed, the SDK sent it again");
+        assertInstanceOf(RateStore.Written.Saved.class, written);
+        assertEquals(granted.next().inFlight(), store.find(site).orElseThrow().inFlight(), "one slot in flight");
+        assertInstanceOf(RateStore.Written.Conflict.class, store.save(site, granted.next(), read),
+                "and another writer at the version read is still refused");
     }
 
     /** The cause goes in the same item as the pause, so the one conditional write that sets the pause sets it. */

@@ -14,9 +14,6 @@ import io.spiderling.testkit.StackResources;
 import java.time.Instant;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
-import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
-import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
-import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 
 /** The port's contract ({@link RobotsStoreContract}), the conditions the adapter sends, and its retried claim. */
@@ -40,7 +37,7 @@ class DynamoDbRobotsStoreTest extends RobotsStoreContract {
 
     @Test
     void conditions_whenStoreClaimsOrReleases_areTheOnesItSends() {
-        assertEquals("attribute_not_exists(pk) OR #until <= :now OR claimant = :claimant",
+        assertEquals("(attribute_not_exists(pk) OR #until <= :now) OR writer = :writer",
                 DynamoDbRobotsStore.CLAIM_CONDITION);
         assertEquals("sk = :fetching AND #until > :now", DynamoDbRobotsStore.HELD_CLAIMS);
     }
@@ -51,11 +48,7 @@ class DynamoDbRobotsStoreTest extends RobotsStoreContract {
                 FaultInjector.Call.dynamoDb("PutItem"), FaultInjector.When.matches(1),
                 FaultInjector.dynamoDbReply(500, "InternalServerError")));
         RobotsOrigin origin = RobotsOrigin.of("https://answer-lost.example/");
-        try (DynamoDbClient dynamo = DynamoDbClient.builder()
-                .endpointOverride(aws.dynamoDbEndpoint()).region(Region.US_EAST_1)
-                .credentialsProvider(StaticCredentialsProvider.create(
-                        AwsBasicCredentials.create(EmbeddedAws.ACCESS_KEY, EmbeddedAws.SECRET_KEY)))
-                .overrideConfiguration(c -> c.addExecutionInterceptor(faults)).build()) {
+        try (DynamoDbClient dynamo = aws.dynamoDb(faults)) {
             DynamoDbRobotsStore flaky = new DynamoDbRobotsStore(dynamo, table);
 
             assertTrue(flaky.claimFetch(origin, NOW, NOW.plusSeconds(45)), "its own claim, found by the retry");

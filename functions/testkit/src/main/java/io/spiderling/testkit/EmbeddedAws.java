@@ -23,6 +23,7 @@ import org.gaul.s3proxy.nio2blob.FilesystemNio2BlobStore;
 import org.gaul.s3proxy.nio2blob.TransientNio2BlobStore;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
 import software.amazon.awssdk.awscore.client.builder.AwsClientBuilder;
 import software.amazon.awssdk.awscore.client.builder.AwsSyncClientBuilder;
 import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
@@ -176,6 +177,15 @@ public final class EmbeddedAws implements AutoCloseable {
 
     public DynamoDbClient dynamoDb() {
         return dynamoDb;
+    }
+
+    /**
+     * A client of its own to the emulated DynamoDB, with {@code interceptors} on every call (a {@link FaultInjector},
+     * say); the caller closes it.
+     */
+    public DynamoDbClient dynamoDb(ExecutionInterceptor... interceptors) {
+        return configure(DynamoDbClient.builder(), dynamoDbServer.endpoint())
+                .overrideConfiguration(c -> List.of(interceptors).forEach(c::addExecutionInterceptor)).build();
     }
 
     public S3Client s3() {
