@@ -192,8 +192,9 @@ final class FaultChecks {
     static String verify(LocalSpiderling local, FaultInjector faults, String batchId, Farm farm, JsonNode status,
             Map<String, String> repeats) throws Exception {
         faults.disarm();
-        assertTrue(status != null && status.get("done").asBoolean(), "batch not done: " + status
-                + "; injected " + faults.injected());
+        assertTrue(status != null && status.get("done").asBoolean(), () -> "batch not done: " + status
+                + "; injected " + faults.injected() + ": " + faults.injections().stream()
+                .map(i -> i.rule() + ": " + i.request()).toList());
 
         // Every URL once, in the state it must end in.
         Map<String, String> states = new HashMap<>();
