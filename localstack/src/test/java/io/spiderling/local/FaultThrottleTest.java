@@ -1,5 +1,7 @@
 package io.spiderling.local;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import io.spiderling.testkit.EmbeddedAws;
 import io.spiderling.testkit.EmbeddedAwsExtension;
@@ -11,9 +13,12 @@ import io.spiderling.testkit.FaultInjector.When;
 import io.spiderling.testkit.StackResources;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.function.UnaryOperator;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -29,21 +34,67 @@ class FaultThrottleTest {
     void batch_whenDynamoDbThrottlesAndFailsRandomCalls_expectEveryUrlEndedOnce(EmbeddedAws aws, @TempDir Path dir)
             throws Exception {
         StackResources r = FaultChecks.resources(aws, "ddb", FaultChecks.VISIBILITY);
+        run(aws, r, dynamoDbFaults(40), dir, "dynamodb");
+    }
+
+    /**
+     * Not part of the suite: the DynamoDB scenario {@code fault.repeat} times, its faults seeded anew each run, counting
+     * the runs whose batch was not done in time, with the stack's tables printed for each. Which call a seeded rule
+     * hits depends on the order of concurrent calls, so a rare interleaving shows only over many runs; this is how
+     * the leaked rate slot was found (2 runs in 25 before the fix, 0 in 40 after). About 15 s a run:
+     * {@code ./mvnw -B -o test -pl localstack -Dtest=FaultThrottleTest#repeated* -Dfault.repeat=40}.
+     */
+    @Test
+    @EnabledIfSystemProperty(named = "fault.repeat", matches = "[1-9][0-9]*")
+    void repeated_whenDynamoDbFaultsSeededAnewEachRun_expectEveryBatchDone(EmbeddedAws aws, @TempDir Path dir)
+            throws Exception {
+        int runs = Integer.getInteger("fault.repeat");
+        long seeds = System.nanoTime();
+        List<String> stuck = new ArrayList<>();
+        for (int run = 0; run < runs; run++) {
+            long base = seeds + 10L * run;
+            StackResources r = FaultChecks.resources(aws, "ddb", FaultChecks.VISIBILITY);
+            FaultInjector faults = dynamoDbFaults(base);
+            try (FaultChecks.Farm farm = FaultChecks.farm(3, 5, dir);
+                    LocalSpiderling local = FaultChecks.start(aws, r, farm, faults, UnaryOperator.identity())) {
+                String batchId = FaultChecks.submit(local, faults, farm.urls());
+                long started = System.nanoTime();
+                JsonNode status = FaultChecks.awaitDone(local, batchId, Duration.ofSeconds(60));
+                boolean done = status != null && status.get("done").asBoolean() && status.has("completedAt");
+                System.out.printf("[repeat] run %d, seeds from %d: %s in %d ms%n", run, base,
+                        done ? "done" : "NOT DONE", (System.nanoTime() - started) / 1_000_000);
+                if (!done) {
+                    faults.disarm();
+                    stuck.add("run " + run + " (seeds from " + base + ")");
+                    System.out.println("[repeat] status " + status);
+                    faults.injections().forEach(i -> System.out.println("[repeat] injected " + i.rule() + ": "
+                            + i.request()));
+                    for (String table : List.of(r.sitesTable(), r.urlsTable(), r.batchesTable())) {
+                        aws.dynamoDb().scanPaginator(b -> b.tableName(table)).items()
+                                .forEach(item -> System.out.println("[repeat] " + table + ": " + item));
+                    }
+                }
+            }
+        }
+        assertEquals(List.of(), stuck, "runs whose batch was not done in 60 s, of " + runs);
+    }
+
+    /** The DynamoDB scenario's faults: six rules, each seeded from {@code base}. */
+    private static FaultInjector dynamoDbFaults(long base) {
         Call any = Call.anyDynamoDb();
-        FaultInjector faults = FaultInjector.create()
-                .add(new Rule("throughput exceeded, to the SDK", any, When.randomly(0.10, 41, 10),
+        return FaultInjector.create()
+                .add(new Rule("throughput exceeded, to the SDK", any, When.randomly(0.10, base + 1, 10),
                         FaultInjector.dynamoDbReply(400, "ProvisionedThroughputExceededException")))
-                .add(new Rule("throttling, to the SDK", any, When.randomly(0.05, 42, 5),
+                .add(new Rule("throttling, to the SDK", any, When.randomly(0.05, base + 2, 5),
                         FaultInjector.dynamoDbReply(400, "ThrottlingException")))
-                .add(new Rule("500, to the SDK", any, When.randomly(0.05, 43, 5),
+                .add(new Rule("500, to the SDK", any, When.randomly(0.05, base + 3, 5),
                         FaultInjector.dynamoDbReply(500, "InternalServerError")))
-                .add(new Rule("throughput exceeded, to the code", any, When.randomly(0.02, 44, 3),
+                .add(new Rule("throughput exceeded, to the code", any, When.randomly(0.02, base + 4, 3),
                         new Fault.Refused(FaultInjector::throughputExceeded)))
-                .add(new Rule("throttling, to the code", any, When.randomly(0.02, 45, 3),
+                .add(new Rule("throttling, to the code", any, When.randomly(0.02, base + 5, 3),
                         new Fault.Refused(FaultInjector::throttling)))
-                .add(new Rule("500, to the code", any, When.randomly(0.02, 46, 3),
+                .add(new Rule("500, to the code", any, When.randomly(0.02, base + 6, 3),
                         new Fault.Refused(FaultInjector::dynamoDbInternalError)));
-        run(aws, r, faults, dir, "dynamodb");
     }
 
     @Test
