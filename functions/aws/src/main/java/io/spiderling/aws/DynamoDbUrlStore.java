@@ -26,7 +26,7 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.CancellationReason;
 import software.amazon.awssdk.services.dynamodb.model.TransactWriteItem;
 import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException;
-import software.amazon.awssdk.services.dynamodb.model.ReturnValue;
+import software.amazon.awssdk.services.dynamodb.model.ReturnValuesOnConditionCheckFailure;
 
 /**
  * {@link UrlStore} on the {@code urls} table, one item per normalized URL keyed by its hash. The fetch and extract
@@ -61,6 +61,10 @@ public final class DynamoDbUrlStore implements UrlStore {
     /** Take the claim: nobody holds it, its holder is presumed lost, or the caller already holds it. */
     static final String CLAIM_CONDITION =
             "attribute_not_exists(claimedAt) OR claimedAt <= :stale OR claimedBy = :batch";
+    /** Release a claim in one delete: it is held, and nobody joined it. */
+    static final String UNJOINED = "attribute_exists(claimedAt) AND attribute_not_exists(waiters)";
+    /** Release a joined claim: still the one read, with as many batches joined as read. */
+    static final String AS_READ = "claimedAt = :at AND claimedBy = :by AND size(waiters) = :n";
     private static final int CLAIM_ATTEMPTS = 5;
     private static final int MAX_TRANSACTION = 100;
 
@@ -347,18 +351,49 @@ public final class DynamoDbUrlStore implements UrlStore {
         return List.of(claims);
     }
 
+    /**
+     * Safe when the SDK sends a call again after its answer was lost, which a plain delete returning the batches that
+     * joined is not: its repeat finds no claim, and those batches' items would stay queued. So:
+     * <ul>
+     *   <li>a claim nobody joined (nearly all) goes in one delete, on the condition {@value #UNJOINED}: repeated, it
+     *       finds nothing, and nothing is lost, since nobody had joined;</li>
+     *   <li>a claim that others joined comes back with that delete's refusal, and goes in a transaction on the
+     *       condition that it is still the claim read ({@value #AS_READ}). The SDK sends a transaction's repeats with
+     *       its client request token, which DynamoDB applies once, so the batches read are returned whether the first
+     *       attempt's answer came back or not. A batch that joined in between refuses it, and the claim is read
+     *       again.</li>
+     * </ul>
+     */
     @Override
     public List<String> releaseClaim(String urlHash) {
+        Map<String, AttributeValue> key = claimKey(urlHash);
+        Map<String, AttributeValue> claim;
         try {
-            Map<String, AttributeValue> old = dynamo.deleteItem(b -> b.tableName(table)
-                    .key(claimKey(urlHash))
-                    .conditionExpression("attribute_exists(claimedAt)")
-                    .returnValues(ReturnValue.ALL_OLD)).attributes();
-            AttributeValue waiters = old == null ? null : old.get("waiters");
-            return waiters == null || !waiters.hasSs() ? List.of() : List.copyOf(waiters.ss());
-        } catch (ConditionalCheckFailedException noClaim) {
+            dynamo.deleteItem(b -> b.tableName(table).key(key).conditionExpression(UNJOINED)
+                    .returnValuesOnConditionCheckFailure(ReturnValuesOnConditionCheckFailure.ALL_OLD));
             return List.of();
+        } catch (ConditionalCheckFailedException joinedOrNone) {
+            claim = joinedOrNone.hasItem() ? joinedOrNone.item() : Map.of();
         }
+        for (int attempt = 0; attempt < CLAIM_ATTEMPTS; attempt++) {
+            AttributeValue waiters = claim.get("waiters");
+            if (!claim.containsKey("claimedAt") || waiters == null || !waiters.hasSs()) {
+                return List.of(); // released by another call (a duplicate delivery), which serves the batches
+            }
+            Map<String, AttributeValue> read = claim;
+            Optional<List<CancellationReason>> refused = Transactions.write(dynamo, TransactWriteItem.builder()
+                    .delete(d -> d.tableName(table).key(key).conditionExpression(AS_READ)
+                            .expressionAttributeValues(Map.of(":at", read.get("claimedAt"), ":by",
+                                    read.getOrDefault("claimedBy", s("")), ":n", n(waiters.ss().size()))))
+                    .build());
+            if (refused.isEmpty()) {
+                return List.copyOf(waiters.ss());
+            }
+            claim = Optional.ofNullable(dynamo.getItem(b -> b.tableName(table).key(key).consistentRead(true)).item())
+                    .orElse(Map.of());
+        }
+        throw new IllegalStateException("could not release the claim of " + urlHash + " in " + CLAIM_ATTEMPTS
+                + " attempts: batches kept joining it");
     }
 
     /** Builds one UpdateItem expression of SET and REMOVE clauses with placeholder names for every attribute. */
