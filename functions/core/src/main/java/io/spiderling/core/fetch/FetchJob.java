@@ -63,16 +63,20 @@ public record FetchJob(String batchId, NormalizedUrl url, int attempt, int send,
     }
 
     /**
-     * The job's FIFO message group: its site's, split into {@code groupsPerSite} groups by the item's hash (a
-     * {@code #k} suffix), so that up to that many invocations fetch from one site at once, each in order. The site's
-     * rate item still decides every slot. One group per site when {@code groupsPerSite} is 1.
+     * The job's FIFO message group: its site's, split into {@code groupsPerSite} groups by the hash of the URL fetched
+     * (a {@code #k} suffix), so that up to that many invocations fetch from one site at once, each in order. The
+     * site's rate item still decides every slot. One group per site when {@code groupsPerSite} is 1.
+     *
+     * <p>By the URL fetched, not the item: a redirect from another site to a page the batch also asked for makes two
+     * jobs of one URL, and in one group they never run in two invocations at once, so the later one finds the page
+     * fetched instead of asking the site for it again.
      */
     public String messageGroupId(int groupsPerSite) {
         String site = siteKey().messageGroupId();
         if (groupsPerSite <= 1) {
             return site;
         }
-        return site + "#" + Integer.parseInt(itemHash().substring(0, 4), 16) % groupsPerSite;
+        return site + "#" + Integer.parseInt(urlHash().substring(0, 4), 16) % groupsPerSite;
     }
 
     /**

@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.spiderling.core.url.NormalizedUrl;
+import java.util.List;
+import java.util.Optional;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -57,12 +59,30 @@ class FetchJobTest {
     }
 
     @Test
-    void messageGroupId_whenSplitInTwo_isTheSitesWithAStableLaneOfTheItem() {
+    void messageGroupId_whenSplitInTwo_isTheSitesWithAStableLaneOfTheUrl() {
         FetchJob job = new FetchJob("b1", NormalizedUrl.parse("https://example.com/a"), 1);
-        int lane = Integer.parseInt(job.itemHash().substring(0, 4), 16) % 2;
+        int lane = Integer.parseInt(job.urlHash().substring(0, 4), 16) % 2;
 
         assertEquals("example.com", job.messageGroupId(1));
         assertEquals("example.com#" + lane, job.messageGroupId(2));
         assertEquals(job.messageGroupId(2), new FetchJob("b2", job.url(), 3).messageGroupId(2), "by URL, not batch");
+    }
+
+    /**
+     * A redirect from another site to a page the batch also asked for makes two jobs of one URL. In one group, they
+     * are never in two invocations at once: the later finds the page fetched (HostileFarmTest once saw the page
+     * fetched twice, 145 ms apart, when the lane was the item's).
+     */
+    @Test
+    void messageGroupId_whenARedirectLeadsToAPageAskedForToo_isThatPagesGroup() {
+        for (int i = 0; i < 32; i++) {
+            NormalizedUrl page = NormalizedUrl.parse("https://target.example/page/" + i);
+            FetchJob asked = new FetchJob("b1", page, 1);
+            FetchJob redirected = new FetchJob("b1", page, 1, 1,
+                    Optional.of(NormalizedUrl.parse("https://other.example/away/" + i)),
+                    List.of("https://other.example/away/" + i));
+
+            assertEquals(asked.messageGroupId(2), redirected.messageGroupId(2), page.value());
+        }
     }
 }
