@@ -375,16 +375,21 @@ public final class DynamoDbUrlStore implements UrlStore {
         } catch (ConditionalCheckFailedException joinedOrNone) {
             claim = joinedOrNone.hasItem() ? joinedOrNone.item() : Map.of();
         }
+        AttributeValue claimedAt = claim.get("claimedAt");
+        AttributeValue claimedBy = claim.getOrDefault("claimedBy", s(""));
         for (int attempt = 0; attempt < CLAIM_ATTEMPTS; attempt++) {
             AttributeValue waiters = claim.get("waiters");
-            if (!claim.containsKey("claimedAt") || waiters == null || !waiters.hasSs()) {
-                return List.of(); // released by another call (a duplicate delivery), which serves the batches
+            if (claimedAt == null || !claimedAt.equals(claim.get("claimedAt"))
+                    || !claimedBy.equals(claim.getOrDefault("claimedBy", s(""))) || waiters == null
+                    || !waiters.hasSs()) {
+                // Released by another call (a duplicate delivery), which serves the batches; a claim taken since is
+                // another batch's.
+                return List.of();
             }
-            Map<String, AttributeValue> read = claim;
             Optional<List<CancellationReason>> refused = Transactions.write(dynamo, TransactWriteItem.builder()
                     .delete(d -> d.tableName(table).key(key).conditionExpression(AS_READ)
-                            .expressionAttributeValues(Map.of(":at", read.get("claimedAt"), ":by",
-                                    read.getOrDefault("claimedBy", s("")), ":n", n(waiters.ss().size()))))
+                            .expressionAttributeValues(Map.of(":at", claimedAt, ":by", claimedBy,
+                                    ":n", n(waiters.ss().size()))))
                     .build());
             if (refused.isEmpty()) {
                 return List.copyOf(waiters.ss());

@@ -10,6 +10,7 @@ import io.spiderling.testkit.EmbeddedAwsExtension;
 import io.spiderling.testkit.FaultInjector;
 import io.spiderling.testkit.StackResources;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -113,6 +114,36 @@ class DynamoDbUrlStoreTest extends UrlStoreContract {
 
         assertEquals(List.of("b", "c"), released.stream().sorted().toList());
         assertEquals(List.of(), store.releaseClaim(urlHash), "released once");
+    }
+
+    @Test
+    void releaseClaim_whenAnotherCallReleasedItAndABatchClaimedItSince_leavesThatClaimAlone() {
+        Instant stale = T1.minusSeconds(1800);
+        store.claim(urlHash, url, "a", T1, stale);
+        store.claim(urlHash, url, "b", T1, stale);
+        List<String> servedByTheOther = new ArrayList<>();
+        // Right before this release's transaction: a duplicate delivery releases the claim (and serves "b"), then
+        // "c" claims the URL afresh and "d" joins it.
+        AtomicBoolean raced = new AtomicBoolean();
+        ExecutionInterceptor duplicate = new ExecutionInterceptor() {
+            @Override
+            public void beforeExecution(Context.BeforeExecution context, ExecutionAttributes attributes) {
+                if (context.request() instanceof TransactWriteItemsRequest && raced.compareAndSet(false, true)) {
+                    servedByTheOther.addAll(store.releaseClaim(urlHash));
+                    store.claim(urlHash, url, "c", T2, T2.minusSeconds(1800));
+                    store.claim(urlHash, url, "d", T2, T2.minusSeconds(1800));
+                }
+            }
+        };
+
+        List<String> released;
+        try (DynamoDbClient racing = aws.dynamoDb(duplicate)) {
+            released = new DynamoDbUrlStore(racing, table).releaseClaim(urlHash);
+        }
+
+        assertEquals(List.of("b"), servedByTheOther);
+        assertEquals(List.of(), released, "the claim it read is gone");
+        assertEquals(List.of("d"), store.releaseClaim(urlHash), "c's claim, with d joined, was left alone");
     }
 
     @Test
