@@ -146,6 +146,8 @@ final class FetchCommand implements Callable<Integer> {
         boolean withBodies = bodies != null ? bodies : target.local();
         OutputFolder folder = new OutputFolder(out != null ? out : OutputFolder.defaultFor(batchId));
         OutputFolder.Written written = folder.write(lines, withBodies ? Optional.of(client) : Optional.empty());
+        // No file of the user's holds what the demo or standard input sent: keep it beside its results.
+        Optional<Path> input = demo || "-".equals(file) ? Optional.of(folder.writeInput(urls)) : Optional.empty();
 
         Optional<WarcExport.Summary> archived = target instanceof Target.Embedded embedded && warc
                 ? Optional.of(writeWarc(embedded, lines, folder.dir().resolve(WARC_FILE))) : Optional.empty();
@@ -156,6 +158,7 @@ final class FetchCommand implements Callable<Integer> {
                 last.total(), last.duplicates(), last.rejectedCount());
         Summary.of(lines).print(io.out());
         io.out().printf("Results: %s (%,d lines)%n", written.results(), written.lines());
+        input.ifPresent(path -> io.out().printf("Input:   %s (the %,d lines submitted)%n", path, urls.size()));
         if (withBodies) {
             io.out().printf("Bodies:  %s (%,d saved, %,d lines shared one already saved)%n",
                     folder.dir().resolve(OutputFolder.BODIES), written.bodies(), written.bodiesReused());

@@ -25,6 +25,8 @@ final class OutputFolder {
 
     static final String RESULTS = "results.jsonl";
     static final String BODIES = "bodies";
+    /** The submitted lines, when no file of the user's holds them: the demo's, or standard input's. */
+    static final String INPUT = "input.txt";
 
     /** What was written. */
     record Written(Path results, int lines, int bodies, int bodiesReused, List<String> bodyErrors) {}
@@ -81,6 +83,16 @@ final class OutputFolder {
             Path results = dir.resolve(RESULTS);
             Files.move(tmp, results, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
             return new Written(results, lines.size(), bodies, reused, errors);
+        } catch (IOException e) {
+            throw new CliException(ExitCode.UNAVAILABLE, "cannot write to " + dir + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** Writes the submitted lines, one per line, in the order {@code results.jsonl} answers them. */
+    Path writeInput(List<String> urls) {
+        try {
+            Files.createDirectories(dir);
+            return Files.write(dir.resolve(INPUT), urls, StandardCharsets.UTF_8);
         } catch (IOException e) {
             throw new CliException(ExitCode.UNAVAILABLE, "cannot write to " + dir + ": " + e.getMessage(), e);
         }

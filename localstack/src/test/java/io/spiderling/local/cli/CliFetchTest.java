@@ -62,6 +62,7 @@ class CliFetchTest {
 
             List<String> lines = Files.readAllLines(out.resolve("results.jsonl"));
             assertEquals(input.size(), lines.size());
+            assertFalse(Files.exists(out.resolve("input.txt")), "the user's file holds the input");
             for (int i = 0; i < input.size(); i++) {
                 assertEquals(input.get(i), JSON.readTree(lines.get(i)).get("input").asText(), "line " + i);
             }
@@ -121,11 +122,11 @@ class CliFetchTest {
         Path data = dir.resolve("served");
         try (LocalSites sites = LocalSites.demoSites(1, 1);
                 Target.Embedded served = Target.Embedded.start(0, false, java.util.Optional.of(data))) {
-            Path urls = Files.write(dir.resolve("one.txt"), List.of(sites.site(0).url("/page/1")));
+            String url = sites.site(0).url("/page/1");
             Path out = dir.resolve("served-out");
 
-            CliRun run = CliRun.of("fetch", "--data", data.toString(), "--out", out.toString(), "--progress", "none",
-                    urls.toString());
+            CliRun run = CliRun.withStdin(url + "\n", "fetch", "--data", data.toString(), "--out", out.toString(),
+                    "--progress", "none", "-");
 
             assertEquals(0, run.code(), run.toString());
             assertTrue(run.out().contains("Submitting 1 URLs to the embedded stack served at "
@@ -134,6 +135,10 @@ class CliFetchTest {
             JsonNode line = JSON.readTree(Files.readAllLines(out.resolve("results.jsonl")).getFirst());
             assertEquals("fetched", line.get("state").asText());
             assertTrue(Files.exists(out.resolve(line.get("body").asText())), "bodies of a local stack are saved");
+            // Standard input is gone after the run: what it sent is kept beside the results.
+            assertEquals(List.of(url), Files.readAllLines(out.resolve("input.txt")));
+            assertTrue(run.out().contains("Input:   " + out.resolve("input.txt") + " (the 1 lines submitted)"),
+                    run.toString());
         }
     }
 
@@ -211,6 +216,7 @@ class CliFetchTest {
             assertTrue(fetch.err().contains("127.0.0.9: robots.txt unreachable"), fetch.toString());
             List<String> lines = Files.readAllLines(out.resolve("results.jsonl"));
             assertEquals(input.size(), lines.size());
+            assertFalse(Files.exists(out.resolve("input.txt")), "the user's file holds the input");
             assertTrue(lines.stream().allMatch(l -> l.contains("\"state\":\"queued\"")), lines.get(0));
             String batchId = fetch.out().lines().filter(l -> l.startsWith("Batch ")).findFirst().orElseThrow()
                     .split(" ")[1];
