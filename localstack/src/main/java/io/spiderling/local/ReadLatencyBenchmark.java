@@ -169,11 +169,12 @@ public class ReadLatencyBenchmark {
         Map<String, String> headers = Map.of("content-type", "text/html; charset=utf-8",
                 "content-length", Long.toString(size), "etag", "\"" + sha.substring(0, 16) + "\"",
                 "last-modified", "Sat, 31 Oct 2026 12:00:00 GMT", "cache-control", "max-age=3600");
-        urls.recordFetch(new FetchRecord(page.urlHash(), page.value(), ItemState.FETCHED, Optional.of(200),
-                Optional.of("text/html; charset=utf-8"), size, false, Optional.of(BucketKeys.content(sha)),
-                Optional.of(sha), Optional.of(page.value()), fetchedAt, 40 + i % 200, 60 + i % 400, Optional.empty(),
-                headers, alias.map(a -> List.of(a.value())).orElse(List.of()), 5 + i % 20, 1,
-                Optional.of(fetchedAt.plus(Duration.ofDays(1)))));
+        urls.recordFetch(FetchRecord.builder(page.urlHash(), page.value(), ItemState.FETCHED, fetchedAt)
+                .httpStatus(200).contentType("text/html; charset=utf-8").size(size)
+                .contentKey(BucketKeys.content(sha)).contentSha256(sha).finalUrl(page.value())
+                .requestUrl(page.value()).timeToFirstByteMs(40 + i % 200).totalMs(60 + i % 400).headers(headers)
+                .redirects(alias.map(a -> List.of(a.value())).orElse(List.of())).connectMs(5 + i % 20)
+                .freshUntil(fetchedAt.plus(Duration.ofDays(1))).build());
         urls.recordExtraction(new ExtractionRecord(page.urlHash(), page.value(), PageMetadata.empty(), sha,
                 fetchedAt, fetchedAt.plusMillis(250)));
         alias.ifPresent(a -> urls.recordRedirect(a.urlHash(), a.value(), page.value(), fetchedAt));

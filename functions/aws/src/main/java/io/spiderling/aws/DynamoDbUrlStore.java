@@ -96,6 +96,7 @@ public final class DynamoDbUrlStore implements UrlStore {
         u.setOrRemove("contentKey", r.contentKey().map(Attrs::s));
         u.setOrRemove("contentSha256", r.contentSha256().map(Attrs::s));
         u.setOrRemove("finalUrl", r.finalUrl().map(Attrs::s));
+        u.setOrRemove("requestUrl", r.requestUrl().map(Attrs::s));
         u.setOrRemove("error", r.error().map(Attrs::s));
         u.setOrRemove("headers", map(r.headers()));
         u.setOrRemove("redirects", list(r.redirects()));
@@ -224,15 +225,16 @@ public final class DynamoDbUrlStore implements UrlStore {
 
     private static UrlRecord record(String urlHash, Map<String, AttributeValue> item) {
         String url = string(item, "url").orElse("");
-        Optional<FetchRecord> fetch = instant(item, "fetchedAt").map(fetchedAt -> new FetchRecord(urlHash, url,
-                ItemState.fromWireName(string(item, "state").orElseThrow()),
-                number(item, "httpStatus").map(Long::intValue), string(item, "contentType"),
-                number(item, "size", 0), bool(item, "truncated"), string(item, "contentKey"),
-                string(item, "contentSha256"), string(item, "finalUrl"), fetchedAt, number(item, "ttfbMs", 0),
-                number(item, "totalMs", 0), string(item, "error"),
-                strings(item, "headers"), list(item, "redirects"),
-                number(item, "connectMs", 0), (int) number(item, "attempts", 1), instant(item, "freshUntil"),
-                capture(item)));
+        Optional<FetchRecord> fetch = instant(item, "fetchedAt").map(fetchedAt -> FetchRecord.builder(urlHash, url,
+                        ItemState.fromWireName(string(item, "state").orElseThrow()), fetchedAt)
+                .httpStatus(number(item, "httpStatus").map(Long::intValue)).contentType(string(item, "contentType"))
+                .size(number(item, "size", 0)).truncated(bool(item, "truncated"))
+                .contentKey(string(item, "contentKey")).contentSha256(string(item, "contentSha256"))
+                .finalUrl(string(item, "finalUrl")).requestUrl(string(item, "requestUrl"))
+                .timeToFirstByteMs(number(item, "ttfbMs", 0)).totalMs(number(item, "totalMs", 0))
+                .error(string(item, "error")).headers(strings(item, "headers")).redirects(list(item, "redirects"))
+                .connectMs(number(item, "connectMs", 0)).attempts((int) number(item, "attempts", 1))
+                .freshUntil(instant(item, "freshUntil")).capture(capture(item)).build());
         Optional<ExtractionRecord> extraction = instant(item, "extractedAt").map(extractedAt -> new ExtractionRecord(
                 urlHash, url, page(item), string(item, "extractedSha256").orElse(""),
                 instant(item, "extractedFrom").orElseThrow(), extractedAt, string(item, "canonicalUrl"),

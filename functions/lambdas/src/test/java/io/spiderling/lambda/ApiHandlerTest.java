@@ -137,10 +137,10 @@ class ApiHandlerTest {
     void handleRequest_whenSampleUrlFetched_expectItsMetadataUnderAnySpelling() throws Exception {
         ObjectNode event = Events.load("api-get-url.json");
         var url = NormalizedUrl.parse(event.at("/queryStringParameters/url").asText());
-        urls.recordFetch(new FetchRecord(url.urlHash(), url.value(), ItemState.FETCHED, Optional.of(200),
-                Optional.of("text/html"), 1256, false, Optional.of("content/0f/" + url.urlHash()),
-                Optional.of("ab"), Optional.of(url.value()), Instant.parse("2026-11-22T05:31:00Z"), 12, 40,
-                Optional.empty()));
+        urls.recordFetch(FetchRecord.builder(url.urlHash(), url.value(), ItemState.FETCHED,
+                        Instant.parse("2026-11-22T05:31:00Z")).httpStatus(200).contentType("text/html").size(1256)
+                .contentKey("content/0f/" + url.urlHash()).contentSha256("ab").finalUrl(url.value())
+                .timeToFirstByteMs(12).totalMs(40).build());
         ((ObjectNode) event.get("queryStringParameters")).put("url", "HTTPS://EXAMPLE.com:443/#anything");
 
         JsonNode body = ok(event);
@@ -284,9 +284,9 @@ class ApiHandlerTest {
     @Test
     void handleRequest_whenBatchGet_expectEachUrlInOrderFoundMissingOrInvalid() throws Exception {
         var known = NormalizedUrl.parse("https://example.com/");
-        urls.recordFetch(new FetchRecord(known.urlHash(), known.value(), ItemState.FETCHED, Optional.of(200),
-                Optional.of("text/html"), 10, false, Optional.empty(), Optional.empty(), Optional.of(known.value()),
-                Instant.parse("2026-11-22T05:31:00Z"), 1, 2, Optional.empty()));
+        urls.recordFetch(FetchRecord.builder(known.urlHash(), known.value(), ItemState.FETCHED,
+                        Instant.parse("2026-11-22T05:31:00Z")).httpStatus(200).contentType("text/html").size(10)
+                .finalUrl(known.value()).timeToFirstByteMs(1).totalMs(2).build());
         ObjectNode event = Events.load("api-post-urls-batchget.json");
 
         JsonNode results = ok(event).get("results");
@@ -346,10 +346,9 @@ class ApiHandlerTest {
         new io.spiderling.aws.S3BlobStore(TestStack.aws().s3(), TestStack.aws().s3Presigner(),
                 TestStack.resources().bucket()).put(BucketKeys.content(sha), bytes,
                 "text/html", java.util.Map.of());
-        urls.recordFetch(new FetchRecord(url.urlHash(), url.value(), ItemState.FETCHED, Optional.of(200),
-                Optional.of("text/html"), bytes.length, false,
-                Optional.of(BucketKeys.content(sha)), Optional.of(sha),
-                Optional.of(url.value()), Instant.now(), 1, 2, Optional.empty()));
+        urls.recordFetch(FetchRecord.builder(url.urlHash(), url.value(), ItemState.FETCHED, Instant.now())
+                .httpStatus(200).contentType("text/html").size(bytes.length).contentKey(BucketKeys.content(sha))
+                .contentSha256(sha).finalUrl(url.value()).timeToFirstByteMs(1).totalMs(2).build());
 
         ObjectNode event = Events.load("api-get-url-content.json");
         ((ObjectNode) event.get("queryStringParameters")).put("url", url.value());
@@ -377,9 +376,8 @@ class ApiHandlerTest {
     }
 
     private static FetchRecord fetched(NormalizedUrl url) {
-        return new FetchRecord(url.urlHash(), url.value(), ItemState.FETCHED, Optional.of(200),
-                Optional.of("text/html"), 10, false, Optional.empty(), Optional.empty(), Optional.of(url.value()),
-                Instant.now(), 1, 2, Optional.empty());
+        return FetchRecord.builder(url.urlHash(), url.value(), ItemState.FETCHED, Instant.now()).httpStatus(200)
+                .contentType("text/html").size(10).finalUrl(url.value()).timeToFirstByteMs(1).totalMs(2).build();
     }
 
     /** The header as client A's, the client of the sample events' token. */

@@ -18,7 +18,7 @@ import java.util.Set;
 
 /**
  * Builds the fetch half of a URL's row from what the fetch stage saw: a stored body, a confirmed copy, a failure, or
- * a refusal before any request. Pure; the one place that knows the order of {@link FetchRecord}'s fields.
+ * a refusal before any request. Pure.
  */
 final class FetchRecords {
 
@@ -41,44 +41,45 @@ final class FetchRecords {
     FetchRecord stored(FetchJob job, NormalizedUrl url, List<String> via, FetchResult.Response r, String sha,
             Instant fetchedAt) {
         Map<String, String> headers = kept(r.headers());
-        return new FetchRecord(url.urlHash(), url.value(), ItemState.FETCHED, Optional.of(r.status()),
-                Optional.of(contentType(r)), r.body().length, r.truncated(), Optional.of(BucketKeys.content(sha)),
-                Optional.of(sha), Optional.of(r.finalUrl()), fetchedAt, r.timeToFirstByte().toMillis(),
-                r.total().toMillis(), Optional.empty(), headers, via, r.connect().toMillis(), job.attempt(),
-                Optional.of(freshUntil(headers, fetchedAt)));
+        return answered(job, url, via, r, ItemState.FETCHED, fetchedAt).contentType(contentType(r))
+                .contentKey(BucketKeys.content(sha)).contentSha256(sha).headers(headers)
+                .freshUntil(freshUntil(headers, fetchedAt)).build();
     }
 
     /** A 304: the stored copy is still good; its fields stay and the new validators join them. */
     FetchRecord notModified(FetchJob job, FetchRecord before, List<String> via, FetchResult.Response r, Instant now) {
         Map<String, String> headers = merged(before.headers(), r.headers());
-        return new FetchRecord(before.urlHash(), before.url(), ItemState.NOT_MODIFIED, Optional.of(304),
-                before.contentType(), before.size(), before.truncated(), before.contentKey(), before.contentSha256(),
-                before.finalUrl(), now, r.timeToFirstByte().toMillis(), r.total().toMillis(), Optional.empty(),
-                headers, via, r.connect().toMillis(), job.attempt(), Optional.of(freshUntil(headers, now)));
+        return before.toBuilder().state(ItemState.NOT_MODIFIED).fetchedAt(now).httpStatus(304)
+                .timeToFirstByteMs(r.timeToFirstByte().toMillis()).totalMs(r.total().toMillis())
+                .error(Optional.empty()).headers(headers).redirects(via).connectMs(r.connect().toMillis())
+                .attempts(job.attempt()).freshUntil(freshUntil(headers, now)).capture(Optional.empty()).build();
     }
 
     /** The fetch failed with {@code error}; what the site answered, if anything, is kept. */
     FetchRecord failed(FetchJob job, NormalizedUrl url, List<String> via, FetchResult result, String error,
             Instant now) {
         return switch (result) {
-            case FetchResult.Response r -> new FetchRecord(url.urlHash(), url.value(), ItemState.FAILED,
-                    Optional.of(r.status()), Optional.ofNullable(r.contentType()), r.body().length, r.truncated(),
-                    Optional.empty(), Optional.empty(), Optional.of(r.finalUrl()), now, r.timeToFirstByte().toMillis(),
-                    r.total().toMillis(), Optional.of(error), kept(r.headers()), via, r.connect().toMillis(),
-                    job.attempt(), Optional.empty());
-            case FetchResult.Failure f -> new FetchRecord(url.urlHash(), url.value(), ItemState.FAILED,
-                    Optional.empty(), Optional.empty(), 0, false, Optional.empty(), Optional.empty(),
-                    Optional.empty(), now, 0, f.total().toMillis(), Optional.of(error), Map.of(), via, 0,
-                    job.attempt(), Optional.empty());
+            case FetchResult.Response r -> answered(job, url, via, r, ItemState.FAILED, now)
+                    .contentType(r.contentType()).headers(kept(r.headers())).error(error).build();
+            case FetchResult.Failure f -> FetchRecord.builder(url.urlHash(), url.value(), ItemState.FAILED, now)
+                    .totalMs(f.total().toMillis()).error(error).redirects(via).attempts(job.attempt()).build();
         };
     }
 
     /** No request was made: robots.txt forbids the URL, or could not be read. */
     FetchRecord refused(FetchJob job, NormalizedUrl url, List<String> via, ItemState state, String error,
             Instant now) {
-        return new FetchRecord(url.urlHash(), url.value(), state, Optional.empty(), Optional.empty(), 0, false,
-                Optional.empty(), Optional.empty(), Optional.empty(), now, 0, 0, Optional.of(error), Map.of(), via, 0,
-                job.attempt(), Optional.empty());
+        return FetchRecord.builder(url.urlHash(), url.value(), state, now).error(error).redirects(via)
+                .attempts(job.attempt()).build();
+    }
+
+    /** What every answer records: the status, size, timings, chain and attempt. */
+    private static FetchRecord.Builder answered(FetchJob job, NormalizedUrl url, List<String> via,
+            FetchResult.Response r, ItemState state, Instant at) {
+        return FetchRecord.builder(url.urlHash(), url.value(), state, at).httpStatus(r.status())
+                .size(r.body().length).truncated(r.truncated()).finalUrl(r.finalUrl())
+                .timeToFirstByteMs(r.timeToFirstByte().toMillis()).totalMs(r.total().toMillis()).redirects(via)
+                .connectMs(r.connect().toMillis()).attempts(job.attempt());
     }
 
     static String contentType(FetchResult.Response r) {

@@ -173,9 +173,9 @@ class CanonicalizeTest {
     }
 
     private static FetchRecord fetched(NormalizedUrl url, Instant at) {
-        return new FetchRecord(url.urlHash(), url.value(), ItemState.FETCHED, Optional.of(200),
-                Optional.of("text/html"), 10, false, Optional.of(BucketKeys.content(url.urlHash())),
-                Optional.of("ab"), Optional.of(url.value()), at, 1, 2, Optional.empty());
+        return FetchRecord.builder(url.urlHash(), url.value(), ItemState.FETCHED, at).httpStatus(200)
+                .contentType("text/html").size(10).contentKey(BucketKeys.content(url.urlHash())).contentSha256("ab")
+                .finalUrl(url.value()).timeToFirstByteMs(1).totalMs(2).build();
     }
 
     private static FetchJob job(NormalizedUrl url) {

@@ -74,9 +74,9 @@ class ExtractContentTest {
 
     private static FetchRecord fetched(NormalizedUrl url, String html, Instant at) {
         String sha = Hashing.sha256Hex(html.getBytes(StandardCharsets.UTF_8));
-        return new FetchRecord(url.urlHash(), url.value(), ItemState.FETCHED, Optional.of(200),
-                Optional.of("text/html"), html.length(), false, Optional.of(BucketKeys.content(sha)),
-                Optional.of(sha), Optional.of(url.value()), at, 1, 2, Optional.empty());
+        return FetchRecord.builder(url.urlHash(), url.value(), ItemState.FETCHED, at).httpStatus(200)
+                .contentType("text/html").size(html.length()).contentKey(BucketKeys.content(sha)).contentSha256(sha)
+                .finalUrl(url.value()).timeToFirstByteMs(1).totalMs(2).build();
     }
 
     private String title(NormalizedUrl url) {

@@ -511,10 +511,10 @@ class FetchPageTest {
 
     @Test
     void process_whenStoredCopyHasAnEtag_asksConditionallyAnd304EndsNotModified() {
-        FetchRecord stored = new FetchRecord(URL.urlHash(), URL.value(), ItemState.FETCHED, Optional.of(200),
-                Optional.of("text/html"), 3, false, Optional.of("content/aa/x"), Optional.of("sha"),
-                Optional.of(URL.value()), START.minus(Duration.ofDays(2)), 1, 2, Optional.empty(),
-                Map.of("etag", "\"v1\""), List.of(), 0, 1, Optional.of(START.minus(Duration.ofDays(1))));
+        FetchRecord stored = FetchRecord.builder(URL.urlHash(), URL.value(), ItemState.FETCHED,
+                        START.minus(Duration.ofDays(2))).httpStatus(200).contentType("text/html").size(3)
+                .contentKey("content/aa/x").contentSha256("sha").finalUrl(URL.value()).timeToFirstByteMs(1)
+                .totalMs(2).headers(Map.of("etag", "\"v1\"")).freshUntil(START.minus(Duration.ofDays(1))).build();
         urls.recordFetch(stored);
         site.answer(URL.value(), status(URL.value(), 304));
 
@@ -577,10 +577,10 @@ class FetchPageTest {
         var previous = new io.spiderling.core.fetch.Capture("capture/aa/x", "192.0.2.7", before,
                 io.spiderling.core.content.Hashing.warcSha1("same".getBytes(java.nio.charset.StandardCharsets.UTF_8)),
                 false, Optional.empty());
-        urls.recordFetch(new FetchRecord(URL.urlHash(), URL.value(), ItemState.FETCHED, Optional.of(200),
-                Optional.of("text/html"), 4, false, Optional.of("content/aa/x"), Optional.of("sha"),
-                Optional.of(URL.value()), before, 1, 2, Optional.empty(), Map.of("etag", "\"v1\""), List.of(), 0, 1,
-                Optional.of(START.minus(Duration.ofDays(1))), Optional.of(previous)));
+        urls.recordFetch(FetchRecord.builder(URL.urlHash(), URL.value(), ItemState.FETCHED, before).httpStatus(200)
+                .contentType("text/html").size(4).contentKey("content/aa/x").contentSha256("sha")
+                .finalUrl(URL.value()).timeToFirstByteMs(1).totalMs(2).headers(Map.of("etag", "\"v1\""))
+                .freshUntil(START.minus(Duration.ofDays(1))).capture(Optional.of(previous)).build());
         FetchResult.Response answer = status == 304 ? status(URL.value(), 304) : ok(URL.value(), payload);
         site.answer(URL.value(), answer.withExchange(exchange(status == 304 ? "HTTP/1.1 304 Not Modified"
                 : "HTTP/1.1 200 OK", payload)));
@@ -701,9 +701,8 @@ class FetchPageTest {
 
     @Test
     void process_whenFreshCopyStoredSincePlanning_skipsWithoutContactingTheSite() {
-        urls.recordFetch(new FetchRecord(URL.urlHash(), URL.value(), ItemState.FETCHED, Optional.of(200),
-                Optional.empty(), 0, false, Optional.empty(), Optional.empty(), Optional.empty(),
-                START.minusSeconds(60), 0, 0, Optional.empty()));
+        urls.recordFetch(FetchRecord.builder(URL.urlHash(), URL.value(), ItemState.FETCHED, START.minusSeconds(60))
+                .httpStatus(200).build());
 
         fetchPage().process(send(URL));
 
@@ -729,9 +728,8 @@ class FetchPageTest {
             fetchPage().process(job);
         } else {
             clock.set(START.plusSeconds(1));
-            urls.recordFetch(new FetchRecord(URL.urlHash(), URL.value(), expected, Optional.of(status),
-                    Optional.empty(), 0, false, Optional.empty(), Optional.empty(), Optional.empty(),
-                    clock.instant(), 0, 0, Optional.empty()));
+            urls.recordFetch(FetchRecord.builder(URL.urlHash(), URL.value(), expected, clock.instant())
+                    .httpStatus(status).build());
         }
         long asked = site.urls().stream().filter(URL.value()::equals).count();
 
@@ -750,9 +748,8 @@ class FetchPageTest {
         batches.createBatch(new BatchHeader("b-short", 1, 0, List.of(), 0, "http", START, new BatchOptions(
                 Optional.empty(), Optional.of(Duration.ofSeconds(30))), ""));
         batches.addItems("b-short", List.of(URL), START);
-        urls.recordFetch(new FetchRecord(URL.urlHash(), URL.value(), ItemState.FETCHED, Optional.of(200),
-                Optional.empty(), 0, false, Optional.empty(), Optional.empty(), Optional.empty(),
-                START.minusSeconds(60), 0, 0, Optional.empty()));
+        urls.recordFetch(FetchRecord.builder(URL.urlHash(), URL.value(), ItemState.FETCHED, START.minusSeconds(60))
+                .httpStatus(200).build());
         site.answer(URL.value(), ok(URL.value(), "new"));
         frontier.park("b-short", List.of(URL));
 

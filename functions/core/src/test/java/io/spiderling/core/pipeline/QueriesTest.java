@@ -43,9 +43,9 @@ class QueriesTest {
 
     @Test
     void url_whenStoredUnderAnotherSpelling_findsIt() {
-        urls.recordFetch(new FetchRecord(URL.urlHash(), URL.value(), ItemState.FAILED, Optional.of(404),
-                Optional.empty(), 0, false, Optional.empty(), Optional.empty(), Optional.of(URL.value()),
-                Instant.parse("2025-03-01T10:00:00Z"), 5, 9, Optional.of("http 404")));
+        urls.recordFetch(FetchRecord.builder(URL.urlHash(), URL.value(), ItemState.FAILED,
+                Instant.parse("2025-03-01T10:00:00Z")).httpStatus(404).finalUrl(URL.value()).timeToFirstByteMs(5)
+                .totalMs(9).error("http 404").build());
 
         Queries.UrlLookup lookup = queries.url("  HTTP://EXAMPLE.com:80/a/../b?y=2&x=1#frag ");
 
@@ -56,9 +56,9 @@ class QueriesTest {
     private static final String SHA = "ab".repeat(32);
 
     private static FetchRecord fetched(NormalizedUrl url, Instant at) {
-        return new FetchRecord(url.urlHash(), url.value(), ItemState.FETCHED, Optional.of(200),
-                Optional.of("text/html"), 10, false, Optional.of(BucketKeys.content(SHA)), Optional.of(SHA),
-                Optional.of(url.value()), at, 5, 9, Optional.empty());
+        return FetchRecord.builder(url.urlHash(), url.value(), ItemState.FETCHED, at).httpStatus(200)
+                .contentType("text/html").size(10).contentKey(BucketKeys.content(SHA)).contentSha256(SHA)
+                .finalUrl(url.value()).timeToFirstByteMs(5).totalMs(9).build();
     }
 
     @Test
@@ -125,9 +125,8 @@ class QueriesTest {
 
     @Test
     void content_whenFailedWithoutBody_saysNoContent() {
-        urls.recordFetch(new FetchRecord(URL.urlHash(), URL.value(), ItemState.FAILED, Optional.of(404),
-                Optional.empty(), 0, false, Optional.empty(), Optional.empty(), Optional.of(URL.value()), AT, 5, 9,
-                Optional.of("http 404")));
+        urls.recordFetch(FetchRecord.builder(URL.urlHash(), URL.value(), ItemState.FAILED, AT).httpStatus(404)
+                .finalUrl(URL.value()).timeToFirstByteMs(5).totalMs(9).error("http 404").build());
 
         assertEquals(new Queries.ContentLink.NoContent(URL), queries.content(URL.value(), Duration.ofMinutes(5), AT));
     }

@@ -42,9 +42,8 @@ class UpdateFieldsTest {
     @Test
     void patch_whenUrlIsAnAlias_writesToTheCanonicalRecord() {
         NormalizedUrl target = NormalizedUrl.parse("http://example.com/landing");
-        urls.recordFetch(new FetchRecord(target.urlHash(), target.value(), ItemState.FETCHED, Optional.of(200),
-                Optional.of("text/html"), 1, false, Optional.empty(), Optional.empty(), Optional.empty(), AT, 1, 1,
-                Optional.empty()));
+        urls.recordFetch(FetchRecord.builder(target.urlHash(), target.value(), ItemState.FETCHED, AT).httpStatus(200)
+                .contentType("text/html").size(1).timeToFirstByteMs(1).totalMs(1).build());
         urls.recordRedirect(URL.urlHash(), URL.value(), target.value(), AT);
 
         var updated = assertInstanceOf(UpdateFields.Result.Updated.class,

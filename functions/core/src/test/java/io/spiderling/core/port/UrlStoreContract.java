@@ -124,17 +124,16 @@ public abstract class UrlStoreContract {
                         "sha1:3I42H3S6NNFQ2MSVX7XZKYAYSCX5QBYJ", false, Optional.empty()),
                 new Capture("capture/cd/" + "cd".repeat(32), "192.0.2.1",
                         T1.plusSeconds(60), "sha1:3I42H3S6NNFQ2MSVX7XZKYAYSCX5QBYJ", true, Optional.of(T1)))) {
-            FetchRecord captured = new FetchRecord(urlHash, url, ItemState.FETCHED, Optional.of(200),
-                    Optional.of("text/html"), 1, false, Optional.empty(), Optional.empty(), Optional.empty(),
-                    capture.capturedAt(), 1, 1, Optional.empty()).withCapture(Optional.of(capture));
+            FetchRecord captured = FetchRecord.builder(urlHash, url, ItemState.FETCHED, capture.capturedAt())
+                    .httpStatus(200).contentType("text/html").size(1).timeToFirstByteMs(1).totalMs(1)
+                    .capture(Optional.of(capture)).build();
 
             store.recordFetch(captured);
 
             assertEquals(Optional.of(capture), store.find(urlHash).orElseThrow().fetch().orElseThrow().capture());
         }
-        store.recordFetch(new FetchRecord(urlHash, url, ItemState.FETCHED, Optional.of(200),
-                Optional.of("text/html"), 1, false, Optional.empty(), Optional.empty(), Optional.empty(),
-                T1.plusSeconds(120), 1, 1, Optional.empty()));
+        store.recordFetch(FetchRecord.builder(urlHash, url, ItemState.FETCHED, T1.plusSeconds(120)).httpStatus(200)
+                .contentType("text/html").size(1).timeToFirstByteMs(1).totalMs(1).build());
 
         assertEquals(Optional.empty(), store.find(urlHash).orElseThrow().fetch().orElseThrow().capture());
     }
@@ -147,9 +146,8 @@ public abstract class UrlStoreContract {
             NormalizedUrl u = NormalizedUrl.parse(url + "&f=" + i);
             hashes.add(u.urlHash());
             if (i % 3 == 0) {
-                store.recordFetch(new FetchRecord(u.urlHash(), u.value(), ItemState.FETCHED, Optional.of(200),
-                        Optional.of("text/html"), 1, false, Optional.empty(), Optional.empty(), Optional.empty(), T1,
-                        1, 1, Optional.empty()));
+                store.recordFetch(FetchRecord.builder(u.urlHash(), u.value(), ItemState.FETCHED, T1).httpStatus(200)
+                        .contentType("text/html").size(1).timeToFirstByteMs(1).totalMs(1).build());
             }
             store.claim(u.urlHash(), u.value(), "a", T1, stale); // a claim is no row of its own
         }
@@ -329,15 +327,15 @@ public abstract class UrlStoreContract {
     }
 
     private FetchRecord fullFetch(Instant fetchedAt, String sha) {
-        return new FetchRecord(urlHash, url, ItemState.FETCHED, Optional.of(200),
-                Optional.of("text/html; charset=utf-8"), 12_345, true, Optional.of("content/" + urlHash),
-                Optional.of(sha), Optional.of("https://example.com/final"), fetchedAt, 120, 480, Optional.empty());
+        return FetchRecord.builder(urlHash, url, ItemState.FETCHED, fetchedAt).httpStatus(200)
+                .contentType("text/html; charset=utf-8").size(12_345).truncated(true).contentKey("content/" + urlHash)
+                .contentSha256(sha).finalUrl("https://example.com/final").requestUrl("https://example.com/?b=2&a=1")
+                .timeToFirstByteMs(120).totalMs(480).build();
     }
 
     private FetchRecord failedFetch(Instant fetchedAt) {
-        return new FetchRecord(urlHash, url, ItemState.FAILED, Optional.empty(), Optional.empty(), 0, false,
-                Optional.empty(), Optional.empty(), Optional.empty(), fetchedAt, 0, 10_000,
-                Optional.of("connect timed out"));
+        return FetchRecord.builder(urlHash, url, ItemState.FAILED, fetchedAt).totalMs(10_000)
+                .error("connect timed out").build();
     }
 
     private ExtractionRecord extraction(Instant contentFetchedAt, String sha, PageMetadata page) {

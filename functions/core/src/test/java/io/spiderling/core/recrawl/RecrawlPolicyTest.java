@@ -26,8 +26,8 @@ class RecrawlPolicyTest {
             """)
     void fresh_whenStoredFetchOfStateAndAge_expectDecision(String rule, ItemState state, Duration age,
             Duration window, boolean fresh) {
-        FetchRecord last = new FetchRecord("h", "https://example.com/", state, Optional.of(200), Optional.empty(), 0,
-                false, Optional.empty(), Optional.empty(), Optional.empty(), NOW.minus(age), 0, 0, Optional.empty());
+        FetchRecord last = FetchRecord.builder("h", "https://example.com/", state, NOW.minus(age)).httpStatus(200)
+                .build();
 
         assertEquals(fresh, RecrawlPolicy.fresh(Optional.of(last), window, NOW), rule);
     }
