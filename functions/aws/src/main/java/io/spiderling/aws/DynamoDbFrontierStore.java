@@ -6,6 +6,7 @@ import static io.spiderling.aws.Attrs.s;
 import static io.spiderling.aws.Attrs.string;
 
 import io.spiderling.core.content.Hashing;
+import io.spiderling.core.fetch.FetchJob;
 import io.spiderling.core.frontier.FrontierEntry;
 import io.spiderling.core.port.FrontierStore;
 import io.spiderling.core.url.NormalizedUrl;
@@ -263,13 +264,16 @@ public final class DynamoDbFrontierStore implements FrontierStore {
     }
 
     @Override
-    public boolean requeue(SiteKey site, String batchId, String urlHash, int attempt, Instant notBefore) {
+    public boolean requeue(FetchJob at, int attempt, Instant notBefore) {
+        SiteKey site = at.siteKey();
+        String batchId = at.batchId();
+        String urlHash = at.itemHash();
         Map<String, AttributeValue> released = dynamo.getItem(b -> b.tableName(table)
                 .key(releasedKey(site, batchId, urlHash)).consistentRead(true)).item();
         if (released == null || released.isEmpty()) {
             return false;
         }
-        FrontierEntry was = entry(released, "order");
+        FrontierEntry was = entry(released, "order").at(at);
         FrontierEntry back = was.with(attempt, notBefore, was.send());
         Map<String, AttributeValue> item = new HashMap<>(pendingKey(site, batchId, urlHash));
         item.putAll(common(back));

@@ -197,8 +197,8 @@ class DynamoDbFrontierStoreTest extends FrontierStoreContract {
         store.park(e);
         store.release(e, NOW, 10);
 
-        store.requeue(site(), e.batchId(), e.urlHash(), 2, NOW.plusSeconds(60));
-        store.requeue(site(), e.batchId(), e.urlHash(), 2, NOW.plusSeconds(60));
+        store.requeue(e.sentJob(), 2, NOW.plusSeconds(60));
+        store.requeue(e.sentJob(), 2, NOW.plusSeconds(60));
 
         assertEquals(1, counter(site(), "pending"));
         assertEquals(0, counter(site(), "released"));

@@ -13,9 +13,11 @@ import java.util.Optional;
  * @param attempt 1 for the first attempt at the URL; a retry after an error counts up (the retry policy's count)
  * @param send 1 the first time the frontier sends this entry; every later send (after a rate refusal, a robots wait or
  *     a retry) counts up, so each send has its own deduplication id, see {@link #deduplicationId()}
- * @param origin when this job follows a redirect from another site: the batch's URL that redirected here, whose item
- *     (and claim) this job ends; empty for a URL the batch asked for
- * @param via the URLs that redirected on the way to {@code url}, in order, for the record and for loop detection
+ * @param origin when this job continues a redirect chain (to another site, or on the same site after it waited
+ *     part-way): the batch's URL that redirected here, whose item (and claim) this job ends; empty for a URL the
+ *     batch asked for, at its first hop
+ * @param via the URLs that redirected on the way to {@code url}, in order, for the record and for loop detection:
+ *     the hops already answered, which a chain that resumes does not ask again
  */
 public record FetchJob(String batchId, NormalizedUrl url, int attempt, int send, Optional<NormalizedUrl> origin,
         List<String> via) {
@@ -41,6 +43,14 @@ public record FetchJob(String batchId, NormalizedUrl url, int attempt, int send,
     /** A URL the batch asked for. */
     public FetchJob(String batchId, NormalizedUrl url, int attempt, int send) {
         this(batchId, url, attempt, send, Optional.empty(), List.of());
+    }
+
+    /**
+     * The rest of this job from a later hop of its redirect chain: {@code url}, reached through {@code via}. The same
+     * item, attempt and send; the job the frontier keeps when the chain must wait, so that it resumes there.
+     */
+    public FetchJob continuedAt(NormalizedUrl next, List<String> hops) {
+        return next.equals(url) ? this : new FetchJob(batchId, next, attempt, send, Optional.of(itemUrl()), hops);
     }
 
     /** The hash of the URL fetched. */

@@ -155,7 +155,7 @@ public final class Frontier {
     private void unrelease(List<FetchJob> jobs, Instant now, RuntimeException failure) {
         for (FetchJob job : jobs) {
             try {
-                store.requeue(job.siteKey(), job.batchId(), job.itemHash(), job.attempt(), now);
+                store.requeue(job, job.attempt(), now);
             } catch (RuntimeException e) {
                 failure.addSuppressed(e); // left released: the sweep sends it again after lostAfter
             }
@@ -199,7 +199,7 @@ public final class Frontier {
 
         /** {@link Frontier#requeue}, releasing at {@link #close}. */
         public void requeue(FetchJob job, int attempt, Instant notBefore) {
-            store.requeue(job.siteKey(), job.batchId(), job.itemHash(), attempt, notBefore);
+            store.requeue(job, attempt, notBefore);
             touched.add(job.siteKey());
         }
 
@@ -255,7 +255,7 @@ public final class Frontier {
         Set<SiteKey> sites = new java.util.LinkedHashSet<>();
         for (SiteKey site : store.activeSites()) {
             for (FrontierEntry entry : store.releasedBefore(site, everything)) {
-                if (store.requeue(site, entry.batchId(), entry.urlHash(), entry.attempt(), now)) {
+                if (store.requeue(entry.sentJob(), entry.attempt(), now)) {
                     requeued++;
                     sites.add(site);
                 }

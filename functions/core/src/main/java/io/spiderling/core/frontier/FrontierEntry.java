@@ -43,6 +43,11 @@ public record FrontierEntry(String batchId, NormalizedUrl url, int attempt, long
         return new FrontierEntry(batchId, url, attempt, order, notBefore, send, origin, via);
     }
 
+    /** The same entry at the job's hop of its redirect chain ({@link FetchJob#continuedAt}). */
+    public FrontierEntry at(FetchJob job) {
+        return new FrontierEntry(batchId, job.url(), attempt, order, notBefore, send, job.origin(), job.via());
+    }
+
     public SiteKey site() {
         return url.siteKey();
     }

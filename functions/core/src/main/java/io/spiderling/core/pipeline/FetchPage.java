@@ -483,19 +483,21 @@ public final class FetchPage {
         /**
          * Follows the URL hop by hop, each through the site's gate. A redirect's target that has a fresh copy is not
          * fetched again: the chain is recorded as leading to it, and the item ends as that copy did (fetched, or
-         * not-modified). A target another lane is fetching right now is waited for.
+         * not-modified). A target another lane is fetching right now is waited for. Each hop is the job continued at
+         * it ({@link FetchJob#continuedAt}), which is what goes back to the frontier when the hop must wait, so that
+         * the chain resumes there instead of asking its answered hops again.
          */
         private Outcome walk(FetchJob job, Optional<FetchRecord> stored, Optional<Duration> window,
                 boolean capture) {
-            NormalizedUrl url = job.url();
-            List<String> via = new ArrayList<>(job.via());
+            FetchJob at = job;
             while (true) {
-                if (!url.equals(job.url()) || job.origin().isPresent()) {
+                NormalizedUrl url = at.url();
+                if (at != job || job.origin().isPresent()) {
                     Optional<FetchRecord> target = rows.computeIfAbsent(url.urlHash(), urls::find)
                             .flatMap(UrlStore.UrlRecord::fetch);
                     if (RecrawlPolicy.fresh(target, window, clock.instant())) {
                         // The item's URL was asked and led here; what it leads to was fetched moments ago.
-                        aliases(via, target.get());
+                        aliases(at.via(), target.get());
                         return end(job, target.get().state(), "via " + url.value() + ", fetched at "
                                 + target.get().fetchedAt(), target);
                     }
@@ -510,7 +512,7 @@ public final class FetchPage {
                 }
                 Hop hop;
                 try {
-                    hop = hop(job, url, via, stored, capture);
+                    hop = hop(job, at, stored, capture);
                 } finally {
                     fetching.remove(url.urlHash());
                     mine.complete(null);
@@ -519,62 +521,69 @@ public final class FetchPage {
                     case Hop.Done done -> {
                         return done.outcome();
                     }
-                    case Hop.Next next -> url = next.url();
+                    case Hop.Next next -> at = next.at();
                 }
             }
         }
 
-        /** One hop: through the gate, the GET, and what it led to. A redirect within the site adds to {@code via}. */
-        private Hop hop(FetchJob job, NormalizedUrl url, List<String> via, Optional<FetchRecord> stored,
-                boolean capture) {
+        /**
+         * One hop, {@code at}: through the gate, the GET, and what it led to. A wait sends {@code at} back to the
+         * frontier; a redirect within the site is the next hop.
+         */
+        private Hop hop(FetchJob job, FetchJob at, Optional<FetchRecord> stored, boolean capture) {
+            NormalizedUrl url = at.url();
+            List<String> via = at.via();
             Optional<Map<String, String>> cached = url.equals(job.url())
                     ? stored.map(FetchRecord::headers) : Optional.empty();
             SitePoliteness.Sent sent = session.send(() -> session.admit(url), go -> fetcher.fetch(
                     FetchRequest.conditional(url.value(), cached.map(h -> h.get("etag")),
                             cached.map(h -> h.get("last-modified"))).withCapture(capture).withSend(go.window())),
                     url.urlHash());
-            switch (sent) {
-                case SitePoliteness.Sent.Refused(SitePoliteness.Gate.Wait wait) -> {
-                    return new Hop.Done(requeue(job, job.attempt(), wait.until(), wait.why()));
-                }
+            return switch (sent) {
+                case SitePoliteness.Sent.Refused(SitePoliteness.Gate.Wait wait) ->
+                        new Hop.Done(requeue(at, at.attempt(), wait.until(), wait.why()));
                 case SitePoliteness.Sent.Refused(SitePoliteness.Gate.Disallowed d) -> {
                     String detail = "robots.txt" + (via.isEmpty() ? "" : " (" + url.value() + ")");
-                    return new Hop.Done(end(job, ItemState.DISALLOWED, detail, Optional.of(recorded(records.refused(
+                    yield new Hop.Done(end(job, ItemState.DISALLOWED, detail, Optional.of(recorded(records.refused(
                             job, url, via, ItemState.DISALLOWED, "robots.txt", clock.instant()), via))));
                 }
-                case SitePoliteness.Sent.Refused(SitePoliteness.Gate.Unreachable u) -> {
-                    return new Hop.Done(end(job, ItemState.FAILED, u.reason(), Optional.of(recorded(records.refused(
-                            job, url, via, ItemState.FAILED, u.reason(), clock.instant()), via))));
-                }
-                case SitePoliteness.Sent.Answered answered -> {
-                    FetchResult result = answered.result();
-                    Instant requestedAt = answered.at();
-                    telemetry.fetched(FetchOutcome.of(result), result.total());
-                    if (!(result instanceof FetchResult.Response r) || !r.redirect()) {
-                        return new Hop.Done(settle(job, url, via, result, stored,
-                                capture ? Optional.of(requestedAt) : Optional.empty()));
-                    }
-                    Optional<NormalizedUrl> target = normalizer.resolve(url.value(), r.headers().get("location"));
-                    if (target.isEmpty()) {
-                        return new Hop.Done(fail(job, url, via, r, "redirect to an invalid URL: "
-                                + r.headers().get("location")));
-                    }
-                    if (via.size() + 1 > settings.maxRedirects()) {
-                        return new Hop.Done(fail(job, url, via, r, "more than " + settings.maxRedirects()
-                                + " redirects"));
-                    }
-                    if (target.get().equals(job.itemUrl()) || via.contains(target.get().value())
-                            || target.get().equals(url)) {
-                        return new Hop.Done(fail(job, url, via, r, "redirect loop at " + target.get().value()));
-                    }
-                    via.add(url.value());
-                    if (!target.get().siteKey().equals(url.siteKey())) {
-                        frontier.follow(job, target.get(), via);
-                        return new Hop.Done(new Outcome.Redirected(target.get()));
-                    }
-                    return new Hop.Next(target.get());
-                }
+                case SitePoliteness.Sent.Refused(SitePoliteness.Gate.Unreachable u) ->
+                        new Hop.Done(end(job, ItemState.FAILED, u.reason(), Optional.of(recorded(records.refused(
+                                job, url, via, ItemState.FAILED, u.reason(), clock.instant()), via))));
+                case SitePoliteness.Sent.Answered answered -> answered(job, at, answered, stored, capture);
+            };
+        }
+
+        /** What the site's answer to hop {@code at} leads to: an outcome, or the next hop of a redirect. */
+        private Hop answered(FetchJob job, FetchJob at, SitePoliteness.Sent.Answered answered,
+                Optional<FetchRecord> stored, boolean capture) {
+            NormalizedUrl url = at.url();
+            List<String> via = at.via();
+            FetchResult result = answered.result();
+            telemetry.fetched(FetchOutcome.of(result), result.total());
+            if (!(result instanceof FetchResult.Response r) || !r.redirect()) {
+                return new Hop.Done(settle(job, at, result, stored,
+                        capture ? Optional.of(answered.at()) : Optional.empty()));
             }
+            Optional<NormalizedUrl> target = normalizer.resolve(url.value(), r.headers().get("location"));
+            if (target.isEmpty()) {
+                return new Hop.Done(fail(job, url, via, r, "redirect to an invalid URL: "
+                        + r.headers().get("location")));
+            }
+            if (via.size() + 1 > settings.maxRedirects()) {
+                return new Hop.Done(fail(job, url, via, r, "more than " + settings.maxRedirects() + " redirects"));
+            }
+            if (target.get().equals(job.itemUrl()) || via.contains(target.get().value())
+                    || target.get().equals(url)) {
+                return new Hop.Done(fail(job, url, via, r, "redirect loop at " + target.get().value()));
+            }
+            List<String> hops = new ArrayList<>(via);
+            hops.add(url.value());
+            if (!target.get().siteKey().equals(url.siteKey())) {
+                frontier.follow(job, target.get(), hops);
+                return new Hop.Done(new Outcome.Redirected(target.get()));
+            }
+            return new Hop.Next(job.continuedAt(target.get(), hops));
         }
 
         /** Every URL of the chain that led to {@code target} now reads as it. */
@@ -587,10 +596,16 @@ public final class FetchPage {
             }
         }
 
-        /** The site answered (or did not): a stored page, a confirmed copy, a retry later, or a failure. */
-        /** @param captureFrom when the request was started, if it asked for a capture */
-        private Outcome settle(FetchJob job, NormalizedUrl url, List<String> via, FetchResult result,
-                Optional<FetchRecord> stored, Optional<Instant> captureFrom) {
+        /**
+         * The site answered hop {@code at} (or did not): a stored page, a confirmed copy, a retry later (of that hop),
+         * or a failure.
+         *
+         * @param captureFrom when the request was started, if it asked for a capture
+         */
+        private Outcome settle(FetchJob job, FetchJob at, FetchResult result, Optional<FetchRecord> stored,
+                Optional<Instant> captureFrom) {
+            NormalizedUrl url = at.url();
+            List<String> via = at.via();
             Instant now = clock.instant();
             if (result instanceof FetchResult.Response r && r.success()) {
                 String sha = Hashing.sha256Hex(r.body());
@@ -598,7 +613,7 @@ public final class FetchPage {
                 if (created) {
                     telemetry.stored(r.body().length);
                 }
-                Optional<Capture> capture = captureFrom.flatMap(at -> capture(url, r, at, stored));
+                Optional<Capture> capture = captureFrom.flatMap(from -> capture(url, r, from, stored));
                 FetchRecord record = recorded(records.stored(job, url, via, r, sha, now).withCapture(capture), via);
                 if (!created) {
                     listener.reused(url, r.body(), record.contentType().orElseThrow(), sha, now);
@@ -606,7 +621,7 @@ public final class FetchPage {
                 return end(job, ItemState.FETCHED, null, Optional.of(record));
             }
             if (result instanceof FetchResult.Response r && r.status() == 304 && stored.isPresent()) {
-                Optional<Capture> capture = captureFrom.flatMap(at -> capture(url, r, at, stored));
+                Optional<Capture> capture = captureFrom.flatMap(from -> capture(url, r, from, stored));
                 FetchRecord record = recorded(records.notModified(job, stored.get(), via, r, now)
                         .withCapture(capture), via);
                 return end(job, ItemState.NOT_MODIFIED, null, Optional.of(record));
@@ -617,7 +632,7 @@ public final class FetchPage {
             return switch (retry.decide(result, job.attempt(), now, jitter.getAsDouble())) {
                 case RetryDecision.Retry again -> {
                     telemetry.retried();
-                    yield requeue(job, again.nextAttempt(), again.notBefore(), "retry after " + describe(result));
+                    yield requeue(at, again.nextAttempt(), again.notBefore(), "retry after " + describe(result));
                 }
                 case RetryDecision.GiveUp giveUp -> fail(job, url, via, result, giveUp.reason());
                 case RetryDecision.Done done -> fail(job, url, via, result, describe(result));
@@ -653,11 +668,11 @@ public final class FetchPage {
         }
     }
 
-    /** Where one hop of a redirect walk led: an outcome for the job, or the next URL on the same site. */
+    /** Where one hop of a redirect walk led: an outcome for the job, or its next hop on the same site. */
     private sealed interface Hop {
         record Done(Outcome outcome) implements Hop {}
 
-        record Next(NormalizedUrl url) implements Hop {}
+        record Next(FetchJob at) implements Hop {}
     }
 
     /** Runs the lanes, the last on the calling thread; returns when all have ended. */

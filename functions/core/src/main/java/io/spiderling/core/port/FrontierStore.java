@@ -1,5 +1,6 @@
 package io.spiderling.core.port;
 
+import io.spiderling.core.fetch.FetchJob;
 import io.spiderling.core.frontier.FrontierEntry;
 import io.spiderling.core.url.SiteKey;
 import java.time.Instant;
@@ -52,11 +53,14 @@ public interface FrontierStore {
     boolean release(FrontierEntry entry, Instant now, int cap);
 
     /**
-     * Puts a released entry back to pending, atomically with the site's counts, to be sent again from
-     * {@code notBefore} with the given attempt number (the same after a refusal or a wait, one more for a retry). It
-     * keeps its order. Returns false, changing nothing, when the entry is not released (a duplicate delivery).
+     * Puts the released entry of {@code at}'s item ({@link FetchJob#itemHash()}, in {@code at}'s site and batch) back
+     * to pending, atomically with the site's counts, to be sent again from {@code notBefore} with the given attempt
+     * number (the same after a refusal or a wait, one more for a retry). It keeps its order and send count, and takes
+     * {@code at}'s hop ({@link FrontierEntry#at}): a redirect chain that waits part-way resumes where it stopped,
+     * without asking its answered hops again. Returns false, changing nothing, when the entry is not released (a
+     * duplicate delivery).
      */
-    boolean requeue(SiteKey site, String batchId, String urlHash, int attempt, Instant notBefore);
+    boolean requeue(FetchJob at, int attempt, Instant notBefore);
 
     /** Removes a released entry once its job has been handled; nothing happens if it is not released. */
     void done(SiteKey site, String batchId, String urlHash);

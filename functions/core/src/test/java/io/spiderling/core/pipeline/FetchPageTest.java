@@ -616,6 +616,34 @@ class FetchPageTest {
     }
 
     @Test
+    void process_whenAChainMustWaitPartWay_resumesAtTheHopItReachedWithoutAskingTheAnsweredHopsAgain() {
+        String second = "https://www.example.com/chain/2";
+        String end = "https://www.example.com/chain/end";
+        site.answer("https://www.example.com/robots.txt", status("https://www.example.com/robots.txt", 404));
+        site.answer(URL.value(), redirect(URL.value(), 302, second));
+        site.answer(second, redirect(second, 302, end));
+        site.answer(end, status(end, 503), ok(end, "the end"));
+
+        var first = fetchPage().process(send(URL));
+
+        var retry = assertInstanceOf(FetchPage.Outcome.Requeued.class, first, "a retry of the chain's last hop");
+        clock.set(retry.until());
+        frontier.release(URL.siteKey());
+        FetchJob resumed = lastSent();
+        assertEquals(end, resumed.url().value(), "the job sent again starts at the hop that must be asked again");
+        assertEquals(Optional.of(URL), resumed.origin());
+        assertEquals(List.of(URL.value(), second), resumed.via());
+        assertInstanceOf(FetchPage.Outcome.Ended.class, fetchPage().process(resumed));
+        assertEquals(List.of(ROBOTS, URL.value(), "https://www.example.com/robots.txt", second, end, end),
+                site.urls(), "each hop asked once; only the 503 asked again");
+        assertEquals(ItemState.FETCHED, state(URL));
+        FetchRecord record = urls.find(NormalizedUrl.parse(end).urlHash()).orElseThrow().fetch().orElseThrow();
+        assertEquals(List.of(URL.value(), second), record.redirects(), "the chain recorded whole");
+        assertEquals(Optional.of(end), urls.find(URL.urlHash()).orElseThrow().aliasOf());
+        assertEquals(0, frontierStore.released(URL.siteKey()));
+    }
+
+    @Test
     void process_whenRedirectLeavesTheSite_queuesTheRestUnderTheTargetSiteAndItEndsTheOriginalItem() {
         String target = "https://elsewhere.example.org/landing";
         site.answer(URL.value(), redirect(URL.value(), 302, target));

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.spiderling.core.fetch.FetchJob;
 import io.spiderling.core.frontier.FrontierEntry;
 import io.spiderling.core.url.NormalizedUrl;
 import io.spiderling.core.url.SiteKey;
@@ -11,6 +12,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.BeforeEach;
@@ -163,7 +165,7 @@ public abstract class FrontierStoreContract {
         FrontierEntry readByTheSweep = store.due(site(), NOW, 1).getFirst();
         // Meanwhile another releaser sends it, and its job is refused and comes back to wait.
         assertTrue(store.release(store.due(site(), NOW, 1).getFirst(), NOW, 5));
-        assertTrue(store.requeue(site(), readByTheSweep.batchId(), readByTheSweep.urlHash(), 1, NOW));
+        assertTrue(store.requeue(readByTheSweep.sentJob(), 1, NOW));
 
         assertFalse(store.release(readByTheSweep, NOW, 5), "a stale copy would re-send a deduplication id just seen");
         assertFalse(store.releaseAll(site(), List.of(readByTheSweep, entry("stale-other", 2, NOW)), NOW, 5)
@@ -246,8 +248,8 @@ public abstract class FrontierStoreContract {
         store.park(e);
         store.release(e, NOW, 10);
 
-        assertTrue(store.requeue(site(), e.batchId(), e.urlHash(), 2, NOW.plusSeconds(60)));
-        assertFalse(store.requeue(site(), e.batchId(), e.urlHash(), 2, NOW.plusSeconds(60)), "a duplicate delivery");
+        assertTrue(store.requeue(e.sentJob(), 2, NOW.plusSeconds(60)));
+        assertFalse(store.requeue(e.sentJob(), 2, NOW.plusSeconds(60)), "a duplicate delivery");
 
         assertEquals(List.of(), store.due(site(), NOW, 10), "not due before its time");
         assertEquals(0, store.released(site()));
@@ -260,11 +262,31 @@ public abstract class FrontierStoreContract {
     }
 
     @Test
+    void requeue_whenTheChainWaitsAtALaterHop_keepsTheItemsKeyAndResumesAtThatHop() {
+        FrontierEntry e = entry("chain/3", 4, NOW);
+        store.park(e);
+        store.release(e, NOW, 10);
+        NormalizedUrl second = NormalizedUrl.parse("https://www." + site("").value() + "/chain/2");
+        FetchJob atSecondHop = e.job().continuedAt(second, List.of(e.url().value()));
+
+        assertTrue(store.requeue(atSecondHop, 1, NOW.plusSeconds(5)));
+
+        FrontierEntry back = store.due(site(), NOW.plusSeconds(5), 10).getFirst();
+        assertEquals(e.urlHash(), back.urlHash(), "still the item's entry");
+        assertEquals(4, back.order());
+        assertEquals(second, back.url());
+        assertEquals(Optional.of(e.url()), back.origin());
+        assertEquals(List.of(e.url().value()), back.via());
+        assertTrue(store.release(back, NOW.plusSeconds(5), 10));
+        assertEquals(atSecondHop.url(), store.releasedBefore(site(), NOW.plusSeconds(6)).getFirst().job().url());
+    }
+
+    @Test
     void requeue_whenNeverReleased_returnsFalseAndLeavesThePendingEntry() {
         FrontierEntry e = entry("p", 7, NOW);
         store.park(e);
 
-        assertFalse(store.requeue(site(), e.batchId(), e.urlHash(), 3, NOW.plusSeconds(60)));
+        assertFalse(store.requeue(e.sentJob(), 3, NOW.plusSeconds(60)));
 
         assertEquals(List.of(e), store.due(site(), NOW, 10));
     }

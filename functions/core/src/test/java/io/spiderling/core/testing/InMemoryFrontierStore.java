@@ -1,5 +1,6 @@
 package io.spiderling.core.testing;
 
+import io.spiderling.core.fetch.FetchJob;
 import io.spiderling.core.frontier.FrontierEntry;
 import io.spiderling.core.port.FrontierStore;
 import io.spiderling.core.url.SiteKey;
@@ -57,13 +58,13 @@ public final class InMemoryFrontierStore implements FrontierStore {
     }
 
     @Override
-    public synchronized boolean requeue(SiteKey site, String batchId, String urlHash, int attempt, Instant notBefore) {
-        Released r = releasedOf(site).remove(key(batchId, urlHash));
+    public synchronized boolean requeue(FetchJob at, int attempt, Instant notBefore) {
+        Released r = releasedOf(at.siteKey()).remove(key(at.batchId(), at.itemHash()));
         if (r == null) {
             return false;
         }
-        FrontierEntry e = r.entry();
-        pendingOf(site).put(key(batchId, urlHash), e.with(attempt, notBefore, e.send()));
+        FrontierEntry e = r.entry().at(at);
+        pendingOf(at.siteKey()).put(key(at.batchId(), at.itemHash()), e.with(attempt, notBefore, e.send()));
         return true;
     }
 
