@@ -9,14 +9,16 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * {@code ./spiderling bench-farm}: how long one batch of the {@link HostileFarm}'s URLs takes until every URL has
- * ended but those waiting on the unreachable robots.txt, with the functions' own configuration and each site allowing
- * {@value HostileFarm#REQUESTS_PER_SECOND} requests per second; then the politeness report from the sites' logs
+ * {@code ./spiderling bench-farm}: how long the {@link HostileFarm}'s batches take until every URL has ended but those
+ * waiting on the unreachable robots.txt, with the functions' own configuration and each site allowing
+ * {@value HostileFarm#REQUESTS_PER_SECOND} requests per second (one {@value HostileFarm#SLOW_REQUESTS_PER_SECOND});
+ * then the politeness report from the sites' logs
  * (robots violations, duplicate fetches, each site's busiest second against its rate), each site's requests, the rate
  * it saw between its first and last request, and when its first and last requests came; with {@code --requests},
  * every request with its time and answer.
@@ -47,14 +49,16 @@ public final class FarmBenchmark {
             try (LocalSpiderling local = LocalSpiderling.start(aws, resources, FarmRun.options(farm, dir))) {
                 Instant submitted = Instant.now();
                 long start = System.nanoTime();
-                String batchId = FarmRun.submit(local, farm.urls());
-                FarmOutcomes outcomes = FarmRun.awaitSettled(local, batchId, farm, deadline);
+                List<FarmRun.Submitted> batches = FarmRun.submitAll(local, farm);
+                FarmOutcomes outcomes = FarmRun.awaitSettled(local, batches, deadline);
                 double seconds = (System.nanoTime() - start) / 1e9;
-                Map<String, String> states = FarmRun.states(local, batchId);
+                Map<String, String> states = FarmRun.states(local, batches.getFirst().batchId());
                 PolitenessReport report = farm.report();
 
-                System.out.printf(Locale.ROOT, "%d URLs over %d sites at %d requests/s each, %d fetch pollers%n",
-                        farm.urls().size(), HostileFarm.Role.values().length, HostileFarm.REQUESTS_PER_SECOND,
+                System.out.printf(Locale.ROOT, "%d URLs over %d sites at %d requests/s each (one at %d), then %d"
+                        + " follow-up batches, %d fetch pollers%n", farm.urls().size(),
+                        HostileFarm.Role.values().length, HostileFarm.REQUESTS_PER_SECOND,
+                        HostileFarm.SLOW_REQUESTS_PER_SECOND, farm.followUps().size(),
                         LocalSpiderling.Options.DEFAULT_FETCH_POLLERS);
                 if (outcomes.settled()) {
                     System.out.printf(Locale.ROOT, "every URL ended but the %d waiting on the unreachable robots.txt:"
@@ -65,7 +69,7 @@ public final class FarmBenchmark {
                 }
                 Map<String, Integer> byState = new TreeMap<>();
                 states.values().forEach(state -> byState.merge(state, 1, Integer::sum));
-                System.out.println("items by state: " + byState);
+                System.out.println("items of the first batch by state: " + byState);
                 System.out.println("ended otherwise than expected: " + (outcomes.mismatches().isEmpty() ? "none"
                         : outcomes.mismatches()));
                 System.out.print(report.format(farm.names()));

@@ -17,8 +17,8 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * One batch of the {@link HostileFarm}'s URLs through a local Spiderling, followed as a user would, through the HTTP
- * API: shared by the farm's end-to-end test and {@code ./spiderling bench-farm}, so both run the same thing. The soak
+ * The {@link HostileFarm}'s batches through a local Spiderling, followed as a user would, through the HTTP API: shared
+ * by the farm's end-to-end test and {@code ./spiderling bench-farm}, so both run the same thing. The soak
  * ({@link Soak}) submits and follows its batches with the same calls.
  */
 final class FarmRun {
@@ -36,6 +36,20 @@ final class FarmRun {
                 .withConfig("spiderling.fetch.rate-overrides-file", farm.rateOverrides(dir).toString());
     }
 
+    /** A batch submitted, with what each of its items should come to. */
+    record Submitted(String batchId, Map<String, FarmOutcomes.Expected> expected) {}
+
+    /** Submits the farm's batch, then each of its follow-ups at once after the one before. */
+    static List<Submitted> submitAll(LocalSpiderling local, HostileFarm farm) throws IOException,
+            InterruptedException {
+        List<Submitted> submitted = new java.util.ArrayList<>();
+        submitted.add(new Submitted(submit(local, farm.urls()), farm.expected()));
+        for (HostileFarm.Batch batch : farm.followUps()) {
+            submitted.add(new Submitted(submit(local, batch.urls()), batch.expected()));
+        }
+        return submitted;
+    }
+
     /** Submits {@code urls} as one batch; returns its id. */
     static String submit(LocalSpiderling local, List<String> urls) throws IOException, InterruptedException {
         var array = JSON.createArrayNode();
@@ -48,7 +62,7 @@ final class FarmRun {
                     + response.body());
         }
         JsonNode accepted = JSON.readTree(response.body());
-        if (accepted.get("accepted").asInt() != urls.size()) {
+        if (accepted.get("accepted").asInt() + accepted.get("duplicates").asInt() != urls.size()) {
             throw new IllegalStateException("the farm's URLs were not all accepted: " + response.body());
         }
         return accepted.get("batchId").asText();
@@ -74,14 +88,17 @@ final class FarmRun {
     }
 
     /**
-     * Polls the batch's items until every URL expected to end has ended (the farm's waiting URLs never do), or until
-     * {@code deadline}, a safety net only; returns the last comparison either way.
+     * Polls the batches' items until every URL expected to end has ended (the farm's waiting URLs never do), or until
+     * {@code deadline}, a safety net only; returns the last comparison of all the batches either way.
      */
-    static FarmOutcomes awaitSettled(LocalSpiderling local, String batchId, HostileFarm farm, Duration deadline)
+    static FarmOutcomes awaitSettled(LocalSpiderling local, List<Submitted> batches, Duration deadline)
             throws IOException, InterruptedException {
         long end = System.nanoTime() + deadline.toNanos();
         while (true) {
-            FarmOutcomes outcomes = FarmOutcomes.compare(farm.expected(), states(local, batchId));
+            FarmOutcomes outcomes = new FarmOutcomes(List.of(), List.of());
+            for (Submitted batch : batches) {
+                outcomes = outcomes.plus(FarmOutcomes.compare(batch.expected(), states(local, batch.batchId())));
+            }
             if (outcomes.settled() || System.nanoTime() > end) {
                 return outcomes;
             }

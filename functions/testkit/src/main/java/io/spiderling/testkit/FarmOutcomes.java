@@ -31,6 +31,12 @@ public record FarmOutcomes(List<String> notTerminal, List<Mismatch> mismatches) 
          */
         FETCHED_OR_SKIPPED(Set.of("fetched", "skipped")),
         DISALLOWED(Set.of("disallowed")),
+        /**
+         * A second batch asks, in a spelling robots.txt allows, for a URL whose first batch asked in a disallowed
+         * spelling of the same key: it shares that fetch's outcome (it joined it, or found it recorded since it was
+         * created), or asks in its own spelling once that fetch has ended.
+         */
+        DISALLOWED_OR_FETCHED(Set.of("disallowed", "fetched")),
         FAILED(Set.of("failed")),
         /** Never ends within a run: the site's robots.txt stays unreachable, and its URLs wait (by design). */
         WAITING(Set.of(QUEUED));
@@ -71,6 +77,15 @@ public record FarmOutcomes(List<String> notTerminal, List<Mismatch> mismatches) 
             }
         });
         return new FarmOutcomes(notTerminal, mismatches);
+    }
+
+    /** This comparison and {@code other}'s together: the outcomes of two batches. */
+    public FarmOutcomes plus(FarmOutcomes other) {
+        List<String> queued = new ArrayList<>(notTerminal);
+        queued.addAll(other.notTerminal);
+        List<Mismatch> wrong = new ArrayList<>(mismatches);
+        wrong.addAll(other.mismatches);
+        return new FarmOutcomes(queued, wrong);
     }
 
     /** Every URL expected to end has ended (however it ended); only the waiting ones may still be queued. */

@@ -24,12 +24,13 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * Eight local sites that misbehave in every way a polite fetcher must cope with, around ordinary pages, each site
- * allowing {@value #REQUESTS_PER_SECOND} requests per second ({@link #rateOverrides}). The farm knows what each URL
- * should come to ({@link #expected()}) and what it answered to each request, so {@link #report()} can judge the
- * fetcher from the sites' own logs.
+ * Ten local sites that misbehave in every way a polite fetcher must cope with, around ordinary pages, each site
+ * allowing {@value #REQUESTS_PER_SECOND} requests per second but one, which allows
+ * {@value #SLOW_REQUESTS_PER_SECOND} ({@link #rateOverrides}). The farm knows what each URL should come to
+ * ({@link #expected()}) and what it answered to each request, so {@link #report()} can judge the fetcher from the
+ * sites' own logs.
  *
- * <p>The sites, by {@link Role}, at 127.0.0.2 to 127.0.0.9 in this order:
+ * <p>The sites, by {@link Role}, at 127.0.0.2 to 127.0.0.11 in this order:
  * <ol>
  *   <li>{@code rules}: robots.txt disallows {@code /private/} for everyone and also {@code /drafts/} for our agent,
  *       whose group asks a Crawl-delay of 0.05 s, shorter than the 0.1 s interval (it must not speed anything up).
@@ -52,6 +53,18 @@ import java.util.concurrent.atomic.AtomicInteger;
  *       200; one answering 503 twice, then 200 (both fetched); ten ordinary pages.</li>
  *   <li>{@code throttling}: a page answering 429 with {@code Retry-After: 2} once, then 200; ten ordinary pages.</li>
  *   <li>{@code plain}: robots.txt allows everything; twelve ordinary pages, one of them a redirect target.</li>
+ *   <li>{@code slow-redirects}: {@value #SLOW_REQUESTS_PER_SECOND} request per second, robots.txt allows everything.
+ *       Four 302 chains of three hops ({@code /r/3/n} to {@code /r/2/n} to {@code /r/1/n} to {@code /r/end/n}: fetched)
+ *       and a loop of three ({@code /loop/1} to {@code /loop/2} to {@code /loop/3} and back: failed); five ordinary
+ *       pages. At one request a
+ *       second the chains cannot all take their next slot at once, so they park part-way; a chain that starts again
+ *       from its first hop asks a hop twice, which the report counts as a duplicate.</li>
+ *   <li>{@code query-rules}: robots.txt disallows {@code /q/n?qux=taz&baz=http://foo.bar?tar&par}, a query in the
+ *       order a client writes it, for n from 1 to 4; the other spelling of each, with the parameters in the order a
+ *       normalizer sorts them to ({@code ?baz=…&qux=taz}), is allowed, and both share one key. The batch holds both
+ *       spellings of {@code /q/1} (the disallowed one first: disallowed, nothing requested) and of {@code /q/2} (the
+ *       allowed one first: fetched); {@link #followUps()} asks for {@code /q/3} and {@code /q/4} in two batches, one
+ *       spelling each, in both orders. The disallowed request-target must never be requested.</li>
  * </ol>
  *
  * <p>Ordinary pages are small distinct HTML pages linking to the next page, to the next site and to a disallowed
@@ -61,8 +74,17 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 public final class HostileFarm implements AutoCloseable {
 
-    /** The rate every site allows. */
+    /** The rate every site allows but {@code slow-redirects}. */
     public static final int REQUESTS_PER_SECOND = 10;
+
+    /** The rate {@code slow-redirects} allows: its chains park part-way. */
+    public static final int SLOW_REQUESTS_PER_SECOND = 1;
+
+    /** A query in the order a client writes it; {@code query-rules}' robots.txt disallows it on {@code /q/n}. */
+    public static final String CLIENT_QUERY = "?qux=taz&baz=http://foo.bar?tar&par";
+
+    /** The same parameters sorted by name, as the dedup key writes them: allowed. */
+    public static final String SORTED_QUERY = "?baz=http://foo.bar?tar&par&qux=taz";
 
     /** The size of {@code open}'s big page. */
     public static final long BIG_PAGE_BYTES = 64L << 20;
@@ -80,7 +102,13 @@ public final class HostileFarm implements AutoCloseable {
 
     /** What each site is for; its ordinal is the site's index in {@link #sites()}. */
     public enum Role {
-        RULES, OPEN, ROBOTS_UNREACHABLE, ROBOTS_MOVED, REDIRECTS, FAILING, THROTTLING, PLAIN;
+        RULES, OPEN, ROBOTS_UNREACHABLE, ROBOTS_MOVED, REDIRECTS, FAILING, THROTTLING, PLAIN, SLOW_REDIRECTS,
+        QUERY_RULES;
+
+        /** The requests per second the site allows. */
+        public int requestsPerSecond() {
+            return this == SLOW_REDIRECTS ? SLOW_REQUESTS_PER_SECOND : REQUESTS_PER_SECOND;
+        }
 
         /** {@code robots-unreachable}, as the report prints it. */
         public String label() {
@@ -93,7 +121,23 @@ public final class HostileFarm implements AutoCloseable {
     private final CountDownLatch closing = new CountDownLatch(1);
     private final Map<String, Script> scripts = new ConcurrentHashMap<>();
     private final Map<String, Expected> expected = new LinkedHashMap<>();
+    /** The batch's lines, in order: every expected URL, and the other spellings of some. */
+    private final List<String> lines = new ArrayList<>();
+    private final List<Batch> followUps = new ArrayList<>();
     private final List<SiteRules> rules = new ArrayList<>();
+
+    /**
+     * A batch to submit after {@link #urls()}, right after the one before it.
+     *
+     * @param urls its lines
+     * @param expected what each of its items should come to, by the item's URL (the key both spellings share)
+     */
+    public record Batch(List<String> urls, Map<String, Expected> expected) {
+        public Batch {
+            urls = List.copyOf(urls);
+            expected = Collections.unmodifiableMap(new LinkedHashMap<>(expected));
+        }
+    }
 
     private HostileFarm(LocalSites sites) {
         this.sites = sites;
@@ -133,11 +177,11 @@ public final class HostileFarm implements AutoCloseable {
         script(open, ROBOTS, fixed(404, TEXT, "Not Found"));
         declare(open, List.of(ROBOTS), List.of());
         script(open, "/big", new Streamed(BIG_PAGE_BYTES));
-        expected.put(open.url("/big"), Expected.FETCHED);
+        expect(open.url("/big"), Expected.FETCHED);
         script(open, "/hang", new Silent(closing, 0));
-        expected.put(open.url("/hang"), Expected.FAILED);
+        expect(open.url("/hang"), Expected.FAILED);
         script(open, "/stall", new Silent(closing, 200));
-        expected.put(open.url("/stall"), Expected.FAILED);
+        expect(open.url("/stall"), Expected.FAILED);
         ordinaryPages(open, ORDINARY_PAGES);
 
         LocalSite unreachable = site(Role.ROBOTS_UNREACHABLE);
@@ -156,7 +200,7 @@ public final class HostileFarm implements AutoCloseable {
         }
         ordinaryPage(moved, "/hidden/4");
         script(moved, "/go-hidden", redirect(302, "/hidden/4"));
-        expected.put(moved.url("/go-hidden"), Expected.DISALLOWED);
+        expect(moved.url("/go-hidden"), Expected.DISALLOWED);
         ordinaryPages(moved, ORDINARY_PAGES);
 
         LocalSite redirects = site(Role.REDIRECTS);
@@ -165,32 +209,32 @@ public final class HostileFarm implements AutoCloseable {
         declare(redirects, List.of(ROBOTS), List.of());
         pageExpecting(redirects, "/new", Expected.FETCHED_OR_SKIPPED);
         script(redirects, "/old", redirect(301, "/new"));
-        expected.put(redirects.url("/old"), Expected.FETCHED);
+        expect(redirects.url("/old"), Expected.FETCHED);
         script(redirects, "/chain/1", redirect(301, "/chain/2"));
         script(redirects, "/chain/2", redirect(302, redirects.url("/chain/3")));
         script(redirects, "/chain/3", redirect(307, "/chain/end"));
         ordinaryPage(redirects, "/chain/end");
-        expected.put(redirects.url("/chain/1"), Expected.FETCHED);
+        expect(redirects.url("/chain/1"), Expected.FETCHED);
         script(redirects, "/loop/a", redirect(301, "/loop/b"));
         script(redirects, "/loop/b", redirect(301, "/loop/a"));
-        expected.put(redirects.url("/loop/a"), Expected.FAILED);
+        expect(redirects.url("/loop/a"), Expected.FAILED);
         script(redirects, "/away", redirect(302, plain.url("/page/3")));
-        expected.put(redirects.url("/away"), Expected.FETCHED);
+        expect(redirects.url("/away"), Expected.FETCHED);
         script(redirects, "/to-private", redirect(302, rulesSite.url("/private/4")));
-        expected.put(redirects.url("/to-private"), Expected.DISALLOWED);
+        expect(redirects.url("/to-private"), Expected.DISALLOWED);
         ordinaryPages(redirects, ORDINARY_PAGES);
 
         LocalSite failing = site(Role.FAILING);
         robots(failing, "User-agent: *\nAllow: /\n");
         declare(failing, List.of(ROBOTS), List.of());
         script(failing, "/always-500", fixed(500, TEXT, "Internal Server Error"));
-        expected.put(failing.url("/always-500"), Expected.FAILED);
+        expect(failing.url("/always-500"), Expected.FAILED);
         script(failing, "/flaky-5xx", new Sequence(List.of(fixed(500, TEXT, "Internal Server Error"),
                 fixed(502, TEXT, "Bad Gateway"), page("Flaky 5xx, third time lucky", List.of()))));
-        expected.put(failing.url("/flaky-5xx"), Expected.FETCHED);
+        expect(failing.url("/flaky-5xx"), Expected.FETCHED);
         script(failing, "/flaky-503", new Sequence(List.of(fixed(503, TEXT, "Service Unavailable"),
                 fixed(503, TEXT, "Service Unavailable"), page("Flaky 503, third time lucky", List.of()))));
-        expected.put(failing.url("/flaky-503"), Expected.FETCHED);
+        expect(failing.url("/flaky-503"), Expected.FETCHED);
         ordinaryPages(failing, ORDINARY_PAGES);
 
         LocalSite throttling = site(Role.THROTTLING);
@@ -198,13 +242,60 @@ public final class HostileFarm implements AutoCloseable {
         declare(throttling, List.of(ROBOTS), List.of());
         script(throttling, "/throttled", new Sequence(List.of(new Fixed(429, TEXT, bytes("Too Many Requests"),
                 Map.of("Retry-After", "2")), page("Throttled once", List.of()))));
-        expected.put(throttling.url("/throttled"), Expected.FETCHED);
+        expect(throttling.url("/throttled"), Expected.FETCHED);
         ordinaryPages(throttling, ORDINARY_PAGES);
 
         robots(plain, "User-agent: *\nDisallow:\n");
         declare(plain, List.of(ROBOTS), List.of());
         ordinaryPages(plain, ORDINARY_PAGES + 2);
-        expected.put(plain.url("/page/3"), Expected.FETCHED_OR_SKIPPED);
+        expect(plain.url("/page/3"), Expected.FETCHED_OR_SKIPPED);
+
+        buildSlowRedirects(site(Role.SLOW_REDIRECTS));
+        buildQueryRules(site(Role.QUERY_RULES));
+    }
+
+    private void buildSlowRedirects(LocalSite slow) {
+        robots(slow, "User-agent: *\nDisallow:\n");
+        declare(slow, List.of(ROBOTS), List.of());
+        for (int n = 1; n <= 4; n++) {
+            script(slow, "/r/3/" + n, redirect(302, "/r/2/" + n));
+            script(slow, "/r/2/" + n, redirect(302, "/r/1/" + n));
+            script(slow, "/r/1/" + n, redirect(302, "/r/end/" + n));
+            ordinaryPage(slow, "/r/end/" + n);
+            expect(slow.url("/r/3/" + n), Expected.FETCHED);
+        }
+        script(slow, "/loop/1", redirect(302, "/loop/2"));
+        script(slow, "/loop/2", redirect(302, "/loop/3"));
+        script(slow, "/loop/3", redirect(302, "/loop/1"));
+        expect(slow.url("/loop/1"), Expected.FAILED);
+        ordinaryPages(slow, 5);
+    }
+
+    private void buildQueryRules(LocalSite site) {
+        List<String> disallowed = new ArrayList<>();
+        StringBuilder text = new StringBuilder("User-agent: *\n");
+        for (int n = 1; n <= 4; n++) {
+            ordinaryPage(site, "/q/" + n);
+            disallowed.add("/q/" + n + CLIENT_QUERY);
+            text.append("Disallow: /q/").append(n).append(CLIENT_QUERY).append('\n');
+        }
+        robots(site, text.toString());
+        declare(site, List.of(ROBOTS), disallowed);
+        // One batch, both spellings: the first one written is the one requested, or refused.
+        expect(site.url("/q/1" + SORTED_QUERY), Expected.DISALLOWED);
+        lines.add(lines.size() - 1, site.url("/q/1" + CLIENT_QUERY));
+        expect(site.url("/q/2" + SORTED_QUERY), Expected.FETCHED);
+        lines.add(site.url("/q/2" + CLIENT_QUERY));
+        ordinaryPages(site, ORDINARY_PAGES);
+        // Two batches, one spelling each, in both orders: the second batch joins the first's fetch, or finds its
+        // outcome recorded, or (once the first has ended) asks with its own spelling, if robots.txt allows it.
+        String q3Disallowed = site.url("/q/3" + CLIENT_QUERY);
+        String q3 = site.url("/q/3" + SORTED_QUERY);
+        String q4Disallowed = site.url("/q/4" + CLIENT_QUERY);
+        String q4 = site.url("/q/4" + SORTED_QUERY);
+        followUps.add(new Batch(List.of(q3Disallowed, q4), Map.of(q3, Expected.DISALLOWED, q4, Expected.FETCHED)));
+        followUps.add(new Batch(List.of(q3, q4Disallowed),
+                Map.of(q3, Expected.DISALLOWED_OR_FETCHED, q4, Expected.FETCHED_OR_SKIPPED)));
     }
 
     public LocalSite site(Role role) {
@@ -215,14 +306,22 @@ public final class HostileFarm implements AutoCloseable {
         return sites;
     }
 
-    /** Every URL to submit, site by site; within a site the misbehaving ones first. */
+    /**
+     * Every line to submit as one batch, site by site; within a site the misbehaving ones first. Two URLs are there
+     * in two spellings that share a key ({@code query-rules}), so the batch has two lines more than items.
+     */
     public List<String> urls() {
-        return List.copyOf(expected.keySet());
+        return List.copyOf(lines);
     }
 
-    /** What each URL to submit should come to, in {@link #urls()}' order. */
+    /** What each item of the batch should come to, by its URL (a key), in {@link #urls()}' order. */
     public Map<String, Expected> expected() {
         return Collections.unmodifiableMap(expected);
+    }
+
+    /** The batches to submit after {@link #urls()}, in order, each right after the one before. */
+    public List<Batch> followUps() {
+        return List.copyOf(followUps);
     }
 
     /** The URLs that wait on the unreachable robots.txt. */
@@ -245,9 +344,13 @@ public final class HostileFarm implements AutoCloseable {
         return names;
     }
 
-    /** The rate overrides file giving every site {@value #REQUESTS_PER_SECOND} requests per second, in {@code dir}. */
+    /** The rate overrides file giving every site the rate of its role ({@link Role#requestsPerSecond}), in {@code dir}. */
     public Path rateOverrides(Path dir) throws IOException {
-        return sites.rateOverrides(dir, REQUESTS_PER_SECOND);
+        StringBuilder lines = new StringBuilder();
+        for (Role role : Role.values()) {
+            lines.append(site(role).host()).append(' ').append(role.requestsPerSecond()).append('\n');
+        }
+        return java.nio.file.Files.writeString(dir.resolve("rate-overrides.txt"), lines);
     }
 
     /** Every request the sites recorded, in arrival order, with the answer the farm gave it. */
@@ -285,7 +388,15 @@ public final class HostileFarm implements AutoCloseable {
     }
 
     private void declare(LocalSite site, List<String> robotsPaths, List<String> disallowed) {
-        rules.add(new SiteRules(site.host(), robotsPaths, disallowed, REQUESTS_PER_SECOND, ROBOTS_FRESH_FOR));
+        int perSecond = Role.values()[sites.sites().indexOf(site)].requestsPerSecond();
+        rules.add(new SiteRules(site.host(), robotsPaths, disallowed, perSecond, ROBOTS_FRESH_FOR));
+    }
+
+    /** An item of the batch, submitted in this spelling (once; expecting it again changes the outcome). */
+    private void expect(String url, Expected outcome) {
+        if (expected.put(url, outcome) == null) {
+            lines.add(url);
+        }
     }
 
     private void robots(LocalSite site, String text) {
@@ -304,7 +415,7 @@ public final class HostileFarm implements AutoCloseable {
 
     private void pageExpecting(LocalSite site, String path, Expected outcome) {
         ordinaryPage(site, path);
-        expected.put(site.url(path), outcome);
+        expect(site.url(path), outcome);
     }
 
     /** A small page linking to the site's next page, the next site's first page and a disallowed page. */

@@ -49,6 +49,12 @@ class HostileFarmSitesTest {
             assertTrue(farm.waiting().stream().allMatch(url -> url.startsWith(
                     farm.site(Role.ROBOTS_UNREACHABLE).baseUrl())));
             assertEquals(Expected.DISALLOWED, farm.expected().get(farm.site(Role.RULES).url("/drafts/1")));
+            // Two spellings of one key each for /q/1 and /q/2: two lines more than items.
+            assertEquals(farm.expected().size() + 2, farm.urls().size());
+            LocalSite query = farm.site(Role.QUERY_RULES);
+            assertTrue(farm.urls().indexOf(query.url("/q/1" + HostileFarm.CLIENT_QUERY))
+                    < farm.urls().indexOf(query.url("/q/1" + HostileFarm.SORTED_QUERY)), "disallowed spelling first");
+            assertEquals(2, farm.followUps().size());
         }
     }
 
@@ -136,7 +142,9 @@ class HostileFarmSitesTest {
             assertEquals(List.of("/page/2"), report.duplicates().stream().map(d -> d.path()).toList());
             assertEquals(5, report.load().get(rules.host()).requests());
             assertEquals(HostileFarm.REQUESTS_PER_SECOND, report.load().get(rules.host()).allowedPerSecond());
-            assertEquals(Role.values().length, Files.readAllLines(farm.rateOverrides(dir)).size());
+            List<String> overrides = Files.readAllLines(farm.rateOverrides(dir));
+            assertEquals(Role.values().length, overrides.size());
+            assertTrue(overrides.contains(farm.site(Role.SLOW_REDIRECTS).host() + " 1"), overrides.toString());
         }
     }
 
