@@ -2,15 +2,19 @@ package io.spiderling.core.robots;
 
 import crawlercommons.robots.SimpleRobotRules;
 import crawlercommons.robots.SimpleRobotRules.RobotRule;
-import java.net.URI;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The rules crawler-commons parsed for our agent, matched by RFC 9309 in time linear in the path.
+ * The rules crawler-commons parsed for our agent, matched by RFC 9309 against the request-target in time linear in
+ * its length.
  *
- * <p>crawler-commons parses (groups, percent-encoding of patterns, Crawl-delay); its matching is replaced, for two
- * reasons found by {@code RobotsPolicyPropertyTest}:
+ * <p>The target is the path and query of the request URL exactly as sent ({@link RequestTarget}), not as
+ * {@code java.net.URI} or {@code java.net.URL} would read it: they refuse or re-encode characters a browser sends raw.
+ * It is escaped as crawler-commons escapes a path before matching it.
+ *
+ * <p>crawler-commons parses (groups, percent-encoding of patterns, Crawl-delay); its matching is replaced, for
+ * two reasons found by {@code RobotsPolicyPropertyTest}:
  * <ul>
  *   <li>It matches each literal part of a wildcard pattern where it first occurs, which is right except for the last
  *       part of a pattern ending in {@code $}: {@code /*a$} did not match {@code /aa} (it took the first {@code a},
@@ -67,6 +71,7 @@ final class RobotsRules {
         return rules.size();
     }
 
+    /** @param url the request URL as it is sent: its path and query are matched as they are written */
     boolean isAllowed(String url) {
         return isAllowed(url, new Work());
     }
@@ -84,7 +89,7 @@ final class RobotsRules {
         if (allowAll) {
             return true;
         }
-        String path = path(url);
+        String path = Escaping.escape(RequestTarget.of(url));
         if (path.equals(ROBOTS_PATH)) {
             return true;
         }
@@ -103,18 +108,6 @@ final class RobotsRules {
             }
         }
         return allowed;
-    }
-
-    /** The path and query, escaped as crawler-commons escapes them before matching; {@code /} when unparseable. */
-    private static String path(String url) {
-        try {
-            URI uri = new URI(url);
-            String path = uri.getRawPath() == null || uri.getRawPath().isEmpty() ? "/" : uri.getRawPath();
-            String query = uri.getRawQuery();
-            return Escaping.escape(query == null ? path : path + "?" + query);
-        } catch (Exception unparseable) {
-            return "/";
-        }
     }
 
     private static Pattern indexFallback(String prefix) {
