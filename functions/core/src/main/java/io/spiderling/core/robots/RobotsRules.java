@@ -11,9 +11,9 @@ import java.util.List;
  *
  * <p>The target is the path and query of the request URL exactly as sent ({@link RequestTarget}), not as
  * {@code java.net.URI} or {@code java.net.URL} would read it: they refuse or re-encode characters a browser sends raw.
- * It is escaped as crawler-commons escapes a path before matching it.
+ * It is compared with the patterns in one percent-encoded form ({@link Escaping}), applied to both sides.
  *
- * <p>crawler-commons parses (groups, percent-encoding of patterns, Crawl-delay); its matching is replaced, for
+ * <p>crawler-commons parses (groups, Crawl-delay, a first escaping of the patterns); its matching is replaced, for
  * two reasons found by {@code RobotsPolicyPropertyTest}:
  * <ul>
  *   <li>It matches each literal part of a wildcard pattern where it first occurs, which is right except for the last
@@ -48,7 +48,8 @@ final class RobotsRules {
         this.crawlDelayMillis = parsed.getCrawlDelay();
         List<Rule> compiled = new ArrayList<>(parsed.getRobotRules().size());
         for (RobotRule rule : parsed.getRobotRules()) {
-            compiled.add(new Rule(rule.isAllow(), Pattern.of(rule.getPrefix()), indexFallback(rule.getPrefix())));
+            String pattern = Escaping.pattern(rule.getPrefix());
+            compiled.add(new Rule(rule.isAllow(), Pattern.of(pattern), indexFallback(pattern)));
         }
         this.rules = List.copyOf(compiled);
     }
@@ -89,7 +90,7 @@ final class RobotsRules {
         if (allowAll) {
             return true;
         }
-        String path = Escaping.escape(RequestTarget.of(url));
+        String path = Escaping.target(RequestTarget.of(url));
         if (path.equals(ROBOTS_PATH)) {
             return true;
         }
@@ -213,16 +214,6 @@ final class RobotsRules {
                 failure[i] = k;
             }
             return failure;
-        }
-    }
-
-    /** crawler-commons' escaping of a path before it is matched, with the table of characters it keeps as they are. */
-    private static final class Escaping extends SimpleRobotRules {
-
-        private static final long serialVersionUID = 1L;
-
-        static String escape(String path) {
-            return escapePath(path, specialCharactersPathMatching);
         }
     }
 }
