@@ -48,9 +48,11 @@ public record RobotsOrigin(String scheme, String host, int port) {
      */
     public static RobotsOrigin of(String url) {
         Objects.requireNonNull(url, "url");
+        String stripped = url.strip();
         URI uri;
         try {
-            uri = new URI(url.strip());
+            // the scheme and authority only: the path and query of a URL as sent may hold characters URI refuses
+            uri = new URI(stripped.substring(0, RequestTarget.pathStart(stripped)));
         } catch (URISyntaxException e) {
             throw new IllegalArgumentException("not a URL: " + url, e);
         }

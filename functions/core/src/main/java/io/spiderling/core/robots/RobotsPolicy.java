@@ -243,6 +243,8 @@ public final class RobotsPolicy {
     /**
      * Whether {@code url} may be fetched at {@code now}, by the entry of its origin.
      *
+     * @param url the request URL as it is sent, serialized and percent-encoded as a browser would: the rules are
+     *     matched against its path and query exactly as written there (the request-target), in the order written
      * @throws IllegalArgumentException if {@code url} is not an http(s) URL or the entry is of another origin
      */
     public RobotsVerdict decide(Optional<RobotsCacheEntry> entry, String url, Instant now) {

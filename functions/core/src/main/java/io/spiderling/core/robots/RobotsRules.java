@@ -2,15 +2,19 @@ package io.spiderling.core.robots;
 
 import crawlercommons.robots.SimpleRobotRules;
 import crawlercommons.robots.SimpleRobotRules.RobotRule;
-import java.net.URI;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The rules crawler-commons parsed for our agent, matched by RFC 9309 in time linear in the path.
+ * The rules crawler-commons parsed for our agent, matched by RFC 9309 against the request-target in time linear in
+ * its length.
  *
- * <p>crawler-commons parses (groups, percent-encoding of patterns, Crawl-delay); its matching is replaced, for two
- * reasons found by {@code RobotsPolicyPropertyTest}:
+ * <p>The target is the path and query of the request URL exactly as sent ({@link RequestTarget}), not as
+ * {@code java.net.URI} or {@code java.net.URL} would read it: they refuse or re-encode characters a browser sends raw.
+ * It is compared with the patterns in one percent-encoded form ({@link Escaping}), applied to both sides.
+ *
+ * <p>crawler-commons parses (groups, Crawl-delay, a first escaping of the patterns); its matching is replaced, for
+ * two reasons found by {@code RobotsPolicyPropertyTest}:
  * <ul>
  *   <li>It matches each literal part of a wildcard pattern where it first occurs, which is right except for the last
  *       part of a pattern ending in {@code $}: {@code /*a$} did not match {@code /aa} (it took the first {@code a},
@@ -44,7 +48,8 @@ final class RobotsRules {
         this.crawlDelayMillis = parsed.getCrawlDelay();
         List<Rule> compiled = new ArrayList<>(parsed.getRobotRules().size());
         for (RobotRule rule : parsed.getRobotRules()) {
-            compiled.add(new Rule(rule.isAllow(), Pattern.of(rule.getPrefix()), indexFallback(rule.getPrefix())));
+            String pattern = Escaping.pattern(rule.getPrefix());
+            compiled.add(new Rule(rule.isAllow(), Pattern.of(pattern), indexFallback(pattern)));
         }
         this.rules = List.copyOf(compiled);
     }
@@ -67,6 +72,7 @@ final class RobotsRules {
         return rules.size();
     }
 
+    /** @param url the request URL as it is sent: its path and query are matched as they are written */
     boolean isAllowed(String url) {
         return isAllowed(url, new Work());
     }
@@ -84,7 +90,7 @@ final class RobotsRules {
         if (allowAll) {
             return true;
         }
-        String path = path(url);
+        String path = Escaping.target(RequestTarget.of(url));
         if (path.equals(ROBOTS_PATH)) {
             return true;
         }
@@ -103,18 +109,6 @@ final class RobotsRules {
             }
         }
         return allowed;
-    }
-
-    /** The path and query, escaped as crawler-commons escapes them before matching; {@code /} when unparseable. */
-    private static String path(String url) {
-        try {
-            URI uri = new URI(url);
-            String path = uri.getRawPath() == null || uri.getRawPath().isEmpty() ? "/" : uri.getRawPath();
-            String query = uri.getRawQuery();
-            return Escaping.escape(query == null ? path : path + "?" + query);
-        } catch (Exception unparseable) {
-            return "/";
-        }
     }
 
     private static Pattern indexFallback(String prefix) {
@@ -220,16 +214,6 @@ final class RobotsRules {
                 failure[i] = k;
             }
             return failure;
-        }
-    }
-
-    /** crawler-commons' escaping of a path before it is matched, with the table of characters it keeps as they are. */
-    private static final class Escaping extends SimpleRobotRules {
-
-        private static final long serialVersionUID = 1L;
-
-        static String escape(String path) {
-            return escapePath(path, specialCharactersPathMatching);
         }
     }
 }
