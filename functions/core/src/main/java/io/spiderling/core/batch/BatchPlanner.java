@@ -37,7 +37,7 @@ public final class BatchPlanner {
         int duplicates = 0;
         for (String raw : rawUrls) {
             switch (normalizer.normalize(raw)) {
-                case Accepted(NormalizedUrl url) -> {
+                case Accepted(NormalizedUrl url, var request) -> {
                     if (seen.add(url.value())) {
                         accepted.add(url);
                     } else {

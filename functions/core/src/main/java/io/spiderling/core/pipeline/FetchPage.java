@@ -24,6 +24,7 @@ import io.spiderling.core.port.PageFetcher;
 import io.spiderling.core.port.UrlStore;
 import io.spiderling.core.port.WakeQueue;
 import io.spiderling.core.recrawl.RecrawlPolicy;
+import io.spiderling.core.url.NormalizationResult;
 import io.spiderling.core.url.NormalizedUrl;
 import io.spiderling.core.url.SiteKey;
 import io.spiderling.core.url.UrlNormalizer;
@@ -565,7 +566,8 @@ public final class FetchPage {
                 return new Hop.Done(settle(job, at, result, stored,
                         capture ? Optional.of(answered.at()) : Optional.empty()));
             }
-            Optional<NormalizedUrl> target = normalizer.resolve(url.value(), r.headers().get("location"));
+            Optional<NormalizedUrl> target = normalizer.resolve(url.value(), r.headers().get("location"))
+                    .map(NormalizationResult.Accepted::url);
             if (target.isEmpty()) {
                 return new Hop.Done(fail(job, url, via, r, "redirect to an invalid URL: "
                         + r.headers().get("location")));

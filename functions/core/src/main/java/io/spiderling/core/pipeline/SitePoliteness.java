@@ -18,6 +18,7 @@ import io.spiderling.core.robots.RobotsFetchOutcome;
 import io.spiderling.core.robots.RobotsOrigin;
 import io.spiderling.core.robots.RobotsPolicy;
 import io.spiderling.core.robots.RobotsVerdict;
+import io.spiderling.core.url.NormalizationResult;
 import io.spiderling.core.url.NormalizedUrl;
 import io.spiderling.core.url.SiteKey;
 import io.spiderling.core.url.UrlNormalizer;
@@ -407,7 +408,8 @@ public final class SitePoliteness {
             int hops = 0;
             while (result instanceof FetchResult.Response r && r.redirect()
                     && hops < parts.robots().settings().maxRedirects()) {
-                Optional<NormalizedUrl> next = parts.normalizer().resolve(at, r.headers().get("location"));
+                Optional<NormalizedUrl> next = parts.normalizer().resolve(at, r.headers().get("location"))
+                        .map(NormalizationResult.Accepted::url);
                 if (next.isEmpty()) {
                     break;
                 }

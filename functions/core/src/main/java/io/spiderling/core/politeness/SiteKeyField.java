@@ -22,7 +22,8 @@ final class SiteKeyField {
      */
     static String read(String file, int line, String field) {
         String key = field.toLowerCase(Locale.ROOT);
-        if (!HOST.matcher(key).matches()) {
+        // URLs may have empty labels (the WHATWG URL Standard allows "exa..mple.com"), but no site is named so
+        if (!HOST.matcher(key).matches() || key.startsWith(".") || key.endsWith(".") || key.contains("..")) {
             throw bad(file, line, "'" + field + "' is not a host name or address");
         }
         String derived;

@@ -1,26 +1,23 @@
 package io.spiderling.core.url;
 
 import io.spiderling.core.content.Hashing;
-import io.spiderling.core.url.NormalizationResult.Accepted;
-import io.spiderling.core.url.NormalizationResult.Rejected;
-import java.net.URI;
-import java.net.URISyntaxException;
+import io.spiderling.core.url.WhatwgUrl.Result;
 import java.util.Objects;
-import java.util.regex.Pattern;
 
 /**
- * A URL in the normal form produced by {@link UrlNormalizer}, with the parts the pipeline keys on.
+ * A URL in the normal form produced by {@link UrlNormalizer}, the key the pipeline deduplicates, stores and
+ * rate-limits on, with the parts it keys on. It is not what is requested: that is the {@link RequestUrl}.
  *
  * @param value the normalized URL, e.g. {@code https://example.com/a?b=1}
  * @param scheme {@code http} or {@code https}
- * @param host the lower-case host: a name (punycode for IDNs), an IPv4 address or a bracketed IPv6 address
+ * @param host the lower-case host: a name (punycode for IDNs) without a trailing dot, an IPv4 address or a
+ *     bracketed IPv6 address
  * @param port the effective port: the explicit one, else 80 for http and 443 for https
  */
 public record NormalizedUrl(String value, String scheme, String host, int port) {
 
-    private static final int MAX_HOST_LENGTH = 253;
-    private static final Pattern HOST_NAME = Pattern.compile("(?:[a-z0-9_-]{1,63}\\.)*[a-z0-9_-]{1,63}");
-    private static final Pattern PORT = Pattern.compile("[0-9]{1,5}");
+    /** What a key's path and query never hold unescaped (crawler-commons escapes them), besides controls and space. */
+    private static final String ESCAPED_IN_KEY = "\"#<>[\\]^`{|}";
 
     public NormalizedUrl {
         Objects.requireNonNull(value, "value");
@@ -28,8 +25,8 @@ public record NormalizedUrl(String value, String scheme, String host, int port) 
         if (!isSupportedScheme(scheme)) {
             throw new IllegalArgumentException("scheme must be http or https: " + scheme);
         }
-        if (port < 1 || port > 65535) {
-            throw new IllegalArgumentException("port out of range: " + port);
+        if (port < 0 || port > 65535) {
+            throw new IllegalArgumentException("port out of range: " + port); // the standard allows port 0
         }
     }
 
@@ -41,10 +38,53 @@ public record NormalizedUrl(String value, String scheme, String host, int port) 
      * @throws IllegalArgumentException if the value is not an absolute http(s) URL with a valid host and port
      */
     public static NormalizedUrl parse(String alreadyNormalized) {
-        return switch (check(alreadyNormalized, alreadyNormalized)) {
-            case Accepted accepted -> accepted.url();
-            case Rejected rejected -> throw new IllegalArgumentException(rejected.reason() + ": " + alreadyNormalized);
+        if (alreadyNormalized == null) {
+            throw new IllegalArgumentException(UrlNormalizer.MISSING_URL);
+        }
+        WhatwgUrl url = switch (WhatwgUrl.parse(alreadyNormalized)) {
+            case Result.Parsed parsed -> parsed.url();
+            case Result.NotHttp other -> throw invalid(UrlNormalizer.UNSUPPORTED_SCHEME + other.scheme(),
+                    alreadyNormalized);
+            case Result.Failure failure -> throw invalid(UrlNormalizer.reason(failure.error()), alreadyNormalized);
         };
+        if (url.hasCredentials()) {
+            throw invalid(UrlNormalizer.USERINFO, alreadyNormalized);
+        }
+        String host = UrlNormalizer.keyHost(url.host());
+        // the value must spell what it parses to the one way a key does: the standard would also read
+        // "HTTP://Example.com:80/a#b" as a URL, but as another spelling of the key "http://example.com/a"
+        String origin = url.scheme() + "://" + host + (url.port() >= 0 ? ":" + url.port() : "");
+        if (url.fragment() != null || !alreadyNormalized.startsWith(origin)
+                || !isKeyPathAndQuery(alreadyNormalized.substring(origin.length()))) {
+            throw invalid("not in normal form", alreadyNormalized);
+        }
+        return new NormalizedUrl(alreadyNormalized, url.scheme(), host, url.effectivePort());
+    }
+
+    private static IllegalArgumentException invalid(String reason, String value) {
+        return new IllegalArgumentException(reason + ": " + value);
+    }
+
+    /** A path and query as crawler-commons writes them: printable ASCII, escaped where RFC 3986 requires it. */
+    private static boolean isKeyPathAndQuery(String pathAndQuery) {
+        if (!pathAndQuery.startsWith("/")) {
+            return false;
+        }
+        for (int i = 0; i < pathAndQuery.length(); i++) {
+            char c = pathAndQuery.charAt(i);
+            if (c <= 0x20 || c >= 0x7F || ESCAPED_IN_KEY.indexOf(c) >= 0) {
+                return false;
+            }
+            if (c == '%' && !(i + 2 < pathAndQuery.length() && isHex(pathAndQuery.charAt(i + 1))
+                    && isHex(pathAndQuery.charAt(i + 2)))) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static boolean isHex(char c) {
+        return (c >= '0' && c <= '9') || (c >= 'A' && c <= 'F') || (c >= 'a' && c <= 'f');
     }
 
     /** Lower-case hex SHA-256 of the value; the key of the URL's metadata row and content object. */
@@ -61,59 +101,7 @@ public record NormalizedUrl(String value, String scheme, String host, int port) 
         return value;
     }
 
-    private static int defaultPort(String scheme) {
-        return "http".equals(scheme) ? 80 : 443;
-    }
-
     static boolean isSupportedScheme(String scheme) {
         return "http".equals(scheme) || "https".equals(scheme);
-    }
-
-    /** Splits {@code value} into its parts, or rejects {@code input} with the reason the value is unusable. */
-    static NormalizationResult check(String value, String input) {
-        if (value == null) {
-            return new Rejected(input, UrlNormalizer.MISSING_URL);
-        }
-        URI uri;
-        try {
-            uri = new URI(value);
-        } catch (URISyntaxException e) {
-            return new Rejected(input, UrlNormalizer.MALFORMED);
-        }
-        String scheme = uri.getScheme();
-        if (scheme == null) {
-            return new Rejected(input, UrlNormalizer.MISSING_SCHEME);
-        }
-        if (!isSupportedScheme(scheme)) {
-            return new Rejected(input, UrlNormalizer.UNSUPPORTED_SCHEME + scheme);
-        }
-        String authority = uri.getRawAuthority();
-        if (authority == null || authority.isEmpty()) {
-            return new Rejected(input, UrlNormalizer.MISSING_HOST);
-        }
-        if (authority.indexOf('@') >= 0) {
-            return new Rejected(input, UrlNormalizer.USERINFO);
-        }
-        boolean ipv6 = authority.startsWith("[");
-        int portSeparator = ipv6 ? authority.indexOf(':', authority.indexOf(']')) : authority.lastIndexOf(':');
-        String host = portSeparator < 0 ? authority : authority.substring(0, portSeparator);
-        String portText = portSeparator < 0 ? "" : authority.substring(portSeparator + 1);
-        if (host.isEmpty()) {
-            return new Rejected(input, UrlNormalizer.MISSING_HOST);
-        }
-        // java.net.URI validates IPv6 literals but accepts zone identifiers, which mean nothing to a remote fetcher;
-        // it parses names with '_' as registry-based, so check names here
-        boolean validHost = ipv6
-                ? uri.getHost() != null && host.indexOf('%') < 0
-                : host.length() <= MAX_HOST_LENGTH && HOST_NAME.matcher(host).matches();
-        if (!validHost) {
-            return new Rejected(input, UrlNormalizer.INVALID_HOST);
-        }
-        int port = portText.isEmpty() ? defaultPort(scheme)
-                : PORT.matcher(portText).matches() ? Integer.parseInt(portText) : 0;
-        if (port < 1 || port > 65535) {
-            return new Rejected(input, "invalid port");
-        }
-        return new Accepted(new NormalizedUrl(value, scheme, host, port));
     }
 }

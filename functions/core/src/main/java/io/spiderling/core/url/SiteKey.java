@@ -53,7 +53,9 @@ public record SiteKey(String value) {
 
     private static String siteOf(String rawHost) {
         // NormalizedUrl.parse and UrlNormalizer give lower case without a trailing dot; the record constructor does not
-        String host = rawHost.endsWith(".") ? rawHost.substring(0, rawHost.length() - 1) : rawHost;
+        // (the standard allows the host ".", which must stay itself)
+        String host = rawHost.endsWith(".") && rawHost.length() > 1 ? rawHost.substring(0, rawHost.length() - 1)
+                : rawHost;
         host = host.toLowerCase(Locale.ROOT);
         if (host.startsWith("[") || Ipv4Spelling.endsInNumber(host)) {
             return host; // an address: every address is its own site, 127.0.0.2 and 127.0.0.3 included

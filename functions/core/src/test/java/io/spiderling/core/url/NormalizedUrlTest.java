@@ -30,9 +30,18 @@ class NormalizedUrlTest {
     @NullSource
     @ValueSource(strings = {"", "/relative/path", "example.com/a", "ftp://example.com/", "mailto:a@example.com",
             "HTTP://example.com/", "http://", "http:///a", "http://user@example.com/", "http://Example.com/",
-            "http://example.com:0/", "http://example.com/a b", "http://[fe80::1%eth0]/"})
+            "http://example.com:80/", "http://example.com./", "http://example.com/#", "http://example.com/a b",
+            "http://example.com/a|b", "http://example.com/%zz", "http://[fe80::1%eth0]/", "http://[::1%2531]/",
+            "http://[::ffff:7f00:1]/", "http://exa\tmple.com/", " http://example.com/"})
     void parse_whenNotAbsoluteHttpUrlWithValidHost_throws(String value) {
         assertThrows(IllegalArgumentException.class, () -> NormalizedUrl.parse(value));
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"http://example.com:0/", "http://[::ffff:127.0.0.1]/", "http://a{b}$c/?q=%7C",
+            "http://xn--fa-hia.de/", "http://example..com/"})
+    void parse_whenKeyTheStandardAccepts_rehydrates(String value) {
+        assertEquals(value, NormalizedUrl.parse(value).value());
     }
 
     @Test

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.spiderling.core.url.NormalizationResult.Accepted;
 import io.spiderling.core.url.NormalizationResult.Rejected;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvFileSource;
@@ -20,7 +21,9 @@ class UrlNormalizerTest {
 
     @ParameterizedTest(name = "{0}: [{1}]")
     @CsvFileSource(resources = "/url/normalization-cases.csv", numLinesToSkip = 1)
-    void normalize_whenTableCase_givesExpectedResult(String rule, String input, String expected) {
+    void normalize_whenTableCase_givesExpectedResult(String rule, String escapedInput, String escapedExpected) {
+        String input = CsvEscapes.unescape(escapedInput);
+        String expected = CsvEscapes.unescape(escapedExpected);
         NormalizationResult result = normalizer.normalize(input);
 
         if (expected.startsWith(REJECT)) {
@@ -31,9 +34,38 @@ class UrlNormalizerTest {
         } else {
             NormalizedUrl url = assertInstanceOf(Accepted.class, result, rule).url();
             assertEquals(expected, url.value(), rule);
-            assertEquals(result, normalizer.normalize(url.value()), rule + ": normal form is stable");
+            assertEquals(url, assertInstanceOf(Accepted.class, normalizer.normalize(url.value()), rule).url(),
+                    rule + ": normal form is stable");
             assertEquals(url, NormalizedUrl.parse(url.value()), rule + ": value re-hydrates");
         }
+    }
+
+    @ParameterizedTest(name = "{0}: [{2}] against [{1}]")
+    @CsvFileSource(resources = "/url/request-url-cases.csv", numLinesToSkip = 1)
+    void normalizeAndResolve_whenTableCase_requestTheStandardsSerialization(String rule, String base, String input,
+            String expected) {
+        String location = CsvEscapes.unescape(input);
+        Optional<Accepted> accepted = base == null
+                ? Optional.of(normalizer.normalize(location)).filter(Accepted.class::isInstance)
+                        .map(Accepted.class::cast)
+                : normalizer.resolve(base, location);
+
+        if (expected.equals("REJECT")) {
+            assertEquals(Optional.empty(), accepted, rule);
+        } else {
+            RequestUrl request = accepted.orElseThrow(() -> new AssertionError(rule + ": refused")).request();
+            assertEquals(CsvEscapes.unescape(expected), request.value(), rule);
+            assertEquals(request, RequestUrl.parse(request.value()), rule + ": value re-hydrates");
+        }
+    }
+
+    @Test
+    void resolve_whenAccepted_givesTheKeyAsNormalizeDoes() {
+        Accepted resolved = normalizer.resolve("http://example.org/foo/bar", "?utm_source=x&b=2&a=1#top").orElseThrow();
+
+        assertEquals(normalizer.normalize(resolved.request().value()), resolved);
+        assertEquals("http://example.org/foo/bar?a=1&b=2", resolved.url().value());
+        assertEquals("http://example.org/foo/bar?utm_source=x&b=2&a=1", resolved.request().value());
     }
 
     @ParameterizedTest(name = "{0}")
