@@ -30,7 +30,8 @@ public record RobotsOrigin(String scheme, String host, int port) {
         if (host.isEmpty() || !host.equals(host.toLowerCase(Locale.ROOT))) {
             throw new IllegalArgumentException("host must be non-empty and lower-case: " + host);
         }
-        if (port < 1 || port > 65535) {
+        if (port < 0 || port > 65535) {
+            // 0 included: the URL Standard accepts it, so a NormalizedUrl may have it (its fetch fails to connect)
             throw new IllegalArgumentException("port out of range: " + port);
         }
     }

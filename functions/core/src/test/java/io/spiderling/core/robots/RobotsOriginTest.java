@@ -25,7 +25,8 @@ class RobotsOriginTest {
     }
 
     @ParameterizedTest(name = "[{0}]")
-    @ValueSource(strings = {"https://Example.com:443/a?b=1#c", "http://[2001:db8::1]:8080/x", "http://example.com/"})
+    @ValueSource(strings = {"https://Example.com:443/a?b=1#c", "http://[2001:db8::1]:8080/x", "http://example.com/",
+            "http://example.com:0/"})
     void of_whenNormalizedUrl_expectSameOriginAsFromString(String input) {
         NormalizedUrl url = ((Accepted) UrlNormalizer.create().normalize(input)).url();
 
