@@ -148,13 +148,13 @@ class FetcherSsrfTest {
     }
 
     @Test
-    void fetch_whenRedirectLeadsToAnAmbiguousNumber_refusesTheHop() {
+    void fetch_whenRedirectLeadsToANumberNamingTheMetadataAddress_refusesTheHop() {
         site().respond("/to-number", 301, "text/plain", new byte[0], Map.of("Location", "http://0xa9fea9fe/latest"));
 
         FetchResult.Response redirect = assertInstanceOf(FetchResult.Response.class,
                 lenient.fetch(FetchRequest.get(site().url("/to-number"))));
 
-        assertEquals("host 0xa9fea9fe is not a dotted-quad IPv4 address",
+        assertEquals("link-local address 169.254.169.254",
                 blocked(lenient.fetch(FetchRequest.get(redirect.headers().get("location")))).message());
     }
 

@@ -49,7 +49,11 @@ class HostileFarmTest {
             System.out.println("Hostile farm, politeness from the sites' logs:" + log);
             assertAll(
                     () -> assertEquals(0, report.robotsViolations().size(), "robots violations" + log),
-                    () -> assertEquals(0, report.duplicates().size(), "duplicate fetches" + log),
+                    () -> assertEquals(0, report.duplicates().size(), "duplicate fetches (a redirect hop asked"
+                            + " again included)" + log),
+                    () -> assertEquals(0, farm.site(Role.QUERY_RULES).requests().stream()
+                            .filter(r -> r.path().contains(HostileFarm.CLIENT_QUERY)).count(),
+                            "requests for the query robots.txt disallows in the order written" + log),
                     () -> assertEquals(0, report.rateExcesses().size(), "sites over their rate in a second" + log),
                     // The unreachable robots.txt's URLs included: one that ended is a mismatch.
                     () -> assertEquals(0, outcomes.mismatches().size(), "URLs that ended otherwise than expected: "

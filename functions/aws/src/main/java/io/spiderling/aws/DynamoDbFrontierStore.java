@@ -7,9 +7,11 @@ import static io.spiderling.aws.Attrs.string;
 
 import io.spiderling.core.content.Hashing;
 import io.spiderling.core.fetch.FetchJob;
+import io.spiderling.core.fetch.Hop;
 import io.spiderling.core.frontier.FrontierEntry;
 import io.spiderling.core.port.FrontierStore;
 import io.spiderling.core.url.NormalizedUrl;
+import io.spiderling.core.url.RequestUrl;
 import io.spiderling.core.url.SiteKey;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -351,6 +353,9 @@ public final class DynamoDbFrontierStore implements FrontierStore {
     private static Map<String, AttributeValue> common(FrontierEntry e) {
         Map<String, AttributeValue> m = new HashMap<>(Map.of("url", s(e.url().value()), "batchId", s(e.batchId()),
                 "attempt", n(e.attempt()), "notBefore", n(e.notBefore().toEpochMilli()), "send", n(e.send())));
+        if (!e.hop().request().value().equals(e.url().value())) {
+            m.put("request", s(e.hop().request().value()));
+        }
         e.origin().ifPresent(o -> m.put("origin", s(o.value())));
         if (!e.via().isEmpty()) {
             m.put("via", AttributeValue.fromL(e.via().stream().map(Attrs::s).toList()));
@@ -359,11 +364,13 @@ public final class DynamoDbFrontierStore implements FrontierStore {
     }
 
     private static FrontierEntry entry(Map<String, AttributeValue> item, String orderAttribute) {
-        return new FrontierEntry(string(item, "batchId").orElseThrow(),
-                NormalizedUrl.parse(string(item, "url").orElseThrow()), (int) number(item, "attempt", 0),
-                number(item, orderAttribute, 0), Instant.ofEpochMilli(number(item, "notBefore", 0)),
-                (int) number(item, "send", 0), string(item, "origin").map(NormalizedUrl::parse),
+        String url = string(item, "url").orElseThrow();
+        Hop hop = new Hop(NormalizedUrl.parse(url), RequestUrl.parse(string(item, "request").orElse(url)),
+                string(item, "origin").map(NormalizedUrl::parse),
                 item.containsKey("via") ? item.get("via").l().stream().map(AttributeValue::s).toList() : List.of());
+        return new FrontierEntry(string(item, "batchId").orElseThrow(), hop, (int) number(item, "attempt", 0),
+                number(item, orderAttribute, 0), Instant.ofEpochMilli(number(item, "notBefore", 0)),
+                (int) number(item, "send", 0));
     }
 
     private TransactWriteItem counter(SiteKey site, String update, String condition,

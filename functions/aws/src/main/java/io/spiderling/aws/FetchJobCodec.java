@@ -8,11 +8,14 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import io.spiderling.core.fetch.FetchJob;
+import io.spiderling.core.fetch.Hop;
 import io.spiderling.core.url.NormalizedUrl;
+import io.spiderling.core.url.RequestUrl;
 
 /**
- * The fetch queue's message body: {@code {"batchId":…,"url":…,"attempt":…,"send":…}}, with {@code "origin"} and
- * {@code "via"} for a job that follows a redirect from another site. {@code send} is optional (1).
+ * The fetch queue's message body: {@code {"batchId":…,"url":…,"attempt":…,"send":…}}, with {@code "request"} when the
+ * URL is requested in a spelling other than its key's, and {@code "origin"} and {@code "via"} for a job that
+ * continues a redirect chain. {@code send} is optional (1), {@code request} too (the key's spelling).
  */
 public final class FetchJobCodec {
 
@@ -27,6 +30,9 @@ public final class FetchJobCodec {
                 .put("url", job.url().value())
                 .put("attempt", job.attempt())
                 .put("send", job.send());
+        if (!job.request().value().equals(job.url().value())) {
+            node.put("request", job.request().value());
+        }
         job.origin().ifPresent(o -> node.put("origin", o.value()));
         if (!job.via().isEmpty()) {
             job.via().forEach(node.putArray("via")::add);
@@ -65,8 +71,9 @@ public final class FetchJobCodec {
             }
             hops.forEach(h -> via.add(h.asText()));
         }
-        return new FetchJob(batchId, NormalizedUrl.parse(url), attempt.intValue(), send == null ? 1 : send.intValue(),
-                origin, via);
+        String request = node.hasNonNull("request") ? text(node, "request") : url;
+        Hop hop = new Hop(NormalizedUrl.parse(url), RequestUrl.parse(request), origin, via);
+        return new FetchJob(batchId, hop, attempt.intValue(), send == null ? 1 : send.intValue());
     }
 
     private static String text(JsonNode node, String field) {

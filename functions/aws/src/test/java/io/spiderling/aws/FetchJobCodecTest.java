@@ -5,7 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.spiderling.core.fetch.FetchJob;
+import io.spiderling.core.fetch.Hop;
 import io.spiderling.core.url.NormalizedUrl;
+import io.spiderling.core.url.RequestUrl;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -24,11 +26,25 @@ class FetchJobCodecTest {
 
     @Test
     void decode_whenRedirectJob_roundTripsOriginViaAndSend() {
-        FetchJob job = new FetchJob("b", NormalizedUrl.parse("https://other.example/landing"), 2, 3,
+        FetchJob job = new FetchJob("b", new Hop(NormalizedUrl.parse("https://other.example/landing"),
+                RequestUrl.parse("https://other.example/landing"),
                 java.util.Optional.of(NormalizedUrl.parse("https://example.com/old")), java.util.List.of(
-                        "https://example.com/old"));
+                        "https://example.com/old?b=2&a=1")), 2, 3);
 
         assertEquals(job, FetchJobCodec.decode(FetchJobCodec.encode(job)));
+    }
+
+    @Test
+    void encode_whenRequestedInAnotherSpelling_writesTheRequestBesideTheKey() {
+        NormalizedUrl key = NormalizedUrl.parse("https://example.com/p?a=1&b=2");
+        FetchJob job = new FetchJob("b", new Hop(key, RequestUrl.parse("https://example.com/p?b=2&a=1"),
+                java.util.Optional.empty(), java.util.List.of()), 1, 1);
+
+        String body = FetchJobCodec.encode(job);
+
+        assertEquals("{\"batchId\":\"b\",\"url\":\"https://example.com/p?a=1&b=2\",\"attempt\":1,\"send\":1,"
+                + "\"request\":\"https://example.com/p?b=2&a=1\"}", body);
+        assertEquals(job, FetchJobCodec.decode(body));
     }
 
     @Test

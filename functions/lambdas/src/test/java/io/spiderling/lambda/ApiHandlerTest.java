@@ -314,7 +314,7 @@ class ApiHandlerTest {
         JsonNode body = ok(event);
 
         assertEquals(target.value(), body.get("url").asText());
-        assertEquals(asked.value(), body.get("requestedUrl").asText());
+        assertEquals(asked.value(), body.get("askedUrl").asText());
         assertEquals("redirect", body.get("aliasReason").asText());
     }
 

@@ -54,7 +54,7 @@ class CanonicalizeHandlerTest {
             assertEquals(jobs.get(i).messageGroupId(2), group);
             assertTrue(group.startsWith(jobs.get(i).siteKey().value() + "#"), group);
         }
-        assertEquals(Set.copyOf(accepted.plan().accepted()), jobs.stream().map(FetchJob::url).collect(Collectors.toSet()));
+        assertEquals(Set.copyOf(accepted.plan().urls()), jobs.stream().map(FetchJob::url).collect(Collectors.toSet()));
         assertEquals(3, pipeline.queries().batch(batchId).orElseThrow().queued());
     }
 

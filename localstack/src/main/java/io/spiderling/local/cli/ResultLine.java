@@ -21,10 +21,13 @@ record ResultLine(String input, Optional<String> url, Optional<String> site, Str
 
     static final String REJECTED = "rejected";
 
-    /** Members of the URL record copied to the line as they are. */
-    private static final List<String> COPIED = List.of("httpStatus", "contentType", "size", "truncated",
-            "contentKey", "contentSha256", "finalUrl", "aliasOf", "fetchedAt", "freshUntil", "attempts", "timings",
-            "metadata", "capture");
+    /**
+     * Members of the URL record copied to the line as they are: {@code requestUrl} is the spelling requested for the
+     * URL that answered (the first line's, when lines share a key), {@code redirects} the chain requested before it.
+     */
+    private static final List<String> COPIED = List.of("requestUrl", "httpStatus", "contentType", "size",
+            "truncated", "contentKey", "contentSha256", "finalUrl", "redirects", "aliasOf", "fetchedAt", "freshUntil",
+            "attempts", "timings", "metadata", "capture");
 
     /** The error to report: the item's detail for a failure or a rejection, else the record's own error. */
     Optional<String> error() {

@@ -1,5 +1,6 @@
 package io.spiderling.core.batch;
 
+import io.spiderling.core.url.NormalizationResult.Accepted;
 import io.spiderling.core.url.NormalizedUrl;
 import io.spiderling.core.url.SiteKey;
 import java.util.ArrayList;
@@ -11,11 +12,11 @@ import java.util.Map;
 /**
  * The outcome of planning one batch.
  *
- * @param accepted distinct normalized URLs, in the order they were first submitted
+ * @param accepted distinct URLs (by key), in the order they were first submitted, each in the spelling first submitted
  * @param duplicates how many submitted URLs normalized to one already accepted
  * @param rejected the URLs that cannot be fetched, in submission order
  */
-public record BatchPlan(List<NormalizedUrl> accepted, int duplicates, List<Rejection> rejected) {
+public record BatchPlan(List<Accepted> accepted, int duplicates, List<Rejection> rejected) {
 
     public BatchPlan {
         accepted = List.copyOf(accepted);
@@ -25,10 +26,15 @@ public record BatchPlan(List<NormalizedUrl> accepted, int duplicates, List<Rejec
         }
     }
 
-    /** The accepted URLs grouped by site, sites in order of first appearance, URLs in submission order. */
+    /** The accepted URLs' keys, in submission order. */
+    public List<NormalizedUrl> urls() {
+        return accepted.stream().map(Accepted::url).toList();
+    }
+
+    /** The accepted URLs' keys grouped by site, sites in order of first appearance, URLs in submission order. */
     public Map<SiteKey, List<NormalizedUrl>> bySite() {
         Map<SiteKey, List<NormalizedUrl>> sites = new LinkedHashMap<>();
-        for (NormalizedUrl url : accepted) {
+        for (NormalizedUrl url : urls()) {
             sites.computeIfAbsent(url.siteKey(), site -> new ArrayList<>()).add(url);
         }
         sites.replaceAll((site, urls) -> Collections.unmodifiableList(urls));

@@ -2,7 +2,6 @@ package io.spiderling.core.batch;
 
 import io.spiderling.core.url.NormalizationResult.Accepted;
 import io.spiderling.core.url.NormalizationResult.Rejected;
-import io.spiderling.core.url.NormalizedUrl;
 import io.spiderling.core.url.UrlNormalizer;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -28,18 +27,18 @@ public final class BatchPlanner {
 
     /**
      * Duplicates are detected on the normalized value, so differently spelled submissions of one URL count once: the
-     * first spelling is kept and later ones are counted. Each invalid entry is rejected on its own, even if repeated.
+     * first spelling is kept, and is the one requested, and later ones are counted. Each invalid entry is rejected on its own, even if repeated.
      */
     public BatchPlan plan(List<String> rawUrls) {
-        List<NormalizedUrl> accepted = new ArrayList<>();
+        List<Accepted> accepted = new ArrayList<>();
         List<Rejection> rejected = new ArrayList<>();
         Set<String> seen = new HashSet<>();
         int duplicates = 0;
         for (String raw : rawUrls) {
             switch (normalizer.normalize(raw)) {
-                case Accepted(NormalizedUrl url, var request) -> {
-                    if (seen.add(url.value())) {
-                        accepted.add(url);
+                case Accepted a -> {
+                    if (seen.add(a.url().value())) {
+                        accepted.add(a);
                     } else {
                         duplicates++;
                     }

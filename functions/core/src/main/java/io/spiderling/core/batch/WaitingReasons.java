@@ -7,6 +7,7 @@ import io.spiderling.core.politeness.SiteRate;
 import io.spiderling.core.robots.RobotsCacheEntry;
 import io.spiderling.core.robots.RobotsPolicy;
 import io.spiderling.core.robots.RobotsVerdict;
+import io.spiderling.core.url.RequestUrl;
 import io.spiderling.core.url.SiteKey;
 import java.time.Instant;
 import java.util.Comparator;
@@ -104,7 +105,7 @@ public final class WaitingReasons {
     /** The first origin whose robots.txt the policy would wait for now, with when it tries again. */
     private Optional<Waiting> robotsWait(SiteState state, Instant now) {
         for (RobotsCacheEntry entry : state.robots()) {
-            if (robots.decide(Optional.of(entry), entry.origin().robotsUrl(), now) instanceof RobotsVerdict.Wait w) {
+            if (robots.decide(Optional.of(entry), RequestUrl.parse(entry.origin().robotsUrl()), now) instanceof RobotsVerdict.Wait w) {
                 return Optional.of(new Waiting.RobotsUnreachable(state.site(), entry.origin(), entry.lastStatus(),
                         entry.consecutiveFailures(), w.until(), 0));
             }

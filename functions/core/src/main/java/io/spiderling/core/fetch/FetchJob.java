@@ -2,6 +2,7 @@ package io.spiderling.core.fetch;
 
 import io.spiderling.core.content.Hashing;
 import io.spiderling.core.url.NormalizedUrl;
+import io.spiderling.core.url.RequestUrl;
 import io.spiderling.core.url.SiteKey;
 import java.util.List;
 import java.util.Objects;
@@ -10,23 +11,16 @@ import java.util.Optional;
 /**
  * One attempt at fetching one URL for one batch.
  *
+ * @param hop what the job asks now: the URL's key and the spelling requested, and the redirect chain that led there
  * @param attempt 1 for the first attempt at the URL; a retry after an error counts up (the retry policy's count)
  * @param send 1 the first time the frontier sends this entry; every later send (after a rate refusal, a robots wait or
  *     a retry) counts up, so each send has its own deduplication id, see {@link #deduplicationId()}
- * @param origin when this job continues a redirect chain (to another site, or on the same site after it waited
- *     part-way): the batch's URL that redirected here, whose item (and claim) this job ends; empty for a URL the
- *     batch asked for, at its first hop
- * @param via the URLs that redirected on the way to {@code url}, in order, for the record and for loop detection:
- *     the hops already answered, which a chain that resumes does not ask again
  */
-public record FetchJob(String batchId, NormalizedUrl url, int attempt, int send, Optional<NormalizedUrl> origin,
-        List<String> via) {
+public record FetchJob(String batchId, Hop hop, int attempt, int send) {
 
     public FetchJob {
         Objects.requireNonNull(batchId, "batchId");
-        Objects.requireNonNull(url, "url");
-        Objects.requireNonNull(origin, "origin");
-        via = List.copyOf(via);
+        Objects.requireNonNull(hop, "hop");
         if (attempt < 1) {
             throw new IllegalArgumentException("attempt must be >= 1, was " + attempt);
         }
@@ -35,32 +29,52 @@ public record FetchJob(String batchId, NormalizedUrl url, int attempt, int send,
         }
     }
 
-    /** A first send. */
+    /** A first send of a URL the batch asked for, requested as its key reads. */
     public FetchJob(String batchId, NormalizedUrl url, int attempt) {
         this(batchId, url, attempt, 1);
     }
 
-    /** A URL the batch asked for. */
+    /** A URL the batch asked for, requested as its key reads. */
     public FetchJob(String batchId, NormalizedUrl url, int attempt, int send) {
-        this(batchId, url, attempt, send, Optional.empty(), List.of());
+        this(batchId, Hop.of(url), attempt, send);
+    }
+
+    /** The URL's key. */
+    public NormalizedUrl url() {
+        return hop.url();
+    }
+
+    /** The spelling requested. */
+    public RequestUrl request() {
+        return hop.request();
+    }
+
+    /** See {@link Hop#origin()}. */
+    public Optional<NormalizedUrl> origin() {
+        return hop.origin();
+    }
+
+    /** See {@link Hop#via()}. */
+    public List<String> via() {
+        return hop.via();
     }
 
     /**
-     * The rest of this job from a later hop of its redirect chain: {@code url}, reached through {@code via}. The same
-     * item, attempt and send; the job the frontier keeps when the chain must wait, so that it resumes there.
+     * The rest of this job from a later hop of its redirect chain ({@link Hop#next}). The same item, attempt and send;
+     * the job the frontier keeps when the chain must wait, so that it resumes there.
      */
-    public FetchJob continuedAt(NormalizedUrl next, List<String> hops) {
-        return next.equals(url) ? this : new FetchJob(batchId, next, attempt, send, Optional.of(itemUrl()), hops);
+    public FetchJob continuedAt(Hop next) {
+        return new FetchJob(batchId, next, attempt, send);
     }
 
     /** The hash of the URL fetched. */
     public String urlHash() {
-        return url.urlHash();
+        return url().urlHash();
     }
 
-    /** The batch's URL whose item this job ends: the origin of a cross-site redirect, else the URL itself. */
+    /** The batch's URL whose item this job ends: the origin of a redirect chain, else the URL itself. */
     public NormalizedUrl itemUrl() {
-        return origin.orElse(url);
+        return hop.itemUrl();
     }
 
     /** The hash of {@link #itemUrl()}: the key of the batch item, the claim and the frontier entry. */
@@ -69,7 +83,7 @@ public record FetchJob(String batchId, NormalizedUrl url, int attempt, int send,
     }
 
     public SiteKey siteKey() {
-        return url.siteKey();
+        return url().siteKey();
     }
 
     /**
@@ -95,7 +109,7 @@ public record FetchJob(String batchId, NormalizedUrl url, int attempt, int send,
      * new send (a job sent again after a refusal or for a retry must never be dropped and strand its batch).
      */
     public String deduplicationId() {
-        return Hashing.sha256Hex(batchId + "\n" + url.value() + "\n" + origin.map(NormalizedUrl::value).orElse(""))
+        return Hashing.sha256Hex(batchId + "\n" + url().value() + "\n" + origin().map(NormalizedUrl::value).orElse(""))
                 .substring(0, 40) + "-a" + attempt + "-s" + send;
     }
 }

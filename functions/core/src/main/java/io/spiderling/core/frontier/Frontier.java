@@ -1,10 +1,10 @@
 package io.spiderling.core.frontier;
 
 import io.spiderling.core.fetch.FetchJob;
+import io.spiderling.core.fetch.Hop;
 import io.spiderling.core.port.FetchQueue;
 import io.spiderling.core.port.FetchSwitch;
 import io.spiderling.core.port.FrontierStore;
-import io.spiderling.core.url.NormalizedUrl;
 import io.spiderling.core.url.SiteKey;
 import java.time.Clock;
 import java.time.Duration;
@@ -68,8 +68,11 @@ public final class Frontier {
         this.settings = settings;
     }
 
-    /** Parks a batch's URLs (already parked ones are left as they are), then releases what the caps allow. */
-    public void park(String batchId, List<NormalizedUrl> urls) {
+    /**
+     * Parks a batch's URLs, each at its first hop (already parked ones are left as they are), then releases what the
+     * caps allow.
+     */
+    public void park(String batchId, List<Hop> urls) {
         Parking parking = parking(batchId);
         parking.park(urls);
         parking.release();
@@ -95,9 +98,9 @@ public final class Frontier {
         }
 
         /** Parks the URLs, in as few writes as the store allows; they wait for {@link #release()}. */
-        public void park(List<NormalizedUrl> urls) {
+        public void park(List<Hop> urls) {
             List<FrontierEntry> entries = new ArrayList<>(urls.size());
-            for (NormalizedUrl url : urls) {
+            for (Hop url : urls) {
                 long k = rank.merge(url.siteKey(), 1, Integer::sum) - 1;
                 entries.add(new FrontierEntry(batchId, url, 1, start.toEpochMilli() + k * settings.spacing().toMillis(),
                         start));
@@ -230,13 +233,11 @@ public final class Frontier {
      * A redirect led to another site: the rest of the job becomes an entry in that site's park (and so its message
      * group), due at once, ahead of that site's newer work. The redirecting job itself is then {@link #finished}.
      */
-    public void follow(FetchJob job, NormalizedUrl target, List<String> via) {
+    public void follow(FetchJob job, Hop target) {
         Instant now = clock.instant();
-        store.park(new FrontierEntry(job.batchId(), target, job.attempt(), now.toEpochMilli(), now, 0,
-                Optional.of(job.itemUrl()), via));
+        store.park(new FrontierEntry(job.batchId(), target, job.attempt(), now.toEpochMilli(), now));
         release(target.siteKey());
     }
-
 
     /**
      * After a restart of the one process that consumed the fetch queue (the local stack on its locked data folder),

@@ -25,7 +25,10 @@ public final class UrlFetchedEvent {
         return record.urlHash() + ":" + record.fetchedAt().toEpochMilli();
     }
 
-    /** {"eventId","type","url","urlHash","state","httpStatus","contentKey","contentSha256","fetchedAt","batchIds"} */
+    /**
+     * {"eventId","type","url","requestUrl","urlHash","state","httpStatus","contentKey","contentSha256","fetchedAt",
+     * "batchIds"}: {@code url} is the key, {@code requestUrl} the spelling requested (when known).
+     */
     public static byte[] toJson(FetchRecord record, List<String> batchIds) {
         ByteArrayOutputStream out = new ByteArrayOutputStream(512);
         try (JsonGenerator json = JSON.createGenerator(out, JsonEncoding.UTF8)) {
@@ -33,6 +36,9 @@ public final class UrlFetchedEvent {
             json.writeStringField("eventId", id(record));
             json.writeStringField("type", TYPE);
             json.writeStringField("url", record.url());
+            if (record.requestUrl().isPresent()) {
+                json.writeStringField("requestUrl", record.requestUrl().get());
+            }
             json.writeStringField("urlHash", record.urlHash());
             json.writeStringField("state", record.state().wireName());
             if (record.httpStatus().isPresent()) {

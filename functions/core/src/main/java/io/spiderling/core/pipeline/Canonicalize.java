@@ -1,13 +1,13 @@
 package io.spiderling.core.pipeline;
 
+import io.spiderling.core.batch.PlannedManifest;
 import io.spiderling.core.content.BucketKeys;
 import io.spiderling.core.frontier.Frontier;
 import io.spiderling.core.port.BatchStores;
 import io.spiderling.core.port.UrlStore;
 import io.spiderling.core.port.BlobStore;
 import io.spiderling.core.port.PendingPlans;
-import io.spiderling.core.url.NormalizedUrl;
-import java.nio.charset.StandardCharsets;
+import io.spiderling.core.url.NormalizationResult.Accepted;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -73,12 +73,10 @@ public final class Canonicalize {
         }
         String id = batchId.get();
         ItemPlanner.Batch batch = ItemPlanner.Batch.of(id, batches.headers().status(id));
-        List<NormalizedUrl> manifest = new String(blob.get().bytes(), StandardCharsets.UTF_8).lines()
-                .filter(line -> !line.isBlank())
-                .map(NormalizedUrl::parse)
-                .toList();
+        List<Accepted> manifest = PlannedManifest.read(blob.get().bytes());
         Instant now = clock.instant();
-        List<NormalizedUrl> pending = batches.items().addItems(id, manifest, now);
+        List<Accepted> pending = ItemPlanner.inOrder(manifest,
+                batches.items().addItems(id, manifest.stream().map(Accepted::url).toList(), now));
         Frontier.Parking parking = frontier.parking(id);
         ItemPlanner.Counts counts = ItemPlanner.Counts.NONE;
         for (int from = 0; from < pending.size(); from += ItemPlanner.GROUP) {

@@ -12,6 +12,7 @@ import io.spiderling.core.fetch.FetchJob;
 import io.spiderling.core.fetch.FetchRecord;
 import io.spiderling.core.fetch.FetchRequest;
 import io.spiderling.core.fetch.FetchResult;
+import io.spiderling.core.fetch.Hop;
 import io.spiderling.core.fetch.WireExchange;
 import io.spiderling.core.frontier.Frontier;
 import io.spiderling.core.politeness.FetchOutcome;
@@ -511,87 +512,88 @@ public final class FetchPage {
                     other.join();
                     continue;
                 }
-                Hop hop;
+                Step step;
                 try {
-                    hop = hop(job, at, stored, capture);
+                    step = hop(job, at, stored, capture);
                 } finally {
                     fetching.remove(url.urlHash());
                     mine.complete(null);
                 }
-                switch (hop) {
-                    case Hop.Done done -> {
+                switch (step) {
+                    case Step.Done done -> {
                         return done.outcome();
                     }
-                    case Hop.Next next -> at = next.at();
+                    case Step.Next next -> at = next.at();
                 }
             }
         }
 
         /**
          * One hop, {@code at}: through the gate, the GET, and what it led to. A wait sends {@code at} back to the
-         * frontier; a redirect within the site is the next hop.
+         * frontier; a redirect within the site is the next hop. robots.txt is decided, and the request sent, on the
+         * hop's request URL, the spelling asked for; everything else keys on its normalized URL.
          */
-        private Hop hop(FetchJob job, FetchJob at, Optional<FetchRecord> stored, boolean capture) {
+        private Step hop(FetchJob job, FetchJob at, Optional<FetchRecord> stored, boolean capture) {
             NormalizedUrl url = at.url();
-            List<String> via = at.via();
             Optional<Map<String, String>> cached = url.equals(job.url())
                     ? stored.map(FetchRecord::headers) : Optional.empty();
-            SitePoliteness.Sent sent = session.send(() -> session.admit(url), go -> fetcher.fetch(
-                    FetchRequest.conditional(url.value(), cached.map(h -> h.get("etag")),
+            SitePoliteness.Sent sent = session.send(() -> session.admit(at.hop()), go -> fetcher.fetch(
+                    FetchRequest.conditional(at.request().value(), cached.map(h -> h.get("etag")),
                             cached.map(h -> h.get("last-modified"))).withCapture(capture).withSend(go.window())),
                     url.urlHash());
             return switch (sent) {
                 case SitePoliteness.Sent.Refused(SitePoliteness.Gate.Wait wait) ->
-                        new Hop.Done(requeue(at, at.attempt(), wait.until(), wait.why()));
+                        new Step.Done(requeue(at, at.attempt(), wait.until(), wait.why()));
                 case SitePoliteness.Sent.Refused(SitePoliteness.Gate.Disallowed d) -> {
-                    String detail = "robots.txt" + (via.isEmpty() ? "" : " (" + url.value() + ")");
-                    yield new Hop.Done(end(job, ItemState.DISALLOWED, detail, Optional.of(recorded(records.refused(
-                            job, url, via, ItemState.DISALLOWED, "robots.txt", clock.instant()), via))));
+                    String detail = "robots.txt" + (at.via().isEmpty() ? "" : " (" + at.request().value() + ")");
+                    yield new Step.Done(end(job, ItemState.DISALLOWED, detail, Optional.of(recorded(records.refused(
+                            at, ItemState.DISALLOWED, "robots.txt", clock.instant())))));
                 }
                 case SitePoliteness.Sent.Refused(SitePoliteness.Gate.Unreachable u) ->
-                        new Hop.Done(end(job, ItemState.FAILED, u.reason(), Optional.of(recorded(records.refused(
-                                job, url, via, ItemState.FAILED, u.reason(), clock.instant()), via))));
+                        new Step.Done(end(job, ItemState.FAILED, u.reason(), Optional.of(recorded(records.refused(
+                                at, ItemState.FAILED, u.reason(), clock.instant())))));
                 case SitePoliteness.Sent.Answered answered -> answered(job, at, answered, stored, capture);
             };
         }
 
         /** What the site's answer to hop {@code at} leads to: an outcome, or the next hop of a redirect. */
-        private Hop answered(FetchJob job, FetchJob at, SitePoliteness.Sent.Answered answered,
+        private Step answered(FetchJob job, FetchJob at, SitePoliteness.Sent.Answered answered,
                 Optional<FetchRecord> stored, boolean capture) {
-            NormalizedUrl url = at.url();
-            List<String> via = at.via();
             FetchResult result = answered.result();
             telemetry.fetched(FetchOutcome.of(result), result.total());
             if (!(result instanceof FetchResult.Response r) || !r.redirect()) {
-                return new Hop.Done(settle(job, at, result, stored,
+                return new Step.Done(settle(job, at, result, stored,
                         capture ? Optional.of(answered.at()) : Optional.empty()));
             }
-            Optional<NormalizedUrl> target = normalizer.resolve(url.value(), r.headers().get("location"))
-                    .map(NormalizationResult.Accepted::url);
+            String location = r.headers().get("location");
+            Optional<NormalizationResult.Accepted> target = normalizer.resolve(at.request().value(), location);
             if (target.isEmpty()) {
-                return new Hop.Done(fail(job, url, via, r, "redirect to an invalid URL: "
-                        + r.headers().get("location")));
+                return new Step.Done(fail(job, at, r, "redirect to an invalid URL: " + location));
             }
-            if (via.size() + 1 > settings.maxRedirects()) {
-                return new Hop.Done(fail(job, url, via, r, "more than " + settings.maxRedirects() + " redirects"));
+            if (at.via().size() + 1 > settings.maxRedirects()) {
+                return new Step.Done(fail(job, at, r, "more than " + settings.maxRedirects() + " redirects"));
             }
-            if (target.get().equals(job.itemUrl()) || via.contains(target.get().value())
-                    || target.get().equals(url)) {
-                return new Hop.Done(fail(job, url, via, r, "redirect loop at " + target.get().value()));
+            if (visited(at, target.get().url())) {
+                return new Step.Done(fail(job, at, r, "redirect loop at " + target.get().request().value()));
             }
-            List<String> hops = new ArrayList<>(via);
-            hops.add(url.value());
-            if (!target.get().siteKey().equals(url.siteKey())) {
-                frontier.follow(job, target.get(), hops);
-                return new Hop.Done(new Outcome.Redirected(target.get()));
+            Hop next = at.hop().next(target.get());
+            if (!next.siteKey().equals(at.siteKey())) {
+                frontier.follow(job, next);
+                return new Step.Done(new Outcome.Redirected(next.url()));
             }
-            return new Hop.Next(job.continuedAt(target.get(), hops));
+            return new Step.Next(job.continuedAt(next));
+        }
+
+        /** Whether the chain has been at {@code target} already: its item's URL, a hop answered, or this hop. */
+        private boolean visited(FetchJob at, NormalizedUrl target) {
+            return target.equals(at.itemUrl()) || target.equals(at.url())
+                    || at.via().stream().anyMatch(hop -> key(hop).equals(target));
         }
 
         /** Every URL of the chain that led to {@code target} now reads as it. */
         private void aliases(List<String> via, FetchRecord target) {
             for (String from : via) {
-                NormalizedUrl hop = NormalizedUrl.parse(from);
+                NormalizedUrl hop = key(from);
                 if (!hop.urlHash().equals(target.urlHash())) {
                     urls.recordRedirect(hop.urlHash(), hop.value(), target.url(), clock.instant());
                 }
@@ -607,42 +609,40 @@ public final class FetchPage {
         private Outcome settle(FetchJob job, FetchJob at, FetchResult result, Optional<FetchRecord> stored,
                 Optional<Instant> captureFrom) {
             NormalizedUrl url = at.url();
-            List<String> via = at.via();
             Instant now = clock.instant();
             if (result instanceof FetchResult.Response r && r.success()) {
                 String sha = Hashing.sha256Hex(r.body());
-                boolean created = store(url, r, sha, now);
+                boolean created = store(at, r, sha, now);
                 if (created) {
                     telemetry.stored(r.body().length);
                 }
-                Optional<Capture> capture = captureFrom.flatMap(from -> capture(url, r, from, stored));
-                FetchRecord record = recorded(records.stored(job, url, via, r, sha, now).withCapture(capture), via);
+                Optional<Capture> capture = captureFrom.flatMap(from -> capture(at, r, from, stored));
+                FetchRecord record = recorded(records.stored(at, r, sha, now).withCapture(capture));
                 if (!created) {
                     listener.reused(url, r.body(), record.contentType().orElseThrow(), sha, now);
                 }
                 return end(job, ItemState.FETCHED, null, Optional.of(record));
             }
             if (result instanceof FetchResult.Response r && r.status() == 304 && stored.isPresent()) {
-                Optional<Capture> capture = captureFrom.flatMap(from -> capture(url, r, from, stored));
-                FetchRecord record = recorded(records.notModified(job, stored.get(), via, r, now)
-                        .withCapture(capture), via);
+                Optional<Capture> capture = captureFrom.flatMap(from -> capture(at, r, from, stored));
+                FetchRecord record = recorded(records.notModified(at, stored.get(), r, now).withCapture(capture));
                 return end(job, ItemState.NOT_MODIFIED, null, Optional.of(record));
             }
             if (result instanceof FetchResult.Failure f && f.kind() == FailureKind.BLOCKED) {
-                return fail(job, url, via, result, "blocked: " + f.message());
+                return fail(job, at, result, "blocked: " + f.message());
             }
             return switch (retry.decide(result, job.attempt(), now, jitter.getAsDouble())) {
                 case RetryDecision.Retry again -> {
                     telemetry.retried();
                     yield requeue(at, again.nextAttempt(), again.notBefore(), "retry after " + describe(result));
                 }
-                case RetryDecision.GiveUp giveUp -> fail(job, url, via, result, giveUp.reason());
-                case RetryDecision.Done done -> fail(job, url, via, result, describe(result));
+                case RetryDecision.GiveUp giveUp -> fail(job, at, result, giveUp.reason());
+                case RetryDecision.Done done -> fail(job, at, result, describe(result));
             };
         }
 
-        private Outcome fail(FetchJob job, NormalizedUrl url, List<String> via, FetchResult result, String error) {
-            FetchRecord record = recorded(records.failed(job, url, via, result, error, clock.instant()), via);
+        private Outcome fail(FetchJob job, FetchJob at, FetchResult result, String error) {
+            FetchRecord record = recorded(records.failed(at, result, error, clock.instant()));
             return end(job, ItemState.FAILED, error, Optional.of(record));
         }
 
@@ -671,10 +671,10 @@ public final class FetchPage {
     }
 
     /** Where one hop of a redirect walk led: an outcome for the job, or its next hop on the same site. */
-    private sealed interface Hop {
-        record Done(Outcome outcome) implements Hop {}
+    private sealed interface Step {
+        record Done(Outcome outcome) implements Step {}
 
-        record Next(FetchJob at) implements Hop {}
+        record Next(FetchJob at) implements Step {}
     }
 
     /** Runs the lanes, the last on the calling thread; returns when all have ended. */
@@ -717,7 +717,8 @@ public final class FetchPage {
      * with the same bytes exactly one creates the object (and gets its object-created event) and the other is told.
      * Returns false when identical bytes were already stored.
      */
-    private boolean store(NormalizedUrl url, FetchResult.Response r, String sha, Instant fetchedAt) {
+    private boolean store(FetchJob at, FetchResult.Response r, String sha, Instant fetchedAt) {
+        NormalizedUrl url = at.url();
         Map<String, String> meta = new HashMap<>();
         meta.put(ObjectMetadata.URL, url.value());
         meta.put(ObjectMetadata.URL_HASH, url.urlHash());
@@ -732,8 +733,9 @@ public final class FetchPage {
      * before the row that points at it. The capture is a revisit of the URL's previous one when the site answered 304
      * or sent the same payload again: {@code refersToAt} is then that capture's time (or the one it referred to).
      */
-    private Optional<Capture> capture(NormalizedUrl url, FetchResult.Response r, Instant requestedAt,
+    private Optional<Capture> capture(FetchJob at, FetchResult.Response r, Instant requestedAt,
             Optional<FetchRecord> stored) {
+        NormalizedUrl url = at.url();
         if (r.exchange().isEmpty()) {
             return Optional.empty();
         }
@@ -756,17 +758,28 @@ public final class FetchPage {
     }
 
     /**
-     * Writes the row of the URL that answered, then an alias on each URL of the chain that led to it, so that reading
-     * any of them finds this record (the batch's item, keyed by the URL it asked for, ended with this fetch).
+     * Writes the row of the URL that answered, then an alias on each URL of the chain that led to it
+     * ({@link FetchRecord#redirects()}), so that reading any of them finds this record (the batch's item, keyed by
+     * the URL it asked for, ended with this fetch).
      */
-    private FetchRecord recorded(FetchRecord record, List<String> via) {
+    private FetchRecord recorded(FetchRecord record) {
         urls.recordFetch(record);
-        for (String hop : via) {
-            NormalizedUrl from = NormalizedUrl.parse(hop);
+        for (String hop : record.redirects()) {
+            NormalizedUrl from = key(hop);
             if (!from.urlHash().equals(record.urlHash())) {
                 urls.recordRedirect(from.urlHash(), from.value(), record.url(), record.fetchedAt());
             }
         }
         return record;
+    }
+
+    /** The key of a URL the chain requested. */
+    private NormalizedUrl key(String requested) {
+        return switch (normalizer.normalize(requested)) {
+            case NormalizationResult.Accepted accepted -> accepted.url();
+            case NormalizationResult.Rejected rejected -> throw new IllegalStateException(
+                    "a URL requested on a redirect chain does not normalize: " + requested + " (" + rejected.reason()
+                            + ")");
+        };
     }
 }

@@ -7,11 +7,9 @@ import io.spiderling.core.fetch.FetchRecord;
 import io.spiderling.core.fetch.FetchResult;
 import io.spiderling.core.recrawl.Freshness;
 import io.spiderling.core.recrawl.RecrawlPolicy;
-import io.spiderling.core.url.NormalizedUrl;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -37,49 +35,50 @@ final class FetchRecords {
         this.bounds = bounds;
     }
 
-    /** A body stored under {@code sha}'s content key. */
-    FetchRecord stored(FetchJob job, NormalizedUrl url, List<String> via, FetchResult.Response r, String sha,
-            Instant fetchedAt) {
+    /** A body stored under {@code sha}'s content key, for the URL of hop {@code at}. */
+    FetchRecord stored(FetchJob at, FetchResult.Response r, String sha, Instant fetchedAt) {
         Map<String, String> headers = kept(r.headers());
-        return answered(job, url, via, r, ItemState.FETCHED, fetchedAt).contentType(contentType(r))
+        return answered(at, r, ItemState.FETCHED, fetchedAt).contentType(contentType(r))
                 .contentKey(BucketKeys.content(sha)).contentSha256(sha).headers(headers)
                 .freshUntil(freshUntil(headers, fetchedAt)).build();
     }
 
     /** A 304: the stored copy is still good; its fields stay and the new validators join them. */
-    FetchRecord notModified(FetchJob job, FetchRecord before, List<String> via, FetchResult.Response r, Instant now) {
+    FetchRecord notModified(FetchJob at, FetchRecord before, FetchResult.Response r, Instant now) {
         Map<String, String> headers = merged(before.headers(), r.headers());
         return before.toBuilder().state(ItemState.NOT_MODIFIED).fetchedAt(now).httpStatus(304)
                 .timeToFirstByteMs(r.timeToFirstByte().toMillis()).totalMs(r.total().toMillis())
-                .error(Optional.empty()).headers(headers).redirects(via).connectMs(r.connect().toMillis())
-                .attempts(job.attempt()).freshUntil(freshUntil(headers, now)).capture(Optional.empty()).build();
+                .error(Optional.empty()).headers(headers).redirects(at.via()).connectMs(r.connect().toMillis())
+                .attempts(at.attempt()).freshUntil(freshUntil(headers, now)).capture(Optional.empty())
+                .requestUrl(at.request().value()).build();
     }
 
-    /** The fetch failed with {@code error}; what the site answered, if anything, is kept. */
-    FetchRecord failed(FetchJob job, NormalizedUrl url, List<String> via, FetchResult result, String error,
-            Instant now) {
+    /** The fetch of hop {@code at} failed with {@code error}; what the site answered, if anything, is kept. */
+    FetchRecord failed(FetchJob at, FetchResult result, String error, Instant now) {
         return switch (result) {
-            case FetchResult.Response r -> answered(job, url, via, r, ItemState.FAILED, now)
+            case FetchResult.Response r -> answered(at, r, ItemState.FAILED, now)
                     .contentType(r.contentType()).headers(kept(r.headers())).error(error).build();
-            case FetchResult.Failure f -> FetchRecord.builder(url.urlHash(), url.value(), ItemState.FAILED, now)
-                    .totalMs(f.total().toMillis()).error(error).redirects(via).attempts(job.attempt()).build();
+            case FetchResult.Failure f -> of(at, ItemState.FAILED, now).totalMs(f.total().toMillis()).error(error)
+                    .build();
         };
     }
 
-    /** No request was made: robots.txt forbids the URL, or could not be read. */
-    FetchRecord refused(FetchJob job, NormalizedUrl url, List<String> via, ItemState state, String error,
-            Instant now) {
-        return FetchRecord.builder(url.urlHash(), url.value(), state, now).error(error).redirects(via)
-                .attempts(job.attempt()).build();
+    /** No request was made for hop {@code at}: robots.txt forbids it, or could not be read. */
+    FetchRecord refused(FetchJob at, ItemState state, String error, Instant now) {
+        return of(at, state, now).error(error).build();
     }
 
-    /** What every answer records: the status, size, timings, chain and attempt. */
-    private static FetchRecord.Builder answered(FetchJob job, NormalizedUrl url, List<String> via,
-            FetchResult.Response r, ItemState state, Instant at) {
-        return FetchRecord.builder(url.urlHash(), url.value(), state, at).httpStatus(r.status())
-                .size(r.body().length).truncated(r.truncated()).finalUrl(r.finalUrl())
-                .timeToFirstByteMs(r.timeToFirstByte().toMillis()).totalMs(r.total().toMillis()).redirects(via)
-                .connectMs(r.connect().toMillis()).attempts(job.attempt());
+    /** What every record of hop {@code at} holds: its URL in both forms, the chain, the attempt. */
+    private static FetchRecord.Builder of(FetchJob at, ItemState state, Instant when) {
+        return FetchRecord.builder(at.url().urlHash(), at.url().value(), state, when)
+                .requestUrl(at.request().value()).redirects(at.via()).attempts(at.attempt());
+    }
+
+    /** What every answer records besides: the status, size and timings. */
+    private static FetchRecord.Builder answered(FetchJob at, FetchResult.Response r, ItemState state, Instant when) {
+        return of(at, state, when).httpStatus(r.status()).size(r.body().length).truncated(r.truncated())
+                .finalUrl(r.finalUrl()).timeToFirstByteMs(r.timeToFirstByte().toMillis())
+                .totalMs(r.total().toMillis()).connectMs(r.connect().toMillis());
     }
 
     static String contentType(FetchResult.Response r) {

@@ -4,6 +4,7 @@ import io.spiderling.core.batch.BatchHeader;
 import io.spiderling.core.batch.BatchOptions;
 import io.spiderling.core.batch.BatchPlan;
 import io.spiderling.core.batch.BatchPlanner;
+import io.spiderling.core.batch.PlannedManifest;
 import io.spiderling.core.batch.BatchStatus;
 import io.spiderling.core.batch.PlanProgress;
 import io.spiderling.core.batch.Rejection;
@@ -16,11 +17,9 @@ import io.spiderling.core.port.PendingPlans;
 import io.spiderling.core.content.BucketKeys;
 import io.spiderling.core.content.Hashing;
 import io.spiderling.core.url.NormalizationResult;
-import io.spiderling.core.url.NormalizedUrl;
 import io.spiderling.core.url.UrlNormalizer;
 import io.spiderling.core.batch.UploadFormat;
 import java.net.URI;
-import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -28,7 +27,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.regex.Pattern;
-import java.util.stream.Collectors;
 
 /**
  * Accepts a batch: validates and deduplicates it at the syntax level, records the header and writes the manifest that
@@ -143,9 +141,7 @@ public final class Ingest {
             // Watched before it is written: if its event is lost, the sweep plans it; if this attempt dies before
             // the write, the sweep finds no manifest and lets the watch lapse.
             pendingPlans.expect(key, clock.instant());
-            String manifest = plan.accepted().stream().map(NormalizedUrl::value)
-                    .collect(Collectors.joining("\n", "", "\n"));
-            blobs.put(key, manifest.getBytes(StandardCharsets.UTF_8), "text/plain; charset=utf-8",
+            blobs.put(key, PlannedManifest.write(plan.accepted()), "text/plain; charset=utf-8",
                     Map.of("batch-id", batchId));
         }
         return new Result.Accepted(standing, plan);
@@ -213,7 +209,7 @@ public final class Ingest {
 
     private BatchOptions checkOptions(BatchOptions options) {
         Optional<String> callback = options.callbackUrl().map(raw -> switch (normalizer.normalize(raw)) {
-            case NormalizationResult.Accepted a -> a.url().value();
+            case NormalizationResult.Accepted a -> a.request().value();
             case NormalizationResult.Rejected r -> throw new IllegalArgumentException("callbackUrl: " + r.reason());
         });
         // A name that does not resolve now may later (it is checked again at each send); anything else refused now

@@ -3,11 +3,13 @@ package io.spiderling.core.pipeline;
 import io.spiderling.core.batch.BatchStatus;
 import io.spiderling.core.batch.ItemState;
 import io.spiderling.core.fetch.FetchRecord;
+import io.spiderling.core.fetch.Hop;
 import io.spiderling.core.frontier.Frontier;
 import io.spiderling.core.port.BatchOriginStore;
 import io.spiderling.core.port.UrlStore;
 import io.spiderling.core.recrawl.RecrawlPolicy;
 import io.spiderling.core.robots.RobotsOrigin;
+import io.spiderling.core.url.NormalizationResult.Accepted;
 import io.spiderling.core.url.NormalizedUrl;
 import java.time.Duration;
 import java.time.Instant;
@@ -78,18 +80,26 @@ public final class ItemPlanner {
         this.settings = settings;
     }
 
+    /** The URLs of {@code planned} whose keys are {@code pending}, in {@code pending}'s order, as first spelled. */
+    static List<Accepted> inOrder(List<Accepted> planned, List<NormalizedUrl> pending) {
+        Map<String, Accepted> byKey = new java.util.HashMap<>();
+        planned.forEach(url -> byKey.putIfAbsent(url.url().value(), url));
+        return pending.stream().map(url -> byKey.get(url.value())).toList();
+    }
+
     /**
      * A planning that runs again (its event retried after a failure part-way) finds URLs the batch already fetched
      * while their items are still queued, because the fetch's invocation failed before ending them: the recorded
      * outcome ends those items ({@link RecrawlPolicy#recordedSince}), not a fresh-copy skip.
      *
-     * @param urls distinct URLs whose items are queued
+     * @param spelled distinct URLs whose items are queued, each in the spelling to request
      */
-    Counts plan(Batch batch, List<NormalizedUrl> urls, Frontier.Parking parking, Instant now) {
+    Counts plan(Batch batch, List<Accepted> spelled, Frontier.Parking parking, Instant now) {
         String batchId = batch.id();
-        if (urls.isEmpty()) {
+        if (spelled.isEmpty()) {
             return Counts.NONE;
         }
+        List<NormalizedUrl> urls = spelled.stream().map(Accepted::url).toList();
         if (batch.cancelled()) {
             for (NormalizedUrl url : urls) {
                 tracker.finish(batchId, url.urlHash(), ItemState.CANCELLED, "batch cancelled", now);
@@ -97,9 +107,10 @@ public final class ItemPlanner {
             return new Counts(0, 0, 0, urls.size());
         }
         Map<String, UrlStore.UrlRecord> stored = this.urls.findAll(urls.stream().map(NormalizedUrl::urlHash).toList());
-        List<NormalizedUrl> toClaim = new ArrayList<>();
+        List<Accepted> toClaim = new ArrayList<>();
         int skipped = 0;
-        for (NormalizedUrl url : urls) {
+        for (Accepted a : spelled) {
+            NormalizedUrl url = a.url();
             Optional<FetchRecord> last = Optional.ofNullable(stored.get(url.urlHash())).flatMap(UrlStore.UrlRecord::fetch);
             Optional<FetchRecord> own = RecrawlPolicy.recordedSince(last, batch.createdAt());
             if (own.isPresent()) {
@@ -110,22 +121,22 @@ public final class ItemPlanner {
                         "fresh copy fetched at " + last.get().fetchedAt(), now);
                 skipped++;
             } else {
-                toClaim.add(url);
+                toClaim.add(a);
             }
         }
         List<UrlStore.Claim> claims = this.urls.claimAll(
-                toClaim.stream().map(u -> new UrlStore.ClaimRequest(u.urlHash(), u.value())).toList(),
+                toClaim.stream().map(u -> new UrlStore.ClaimRequest(u.url().urlHash(), u.url().value())).toList(),
                 batchId, now, now.minus(settings.claimTimeout()));
-        List<NormalizedUrl> toPark = new ArrayList<>();
+        List<Hop> toPark = new ArrayList<>();
         for (int i = 0; i < toClaim.size(); i++) {
             if (claims.get(i) == UrlStore.Claim.CLAIMED) {
-                toPark.add(toClaim.get(i));
+                toPark.add(Hop.of(toClaim.get(i)));
             }
         }
         parking.park(toPark);
         if (!toPark.isEmpty()) {
             Set<RobotsOrigin> origins = new LinkedHashSet<>();
-            toPark.forEach(url -> origins.add(RobotsOrigin.of(url)));
+            toPark.forEach(hop -> origins.add(RobotsOrigin.of(hop.url())));
             this.origins.addOrigins(batchId, origins);
         }
         return new Counts(toPark.size(), skipped, toClaim.size() - toPark.size(), 0);

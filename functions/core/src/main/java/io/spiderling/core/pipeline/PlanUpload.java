@@ -215,6 +215,8 @@ public final class PlanUpload {
         final Frontier.Parking parking;
         final Instant now;
         final Map<String, ManifestEntry> group = new LinkedHashMap<>();
+        /** Each URL of the group in the spelling its first line gave: the one requested. */
+        final Map<String, NormalizationResult.Accepted> spelled = new java.util.HashMap<>();
         int items;
         int duplicates;
         ItemPlanner.Counts counts = ItemPlanner.Counts.NONE;
@@ -232,7 +234,7 @@ public final class PlanUpload {
                 case ManifestLine.Parsed.Invalid invalid -> invalid(line.position(), invalid.shown(), invalid.reason());
                 case ManifestLine.Parsed.Url url -> {
                     switch (normalizer.normalize(url.raw())) {
-                        case NormalizationResult.Accepted accepted -> add(line.position(), accepted.url());
+                        case NormalizationResult.Accepted accepted -> add(line.position(), accepted);
                         case NormalizationResult.Rejected rejected ->
                                 invalid(line.position(), url.raw(), rejected.reason());
                     }
@@ -245,11 +247,13 @@ public final class PlanUpload {
             items++;
         }
 
-        private void add(long position, NormalizedUrl url) {
+        private void add(long position, NormalizationResult.Accepted accepted) {
+            NormalizedUrl url = accepted.url();
             if (group.putIfAbsent(url.urlHash(), new ManifestEntry(position, url)) != null) {
                 duplicates++; // a second spelling within the group: the first line holds the item
                 return;
             }
+            spelled.put(url.urlHash(), accepted);
             if (group.size() >= ItemPlanner.GROUP) {
                 flush();
             }
@@ -262,17 +266,18 @@ public final class PlanUpload {
             List<ManifestEntry> entries = new ArrayList<>(group.values());
             group.clear();
             List<BatchItemStore.Added> added = batches.items().addEntries(batchId, entries, now);
-            List<NormalizedUrl> toPlan = new ArrayList<>();
+            List<NormalizationResult.Accepted> toPlan = new ArrayList<>();
             for (int i = 0; i < entries.size(); i++) {
                 switch (added.get(i)) {
                     case DUPLICATE -> duplicates++;
                     case ENDED -> items++;
                     case CREATED, PENDING -> {
                         items++;
-                        toPlan.add(entries.get(i).url());
+                        toPlan.add(spelled.get(entries.get(i).url().urlHash()));
                     }
                 }
             }
+            spelled.clear();
             counts = counts.plus(planner.plan(batch, toPlan, parking, now));
         }
     }

@@ -3,6 +3,7 @@ package io.spiderling.core.pipeline;
 import io.spiderling.core.fetch.FailureKind;
 import io.spiderling.core.fetch.FetchRequest;
 import io.spiderling.core.fetch.FetchResult;
+import io.spiderling.core.fetch.Hop;
 import io.spiderling.core.fetch.SendWindow;
 import io.spiderling.core.politeness.FetchOutcome;
 import io.spiderling.core.politeness.RateDecision;
@@ -169,8 +170,12 @@ public final class SitePoliteness {
             this.telemetry = Objects.requireNonNull(telemetry, "telemetry");
         }
 
-        /** Checks robots.txt (fetching it if needed) and takes a rate slot for one request to {@code url}. */
-        public Gate admit(NormalizedUrl url) {
+        /**
+         * Checks robots.txt (fetching it if needed) for the request {@code hop} sends, and takes a rate slot of its
+         * site for it.
+         */
+        public Gate admit(Hop hop) {
+            NormalizedUrl url = hop.url();
             RobotsOrigin origin = RobotsOrigin.of(url);
             Optional<RobotsCacheEntry> entry;
             synchronized (robotsLocks.computeIfAbsent(origin, o -> new Object())) {
@@ -183,7 +188,7 @@ public final class SitePoliteness {
                     entry = robots(origin);
                 }
             }
-            return switch (parts.robots().decide(entry, url.value(), clock.instant())) {
+            return switch (parts.robots().decide(entry, hop.request(), clock.instant())) {
                 case RobotsVerdict.Allowed allowed -> acquire(url.siteKey(), Optional.of(allowed.crawlDelay())
                         .filter(d -> !d.isZero()));
                 case RobotsVerdict.Disallowed d -> new Gate.Disallowed(d.reason());
@@ -408,15 +413,15 @@ public final class SitePoliteness {
             int hops = 0;
             while (result instanceof FetchResult.Response r && r.redirect()
                     && hops < parts.robots().settings().maxRedirects()) {
-                Optional<NormalizedUrl> next = parts.normalizer().resolve(at, r.headers().get("location"))
-                        .map(NormalizationResult.Accepted::url);
+                Optional<NormalizationResult.Accepted> next = parts.normalizer().resolve(at,
+                        r.headers().get("location"));
                 if (next.isEmpty()) {
                     break;
                 }
-                String hop = next.get().value();
-                switch (send(() -> acquire(next.get().siteKey(), Optional.empty()),
+                String hop = next.get().request().value();
+                switch (send(() -> acquire(next.get().url().siteKey(), Optional.empty()),
                         go -> parts.fetcher().fetch(FetchRequest.get(hop).withSend(go.window())),
-                        next.get().urlHash())) {
+                        next.get().url().urlHash())) {
                     case Sent.Refused refused -> {
                         parts.robotsStore().releaseFetch(origin); // as for the first hop: not fetching after all
                         return Optional.of(refused.gate());

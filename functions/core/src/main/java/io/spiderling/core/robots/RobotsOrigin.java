@@ -1,6 +1,7 @@
 package io.spiderling.core.robots;
 
 import io.spiderling.core.url.NormalizedUrl;
+import io.spiderling.core.url.RequestUrl;
 import java.net.IDN;
 import java.net.URI;
 import java.net.URISyntaxException;
@@ -41,6 +42,16 @@ public record RobotsOrigin(String scheme, String host, int port) {
     }
 
     /**
+     * The origin of a URL as sent: its key's origin ({@link #of(NormalizedUrl)}), which drops a trailing dot from the
+     * host where the URL Standard keeps it.
+     */
+    public static RobotsOrigin of(RequestUrl url) {
+        String host = url.host().endsWith(".") && url.host().length() > 1
+                ? url.host().substring(0, url.host().length() - 1) : url.host();
+        return new RobotsOrigin(url.scheme(), host, url.port());
+    }
+
+    /**
      * The origin of any absolute http(s) URL, normalized or not: scheme and host are lower-cased, a trailing dot and
      * user info are dropped, an IDN becomes punycode and a missing port becomes the scheme's default. Also reads
      * back a stored {@link #value()}.
@@ -53,7 +64,7 @@ public record RobotsOrigin(String scheme, String host, int port) {
         URI uri;
         try {
             // the scheme and authority only: the path and query of a URL as sent may hold characters URI refuses
-            uri = new URI(stripped.substring(0, RequestTarget.pathStart(stripped)));
+            uri = new URI(stripped.substring(0, authorityEnd(stripped)));
         } catch (URISyntaxException e) {
             throw new IllegalArgumentException("not a URL: " + url, e);
         }
@@ -70,6 +81,24 @@ public record RobotsOrigin(String scheme, String host, int port) {
         String portText = portStart < 0 ? "" : authority.substring(portStart + 1);
         int port = portText.isEmpty() ? defaultPort(scheme) : parsePort(portText, url);
         return new RobotsOrigin(scheme, asciiHost(host, url), port);
+    }
+
+    /**
+     * Where the authority of {@code scheme://authority…} ends: at its first {@code /}, {@code ?} or {@code #}, or at
+     * the end of the URL; the whole length for a string of another form, so that its parser can refuse it.
+     */
+    private static int authorityEnd(String url) {
+        int colon = url.indexOf(':');
+        if (colon < 0 || !url.startsWith("//", colon + 1)) {
+            return url.length();
+        }
+        for (int i = colon + 3; i < url.length(); i++) {
+            char c = url.charAt(i);
+            if (c == '/' || c == '?' || c == '#') {
+                return i;
+            }
+        }
+        return url.length();
     }
 
     /** The stored form, with the port always written: {@code https://example.com:443}. */

@@ -2,6 +2,7 @@ package io.spiderling.core.robots;
 
 import io.spiderling.core.robots.RobotsFetchOutcome.Failure;
 import io.spiderling.core.robots.RobotsFetchOutcome.Response;
+import io.spiderling.core.url.RequestUrl;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Locale;
@@ -243,11 +244,11 @@ public final class RobotsPolicy {
     /**
      * Whether {@code url} may be fetched at {@code now}, by the entry of its origin.
      *
-     * @param url the request URL as it is sent, serialized and percent-encoded as a browser would: the rules are
-     *     matched against its path and query exactly as written there (the request-target), in the order written
-     * @throws IllegalArgumentException if {@code url} is not an http(s) URL or the entry is of another origin
+     * @param url the URL as it is sent: the rules are matched against its request-target ({@link RequestUrl#target()},
+     *     the path and query exactly as serialized, in the order written)
+     * @throws IllegalArgumentException if the entry is of another origin
      */
-    public RobotsVerdict decide(Optional<RobotsCacheEntry> entry, String url, Instant now) {
+    public RobotsVerdict decide(Optional<RobotsCacheEntry> entry, RequestUrl url, Instant now) {
         RobotsOrigin origin = RobotsOrigin.of(url);
         entry.ifPresent(e -> requireSameOrigin(e, origin));
         Optional<RobotsCacheEntry> live = live(entry, now);
@@ -293,12 +294,12 @@ public final class RobotsPolicy {
         return Duration.ofMillis(Math.max(1, millis - (long) (millis * jitter / 2)));
     }
 
-    private RobotsVerdict byCopy(RobotsCacheEntry entry, String url) {
+    private RobotsVerdict byCopy(RobotsCacheEntry entry, RequestUrl url) {
         if (entry.robotsGzip().length == 0) {
             return new RobotsVerdict.Allowed(Duration.ZERO); // unavailable, or an empty file: no rules
         }
         RobotsRules rules = rules(entry);
-        if (!rules.isAllowed(url)) {
+        if (!rules.isAllowed(url.target())) {
             return new RobotsVerdict.Disallowed(RobotsVerdict.DISALLOWED);
         }
         Duration delay = requestedDelay(rules).orElse(Duration.ZERO);

@@ -9,7 +9,7 @@ import java.util.List;
  * The rules crawler-commons parsed for our agent, matched by RFC 9309 against the request-target in time linear in
  * its length.
  *
- * <p>The target is the path and query of the request URL exactly as sent ({@link RequestTarget}), not as
+ * <p>The target is the path and query of the request URL exactly as sent ({@code RequestUrl#target()}), not as
  * {@code java.net.URI} or {@code java.net.URL} would read it: they refuse or re-encode characters a browser sends raw.
  * It is compared with the patterns in one percent-encoded form ({@link Escaping}), applied to both sides.
  *
@@ -72,9 +72,9 @@ final class RobotsRules {
         return rules.size();
     }
 
-    /** @param url the request URL as it is sent: its path and query are matched as they are written */
-    boolean isAllowed(String url) {
-        return isAllowed(url, new Work());
+    /** @param target the request-target as it is sent ({@code RequestUrl#target()}): path and query as written */
+    boolean isAllowed(String target) {
+        return isAllowed(target, new Work());
     }
 
     /**
@@ -83,14 +83,14 @@ final class RobotsRules {
      * Allow on a tie. A pattern ending in {@code index.htm} or {@code index.html} also matches its directory, as
      * crawler-commons means it to.
      */
-    boolean isAllowed(String url, Work work) {
+    boolean isAllowed(String target, Work work) {
         if (allowNone) {
             return false;
         }
         if (allowAll) {
             return true;
         }
-        String path = Escaping.target(RequestTarget.of(url));
+        String path = Escaping.target(target);
         if (path.equals(ROBOTS_PATH)) {
             return true;
         }

@@ -62,6 +62,22 @@ public record RequestUrl(String value, String scheme, String host, int port, Str
         return of(url);
     }
 
+    /**
+     * The request a browser sends for {@code url}, an absolute http(s) URL however it is spelled: parsed and
+     * serialized by the URL Standard, without its fragment.
+     *
+     * @throws IllegalArgumentException if it is no absolute http(s) URL, or has userinfo
+     */
+    public static RequestUrl from(String url) {
+        if (url == null || !(WhatwgUrl.parse(url) instanceof Result.Parsed(WhatwgUrl parsed))) {
+            throw new IllegalArgumentException("not an http(s) URL");
+        }
+        if (parsed.hasCredentials()) {
+            throw new IllegalArgumentException("userinfo not allowed");
+        }
+        return of(parsed);
+    }
+
     @Override
     public String toString() {
         return value;

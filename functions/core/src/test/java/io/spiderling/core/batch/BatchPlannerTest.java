@@ -21,9 +21,20 @@ class BatchPlannerTest {
                 "http://example.com/b",
                 "  http://EXAMPLE.com/b  "));
 
-        assertEquals(values("http://example.com/b"), plan.accepted());
+        assertEquals(values("http://example.com/b"), plan.urls());
         assertEquals(2, plan.duplicates());
         assertEquals(List.of(), plan.rejected());
+    }
+
+    @Test
+    void plan_whenTwoSpellingsShareAKey_requestsTheFirstAsWritten() {
+        BatchPlan plan = planner.plan(List.of(
+                "http://example.com/p?b=2&utm_source=x&a=1", "http://example.com/p?a=1&b=2"));
+
+        assertEquals(values("http://example.com/p?a=1&b=2"), plan.urls());
+        assertEquals("http://example.com/p?b=2&utm_source=x&a=1", plan.accepted().getFirst().request().value(),
+                "the site is sent what the client wrote first: its order, its parameters");
+        assertEquals(1, plan.duplicates());
     }
 
     @Test
@@ -31,7 +42,7 @@ class BatchPlannerTest {
         BatchPlan plan = planner.plan(List.of(
                 "https://b.example/1", "https://a.example/1", "https://b.example/2", "https://a.example/1"));
 
-        assertEquals(values("https://b.example/1", "https://a.example/1", "https://b.example/2"), plan.accepted());
+        assertEquals(values("https://b.example/1", "https://a.example/1", "https://b.example/2"), plan.urls());
         assertEquals(1, plan.duplicates());
     }
 
@@ -41,7 +52,7 @@ class BatchPlannerTest {
                 "ftp://example.com/f", "https://example.com/ok", null, "http://user@example.com/",
                 "ftp://example.com/f"));
 
-        assertEquals(values("https://example.com/ok"), plan.accepted());
+        assertEquals(values("https://example.com/ok"), plan.urls());
         assertEquals(List.of(
                 new Rejection("ftp://example.com/f", "unsupported scheme: ftp"),
                 new Rejection(null, "missing URL"),

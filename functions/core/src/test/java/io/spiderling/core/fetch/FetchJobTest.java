@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.spiderling.core.url.NormalizedUrl;
+import io.spiderling.core.url.RequestUrl;
 import java.util.List;
 import java.util.Optional;
 import java.util.regex.Pattern;
@@ -78,9 +79,9 @@ class FetchJobTest {
         for (int i = 0; i < 32; i++) {
             NormalizedUrl page = NormalizedUrl.parse("https://target.example/page/" + i);
             FetchJob asked = new FetchJob("b1", page, 1);
-            FetchJob redirected = new FetchJob("b1", page, 1, 1,
+            FetchJob redirected = new FetchJob("b1", new Hop(page, RequestUrl.parse(page.value()),
                     Optional.of(NormalizedUrl.parse("https://other.example/away/" + i)),
-                    List.of("https://other.example/away/" + i));
+                    List.of("https://other.example/away/" + i)), 1, 1);
 
             assertEquals(asked.messageGroupId(2), redirected.messageGroupId(2), page.value());
         }

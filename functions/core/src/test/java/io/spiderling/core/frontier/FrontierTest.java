@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.spiderling.core.fetch.FetchJob;
+import io.spiderling.core.fetch.Hop;
 import io.spiderling.core.port.FetchQueue;
 import io.spiderling.core.testing.InMemoryFrontierStore;
 import io.spiderling.core.url.NormalizedUrl;
@@ -60,8 +61,8 @@ class FrontierTest {
     void park_whenTwoClientsShareASite_interleavesTheLaterBatchInsteadOfQueueingItBehind() {
         frontier.park("early", urls("shared.example", 100));
         clock.advance(Duration.ofSeconds(20));
-        frontier.park("late", urls("shared.example", 5).stream().map(u -> NormalizedUrl.parse(u.value() + "-late"))
-                .toList());
+        frontier.park("late", urls("shared.example", 5).stream()
+                .map(u -> Hop.of(NormalizedUrl.parse(u.url().value() + "-late"))).toList());
 
         List<String> order = new ArrayList<>();
         while (!fifo.isEmpty()) {
@@ -152,15 +153,16 @@ class FrontierTest {
 
     @Test
     void park_whenSameBatchParksAgain_keepsOneEntryPerUrl() {
-        List<NormalizedUrl> urls = urls("again.example", 3);
+        List<Hop> urls = urls("again.example", 3);
         frontier.park("b", urls);
         frontier.park("b", urls);
 
         assertEquals(3, fifo.queued(site("again.example")));
     }
 
-    private static List<NormalizedUrl> urls(String host, int n) {
-        return IntStream.range(0, n).mapToObj(i -> NormalizedUrl.parse("https://" + host + "/p/" + i)).toList();
+    private static List<Hop> urls(String host, int n) {
+        return IntStream.range(0, n).mapToObj(i -> Hop.of(NormalizedUrl.parse("https://" + host + "/p/" + i)))
+                .toList();
     }
 
     private static SiteKey site(String host) {

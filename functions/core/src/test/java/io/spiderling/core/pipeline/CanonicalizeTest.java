@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import io.spiderling.core.batch.BatchHeader;
 import io.spiderling.core.batch.BatchOptions;
 import io.spiderling.core.batch.ItemState;
+import io.spiderling.core.batch.PlannedManifest;
 import io.spiderling.core.content.BucketKeys;
 import io.spiderling.core.fetch.FetchJob;
 import io.spiderling.core.fetch.FetchRecord;
@@ -18,6 +19,7 @@ import io.spiderling.core.testing.InMemoryFrontierStore;
 import io.spiderling.core.testing.InMemoryUrlStore;
 import io.spiderling.core.testing.RecordingFetchQueue;
 import io.spiderling.core.url.NormalizedUrl;
+import io.spiderling.core.url.UrlNormalizer;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
@@ -58,6 +60,19 @@ class CanonicalizeTest {
         for (NormalizedUrl url : List.of(A1, B1, A2)) {
             assertEquals(ItemState.QUEUED, batches.item(BATCH, url.urlHash()).orElseThrow().state(), url.value());
         }
+    }
+
+    @Test
+    void onManifest_whenALineHoldsASpellingApartFromItsKey_itsJobRequestsThatSpelling() {
+        String written = "https://a.example/q?b=2&a=1";
+        var accepted = (io.spiderling.core.url.NormalizationResult.Accepted) UrlNormalizer.create().normalize(written);
+        blobs.put(BucketKeys.manifest(BATCH), PlannedManifest.write(List.of(accepted)), "text/plain", Map.of());
+
+        canonicalize.onManifest(BucketKeys.manifest(BATCH));
+
+        FetchJob job = sent().getFirst();
+        assertEquals("https://a.example/q?a=1&b=2", job.url().value(), "keyed on the normal form");
+        assertEquals(written, job.request().value(), "asked for as written");
     }
 
     @Test

@@ -19,6 +19,7 @@ import io.spiderling.core.content.BucketKeys;
 import io.spiderling.core.content.ObjectMetadata;
 import io.spiderling.core.fetch.FailureKind;
 import io.spiderling.core.fetch.FetchJob;
+import io.spiderling.core.fetch.Hop;
 import io.spiderling.core.fetch.FetchRecord;
 import io.spiderling.core.fetch.FetchResult;
 import io.spiderling.core.frontier.Frontier;
@@ -135,7 +136,21 @@ class FetchPageTest {
     /** Parks and releases the URL as planning would, and returns the job the frontier sent. */
     private FetchJob send(NormalizedUrl url) {
         urls.claim(url.urlHash(), url.value(), BATCH, clock.instant(), clock.instant().minusSeconds(1800));
-        frontier.park(BATCH, List.of(url));
+        frontier.park(BATCH, List.of(Hop.of(url)));
+        return lastSent();
+    }
+
+    /**
+     * Adds {@code spelled}, the URL as a client wrote it, to the batch, then claims and parks it: its key, and the
+     * request it sends.
+     */
+    private FetchJob send(String spelled) {
+        var accepted = (io.spiderling.core.url.NormalizationResult.Accepted)
+                io.spiderling.core.url.UrlNormalizer.create().normalize(spelled);
+        batches.addItems(BATCH, List.of(accepted.url()), clock.instant());
+        urls.claim(accepted.url().urlHash(), accepted.url().value(), BATCH, clock.instant(),
+                clock.instant().minusSeconds(1800));
+        frontier.park(BATCH, List.of(Hop.of(accepted)));
         return lastSent();
     }
 
@@ -616,6 +631,50 @@ class FetchPageTest {
     }
 
     @Test
+    void process_whenRobotsDisallowsTheQueryAsWritten_sendsNothingThoughTheKeysOrderIsAllowed() {
+        site.answer(ROBOTS, ok(ROBOTS, "User-agent: *\nDisallow: /p?qux=taz&baz=http://foo.bar?tar&par\n"));
+        FetchJob job = send("https://example.com/p?qux=taz&baz=http://foo.bar?tar&par");
+        assertEquals("https://example.com/p?baz=http://foo.bar?tar&par&qux=taz", job.url().value(), "the key sorts");
+
+        fetchPage().process(job);
+
+        assertEquals(List.of(ROBOTS), site.urls(), "robots.txt is decided on the request-target that would be sent");
+        assertEquals(ItemState.DISALLOWED, batches.item(BATCH, job.url().urlHash()).orElseThrow().state());
+        FetchRecord record = urls.find(job.url().urlHash()).orElseThrow().fetch().orElseThrow();
+        assertEquals(Optional.of("https://example.com/p?qux=taz&baz=http://foo.bar?tar&par"), record.requestUrl());
+    }
+
+    @Test
+    void process_whenTheSpellingDiffersFromTheKey_requestsTheSpellingAsWrittenAndKeysTheRecord() {
+        String written = "https://example.com/p?b=2&utm_source=news&a=1";
+        site.answer(ROBOTS, ok(ROBOTS, "User-agent: *\nDisallow: /p?a=1\n"));
+        site.answer(written, ok(written, "<title>As written</title>"));
+        FetchJob job = send(written);
+
+        fetchPage().process(job);
+
+        assertEquals(List.of(ROBOTS, written), site.urls(), "no parameter sorted or removed");
+        FetchRecord record = urls.find(job.url().urlHash()).orElseThrow().fetch().orElseThrow();
+        assertEquals("https://example.com/p?a=1&b=2", record.url(), "the key");
+        assertEquals(Optional.of(written), record.requestUrl());
+        assertEquals(ItemState.FETCHED, record.state());
+    }
+
+    @Test
+    void process_whenALocationIsQueryOnly_goesToTheRequestedPageWithThatQuery() {
+        String page = "https://example.com/foo/bar";
+        String target = "https://example.com/foo/bar?a=b&c=d";
+        site.answer(ROBOTS, status(ROBOTS, 404));
+        site.answer(page, redirect(page, 302, "?a=b&c=d"));
+        site.answer(target, ok(target, "query"));
+
+        fetchPage().process(send(page));
+
+        assertEquals(List.of(ROBOTS, page, target), site.urls(), "RFC 3986 section 5.2.2, as browsers resolve it");
+        assertEquals(ItemState.FETCHED, state(NormalizedUrl.parse(page)));
+    }
+
+    @Test
     void process_whenAChainMustWaitPartWay_resumesAtTheHopItReachedWithoutAskingTheAnsweredHopsAgain() {
         String second = "https://www.example.com/chain/2";
         String end = "https://www.example.com/chain/end";
@@ -779,7 +838,7 @@ class FetchPageTest {
         urls.recordFetch(FetchRecord.builder(URL.urlHash(), URL.value(), ItemState.FETCHED, START.minusSeconds(60))
                 .httpStatus(200).build());
         site.answer(URL.value(), ok(URL.value(), "new"));
-        frontier.park("b-short", List.of(URL));
+        frontier.park("b-short", List.of(Hop.of(URL)));
 
         fetchPage().process(lastSent());
 

@@ -5,8 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.spiderling.core.fetch.FetchJob;
+import io.spiderling.core.fetch.Hop;
 import io.spiderling.core.frontier.FrontierEntry;
 import io.spiderling.core.url.NormalizedUrl;
+import io.spiderling.core.url.RequestUrl;
 import io.spiderling.core.url.SiteKey;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -267,7 +269,8 @@ public abstract class FrontierStoreContract {
         store.park(e);
         store.release(e, NOW, 10);
         NormalizedUrl second = NormalizedUrl.parse("https://www." + site("").value() + "/chain/2");
-        FetchJob atSecondHop = e.job().continuedAt(second, List.of(e.url().value()));
+        FetchJob atSecondHop = e.job().continuedAt(new Hop(second, RequestUrl.parse(second.value()),
+                Optional.of(e.url()), List.of(e.url().value())));
 
         assertTrue(store.requeue(atSecondHop, 1, NOW.plusSeconds(5)));
 
@@ -279,6 +282,21 @@ public abstract class FrontierStoreContract {
         assertEquals(List.of(e.url().value()), back.via());
         assertTrue(store.release(back, NOW.plusSeconds(5), 10));
         assertEquals(atSecondHop.url(), store.releasedBefore(site(), NOW.plusSeconds(6)).getFirst().job().url());
+    }
+
+    @Test
+    void park_whenTheSpellingDiffersFromTheKey_keepsTheSpellingThroughReleaseAndRequeue() {
+        NormalizedUrl key = NormalizedUrl.parse("https://www." + site("").value() + "/p?a=1&b=2");
+        RequestUrl written = RequestUrl.parse("https://www." + site("").value() + "/p?b=2&utm_source=x&a=1");
+        FrontierEntry e = new FrontierEntry("batch-1", new Hop(key, written, Optional.empty(), List.of()), 1, 3, NOW);
+        store.park(e);
+
+        FrontierEntry due = store.due(site(), NOW, 10).getFirst();
+        assertEquals(written, due.hop().request());
+        assertTrue(store.release(due, NOW, 10));
+        assertEquals(written, store.releasedBefore(site(), NOW.plusSeconds(1)).getFirst().job().request());
+        assertTrue(store.requeue(due.job(), 1, NOW));
+        assertEquals(written, store.due(site(), NOW, 10).getFirst().hop().request());
     }
 
     @Test

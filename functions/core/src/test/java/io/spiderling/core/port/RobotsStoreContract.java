@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.spiderling.core.fetch.FailureKind;
+import io.spiderling.core.url.RequestUrl;
 import io.spiderling.core.robots.RobotsCacheEntry;
 import io.spiderling.core.robots.RobotsFetchOutcome;
 import io.spiderling.core.robots.RobotsOrigin;
@@ -52,10 +53,10 @@ public abstract class RobotsStoreContract {
         Optional<RobotsCacheEntry> read = store.find(origin);
 
         assertEquals(Optional.of(entry), read);
-        assertTrue(policy.decide(read, "https://" + base + ".example/private/x", NOW)
+        assertTrue(policy.decide(read, RequestUrl.from("https://" + base + ".example/private/x"), NOW)
                 instanceof RobotsVerdict.Disallowed);
         assertEquals(new RobotsVerdict.Allowed(Duration.ofSeconds(3)),
-                policy.decide(read, "https://" + base + ".example/public", NOW));
+                policy.decide(read, RequestUrl.from("https://" + base + ".example/public"), NOW));
     }
 
     @Test

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.spiderling.core.robots.RobotsFetchOutcome.Response;
 import io.spiderling.core.robots.RobotsPolicy.Settings;
+import io.spiderling.core.url.RequestUrl;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -91,20 +92,9 @@ class GoogleRobotsSuiteTest {
                 + deliberate + " deliberate" + (failing == 0 ? "" : ", " + failing + " FAILING"));
     }
 
-    /**
-     * The request URL Spiderling sends for {@code url}, for the URLs of this table: the fragment dropped, characters
-     * beyond ASCII in the path and query as UTF-8 {@code %XX} with upper-case hex, an existing {@code %XX} left as it
-     * is. A WHATWG URL serializer does that with these URLs (their hosts are ASCII, and they hold none of the ASCII
-     * characters it would also encode). It becomes a call to the WHATWG parser once the pipeline has one.
-     */
-    static String requestUrlOf(String url) {
-        int fragment = url.indexOf('#');
-        byte[] bytes = (fragment < 0 ? url : url.substring(0, fragment)).getBytes(StandardCharsets.UTF_8);
-        StringBuilder sent = new StringBuilder(bytes.length);
-        for (byte b : bytes) {
-            sent.append(b < 0 ? String.format("%%%02X", b & 0xff) : String.valueOf((char) b));
-        }
-        return sent.toString();
+    /** The request URL Spiderling sends for {@code url}: what the URL Standard makes of it, as a browser sends it. */
+    static RequestUrl requestUrlOf(String url) {
+        return RequestUrl.from(url);
     }
 
     private static boolean decidesAsGoogle(String robots, String agent, String url, boolean allowedByGoogle) {
@@ -115,7 +105,7 @@ class GoogleRobotsSuiteTest {
             return false; // Spiderling's agent is a product token, so it is never asked about this one
         }
         RobotsPolicy policy = RobotsPolicy.create(settings);
-        String sent = requestUrlOf(url.isEmpty() ? EMPTY_URL_AS_SENT : expand(url));
+        RequestUrl sent = requestUrlOf(url.isEmpty() ? EMPTY_URL_AS_SENT : expand(url));
         RobotsOrigin origin = RobotsOrigin.of(sent);
         RobotsCacheEntry entry = policy.onFetched(origin, Response.of(200, body(robots)), Optional.empty(), T0, 0);
 

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.spiderling.core.robots.RobotsFetchOutcome.Response;
+import io.spiderling.core.url.RequestUrl;
 import crawlercommons.robots.SimpleRobotRules;
 import crawlercommons.robots.SimpleRobotRulesParser;
 import io.spiderling.core.testing.PropertySeeds;
@@ -50,9 +51,11 @@ class RobotsPolicyPropertyTest {
         rules.forEach(rule -> text.append(rule.line()).append('\n'));
         RobotsCacheEntry entry = policy.onFetched(ORIGIN, ok(text.toString()), Optional.empty(), T0, 0);
 
-        RobotsVerdict verdict = policy.decide(Optional.of(entry), "https://example.com" + path, T0);
+        RequestUrl sent = RequestUrl.from("https://example.com" + path);
+        RobotsVerdict verdict = policy.decide(Optional.of(entry), sent, T0);
 
-        boolean allowed = reference(rules, path);
+        // Decided on what is sent: the path with its dot segments resolved, as a browser sends it
+        boolean allowed = reference(rules, sent.target());
         assertEquals(allowed, verdict instanceof RobotsVerdict.Allowed, text + "for " + path);
     }
 
@@ -67,7 +70,7 @@ class RobotsPolicyPropertyTest {
                 rules.forEach(rule -> text.append(rule.line()).append(newline));
                 RobotsCacheEntry entry = policy.onFetched(ORIGIN, ok(text.toString()), Optional.empty(), T0, 0);
 
-                RobotsVerdict verdict = policy.decide(Optional.of(entry), url, T0);
+                RobotsVerdict verdict = policy.decide(Optional.of(entry), RequestUrl.from(url), T0);
 
                 if (expected == null) {
                     expected = verdict;
@@ -84,9 +87,10 @@ class RobotsPolicyPropertyTest {
     @Property(tries = 1000, seed = PropertySeeds.FIXED)
     void isAllowed_whenNoPatternIsAnchored_agreesWithCrawlerCommons(@ForAll("unanchoredRuleSets") List<Rule> rules,
             @ForAll("rawPaths") String rawPath) {
-        String url = UrlNormalizer.create().normalize("https://example.com" + rawPath)
-                instanceof NormalizationResult.Accepted accepted ? accepted.url().value() : null;
-        Assume.that(url != null);
+        RequestUrl sent = UrlNormalizer.create().normalize("https://example.com" + rawPath)
+                instanceof NormalizationResult.Accepted accepted ? accepted.request() : null;
+        Assume.that(sent != null);
+        String url = sent.value();
         StringBuilder text = new StringBuilder("User-agent: *\n");
         rules.forEach(rule -> text.append(rule.line()).append('\n'));
         SimpleRobotRulesParser parser = new SimpleRobotRulesParser(Long.MAX_VALUE, 0);
@@ -94,7 +98,7 @@ class RobotsPolicyPropertyTest {
         SimpleRobotRules parsed = parser.parseContent(ORIGIN.robotsUrl(),
                 text.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8), "text/plain", List.of("spiderling"));
 
-        assertEquals(parsed.isAllowed(url), new RobotsRules(parsed).isAllowed(url), text + "for " + url);
+        assertEquals(parsed.isAllowed(url), new RobotsRules(parsed).isAllowed(sent.target()), text + "for " + url);
     }
 
     @Provide
@@ -205,8 +209,8 @@ class RobotsPolicyPropertyTest {
             String url = "https://example.com" + path;
             RobotsRules.Work work = new RobotsRules.Work();
 
-            rules.isAllowed(url, work);
-            policy.decide(Optional.of(entry), url, T0); // never throws
+            rules.isAllowed(RequestUrl.from(url).target(), work);
+            policy.decide(Optional.of(entry), RequestUrl.from(url), T0); // never throws
 
             long bound = (long) rules.size() * 2 * (4L * url.length() + 3) + 4L * kept.length;
             assertTrue(work.steps() <= bound,

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.spiderling.core.fetch.FailureKind;
+import io.spiderling.core.url.RequestUrl;
 import io.spiderling.core.fetch.FetchResult;
 import io.spiderling.core.robots.RobotsFetchOutcome.Failure;
 import io.spiderling.core.robots.RobotsFetchOutcome.Response;
@@ -48,7 +49,7 @@ class RobotsPolicyTest {
         RobotsPolicy agentPolicy = RobotsPolicy.create(Settings.DEFAULTS.withAgent(agent));
         RobotsCacheEntry entry = agentPolicy.onFetched(ORIGIN, ok(fixture(fixture)), Optional.empty(), T0, 0);
 
-        RobotsVerdict actual = agentPolicy.decide(Optional.of(entry), SITE + path, T0);
+        RobotsVerdict actual = agentPolicy.decide(Optional.of(entry), RequestUrl.from(SITE + path), T0);
 
         switch (verdict) {
             case "allowed" -> assertEquals(new Allowed(crawlDelay), actual, rule);
@@ -73,7 +74,7 @@ class RobotsPolicyTest {
         assertEquals(result, entry.lastResult(), rule);
         assertEquals(fetched instanceof Response r ? Optional.of(r.status()) : Optional.empty(), entry.lastStatus(),
                 rule);
-        assertEquals(expectedVerdict(verdict), policy.decide(Optional.of(entry), SITE + "/x", T0), rule);
+        assertEquals(expectedVerdict(verdict), policy.decide(Optional.of(entry), RequestUrl.from(SITE + "/x"), T0), rule);
         assertFalse(policy.needsFetch(Optional.of(entry), T0), rule + ": nothing to fetch right after a fetch");
     }
 
@@ -90,7 +91,7 @@ class RobotsPolicyTest {
         Instant now = T0.plus(readAt);
 
         assertEquals(needsFetch, policy.needsFetch(entry, now), rule + ": needsFetch");
-        assertEquals(expectedVerdict(verdict), policy.decide(entry, SITE + path, now), rule);
+        assertEquals(expectedVerdict(verdict), policy.decide(entry, RequestUrl.from(SITE + path), now), rule);
     }
 
     @ParameterizedTest(name = "{0}: [{1}] -> {2}")
@@ -276,7 +277,7 @@ class RobotsPolicyTest {
         assertEquals(written, read);
         assertEquals(written.hashCode(), read.hashCode());
         RobotsPolicy otherInstance = RobotsPolicy.create();
-        assertEquals(decide(written, "/docs/a.pdf"), otherInstance.decide(Optional.of(read), SITE + "/docs/a.pdf", T0));
+        assertEquals(decide(written, "/docs/a.pdf"), otherInstance.decide(Optional.of(read), RequestUrl.from(SITE + "/docs/a.pdf"), T0));
     }
 
     @Test
@@ -292,12 +293,12 @@ class RobotsPolicyTest {
         RobotsCacheEntry entry = policy.onFetched(ORIGIN, Response.of(404, ""), Optional.empty(), T0, 0);
 
         assertThrows(IllegalArgumentException.class,
-                () -> policy.decide(Optional.of(entry), "http://example.com/x", T0), "other scheme");
+                () -> policy.decide(Optional.of(entry), RequestUrl.from("http://example.com/x"), T0), "other scheme");
         assertThrows(IllegalArgumentException.class,
-                () -> policy.decide(Optional.of(entry), "https://example.com:8443/x", T0), "other port");
+                () -> policy.decide(Optional.of(entry), RequestUrl.from("https://example.com:8443/x"), T0), "other port");
         assertThrows(IllegalArgumentException.class,
-                () -> policy.decide(Optional.of(entry), "https://www.example.com/x", T0), "other host");
-        assertEquals(new Allowed(Duration.ZERO), policy.decide(Optional.of(entry), "https://EXAMPLE.com:443/x", T0));
+                () -> policy.decide(Optional.of(entry), RequestUrl.from("https://www.example.com/x"), T0), "other host");
+        assertEquals(new Allowed(Duration.ZERO), policy.decide(Optional.of(entry), RequestUrl.from("https://EXAMPLE.com:443/x"), T0));
     }
 
     @Test
@@ -378,7 +379,7 @@ class RobotsPolicyTest {
         RobotsCacheEntry entry = strict.onFetched(ORIGIN, ok(fixture("crawl-delay-under-cap.txt")),
                 Optional.empty(), T0, 0);
 
-        assertEquals(new Allowed(Duration.ofSeconds(1)), strict.decide(Optional.of(entry), SITE + "/a", T0));
+        assertEquals(new Allowed(Duration.ofSeconds(1)), strict.decide(Optional.of(entry), RequestUrl.from(SITE + "/a"), T0));
         assertEquals(Optional.of(Duration.ofSeconds(2)), entry.crawlDelay());
     }
 
@@ -395,11 +396,11 @@ class RobotsPolicyTest {
         }
 
         assertEquals(new Unreachable("robots-unreachable"),
-                impatient.decide(entry, SITE + "/x", T0.plus(Duration.ofMinutes(31))));
+                impatient.decide(entry, RequestUrl.from(SITE + "/x"), T0.plus(Duration.ofMinutes(31))));
     }
 
     private RobotsVerdict decide(RobotsCacheEntry entry, String path) {
-        return policy.decide(Optional.of(entry), SITE + path, T0);
+        return policy.decide(Optional.of(entry), RequestUrl.from(SITE + path), T0);
     }
 
     private static RobotsVerdict expectedVerdict(String text) {

@@ -198,18 +198,20 @@ public final class Views {
     }
 
     /**
-     * A URL's record. {@code url} is the URL whose record answers; {@code requestedUrl} and {@code aliasOf} appear
-     * when the URL asked for is an alias (it redirected, or its page named a canonical URL).
+     * A URL's record. {@code url} is the key of the URL whose record answers, and {@code requestUrl} the spelling of it
+     * that was requested (they differ where the key sorts or drops query parameters); {@code askedUrl} and
+     * {@code aliasOf} appear when the URL asked about is an alias (it redirected, or its page named a canonical URL).
      */
     public static ObjectNode url(Queries.UrlLookup.Found found) {
         var record = found.record();
         ObjectNode node = HttpJson.JSON.createObjectNode()
                 .put("url", found.resolvedUrl())
                 .put("urlHash", record.urlHash());
-        found.alias().ifPresent(alias -> node.put("requestedUrl", found.url().value())
+        found.alias().ifPresent(alias -> node.put("askedUrl", found.url().value())
                 .put("aliasOf", found.resolvedUrl())
                 .put("aliasReason", alias.redirectsTo().isPresent() ? "redirect" : "canonical"));
         record.fetch().ifPresentOrElse(f -> {
+            f.requestUrl().ifPresent(u -> node.put("requestUrl", u));
             node.put("state", f.state().wireName());
             f.httpStatus().ifPresent(s -> node.put("httpStatus", s));
             f.contentType().ifPresent(ct -> node.put("contentType", ct));

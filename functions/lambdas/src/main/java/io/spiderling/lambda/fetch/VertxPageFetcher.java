@@ -9,6 +9,7 @@ import io.spiderling.core.net.BodyLimits;
 import io.spiderling.core.net.BoundedBody;
 import io.spiderling.core.net.GzipDeflateDecoder;
 import io.spiderling.core.net.Ipv4Spelling;
+import io.spiderling.core.url.RequestUrl;
 import io.spiderling.core.port.PageFetcher;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpClient;
@@ -22,7 +23,6 @@ import io.vertx.core.http.HttpVersion;
 import java.io.ByteArrayOutputStream;
 import java.net.ConnectException;
 import java.net.InetAddress;
-import java.net.URI;
 import java.net.UnknownHostException;
 import java.nio.ByteBuffer;
 import java.time.Clock;
@@ -50,9 +50,9 @@ import javax.net.ssl.SSLException;
  *   <li><b>SSRF guard.</b> The host is resolved here and every address checked with {@link AddressPolicy}; the
  *       connection goes to exactly the address checked ({@link RequestOptions#setServer}), with the name kept for the
  *       Host header and TLS, so a DNS answer that changes between check and connect (rebinding) cannot slip through.
- *       A host spelling an IPv4 address other than as a dotted quad ({@code 2130706433}, {@code 0x7f.1}) is refused
- *       before anything resolves it ({@link Ipv4Spelling}). Each redirect hop is a fetch of its own, checked
- *       again.</li>
+ *       The URL is read as a browser reads it ({@link RequestUrl}): a host spelling an IPv4 address other than as a
+ *       dotted quad ({@code 2130706433}, {@code 0x7f.1}) is that address, never resolved, and checked as such. Each
+ *       redirect hop is a fetch of its own, checked again.</li>
  *   <li><b>Timeouts.</b> Connect, idle (no byte for that long, which bounds the time to first byte), and total,
  *       which a site sending a byte now and then cannot outlast: either one resets the request.</li>
  *   <li><b>Body.</b> Streamed into a {@link BoundedBody}: cut at the cap and flagged, never held beyond it. gzip and
@@ -194,27 +194,19 @@ public final class VertxPageFetcher implements PageFetcher, AutoCloseable {
         if (missed(request)) {
             return late(request, start);
         }
-        URI uri;
+        RequestUrl uri;
         try {
-            uri = URI.create(url);
+            // As a browser reads it, numbers in the host included (0x7f.1 is 127.0.0.1): the address checked below is
+            // the one connected to. The pipeline's request URLs are so serialized already, and stay as they are.
+            uri = RequestUrl.from(url);
         } catch (IllegalArgumentException e) {
-            return new FetchResult.Failure(FailureKind.IO, "invalid URL " + url, elapsed(start));
+            return new FetchResult.Failure(FailureKind.BLOCKED, "not fetched: " + e.getMessage(), elapsed(start));
         }
-        String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
-        if (!scheme.equals("http") && !scheme.equals("https")) {
-            return new FetchResult.Failure(FailureKind.BLOCKED, "scheme " + scheme + " is not fetched",
-                    elapsed(start));
-        }
-        Optional<String> unusable = unusableHost(uri);
-        if (unusable.isPresent()) {
-            return new FetchResult.Failure(FailureKind.BLOCKED, unusable.get(), elapsed(start));
-        }
-        String host = uri.getHost().startsWith("[") ? uri.getHost().substring(1, uri.getHost().length() - 1)
-                : uri.getHost();
+        String host = uri.host().startsWith("[") ? uri.host().substring(1, uri.host().length() - 1) : uri.host();
         InetAddress address;
         try {
             // a literal is parsed, never looked up; a name is resolved once, here, and never again for this fetch
-            List<InetAddress> resolved = uri.getHost().startsWith("[") || Ipv4Spelling.isDottedQuad(host)
+            List<InetAddress> resolved = uri.host().startsWith("[") || Ipv4Spelling.isDottedQuad(host)
                     ? List.of(InetAddress.getByName(host)) : resolver.apply(host);
             if (resolved == null || resolved.isEmpty()) {
                 return new FetchResult.Failure(FailureKind.DNS, "unknown host " + host, elapsed(start));
@@ -453,22 +445,6 @@ public final class VertxPageFetcher implements PageFetcher, AutoCloseable {
                 finish.run();
             }
         });
-    }
-
-    /**
-     * Why the URL's host cannot be fetched, before anything resolves it: none that {@link URI} can read as a server
-     * name, or a number that different parsers read as different IPv4 addresses ({@link Ipv4Spelling}).
-     */
-    private static Optional<String> unusableHost(URI uri) {
-        String authority = uri.getRawAuthority() == null ? "" : uri.getRawAuthority();
-        String written = authority.substring(authority.lastIndexOf('@') + 1).replaceFirst(":[0-9]*$", "");
-        if (!written.startsWith("[")) {
-            Optional<String> ambiguous = Ipv4Spelling.ambiguity(written.toLowerCase(Locale.ROOT));
-            if (ambiguous.isPresent()) {
-                return ambiguous;
-            }
-        }
-        return uri.getHost() == null ? Optional.of("no usable host in " + uri) : Optional.empty();
     }
 
     /** Whether it is past the end of the request's send window. */

@@ -1,14 +1,13 @@
 package io.spiderling.lambda.internal;
 
+import io.spiderling.core.url.RequestUrl;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.RequestOptions;
 import io.vertx.core.net.SocketAddress;
 import java.net.InetAddress;
-import java.net.URI;
 import java.net.UnknownHostException;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Locale;
 
 /**
  * A Vert.x request to exactly the address an SSRF check allowed, never to what the name resolves to at connect time:
@@ -33,14 +32,12 @@ public final class CheckedAddress {
         }
     }
 
-    /** @param uri an absolute http or https URL, with a host */
-    public static RequestOptions request(HttpMethod method, URI uri, InetAddress address) {
-        boolean ssl = "https".equals(uri.getScheme().toLowerCase(Locale.ROOT));
-        int port = uri.getPort() > 0 ? uri.getPort() : ssl ? 443 : 80;
-        String host = uri.getHost().startsWith("[") ? uri.getHost().substring(1, uri.getHost().length() - 1)
-                : uri.getHost();
-        String path = (uri.getRawPath() == null || uri.getRawPath().isEmpty() ? "/" : uri.getRawPath())
-                + (uri.getRawQuery() == null ? "" : "?" + uri.getRawQuery());
+    /** @param url the URL as it is sent: its request-target goes on the wire exactly as serialized */
+    public static RequestOptions request(HttpMethod method, RequestUrl url, InetAddress address) {
+        boolean ssl = "https".equals(url.scheme());
+        int port = url.port();
+        String host = url.host().startsWith("[") ? url.host().substring(1, url.host().length() - 1) : url.host();
+        String path = url.target();
         return new RequestOptions()
                 .setMethod(method)
                 .setServer(SocketAddress.inetSocketAddress(port, address.getHostAddress()))

@@ -2,6 +2,7 @@ package io.spiderling.lambda.notify;
 
 import io.spiderling.core.notify.DeliveryPolicy;
 import io.spiderling.core.port.WebhookSender;
+import io.spiderling.core.url.RequestUrl;
 import io.spiderling.lambda.internal.CheckedAddress;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
@@ -56,7 +57,7 @@ public final class VertxWebhookSender implements WebhookSender, AutoCloseable {
     }
 
     private DeliveryPolicy.Attempt postTo(URI uri, InetAddress address, byte[] body, Map<String, String> headers) {
-        RequestOptions options = CheckedAddress.request(HttpMethod.POST, uri, address)
+        RequestOptions options = CheckedAddress.request(HttpMethod.POST, RequestUrl.from(uri.toString()), address)
                 .setConnectTimeout(TIMEOUT.toMillis())
                 .setIdleTimeout(TIMEOUT.toMillis());
         headers.forEach(options::addHeader);
