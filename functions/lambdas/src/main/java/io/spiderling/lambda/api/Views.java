@@ -233,7 +233,7 @@ public final class Views {
                 f.redirects().forEach(chain::add);
             }
             f.error().ifPresent(e -> node.put("error", e));
-            f.capture().ifPresent(c -> node.set("capture", capture(f.url(), c)));
+            f.capture().ifPresent(c -> node.set("capture", capture(f.requestUrl().orElse(f.url()), c)));
         }, () -> {
             if (record.extraction().flatMap(ExtractionRecord::source).isEmpty()) {
                 node.put("state", ItemState.QUEUED.wireName());
