@@ -180,8 +180,8 @@ public final class EmbeddedAws implements AutoCloseable {
     }
 
     /**
-     * A client of its own to the emulated DynamoDB, with {@code interceptors} on every call (a {@link FaultInjector},
-     * say); the caller closes it.
+     * A client of its own to the emulated DynamoDB, with {@code interceptors} on every call (testkit's
+     * {@code FaultInjector}, say); the caller closes it.
      */
     public DynamoDbClient dynamoDb(ExecutionInterceptor... interceptors) {
         return configure(DynamoDbClient.builder(), dynamoDbServer.endpoint())
