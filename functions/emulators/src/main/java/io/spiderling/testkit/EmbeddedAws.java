@@ -64,8 +64,6 @@ public final class EmbeddedAws implements AutoCloseable {
 
     private static final String LOOPBACK = "127.0.0.1";
 
-    private static EmbeddedAws shared;
-
     private final Emulator sqsServer;
     private final Emulator dynamoDbServer;
     private final Emulator s3Server;
@@ -136,19 +134,6 @@ public final class EmbeddedAws implements AutoCloseable {
     /** The folder this stack keeps its data in; empty for a stack in memory. */
     public Optional<DataFolder> dataFolder() {
         return dataFolder;
-    }
-
-    /**
-     * The stack shared by everything in this JVM: started on first use and closed by a shutdown hook when the JVM
-     * exits. Do not close it yourself; isolate tests with {@link #provision(String)} instead.
-     */
-    public static synchronized EmbeddedAws shared() {
-        if (shared == null) {
-            EmbeddedAws stack = start();
-            Runtime.getRuntime().addShutdownHook(new Thread(stack::close, "embedded-aws-shutdown"));
-            shared = stack;
-        }
-        return shared;
     }
 
     public URI sqsEndpoint() {
