@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.spiderling.catalog.ConfigKeys;
+import io.spiderling.local.cost.Account;
 import io.spiderling.local.cost.AwsPrices;
 import io.spiderling.local.cost.CostReport;
 import io.spiderling.local.cost.Metering;
@@ -78,17 +79,20 @@ public final class FetchBenchmark {
 
     public static void main(String[] argv) throws Exception {
         Settings s = parse(argv);
-        if (s.cost()) {
-            Metering.enable();
+        try (Metering metering = s.cost() ? Metering.billing() : Metering.counting()) {
+            metering.actAs(Account.HARNESS);
+            measure(s, metering);
         }
-        Metering.actAs(Metering.HARNESS);
+    }
+
+    private static void measure(Settings s, Metering metering) throws Exception {
         System.out.printf(Locale.ROOT, "%d URLs over %d sites at %d requests/s each, %d fetch pollers; sites answer"
                 + " after %d ms at %s MB/s; pages seeded %d%n", s.urls(), s.sites(), s.qps(), s.pollers(), s.ttfbMs(),
                 s.mbps(), s.seed());
         List<Phase[]> runs = new ArrayList<>();
         for (int r = 1; r <= s.runs(); r++) {
             System.out.printf(Locale.ROOT, "%n######## run %d of %d%n", r, s.runs());
-            Phase[] run = run(s);
+            Phase[] run = run(s, metering);
             runs.add(run);
             for (Phase phase : run) {
                 System.out.printf(Locale.ROOT, "%n%s: fetched %d, not-modified %d, other %d; makespan %.1f s; lower"
@@ -111,7 +115,7 @@ public final class FetchBenchmark {
         }
     }
 
-    private static Phase[] run(Settings s) throws Exception {
+    private static Phase[] run(Settings s, Metering metering) throws Exception {
         Path dir = Files.createTempDirectory("spiderling-bench-fetch");
         try (EmbeddedAws aws = EmbeddedAws.start();
                 LocalSites sites = LocalSites.start(s.sites()).latency(SiteLatency.of(s.ttfbMs(), s.mbps()))) {
@@ -138,15 +142,16 @@ public final class FetchBenchmark {
             Path rates = sites.rateOverrides(dir, s.qps());
             LocalSpiderling.Options options = new LocalSpiderling.Options(0, s.pollers(), Clock.systemUTC())
                     .withConfig("spiderling.fetch.rate-overrides-file", rates.toString())
-                    .withConfig(ConfigKeys.CAPTURE_ENABLED.name(), Boolean.toString(s.capture()));
+                    .withConfig(ConfigKeys.CAPTURE_ENABLED.name(), Boolean.toString(s.capture()))
+                    .withMetering(metering);
             try (LocalSpiderling local = LocalSpiderling.start(aws, resources, options)) {
                 ObjectNode first = JSON.createObjectNode();
                 first.set("urls", list);
-                Phase fetch = phase(local, "first fetch", first, bound);
+                Phase fetch = phase(local, metering, "first fetch", first, bound);
                 ObjectNode again = JSON.createObjectNode();
                 again.set("urls", list);
                 again.put("recrawlAfter", "PT0S");
-                Phase recrawl = phase(local, "recrawl", again, bound);
+                Phase recrawl = phase(local, metering, "recrawl", again, bound);
                 return new Phase[] {fetch, recrawl};
             }
         } finally {
@@ -156,8 +161,9 @@ public final class FetchBenchmark {
     }
 
     /** Submits the batch as a client would, and waits for it as the harness, polling once a second. */
-    private static Phase phase(LocalSpiderling local, String name, ObjectNode body, double bound) throws Exception {
-        Usage before = Metering.snapshot();
+    private static Phase phase(LocalSpiderling local, Metering metering, String name, ObjectNode body, double bound)
+            throws Exception {
+        Usage before = metering.snapshot();
         long start = System.nanoTime();
         HttpResponse<String> posted = HTTP.send(local.apiRequest("/batches")
                 .POST(HttpRequest.BodyPublishers.ofString(body.toString())).build(),
@@ -179,7 +185,7 @@ public final class FetchBenchmark {
         double makespan = (System.nanoTime() - start) / 1e9;
         local.awaitS3Events(Duration.ofMinutes(1)); // the extract events of the last pages
         Thread.sleep(SETTLE);
-        return new Phase(name, status, makespan, bound, Metering.snapshot().minus(before));
+        return new Phase(name, status, makespan, bound, metering.snapshot().minus(before));
     }
 
     static boolean oddPage(String path) {

@@ -20,7 +20,6 @@ import io.spiderling.lambda.Handlers;
 import io.spiderling.lambda.Pipeline;
 import io.spiderling.lambda.config.FunctionConfig;
 import io.spiderling.lambda.internal.HttpJson;
-import io.spiderling.local.cost.Metering;
 import io.spiderling.testkit.DataFolder;
 import io.spiderling.testkit.EmbeddedAws;
 import io.spiderling.testkit.StackResources;
@@ -42,6 +41,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
+import java.util.stream.Stream;
 import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
 
 /**
@@ -75,9 +75,10 @@ public final class LocalSpiderling implements AutoCloseable {
      *     second, so a demo does not wait)
      * @param interceptors SDK interceptors on every AWS client of the stack ({@link Pipeline.Builder#interceptors}):
      *     how fault tests reach its calls; none by default
+     * @param meter what a benchmark's meter sees of the run ({@link Meter}); {@link Meter#NONE} by default
      */
     public record Options(int apiPort, int fetchPollers, Clock clock, Map<String, String> config,
-            Duration sweepEvery, List<ExecutionInterceptor> interceptors) {
+            Duration sweepEvery, List<ExecutionInterceptor> interceptors, Meter meter) {
         /**
          * Concurrent fetch "invocations". A fetcher waits up to a second for its site's slot, so with fewer pollers
          * than active sites the sites wait for each other; on AWS, Lambda runs about one invocation per message
@@ -88,22 +89,28 @@ public final class LocalSpiderling implements AutoCloseable {
         public Options {
             config = Map.copyOf(config);
             interceptors = List.copyOf(interceptors);
+            Objects.requireNonNull(meter, "meter");
         }
 
         public Options(int apiPort, int fetchPollers, Clock clock) {
-            this(apiPort, fetchPollers, clock, Map.of(), Duration.ofSeconds(1), List.of());
+            this(apiPort, fetchPollers, clock, Map.of(), Duration.ofSeconds(1), List.of(), Meter.NONE);
         }
 
         public Options withSweepEvery(Duration every) {
-            return new Options(apiPort, fetchPollers, clock, config, every, interceptors);
+            return new Options(apiPort, fetchPollers, clock, config, every, interceptors, meter);
         }
 
         public Options withInterceptors(List<ExecutionInterceptor> added) {
-            return new Options(apiPort, fetchPollers, clock, config, sweepEvery, added);
+            return new Options(apiPort, fetchPollers, clock, config, sweepEvery, added, meter);
         }
 
         public Options withFetchPollers(int count) {
-            return new Options(apiPort, count, clock, config, sweepEvery, interceptors);
+            return new Options(apiPort, count, clock, config, sweepEvery, interceptors, meter);
+        }
+
+        /** The run shown to {@code metering}: a benchmark's cost meter. */
+        public Options withMetering(Meter metering) {
+            return new Options(apiPort, fetchPollers, clock, config, sweepEvery, interceptors, metering);
         }
 
         public static Options defaults() {
@@ -113,7 +120,7 @@ public final class LocalSpiderling implements AutoCloseable {
         public Options withConfig(String key, String value) {
             Map<String, String> more = new java.util.HashMap<>(config);
             more.put(key, value);
-            return new Options(apiPort, fetchPollers, clock, more, sweepEvery, interceptors);
+            return new Options(apiPort, fetchPollers, clock, more, sweepEvery, interceptors, meter);
         }
     }
 
@@ -145,6 +152,7 @@ public final class LocalSpiderling implements AutoCloseable {
 
     private LocalSpiderling(EmbeddedAws aws, StackResources resources, Options options) {
         this.resources = resources;
+        Meter meter = options.meter();
         Map<String, String> config = new HashMap<>(options.config());
         if (!config.containsKey(CLIENTS_FILE)) {
             this.localClient = Optional.of(aws.dataFolder()
@@ -159,10 +167,10 @@ public final class LocalSpiderling implements AutoCloseable {
                 .config(FunctionConfig.of(configuration(aws, resources, config)))
                 .vertx(vertx)
                 .clock(options.clock())
-                .blobDecorator(blobs -> new NotifyingBlobStore(blobs, notifications::objectCreated))
-                // The sweep's CloudWatch metrics (log lines on Lambda) go nowhere locally; counted as log bytes.
-                .metrics(Metering.logStream())
-                .interceptors(options.interceptors())
+                .blobDecorator(blobs -> new NotifyingBlobStore(blobs, notifications::objectCreated, meter))
+                // The sweep's CloudWatch metrics (log lines on Lambda) go nowhere locally; a meter counts log bytes.
+                .metrics(meter.logStream())
+                .interceptors(Stream.concat(options.interceptors().stream(), meter.interceptors().stream()).toList())
                 .build();
         // Before any poller: the resumed jobs go out first, and nothing consumes the fetch queue while it is emptied.
         this.resumed = aws.dataFolder().filter(DataFolder::usedBefore)
@@ -173,12 +181,12 @@ public final class LocalSpiderling implements AutoCloseable {
             wire(function, options);
         }
         // In place of the deployment's listener, which nothing else is locally (see listen).
-        startPoller("events-listener", Metering.as(Metering.LOCAL, new SqsPoller(pipeline.aws().sqs(),
+        startPoller("events-listener", meter.standIn(new SqsPoller(pipeline.aws().sqs(),
                 resources.eventsQueueUrl(), this::hear, running).pausing(Duration.ofSeconds(1))));
         this.uploads = new UploadWatcher(pipeline.aws().s3(), resources.bucket(), notifications::objectCreated);
         this.apiServer = new LocalApiServer(options.apiPort(), this::http);
         // S3's notifications for uploads, which s3proxy does not raise.
-        scheduler.scheduleWithFixedDelay(Metering.as(Metering.LOCAL, this::watchUploads), 1, 1, TimeUnit.SECONDS);
+        scheduler.scheduleWithFixedDelay(meter.standIn(this::watchUploads), 1, 1, TimeUnit.SECONDS);
     }
 
     /**
@@ -186,28 +194,29 @@ public final class LocalSpiderling implements AutoCloseable {
      * metered as an invocation of the function; a poller's own receives and deletes as its event source's.
      */
     private void wire(FunctionSpec function, Options options) {
+        Meter meter = options.meter();
         switch (function.source()) {
             case EventSource.QueueSource queue -> {
                 RequestHandler<SQSEvent, SQSBatchResponse> handler =
-                        Metering.handler(function, Handlers.create(function.name(), pipeline));
+                        meter.handler(function, Handlers.create(function.name(), pipeline));
                 int count = function.name().equals(FunctionNames.FETCH) ? options.fetchPollers()
                         : function.name().equals(FunctionNames.PLAN) ? PLAN_POLLERS : 1;
                 for (int i = 0; i < count; i++) {
-                    startPoller(function.name() + "-" + i, Metering.as(Metering.eventSource(function.name()),
+                    startPoller(function.name() + "-" + i, meter.eventSource(function,
                             new SqsPoller(pipeline.aws().sqs(), resources.queueUrl(queue.queue()),
                                     e -> handler.handleRequest(e, null), running, queue.batchSize())));
                 }
             }
             case EventSource.ObjectCreated s3 -> {
                 RequestHandler<S3Event, Object> handler =
-                        Metering.handler(function, Handlers.create(function.name(), pipeline));
+                        meter.handler(function, Handlers.create(function.name(), pipeline));
                 notifications.subscribe(function.name(), s3.prefixes(), handler);
             }
             case EventSource.Http api -> http.put(function.name(),
-                    Metering.httpHandler(function, Handlers.create(function.name(), pipeline)));
+                    meter.httpHandler(function, Handlers.create(function.name(), pipeline)));
             case EventSource.Schedule schedule -> {
                 RequestHandler<ScheduledEvent, Object> handler =
-                        Metering.handler(function, Handlers.create(function.name(), pipeline));
+                        meter.handler(function, Handlers.create(function.name(), pipeline));
                 long every = options.sweepEvery().toMillis();
                 scheduler.scheduleWithFixedDelay(() -> runScheduled(function.name(), handler), every, every,
                         TimeUnit.MILLISECONDS);

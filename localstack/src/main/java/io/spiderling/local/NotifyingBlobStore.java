@@ -1,7 +1,6 @@
 package io.spiderling.local;
 
 import io.spiderling.core.port.BlobStore;
-import io.spiderling.local.cost.Metering;
 import java.io.InputStream;
 import java.net.URI;
 import java.time.Duration;
@@ -18,10 +17,12 @@ final class NotifyingBlobStore implements BlobStore {
 
     private final BlobStore delegate;
     private final BiConsumer<String, Long> onCreated;
+    private final Meter meter;
 
-    NotifyingBlobStore(BlobStore delegate, BiConsumer<String, Long> onCreated) {
+    NotifyingBlobStore(BlobStore delegate, BiConsumer<String, Long> onCreated, Meter meter) {
         this.delegate = delegate;
         this.onCreated = onCreated;
+        this.meter = meter;
     }
 
     @Override
@@ -66,7 +67,7 @@ final class NotifyingBlobStore implements BlobStore {
         boolean copied = delegate.copy(from, to);
         if (copied) {
             // The size is the local stand-in's question (S3 puts it in the event), not the function's request.
-            onCreated.accept(to, Metering.standIn(() -> delegate.size(to)).orElse(0L));
+            onCreated.accept(to, meter.standIn(() -> delegate.size(to)).orElse(0L));
         }
         return copied;
     }

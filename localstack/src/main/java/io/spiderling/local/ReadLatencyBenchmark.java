@@ -15,6 +15,8 @@ import io.spiderling.core.pipeline.Queries.UrlLookup;
 import io.spiderling.core.url.NormalizationResult;
 import io.spiderling.core.url.NormalizedUrl;
 import io.spiderling.core.url.UrlNormalizer;
+import io.spiderling.local.cost.Metering;
+import io.spiderling.local.cost.Usage;
 import io.spiderling.testkit.EmbeddedAws;
 import io.spiderling.testkit.StackResources;
 import java.time.Duration;
@@ -45,6 +47,8 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Threads;
 import org.openjdk.jmh.annotations.Warmup;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.s3.S3Client;
 
 /**
  * {@code ./spiderling bench-read}: the latency of the read side ({@link Queries}) on the embedded stack, DynamoDB
@@ -96,6 +100,10 @@ public class ReadLatencyBenchmark {
     public int records;
 
     private EmbeddedAws aws;
+    /** Counts the reads' calls, for the check; the stores' clients carry it, as the pipeline's do when metered. */
+    private Metering metering;
+    private DynamoDbClient dynamoDb;
+    private S3Client s3;
     private Queries queries;
     private final SplittableRandom seeds = new SplittableRandom(SEED);
 
@@ -111,11 +119,14 @@ public class ReadLatencyBenchmark {
         // The emulators log at WARN already (logging.properties); this keeps our own INFO lines out of the table too.
         Logger.getLogger("").setLevel(java.util.logging.Level.WARNING);
         aws = EmbeddedAws.start();
+        metering = Metering.counting();
+        dynamoDb = aws.dynamoDb(metering.interceptor());
+        s3 = aws.s3(metering.interceptor());
         StackResources r = aws.provision("bench-read");
         UrlNormalizer normalizer = UrlNormalizer.create();
-        DynamoDbUrlStore urls = new DynamoDbUrlStore(aws.dynamoDb(), r.urlsTable());
-        DynamoDbBatchStore batches = new DynamoDbBatchStore(aws.dynamoDb(), r.batchesTable());
-        queries = new Queries(normalizer, batches, batches, urls, new S3BlobStore(aws.s3(), aws.s3Presigner(),
+        DynamoDbUrlStore urls = new DynamoDbUrlStore(dynamoDb, r.urlsTable());
+        DynamoDbBatchStore batches = new DynamoDbBatchStore(dynamoDb, r.batchesTable());
+        queries = new Queries(normalizer, batches, batches, urls, new S3BlobStore(s3, aws.s3Presigner(),
                 r.bucket()));
 
         long start = System.nanoTime();
@@ -208,12 +219,16 @@ public class ReadLatencyBenchmark {
         }
     }
 
-    private static long batchGets() {
-        return RequestCounter.snapshot().getOrDefault("DynamoDb BatchGetItem", 0L);
+    private long batchGets() {
+        return metering.snapshot().byOperation().getOrDefault(new Usage.Operation("DynamoDB", "BatchGetItem"),
+                Usage.Calls.NONE).calls();
     }
 
     @TearDown(Level.Trial)
     public void stopStack() {
+        dynamoDb.close();
+        s3.close();
+        metering.close();
         aws.close();
     }
 

@@ -2,6 +2,7 @@ package io.spiderling.local;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.spiderling.local.cost.Account;
 import io.spiderling.local.cost.AwsPrices;
 import io.spiderling.local.cost.CostReport;
 import io.spiderling.local.cost.Metering;
@@ -67,10 +68,13 @@ public final class UploadBenchmark {
                 }
             }
         }
-        if (cost) {
-            Metering.enable();
+        try (Metering metering = cost ? Metering.billing() : Metering.counting()) {
+            metering.actAs(Account.HARNESS);
+            measure(urls, sites, chunkBytes, metering);
         }
-        Metering.actAs(Metering.HARNESS);
+    }
+
+    private static void measure(long urls, int sites, long chunkBytes, Metering metering) throws Exception {
         Path dir = Files.createTempDirectory("spiderling-bench-upload");
         Manifest manifest = write(dir.resolve("manifest.jsonl"), urls, sites);
         System.out.printf(Locale.ROOT, "manifest: %,d lines, %,d bytes: %,d distinct URLs over %,d sites, %,d respelled"
@@ -82,9 +86,10 @@ public final class UploadBenchmark {
             LocalSpiderling.Options options = new LocalSpiderling.Options(0, 0, java.time.Clock.systemUTC())
                     .withConfig("spiderling.uploads.chunk-bytes", String.valueOf(chunkBytes))
                     // As EventBridge would run it on AWS; every second it would compete with planning for the stack.
-                    .withSweepEvery(Duration.ofMinutes(1));
+                    .withSweepEvery(Duration.ofMinutes(1))
+                    .withMetering(metering);
             try (LocalSpiderling local = LocalSpiderling.start(aws, resources, options)) {
-                run(aws, resources, local, manifest, cost);
+                run(aws, resources, local, manifest, metering);
             }
         } finally {
             Files.deleteIfExists(manifest.file());
@@ -93,8 +98,8 @@ public final class UploadBenchmark {
     }
 
     private static void run(EmbeddedAws aws, StackResources resources, LocalSpiderling local, Manifest manifest,
-            boolean cost) throws Exception {
-        Usage before = Metering.snapshot();
+            Metering metering) throws Exception {
+        Usage before = metering.snapshot();
         HttpResponse<String> created = HTTP.send(local.apiRequest("/batches/uploads")
                 .POST(HttpRequest.BodyPublishers.ofString("{\"format\":\"jsonl\"}")).build(),
                 HttpResponse.BodyHandlers.ofString());
@@ -108,7 +113,7 @@ public final class UploadBenchmark {
             throw new IllegalStateException("upload refused: " + put.statusCode() + " " + put.body());
         }
         double uploadSeconds = (System.nanoTime() - start) / 1e9;
-        Metering.clientPut("uploads/", manifest.bytes());
+        metering.clientPut("uploads/", manifest.bytes());
         long peakHeap = 0;
         JsonNode status;
         long lastReport = 0;
@@ -130,7 +135,7 @@ public final class UploadBenchmark {
         }
         double seconds = (System.nanoTime() - start) / 1e9;
         Thread.sleep(SETTLE.toMillis()); // the plan queue's event source deletes its last message
-        Usage used = Metering.snapshot().minus(before);
+        Usage used = metering.snapshot().minus(before);
         long total = status.get("total").asLong();
         long duplicates = status.get("duplicates").asLong();
         long parked = frontierEntries(aws, resources);
@@ -149,7 +154,7 @@ public final class UploadBenchmark {
                 && parked == manifest.distinct()
                 && status.get("counts").get("invalid").asLong() == manifest.invalid();
         System.out.println(exact ? "counts: exact" : "counts: WRONG");
-        if (cost) {
+        if (metering.bills()) {
             System.out.print(new CostReport("planning an uploaded manifest", used, manifest.distinct(), "planned URL",
                     AwsPrices.US_EAST_1, AwsPrices.Architecture.ARM64).render());
         }

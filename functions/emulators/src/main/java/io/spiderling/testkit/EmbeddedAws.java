@@ -160,13 +160,19 @@ public final class EmbeddedAws implements AutoCloseable {
         return sqs;
     }
 
+    /** A client of its own to the emulated SQS, with {@code interceptors} on every call; the caller closes it. */
+    public SqsClient sqs(ExecutionInterceptor... interceptors) {
+        return configure(SqsClient.builder(), sqsServer.endpoint())
+                .overrideConfiguration(c -> List.of(interceptors).forEach(c::addExecutionInterceptor)).build();
+    }
+
     public DynamoDbClient dynamoDb() {
         return dynamoDb;
     }
 
     /**
      * A client of its own to the emulated DynamoDB, with {@code interceptors} on every call (testkit's
-     * {@code FaultInjector}, say); the caller closes it.
+     * {@code FaultInjector}, the benchmarks' meter); the caller closes it.
      */
     public DynamoDbClient dynamoDb(ExecutionInterceptor... interceptors) {
         return configure(DynamoDbClient.builder(), dynamoDbServer.endpoint())
@@ -175,6 +181,12 @@ public final class EmbeddedAws implements AutoCloseable {
 
     public S3Client s3() {
         return s3;
+    }
+
+    /** A client of its own to the emulated S3, with {@code interceptors} on every call; the caller closes it. */
+    public S3Client s3(ExecutionInterceptor... interceptors) {
+        return configure(S3Client.builder(), s3Server.endpoint()).forcePathStyle(true)
+                .overrideConfiguration(c -> List.of(interceptors).forEach(c::addExecutionInterceptor)).build();
     }
 
     /** Signs URLs against the emulated S3, as the functions' presigner does against S3. */

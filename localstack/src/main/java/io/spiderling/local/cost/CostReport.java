@@ -21,9 +21,11 @@ import java.util.TreeSet;
 public record CostReport(String phase, Usage usage, long urls, String unit, AwsPrices prices,
         Architecture architecture) {
 
+    private static final Account SWEEP = Account.function(FunctionNames.SWEEP);
+
     /** The pipeline's part of the phase. */
     public Usage pipeline() {
-        return usage.accounts(Metering::pipeline);
+        return usage.accounts(Account::pipeline);
     }
 
     /** The pipeline's dollars per million URLs. */
@@ -78,9 +80,9 @@ public record CostReport(String phase, Usage usage, long urls, String unit, AwsP
         line(out, "by account, per %s:", unit);
         line(out, "  %-32s %9s %9s %9s %9s %9s %9s %9s %9s %9s", "account", "invoc", "GB-s", "log B", "DDB calls",
                 "WRU", "RRU", "SQS req", "S3 req", "$/M");
-        Set<String> accounts = new TreeSet<>(p.invocations().keySet());
+        Set<Account> accounts = new TreeSet<>(p.invocations().keySet());
         p.calls().keySet().forEach(c -> accounts.add(c.account()));
-        for (String account : accounts) {
+        for (Account account : accounts) {
             Usage a = p.accounts(account::equals);
             Usage.Invocations i = a.totalInvocations();
             Usage.Calls ddb = a.total("DynamoDB"::equals);
@@ -97,10 +99,10 @@ public record CostReport(String phase, Usage usage, long urls, String unit, AwsP
                 call.service() + " " + call.operation(), num(c.calls() / n), num(c.billedRequests() / n),
                 num(c.writeUnits() / n), num(c.readUnits() / n), num(c.refused() / n)));
         StringBuilder apart = new StringBuilder();
-        usage.accounts(a -> !Metering.pipeline(a)).byAccount(s -> true).forEach((account, c) ->
+        usage.accounts(a -> !a.pipeline()).byAccount(s -> true).forEach((account, c) ->
                 apart.append(String.format(Locale.ROOT, "%s%s %,d calls", apart.isEmpty() ? "" : "; ", account,
                         c.calls())));
-        usage.accounts(a -> !Metering.pipeline(a)).invocations().forEach((account, i) ->
+        usage.accounts(a -> !a.pipeline()).invocations().forEach((account, i) ->
                 apart.append(String.format(Locale.ROOT, "; %s %,d invocations", account, i.count())));
         line(out, "not in the figures: %s", apart.isEmpty() ? "nothing" : apart);
         return out.toString();
@@ -110,13 +112,13 @@ public record CostReport(String phase, Usage usage, long urls, String unit, AwsP
     static Usage scheduleDriven(Usage pipeline) {
         Map<Usage.Call, Usage.Calls> calls = new TreeMap<>();
         pipeline.calls().forEach((k, v) -> {
-            if (k.account().equals(FunctionNames.SWEEP) || k.operation().endsWith("(empty)")) {
+            if (k.account().equals(SWEEP) || k.operation().endsWith("(empty)")) {
                 calls.put(k, v);
             }
         });
-        Map<String, Usage.Invocations> invocations = new TreeMap<>();
+        Map<Account, Usage.Invocations> invocations = new TreeMap<>();
         pipeline.invocations().forEach((k, v) -> {
-            if (k.equals(FunctionNames.SWEEP)) {
+            if (k.equals(SWEEP)) {
                 invocations.put(k, v);
             }
         });

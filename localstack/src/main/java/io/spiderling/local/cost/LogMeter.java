@@ -30,11 +30,13 @@ final class LogMeter extends Handler {
 
     private static final Pattern CATEGORY = Pattern.compile("quarkus\\.log\\.category\\.\"([^\"]+)\"\\.level");
 
+    private final Metering metering;
     private final Level rootLevel;
     /** Category levels, longest name first matching wins. */
     private final TreeMap<String, Level> categories;
 
-    LogMeter(Level rootLevel, Map<String, Level> categories) {
+    LogMeter(Metering metering, Level rootLevel, Map<String, Level> categories) {
+        this.metering = metering;
         this.rootLevel = rootLevel;
         this.categories = new TreeMap<>(categories);
         setLevel(Level.ALL);
@@ -42,7 +44,7 @@ final class LogMeter extends Handler {
     }
 
     /** With the levels of the functions' {@code application.properties} (its default profile). */
-    static LogMeter withFunctionLevels() {
+    static LogMeter withFunctionLevels(Metering metering) {
         URL resource = LogMeter.class.getClassLoader().getResource("application.properties");
         Properties properties = new Properties();
         if (resource != null) {
@@ -59,7 +61,7 @@ final class LogMeter extends Handler {
                 categories.put(m.group(1), level(properties.getProperty(name)));
             }
         });
-        return new LogMeter(level(properties.getProperty("quarkus.log.level", "INFO")), categories);
+        return new LogMeter(metering, level(properties.getProperty("quarkus.log.level", "INFO")), categories);
     }
 
     /** The level Lambda's functions log {@code category} at. */
@@ -80,9 +82,8 @@ final class LogMeter extends Handler {
 
     @Override
     public void publish(LogRecord record) {
-        if (Metering.enabled() && Metering.invoking()
-                && record.getLevel().intValue() >= levelOf(record.getLoggerName()).intValue()) {
-            Metering.logged(getFormatter().format(record).getBytes(StandardCharsets.UTF_8).length);
+        if (metering.invoking() && record.getLevel().intValue() >= levelOf(record.getLoggerName()).intValue()) {
+            metering.logged(getFormatter().format(record).getBytes(StandardCharsets.UTF_8).length);
         }
     }
 

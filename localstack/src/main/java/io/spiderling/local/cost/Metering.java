@@ -3,160 +3,166 @@ package io.spiderling.local.cost;
 import com.amazonaws.services.lambda.runtime.RequestHandler;
 import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPEvent;
 import io.spiderling.catalog.FunctionSpec;
+import io.spiderling.local.Meter;
 import java.io.OutputStream;
 import java.io.PrintStream;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.DoubleAdder;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Supplier;
 import java.util.logging.Logger;
+import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
 
 /**
- * Counts what this JVM uses of AWS, and on whose behalf: every SDK call ({@link io.spiderling.local.RequestCounter}
- * sees them all), every handler invocation of the local runner, the bytes the invocations log, and the bytes written
- * to S3.
+ * Counts what one measurement uses of AWS, and on whose behalf: every call of the SDK clients that carry its
+ * {@link #interceptor()} (the local runner's, once a benchmark hands it this meter through
+ * {@code LocalSpiderling.Options.withMetering}), every handler invocation of the runner, the bytes the invocations
+ * log, and the bytes written to S3. A benchmark creates one and reads it with {@link #snapshot()}; a run that is not
+ * given one is not metered at all.
  *
- * <p>A call belongs to the <em>account</em> running on its thread. The local runner calls each handler on a thread of
+ * <p>A call belongs to the {@link Account} running on its thread. The local runner calls each handler on a thread of
  * its own (a queue poller, an S3-event worker, the API server, the scheduler) through {@link #handler}, which makes
- * the function the account for the invocation; the SDK's synchronous clients run interceptors on the calling thread, so
- * the handler's calls are its own. Outside invocations a thread has a standing account: a queue poller's receives
- * and deletes belong to the queue's event source (on AWS, Lambda's event source mapping makes them); the harness's
- * own calls to {@link #HARNESS}, and requests it marks with {@link #HARNESS_HEADER}; the local runner's stand-ins for
- * what AWS does itself to {@link #LOCAL}. Anything else is {@link #UNATTRIBUTED}, so that a call on an unexpected
- * thread shows instead of vanishing.
+ * the function the account for the invocation; the SDK's synchronous clients run interceptors on the calling thread,
+ * so the handler's calls are its own. One set of SDK clients serves every function, so the account can only be told
+ * per thread: this meter keeps it in thread locals of its own. Outside invocations a thread has a standing account: a
+ * queue poller's receives and deletes belong to the queue's event source (on AWS, Lambda's event source mapping makes
+ * them); the harness's own calls to {@link Account#HARNESS}, and requests it marks with {@link #HARNESS_HEADER}; the
+ * local runner's stand-ins for what AWS does itself to {@link Account#LOCAL}. Anything else is
+ * {@link Account#UNATTRIBUTED}, so that a call on an unexpected thread shows instead of vanishing.
  *
- * <p>Counting requests is always on, as cheap as the counter it replaces. {@link #enable()} turns on the rest: asking
- * DynamoDB for consumed capacity (see {@link DynamoDbBilling}) and counting log bytes.
+ * <p>{@link #counting()} counts requests and invocations, about as cheap as a counter. {@link #billing()} also asks
+ * DynamoDB for consumed capacity and reads transactions' items on the side (see {@link DynamoDbBilling}), and counts
+ * the bytes the invocations log; close it when the measurement ends.
  */
-public final class Metering {
+public final class Metering implements Meter, AutoCloseable {
 
-    /** The benchmark harness: its setup and status polls. Not part of the pipeline's figures. */
-    public static final String HARNESS = "harness";
-    /** What the local runner does in AWS's place (listing uploads/ for S3's notification). Not billed on AWS. */
-    public static final String LOCAL = "local stand-in";
-    /** A call made outside any invocation on a thread with no standing account. */
-    public static final String UNATTRIBUTED = "unattributed";
-    /** A client of the deployment (the presigned upload of a manifest), billed to the deployment's account. */
-    public static final String CLIENT = "client";
     /** A request to the local API carrying this header (any value) is the harness's, not a client's. */
     public static final String HARNESS_HEADER = "x-spiderling-meter";
 
+    private final boolean billing;
     /** Inherited, so that the threads an invocation starts (the fetch stage's lanes) are billed to it. */
-    private static final ThreadLocal<String> INVOCATION = new InheritableThreadLocal<>();
-    private static final ThreadLocal<String> STANDING = new ThreadLocal<>();
-    private static final ThreadLocal<Boolean> ASIDE = new ThreadLocal<>();
-    private static final Map<Usage.Call, CallCounter> CALLS = new ConcurrentHashMap<>();
-    private static final Map<String, InvocationCounter> INVOCATIONS = new ConcurrentHashMap<>();
-    private static final Map<String, LongAdder> STORED = new ConcurrentHashMap<>();
-    private static final AtomicBoolean ENABLED = new AtomicBoolean();
-    private static final AtomicBoolean LOG_METER = new AtomicBoolean();
+    private final ThreadLocal<Account> invocation = new InheritableThreadLocal<>();
+    private final ThreadLocal<Account> standing = new ThreadLocal<>();
+    private final Map<Usage.Call, CallCounter> calls = new ConcurrentHashMap<>();
+    private final Map<Account, InvocationCounter> invocations = new ConcurrentHashMap<>();
+    private final Map<String, LongAdder> stored = new ConcurrentHashMap<>();
+    private final RequestCounter interceptor = new RequestCounter(this);
+    private final TransactionItems transactionItems = new TransactionItems();
+    private final Optional<LogMeter> logMeter;
 
-    private Metering() {}
-
-    /** Turns on billing: consumed capacity from DynamoDB, and log bytes. */
-    public static void enable() {
-        if (LOG_METER.compareAndSet(false, true)) {
-            Logger.getLogger("").addHandler(LogMeter.withFunctionLevels());
-        }
-        ENABLED.set(true);
+    private Metering(boolean billing) {
+        this.billing = billing;
+        this.logMeter = billing ? Optional.of(LogMeter.withFunctionLevels(this)) : Optional.empty();
+        logMeter.ifPresent(Logger.getLogger("")::addHandler);
     }
 
-    /** Turns billing off again (tests that share a JVM with others); requests are still counted. */
-    public static void disable() {
-        ENABLED.set(false);
+    /** Counts requests, invocations and stored bytes. */
+    public static Metering counting() {
+        return new Metering(false);
     }
 
-    static boolean enabled() {
-        return ENABLED.get();
+    /** Counts, and bills as AWS would: consumed capacity from DynamoDB, transactions' items, and log bytes. */
+    public static Metering billing() {
+        return new Metering(true);
     }
 
-    /** The account of a queue's consumer outside its invocations: Lambda's event source mapping on AWS. */
-    public static String eventSource(String function) {
-        return function + " (SQS event source)";
+    /** Whether this meter bills ({@link #billing()}), not only counts. */
+    public boolean bills() {
+        return billing;
     }
 
-    /** Whether the account is part of the pipeline (a function, an event source or a client), not the harness's. */
-    public static boolean pipeline(String account) {
-        return !account.equals(HARNESS) && !account.equals(LOCAL) && !account.equals(UNATTRIBUTED);
+    /** The interceptor that counts the calls of a client; set it on every client whose calls count. */
+    public ExecutionInterceptor interceptor() {
+        return interceptor;
+    }
+
+    @Override
+    public List<ExecutionInterceptor> interceptors() {
+        return List.of(interceptor);
+    }
+
+    TransactionItems transactionItems() {
+        return transactionItems;
     }
 
     /** The account calls on this thread belong to now. */
-    public static String account() {
-        String invocation = INVOCATION.get();
-        if (invocation != null) {
-            return invocation;
+    Account account() {
+        Account current = invocation.get();
+        if (current != null) {
+            return current;
         }
-        String standing = STANDING.get();
-        return standing == null ? UNATTRIBUTED : standing;
+        Account standingAccount = standing.get();
+        return standingAccount == null ? Account.UNATTRIBUTED : standingAccount;
     }
 
     /** Makes {@code account} the standing account of the current thread. */
-    public static void actAs(String account) {
-        STANDING.set(account);
+    public void actAs(Account account) {
+        standing.set(Objects.requireNonNull(account, "account"));
     }
 
     /** {@code task}, run with {@code account} as its thread's standing account. */
-    public static Runnable as(String account, Runnable task) {
+    public Runnable as(Account account, Runnable task) {
         return () -> {
-            String before = STANDING.get();
-            STANDING.set(account);
+            Account before = standing.get();
+            standing.set(account);
             try {
                 task.run();
             } finally {
-                STANDING.set(before);
+                standing.set(before);
             }
         };
     }
 
+    @Override
+    public Runnable eventSource(FunctionSpec function, Runnable poller) {
+        return as(Account.eventSource(function.name()), poller);
+    }
+
+    @Override
+    public Runnable standIn(Runnable task) {
+        return as(Account.LOCAL, task);
+    }
+
     /** Runs {@code call} as the local runner's stand-in for AWS, even inside an invocation. */
-    public static <T> T standIn(Supplier<T> call) {
-        String invocation = INVOCATION.get();
-        String standing = STANDING.get();
-        INVOCATION.remove();
-        STANDING.set(LOCAL);
+    @Override
+    public <T> T standIn(Supplier<T> call) {
+        Account inside = invocation.get();
+        Account before = standing.get();
+        invocation.remove();
+        standing.set(Account.LOCAL);
         try {
             return call.get();
         } finally {
-            STANDING.set(standing);
-            if (invocation != null) {
-                INVOCATION.set(invocation);
+            standing.set(before);
+            if (inside != null) {
+                invocation.set(inside);
             }
         }
     }
 
-    /** Runs the meter's own calls (reads of item sizes), which no count includes. */
-    static void aside(Runnable calls) {
-        ASIDE.set(true);
-        try {
-            calls.run();
-        } finally {
-            ASIDE.remove();
-        }
-    }
-
-    /** Whether the calls on this thread now are the meter's own. */
-    public static boolean isAside() {
-        return ASIDE.get() != null;
-    }
-
     /** The handler, each of whose calls is counted as an invocation of {@code function}. */
-    public static <I, O> RequestHandler<I, O> handler(FunctionSpec function, RequestHandler<I, O> handler) {
-        return (input, context) -> invoke(function.name(), function.memoryMb(),
-                () -> handler.handleRequest(input, context));
+    @Override
+    public <I, O> RequestHandler<I, O> handler(FunctionSpec function, RequestHandler<I, O> handler) {
+        Account account = Account.function(function.name());
+        return (input, context) -> invoke(account, function.memoryMb(), () -> handler.handleRequest(input, context));
     }
 
     /**
      * An HTTP function's handler: each call is an API Gateway request and an invocation of {@code function}, or of
      * the harness when the request carries {@link #HARNESS_HEADER}.
      */
-    public static <O> RequestHandler<APIGatewayV2HTTPEvent, O> httpHandler(FunctionSpec function,
+    @Override
+    public <O> RequestHandler<APIGatewayV2HTTPEvent, O> httpHandler(FunctionSpec function,
             RequestHandler<APIGatewayV2HTTPEvent, O> handler) {
         return (event, context) -> {
             Map<String, String> headers = event.getHeaders() == null ? Map.of() : event.getHeaders();
-            String account = headers.containsKey(HARNESS_HEADER) ? HARNESS : function.name();
+            Account account = headers.containsKey(HARNESS_HEADER) ? Account.HARNESS
+                    : Account.function(function.name());
             recordCall(account, "API Gateway", "HTTP API request", 1, 0, 0, false);
             return invoke(account, function.memoryMb(), () -> handler.handleRequest(event, context));
         };
@@ -166,29 +172,30 @@ public final class Metering {
      * Runs one invocation as Lambda would bill it: its wall time, which includes any wait inside the handler (a rate
      * slot, a site's answer), rounded up to the millisecond, at {@code memoryMb}; plus Lambda's own log lines.
      */
-    public static <T> T invoke(String account, int memoryMb, Supplier<T> call) {
-        String outer = INVOCATION.get();
-        INVOCATION.set(account);
+    private <T> T invoke(Account account, int memoryMb, Supplier<T> call) {
+        Account outer = invocation.get();
+        invocation.set(account);
         long start = System.nanoTime();
         try {
             return call.get();
         } finally {
             long millis = Billing.lambdaBilledMillis(System.nanoTime() - start);
-            InvocationCounter counter = INVOCATIONS.computeIfAbsent(account, a -> new InvocationCounter());
+            InvocationCounter counter = invocations.computeIfAbsent(account, a -> new InvocationCounter());
             counter.count.increment();
             counter.billedMillis.add(millis);
             counter.gbSeconds.add(Billing.gbSeconds(millis, memoryMb));
             counter.logBytes.add(Billing.LAMBDA_PLATFORM_LOG_BYTES);
             if (outer == null) {
-                INVOCATION.remove();
+                invocation.remove();
             } else {
-                INVOCATION.set(outer);
+                invocation.set(outer);
             }
         }
     }
 
     /** Where handlers print what goes to standard output on Lambda (the sweep's metrics): counted as log bytes. */
-    public static PrintStream logStream() {
+    @Override
+    public PrintStream logStream() {
         return new PrintStream(new OutputStream() {
             @Override
             public void write(int b) {
@@ -203,21 +210,21 @@ public final class Metering {
     }
 
     /** Counts bytes logged on this thread, if an invocation is running on it (outside one, Lambda logs nothing). */
-    static void logged(long bytes) {
-        String account = INVOCATION.get();
+    void logged(long bytes) {
+        Account account = invocation.get();
         if (account != null) {
-            INVOCATIONS.computeIfAbsent(account, a -> new InvocationCounter()).logBytes.add(bytes);
+            invocations.computeIfAbsent(account, a -> new InvocationCounter()).logBytes.add(bytes);
         }
     }
 
-    static boolean invoking() {
-        return INVOCATION.get() != null;
+    boolean invoking() {
+        return invocation.get() != null;
     }
 
     /** Counts one call of {@code account}'s. */
-    public static void recordCall(String account, String service, String operation, long billedRequests,
-            double readUnits, double writeUnits, boolean refused) {
-        CallCounter c = CALLS.computeIfAbsent(new Usage.Call(account, service, operation), k -> new CallCounter());
+    void recordCall(Account account, String service, String operation, long billedRequests, double readUnits,
+            double writeUnits, boolean refused) {
+        CallCounter c = calls.computeIfAbsent(new Usage.Call(account, service, operation), k -> new CallCounter());
         c.calls.increment();
         c.billedRequests.add(billedRequests);
         c.readUnits.add(readUnits);
@@ -231,26 +238,33 @@ public final class Metering {
      * A client's PUT of {@code bytes} under {@code prefix} through a presigned URL: not an SDK call here, but an S3
      * request and storage that AWS bills to the deployment.
      */
-    public static void clientPut(String prefix, long bytes) {
-        recordCall(CLIENT, "S3", "PutObject", 1, 0, 0, false);
+    public void clientPut(String prefix, long bytes) {
+        recordCall(Account.CLIENT, "S3", "PutObject", 1, 0, 0, false);
         stored(prefix, bytes);
     }
 
-    static void stored(String prefix, long bytes) {
-        STORED.computeIfAbsent(prefix, p -> new LongAdder()).add(bytes);
+    void stored(String prefix, long bytes) {
+        stored.computeIfAbsent(prefix, p -> new LongAdder()).add(bytes);
     }
 
     /** Everything counted so far. */
-    public static Usage snapshot() {
-        Map<Usage.Call, Usage.Calls> calls = new HashMap<>();
-        CALLS.forEach((k, c) -> calls.put(k, new Usage.Calls(c.calls.sum(), c.billedRequests.sum(), c.readUnits.sum(),
-                c.writeUnits.sum(), c.refused.sum())));
-        Map<String, Usage.Invocations> invocations = new HashMap<>();
-        INVOCATIONS.forEach((k, c) -> invocations.put(k, new Usage.Invocations(c.count.sum(), c.billedMillis.sum(),
-                c.gbSeconds.sum(), c.logBytes.sum())));
-        Map<String, Long> stored = new HashMap<>();
-        STORED.forEach((k, v) -> stored.put(k, v.sum()));
-        return new Usage(calls, invocations, stored);
+    public Usage snapshot() {
+        Map<Usage.Call, Usage.Calls> c = new HashMap<>();
+        calls.forEach((k, v) -> c.put(k, new Usage.Calls(v.calls.sum(), v.billedRequests.sum(), v.readUnits.sum(),
+                v.writeUnits.sum(), v.refused.sum())));
+        Map<Account, Usage.Invocations> i = new HashMap<>();
+        invocations.forEach((k, v) -> i.put(k, new Usage.Invocations(v.count.sum(), v.billedMillis.sum(),
+                v.gbSeconds.sum(), v.logBytes.sum())));
+        Map<String, Long> s = new HashMap<>();
+        stored.forEach((k, v) -> s.put(k, v.sum()));
+        return new Usage(c, i, s);
+    }
+
+    /** Stops counting log records, and closes the meter's own client. */
+    @Override
+    public void close() {
+        logMeter.ifPresent(Logger.getLogger("")::removeHandler);
+        transactionItems.close();
     }
 
     private static final class CallCounter {

@@ -22,10 +22,11 @@ import software.amazon.awssdk.services.sqs.model.SendMessageRequest;
 
 /**
  * One SDK call, priced: which service bills it and how (SQS per 64 KB chunk and per queue type, S3 per price class,
- * DynamoDB in request units by {@link DynamoDbBilling}), counted into {@link Metering} when it ends.
+ * DynamoDB in request units by {@link DynamoDbBilling}), counted into its {@link Metering} when it ends.
  */
-public final class SdkCallBilling {
+final class SdkCallBilling {
 
+    private final Metering metering;
     private final String sdkService;
     private final String operation;
     private final Set<DynamoDbBilling.Added> added = EnumSet.noneOf(DynamoDbBilling.Added.class);
@@ -35,34 +36,35 @@ public final class SdkCallBilling {
     private Map<TransactionItems.Target, Map<String, AttributeValue>> before;
 
     /** @param sdkService the SDK's service name: {@code DynamoDb}, {@code Sqs}, {@code S3}, … */
-    public SdkCallBilling(String sdkService, String operation) {
+    SdkCallBilling(Metering metering, String sdkService, String operation) {
+        this.metering = metering;
         this.sdkService = sdkService;
         this.operation = operation;
     }
 
     /** The request to send: for DynamoDB, with consumed capacity asked for when billing is on. */
-    public SdkRequest prepare(SdkRequest request) {
-        return sdkService.equals("DynamoDb") && Metering.enabled() ? DynamoDbBilling.prepare(request, added) : request;
+    SdkRequest prepare(SdkRequest request) {
+        return sdkService.equals("DynamoDb") && metering.bills() ? DynamoDbBilling.prepare(request, added) : request;
     }
 
     /** Just before the request goes: a transaction's items are read as they are (see {@link TransactionItems}). */
-    public void beforeTransmission(SdkRequest request, SdkHttpRequest http) {
-        if (sdkService.equals("DynamoDb") && Metering.enabled() && request instanceof TransactWriteItemsRequest tx) {
+    void beforeTransmission(SdkRequest request, SdkHttpRequest http) {
+        if (sdkService.equals("DynamoDb") && metering.bills() && request instanceof TransactWriteItemsRequest tx) {
             endpoint = URI.create(http.protocol() + "://" + http.host() + ":" + http.port());
             targets = tx.transactItems().stream().map(TransactionItems::target).toList();
-            before = TransactionItems.read(endpoint, targets.stream().flatMap(Optional::stream).toList());
+            before = metering.transactionItems().read(endpoint, targets.stream().flatMap(Optional::stream).toList());
         }
     }
 
-    public SdkResponse restore(SdkResponse response) {
+    SdkResponse restore(SdkResponse response) {
         return DynamoDbBilling.restore(response, added);
     }
 
-    public Throwable restore(Throwable failure) {
+    Throwable restore(Throwable failure) {
         return DynamoDbBilling.restore(failure, added);
     }
 
-    public void succeeded(String account, SdkRequest request, SdkResponse response, Optional<RequestBody> body) {
+    void succeeded(Account account, SdkRequest request, SdkResponse response, Optional<RequestBody> body) {
         switch (sdkService) {
             case "DynamoDb" -> {
                 DynamoDbBilling.Units units;
@@ -73,12 +75,13 @@ public final class SdkCallBilling {
                             targets.get(i).ifPresent(updated::add);
                         }
                     }
-                    units = DynamoDbBilling.transaction(tx, targets, before, TransactionItems.read(endpoint, updated));
+                    units = DynamoDbBilling.transaction(tx, targets, before,
+                            metering.transactionItems().read(endpoint, updated));
                 } else {
-                    units = Metering.enabled() ? DynamoDbBilling.succeeded(request, response)
+                    units = metering.bills() ? DynamoDbBilling.succeeded(request, response)
                             : DynamoDbBilling.Units.NONE;
                 }
-                Metering.recordCall(account, "DynamoDB", operation, 1, units.read(), units.write(), false);
+                metering.recordCall(account, "DynamoDB", operation, 1, units.read(), units.write(), false);
             }
             case "Sqs" -> {
                 boolean empty = response instanceof ReceiveMessageResponse r && r.messages().isEmpty();
@@ -89,21 +92,21 @@ public final class SdkCallBilling {
                     default -> response instanceof ReceiveMessageResponse r ? r.messages().stream()
                             .mapToLong(m -> utf8(m.body()) + attributes(m.messageAttributes())).sum() : 0;
                 };
-                Metering.recordCall(account, sqsService(request), operation + (empty ? " (empty)" : ""),
+                metering.recordCall(account, sqsService(request), operation + (empty ? " (empty)" : ""),
                         Billing.sqsRequests(payload), 0, 0, false);
             }
             case "S3" -> {
-                Metering.recordCall(account, "S3", operation, 1, 0, 0, false);
+                metering.recordCall(account, "S3", operation, 1, 0, 0, false);
                 if (request instanceof PutObjectRequest put) {
                     body.flatMap(RequestBody::optionalContentLength)
-                            .ifPresent(bytes -> Metering.stored(prefix(put.key()), bytes));
+                            .ifPresent(bytes -> metering.stored(prefix(put.key()), bytes));
                 }
             }
-            default -> Metering.recordCall(account, sdkService, operation, 1, 0, 0, false);
+            default -> metering.recordCall(account, sdkService, operation, 1, 0, 0, false);
         }
     }
 
-    public void failed(String account, SdkRequest request, Throwable failure) {
+    void failed(Account account, SdkRequest request, Throwable failure) {
         switch (sdkService) {
             case "DynamoDb" -> {
                 Optional<DynamoDbBilling.Units> refused = targets != null
@@ -111,24 +114,15 @@ public final class SdkCallBilling {
                         ? DynamoDbBilling.cancelled(tx, targets, before, failure)
                         : DynamoDbBilling.refused(request, failure);
                 DynamoDbBilling.Units units = refused.orElse(DynamoDbBilling.Units.NONE);
-                Metering.recordCall(account, "DynamoDB", operation, 1, units.read(), units.write(),
+                metering.recordCall(account, "DynamoDB", operation, 1, units.read(), units.write(),
                         refused.isPresent());
             }
             // A request that failed is billed all the same (S3's 412 for a conditional PUT among them).
-            case "Sqs" -> Metering.recordCall(account, sqsService(request), operation, 1, 0, 0, false);
-            case "S3" -> Metering.recordCall(account, "S3", operation, 1, 0, 0,
+            case "Sqs" -> metering.recordCall(account, sqsService(request), operation, 1, 0, 0, false);
+            case "S3" -> metering.recordCall(account, "S3", operation, 1, 0, 0,
                     failure instanceof S3Exception e && e.statusCode() == 412);
-            default -> Metering.recordCall(account, sdkService, operation, 1, 0, 0, false);
+            default -> metering.recordCall(account, sdkService, operation, 1, 0, 0, false);
         }
-    }
-
-    /** The SDK's name of a service as {@link Usage.Call} names it for billing. */
-    public static String sdkName(String billedService) {
-        return switch (billedService) {
-            case "DynamoDB" -> "DynamoDb";
-            case "SQS standard", "SQS FIFO" -> "Sqs";
-            default -> billedService;
-        };
     }
 
     private static String sqsService(SdkRequest request) {

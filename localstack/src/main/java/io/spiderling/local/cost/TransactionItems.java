@@ -27,18 +27,17 @@ import software.amazon.awssdk.services.dynamodb.model.TransactWriteItem;
  * Local's figure (it rounds the sum of a table's items, then doubles it again) tells.
  *
  * <p>One consistent BatchGetItem before the transaction for every item it names, and one after for the items it
- * updates, through a client of the meter's own on the same endpoint; {@link Metering#aside} keeps those reads out of
- * every count. Another writer between the reads and the transaction can make a figure slightly off; the pipeline's
- * transactions mostly create items or touch counters of a few hundred bytes, where that changes nothing.
+ * updates, through a client of the meter's own on the same endpoint: it carries no meter, so those reads count nowhere.
+ * One per {@link Metering}, which closes it. Another writer between the reads and the transaction can make a figure
+ * slightly off; the pipeline's transactions mostly create items or touch counters of a few hundred bytes, where that
+ * changes nothing.
  */
-final class TransactionItems {
+final class TransactionItems implements AutoCloseable {
 
     /** One action's item: its table (as the catalog declares it) and key. */
     record Target(String tableName, Table table, Map<String, AttributeValue> key) {}
 
-    private static final Map<URI, DynamoDbClient> CLIENTS = new ConcurrentHashMap<>();
-
-    private TransactionItems() {}
+    private final Map<URI, DynamoDbClient> clients = new ConcurrentHashMap<>();
 
     /** The action's item, or empty when its table is not one of the catalog's (its key schema is then unknown). */
     static Optional<Target> target(TransactWriteItem action) {
@@ -80,32 +79,30 @@ final class TransactionItems {
     }
 
     /** The items of {@code targets} now, by target; a target with no item is left out. */
-    static Map<Target, Map<String, AttributeValue>> read(URI endpoint, List<Target> targets) {
+    Map<Target, Map<String, AttributeValue>> read(URI endpoint, List<Target> targets) {
         Map<Target, Map<String, AttributeValue>> found = new HashMap<>();
         if (targets.isEmpty()) {
             return found;
         }
-        DynamoDbClient client = CLIENTS.computeIfAbsent(endpoint, TransactionItems::client);
+        DynamoDbClient client = clients.computeIfAbsent(endpoint, TransactionItems::client);
         Map<String, List<Map<String, AttributeValue>>> keys = new HashMap<>();
         targets.forEach(t -> keys.computeIfAbsent(t.tableName(), n -> new ArrayList<>()).add(t.key()));
         Map<String, KeysAndAttributes> request = new HashMap<>();
         keys.forEach((table, k) -> request.put(table,
                 KeysAndAttributes.builder().keys(k).consistentRead(true).build()));
-        Metering.aside(() -> {
-            Map<String, KeysAndAttributes> todo = request;
-            while (!todo.isEmpty()) {
-                Map<String, KeysAndAttributes> batch = todo;
-                BatchGetItemResponse response = client.batchGetItem(b -> b.requestItems(batch));
-                response.responses().forEach((table, items) -> items.forEach(item -> {
-                    for (Target t : targets) {
-                        if (t.tableName().equals(table) && matches(item, t.key())) {
-                            found.put(t, item);
-                        }
+        Map<String, KeysAndAttributes> todo = request;
+        while (!todo.isEmpty()) {
+            Map<String, KeysAndAttributes> batch = todo;
+            BatchGetItemResponse response = client.batchGetItem(b -> b.requestItems(batch));
+            response.responses().forEach((table, items) -> items.forEach(item -> {
+                for (Target t : targets) {
+                    if (t.tableName().equals(table) && matches(item, t.key())) {
+                        found.put(t, item);
                     }
-                }));
-                todo = response.hasUnprocessedKeys() ? response.unprocessedKeys() : Map.of();
-            }
-        });
+                }
+            }));
+            todo = response.hasUnprocessedKeys() ? response.unprocessedKeys() : Map.of();
+        }
         return found;
     }
 
@@ -119,5 +116,11 @@ final class TransactionItems {
                 .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create(EmbeddedAws.ACCESS_KEY,
                         EmbeddedAws.SECRET_KEY)))
                 .httpClient(UrlConnectionHttpClient.create()).build();
+    }
+
+    @Override
+    public void close() {
+        clients.values().forEach(DynamoDbClient::close);
+        clients.clear();
     }
 }

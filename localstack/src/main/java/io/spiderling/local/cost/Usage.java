@@ -13,7 +13,7 @@ import java.util.function.Predicate;
  * @param invocations Lambda invocations, billed duration and log bytes, by account
  * @param storedBytes bytes written to S3 (successful PutObject), by the key's first path segment ({@code content/})
  */
-public record Usage(Map<Call, Calls> calls, Map<String, Invocations> invocations, Map<String, Long> storedBytes) {
+public record Usage(Map<Call, Calls> calls, Map<Account, Invocations> invocations, Map<String, Long> storedBytes) {
 
     public static final Usage NONE = new Usage(Map.of(), Map.of(), Map.of());
 
@@ -28,7 +28,7 @@ public record Usage(Map<Call, Calls> calls, Map<String, Invocations> invocations
      *     {@code API Gateway}
      * @param operation the SDK's operation name, refined where it prices differently ({@code ReceiveMessage (empty)})
      */
-    public record Call(String account, String service, String operation) implements Comparable<Call> {
+    public record Call(Account account, String service, String operation) implements Comparable<Call> {
         @Override
         public int compareTo(Call o) {
             int c = account.compareTo(o.account);
@@ -94,14 +94,14 @@ public record Usage(Map<Call, Calls> calls, Map<String, Invocations> invocations
     }
 
     /** Only the accounts that match. */
-    public Usage accounts(Predicate<String> keep) {
+    public Usage accounts(Predicate<Account> keep) {
         Map<Call, Calls> c = new TreeMap<>();
         calls.forEach((k, v) -> {
             if (keep.test(k.account())) {
                 c.put(k, v);
             }
         });
-        Map<String, Invocations> i = new TreeMap<>();
+        Map<Account, Invocations> i = new TreeMap<>();
         invocations.forEach((k, v) -> {
             if (keep.test(k)) {
                 i.put(k, v);
@@ -110,10 +110,19 @@ public record Usage(Map<Call, Calls> calls, Map<String, Invocations> invocations
         return new Usage(c, i, storedBytes);
     }
 
-    /** Calls summed over the accounts, by service and operation (the account left empty). */
-    public Map<Call, Calls> byOperation() {
-        Map<Call, Calls> sum = new TreeMap<>();
-        calls.forEach((k, v) -> sum.merge(new Call("", k.service(), k.operation()), v, Calls::plus));
+    /** A service's operation, as {@link Call} names it, whoever called it. */
+    public record Operation(String service, String operation) implements Comparable<Operation> {
+        @Override
+        public int compareTo(Operation o) {
+            int c = service.compareTo(o.service);
+            return c != 0 ? c : operation.compareTo(o.operation);
+        }
+    }
+
+    /** Calls summed over the accounts, by service and operation. */
+    public Map<Operation, Calls> byOperation() {
+        Map<Operation, Calls> sum = new TreeMap<>();
+        calls.forEach((k, v) -> sum.merge(new Operation(k.service(), k.operation()), v, Calls::plus));
         return sum;
     }
 
@@ -125,8 +134,8 @@ public record Usage(Map<Call, Calls> calls, Map<String, Invocations> invocations
     }
 
     /** Calls summed by account. */
-    public Map<String, Calls> byAccount(Predicate<String> service) {
-        Map<String, Calls> sum = new TreeMap<>();
+    public Map<Account, Calls> byAccount(Predicate<String> service) {
+        Map<Account, Calls> sum = new TreeMap<>();
         calls.forEach((k, v) -> {
             if (service.test(k.service())) {
                 sum.merge(k.account(), v, Calls::plus);

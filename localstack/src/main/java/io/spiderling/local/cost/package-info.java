@@ -4,6 +4,8 @@
  * {@link io.spiderling.local.cost.CapacityUnits} and {@link io.spiderling.local.cost.Billing} hold AWS's billing
  * rules, {@link io.spiderling.local.cost.AwsPrices} the dated price table, and
  * {@link io.spiderling.local.cost.CostReport} prints a phase per URL and per million URLs. Used by
- * {@code ./spiderling bench-fetch} and {@code bench-upload}; never by the functions.
+ * {@code ./spiderling bench-fetch}, {@code bench-upload} and {@code bench-read}, each creating its own meter and
+ * handing it to the local runner ({@code LocalSpiderling.Options.withMetering}); never by the functions, nor by a
+ * user's run.
  */
 package io.spiderling.local.cost;

@@ -73,17 +73,19 @@ class BillingTest {
 
     @Test
     void dollars_whenUsageGiven_pricesEachServiceAndScalesPerMillion() {
+        Account fetch = Account.function("fetch");
         Usage usage = new Usage(Map.of(
-                new Usage.Call("fetch", "DynamoDB", "PutItem"), new Usage.Calls(2_000, 2_000, 0, 4_000, 0),
-                new Usage.Call("fetch", "DynamoDB", "GetItem"), new Usage.Calls(1_000, 1_000, 8_000, 0, 0),
-                new Usage.Call("fetch", "SQS FIFO", "SendMessageBatch"), new Usage.Calls(100, 100, 0, 0, 0),
-                new Usage.Call("fetch (SQS event source)", "SQS standard", "ReceiveMessage"),
+                new Usage.Call(fetch, "DynamoDB", "PutItem"), new Usage.Calls(2_000, 2_000, 0, 4_000, 0),
+                new Usage.Call(fetch, "DynamoDB", "GetItem"), new Usage.Calls(1_000, 1_000, 8_000, 0, 0),
+                new Usage.Call(fetch, "SQS FIFO", "SendMessageBatch"), new Usage.Calls(100, 100, 0, 0, 0),
+                new Usage.Call(Account.eventSource("fetch"), "SQS standard", "ReceiveMessage"),
                 new Usage.Calls(50, 60, 0, 0, 0),
-                new Usage.Call("fetch", "S3", "PutObject"), new Usage.Calls(1_000, 1_000, 0, 0, 0),
-                new Usage.Call("fetch", "S3", "GetObject"), new Usage.Calls(500, 500, 0, 0, 0),
-                new Usage.Call("fetch", "S3", "DeleteObject"), new Usage.Calls(9, 9, 0, 0, 0),
-                new Usage.Call("ingest", "API Gateway", "HTTP API request"), new Usage.Calls(1, 1, 0, 0, 0)),
-                Map.of("fetch", new Usage.Invocations(100, 20_000, 10.0, 1_073_741_824L)), Map.of());
+                new Usage.Call(fetch, "S3", "PutObject"), new Usage.Calls(1_000, 1_000, 0, 0, 0),
+                new Usage.Call(fetch, "S3", "GetObject"), new Usage.Calls(500, 500, 0, 0, 0),
+                new Usage.Call(fetch, "S3", "DeleteObject"), new Usage.Calls(9, 9, 0, 0, 0),
+                new Usage.Call(Account.function("ingest"), "API Gateway", "HTTP API request"),
+                new Usage.Calls(1, 1, 0, 0, 0)),
+                Map.of(fetch, new Usage.Invocations(100, 20_000, 10.0, 1_073_741_824L)), Map.of());
 
         Dollars d = Dollars.of(usage, PRICES, Architecture.ARM64);
 

@@ -15,8 +15,8 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -37,42 +37,43 @@ import software.amazon.awssdk.services.dynamodb.model.WriteRequest;
 @ExtendWith(EmbeddedAwsExtension.class)
 class DynamoDbLocalBillingTest {
 
-    @BeforeAll
-    static void meter() {
-        Metering.enable();
+    /** Each test its own meter, and a client that carries it. */
+    private final Metering metering = Metering.billing();
+    private DynamoDbClient dynamo;
+
+    @BeforeEach
+    void meter(EmbeddedAws aws) {
+        dynamo = aws.dynamoDb(metering.interceptor());
     }
 
-    @AfterAll
-    static void stopMetering() {
-        Metering.disable();
-        Metering.actAs(null);
+    @AfterEach
+    void stopMetering() {
+        dynamo.close();
+        metering.close();
     }
 
     @ParameterizedTest(name = "{0}")
     @CsvFileSource(resources = "/cost/dynamodb-local-billing.csv", numLinesToSkip = 1)
     void call_whenTableCase_isBilledAsAwsBillsIt(String rule, String table, String existing, String existingOrd,
-            String operation, String bytes, String ord, double wru, double rru, long refused, EmbeddedAws aws,
+            String operation, String bytes, String ord, double wru, double rru, long refused,
             StackResources resources) {
-        Case c = new Case(rule, table.equals("sites") ? Table.SITES : Table.URLS, resources, aws.dynamoDb());
-        Metering.actAs("setup " + rule);
-        List<Long> before = sizes(existing);
-        for (int i = 0; i < before.size(); i++) {
-            c.put(i, before.get(i), existingOrd);
+        Case c = new Case(rule, table.equals("sites") ? Table.SITES : Table.URLS, resources, dynamo);
+        List<Long> existingSizes = sizes(existing);
+        for (int i = 0; i < existingSizes.size(); i++) {
+            c.put(i, existingSizes.get(i), existingOrd);
         }
-        Metering.actAs("case " + rule);
+        Usage before = metering.snapshot();
 
         c.run(operation, sizes(bytes), ord);
 
-        Usage.Calls billed = Metering.snapshot().accounts(("case " + rule)::equals).total("DynamoDB"::equals);
+        Usage.Calls billed = metering.snapshot().minus(before).total("DynamoDB"::equals);
         assertEquals(wru, billed.writeUnits(), 1e-9, rule + ": write units");
         assertEquals(rru, billed.readUnits(), 1e-9, rule + ": read units");
         assertEquals(refused, billed.refused(), rule + ": refused");
     }
 
     @Test
-    void response_whenMeterAskedForCapacity_reachesTheCallerWithout(EmbeddedAws aws, StackResources resources) {
-        Metering.actAs("caller view");
-        DynamoDbClient dynamo = aws.dynamoDb();
+    void response_whenMeterAskedForCapacity_reachesTheCallerWithout(StackResources resources) {
         String table = resources.table(Table.URLS);
 
         var put = dynamo.putItem(b -> b.tableName(table).item(Map.of("urlHash", AttributeValue.fromS("view"))));
@@ -80,13 +81,11 @@ class DynamoDbLocalBillingTest {
 
         assertNull(put.consumedCapacity());
         assertNull(get.consumedCapacity());
-        assertTrue(Metering.snapshot().accounts("caller view"::equals).total("DynamoDB"::equals).writeUnits() > 0);
+        assertTrue(metering.snapshot().total("DynamoDB"::equals).writeUnits() > 0);
     }
 
     @Test
-    void refusal_whenMeterAskedForTheOldItem_reachesTheCallerWithout(EmbeddedAws aws, StackResources resources) {
-        Metering.actAs("caller view");
-        DynamoDbClient dynamo = aws.dynamoDb();
+    void refusal_whenMeterAskedForTheOldItem_reachesTheCallerWithout(StackResources resources) {
         String table = resources.table(Table.URLS);
         Map<String, AttributeValue> item = Map.of("urlHash", AttributeValue.fromS("refused"));
         dynamo.putItem(b -> b.tableName(table).item(item));

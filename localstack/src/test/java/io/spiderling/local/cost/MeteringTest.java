@@ -22,55 +22,54 @@ import java.util.Map;
 import java.util.UUID;
 import org.jboss.logmanager.Level;
 import org.jboss.logmanager.handlers.WriterHandler;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import software.amazon.awssdk.core.sync.RequestBody;
+import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.sqs.SqsClient;
 
 /** Who the meter charges for a call, and how it counts SQS chunks, S3 storage, invocations and log bytes. */
 @ExtendWith(EmbeddedAwsExtension.class)
 class MeteringTest {
 
     private static final FunctionSpec FETCH = Catalog.function(FunctionNames.FETCH);
+    private static final Account FETCH_ACCOUNT = Account.function(FETCH.name());
     private static final System.Logger LOG = System.getLogger(MeteringTest.class.getName());
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    @BeforeAll
-    static void meter() {
-        Metering.enable();
-    }
+    /** Each test its own meter: nothing else in the JVM counts into it. */
+    private final Metering metering = Metering.billing();
 
-    @AfterAll
-    static void stopMetering() {
-        Metering.disable();
-        Metering.actAs(null);
+    @AfterEach
+    void stopMetering() {
+        metering.close();
     }
 
     @Test
     void handler_whenItCallsAws_chargesItsCallsAndInvocationToItsFunction(EmbeddedAws aws, StackResources resources) {
-        String standing = "standing " + UUID.randomUUID();
-        Metering.actAs(standing);
-        Usage before = Metering.snapshot();
-        RequestHandler<String, String> handler = Metering.handler(FETCH, (body, context) -> {
-            aws.sqs().sendMessage(b -> b.queueUrl(resources.fetchQueueUrl()).messageBody(body)
-                    .messageGroupId("site").messageDeduplicationId(UUID.randomUUID().toString()));
-            aws.s3().putObject(b -> b.bucket(resources.bucket()).key("content/metering-test"),
-                    RequestBody.fromString("twelve bytes"));
-            return "done";
-        });
+        metering.actAs(Account.HARNESS);
+        try (SqsClient sqs = aws.sqs(metering.interceptor()); S3Client s3 = aws.s3(metering.interceptor())) {
+            RequestHandler<String, String> handler = metering.handler(FETCH, (body, context) -> {
+                sqs.sendMessage(b -> b.queueUrl(resources.fetchQueueUrl()).messageBody(body)
+                        .messageGroupId("site").messageDeduplicationId(UUID.randomUUID().toString()));
+                s3.putObject(b -> b.bucket(resources.bucket()).key("content/metering-test"),
+                        RequestBody.fromString("twelve bytes"));
+                return "done";
+            });
 
-        handler.handleRequest("x".repeat(100_000), null);
-        aws.sqs().sendMessage(b -> b.queueUrl(resources.notifyQueueUrl()).messageBody("outside the invocation"));
+            handler.handleRequest("x".repeat(100_000), null);
+            sqs.sendMessage(b -> b.queueUrl(resources.notifyQueueUrl()).messageBody("outside the invocation"));
+        }
 
-        Usage used = Metering.snapshot().minus(before);
-        Usage.Calls fifo = used.calls().get(new Usage.Call(FETCH.name(), "SQS FIFO", "SendMessage"));
+        Usage used = metering.snapshot();
+        Usage.Calls fifo = used.calls().get(new Usage.Call(FETCH_ACCOUNT, "SQS FIFO", "SendMessage"));
         assertEquals(1, fifo.calls());
         assertEquals(2, fifo.billedRequests(), "100,000 bytes are two 64 KB chunks");
-        assertEquals(1, used.calls().get(new Usage.Call(FETCH.name(), "S3", "PutObject")).calls());
-        assertEquals(1, used.calls().get(new Usage.Call(standing, "SQS standard", "SendMessage")).calls());
+        assertEquals(1, used.calls().get(new Usage.Call(FETCH_ACCOUNT, "S3", "PutObject")).calls());
+        assertEquals(1, used.calls().get(new Usage.Call(Account.HARNESS, "SQS standard", "SendMessage")).calls());
         assertEquals(12L, used.storedBytes().get("content/"));
-        Usage.Invocations invocations = used.invocations().get(FETCH.name());
+        Usage.Invocations invocations = used.invocations().get(FETCH_ACCOUNT);
         assertEquals(1, invocations.count());
         assertEquals(Billing.gbSeconds(invocations.billedMillis(), FETCH.memoryMb()), invocations.gbSeconds(), 1e-12);
         assertEquals(Billing.LAMBDA_PLATFORM_LOG_BYTES, invocations.logBytes(), "Lambda's lines, nothing logged");
@@ -78,13 +77,12 @@ class MeteringTest {
 
     @Test
     void handler_whenItLogs_countsEachRecordAtTheFunctionsLevelAsItsJsonLine() throws Exception {
-        Usage before = Metering.snapshot();
         StringWriter lambdaLines = new StringWriter();
         WriterHandler asOnLambda = new WriterHandler();
         asOnLambda.setFormatter(JsonLogs.formatter());
         asOnLambda.setWriter(lambdaLines);
         asOnLambda.setLevel(Level.INFO);
-        RequestHandler<String, String> handler = Metering.handler(FETCH, (body, context) -> {
+        RequestHandler<String, String> handler = metering.handler(FETCH, (body, context) -> {
             try (LogContext.Scope invocation = LogContext.invocation(FETCH.name(), null);
                     LogContext.Scope item = LogContext.item("batch-1", "hash-1", "example.com")) {
                 LOG.log(System.Logger.Level.INFO, "counted, as UTF-8: café");
@@ -112,7 +110,7 @@ class MeteringTest {
         assertTrue(JSON.readTree(lines.get(1)).at("/mdc/batchId").isMissingNode(), lines.get(1));
         long jsonBytes = lambdaLines.toString().getBytes(StandardCharsets.UTF_8).length;
         assertEquals(Billing.LAMBDA_PLATFORM_LOG_BYTES + jsonBytes,
-                Metering.snapshot().minus(before).invocations().get(FETCH.name()).logBytes(),
+                metering.snapshot().invocations().get(FETCH_ACCOUNT).logBytes(),
                 "Lambda's lines and the INFO and WARN records as the functions' JSON formatter writes them");
     }
 
@@ -120,17 +118,49 @@ class MeteringTest {
     void httpHandler_whenRequestMarkedAsTheHarness_chargesTheHarness() {
         var api = Catalog.function(FunctionNames.API);
         var event = new APIGatewayV2HTTPEvent();
-        Usage before = Metering.snapshot();
 
         event.setHeaders(Map.of(Metering.HARNESS_HEADER, "status poll"));
-        Metering.httpHandler(api, (e, context) -> "polled").handleRequest(event, null);
+        metering.httpHandler(api, (e, context) -> "polled").handleRequest(event, null);
         event.setHeaders(Map.of());
-        Metering.httpHandler(api, (e, context) -> "served").handleRequest(event, null);
+        metering.httpHandler(api, (e, context) -> "served").handleRequest(event, null);
 
-        Usage used = Metering.snapshot().minus(before);
-        assertEquals(1, used.invocations().get(Metering.HARNESS).count());
-        assertEquals(1, used.invocations().get(api.name()).count());
-        assertEquals(1, used.calls().get(new Usage.Call(api.name(), "API Gateway", "HTTP API request")).calls());
-        assertEquals(1, used.calls().get(new Usage.Call(Metering.HARNESS, "API Gateway", "HTTP API request")).calls());
+        Usage used = metering.snapshot();
+        Account apiAccount = Account.function(api.name());
+        assertEquals(1, used.invocations().get(Account.HARNESS).count());
+        assertEquals(1, used.invocations().get(apiAccount).count());
+        assertEquals(1, used.calls().get(new Usage.Call(apiAccount, "API Gateway", "HTTP API request")).calls());
+        assertEquals(1, used.calls().get(new Usage.Call(Account.HARNESS, "API Gateway", "HTTP API request")).calls());
+    }
+
+    @Test
+    void interceptor_whenAClientDoesNotCarryIt_countsNothingOfItsCalls(EmbeddedAws aws, StackResources resources) {
+        try (SqsClient metered = aws.sqs(metering.interceptor())) {
+            metering.handler(FETCH, (body, context) -> {
+                aws.sqs().sendMessage(b -> b.queueUrl(resources.notifyQueueUrl()).messageBody("not metered"));
+                return metered.sendMessage(b -> b.queueUrl(resources.notifyQueueUrl()).messageBody("metered"));
+            }).handleRequest("", null);
+        }
+
+        Usage used = metering.snapshot();
+        assertEquals(Map.of(new Usage.Call(FETCH_ACCOUNT, "SQS standard", "SendMessage"), new Usage.Calls(1, 1, 0, 0,
+                0)), used.calls());
+        try (Metering other = Metering.counting()) {
+            assertEquals(Usage.NONE.calls(), other.snapshot().calls(), "another meter saw nothing");
+        }
+    }
+
+    @Test
+    void standIn_whenCalledInsideAnInvocation_chargesTheLocalStandInThenTheInvocationAgain(EmbeddedAws aws,
+            StackResources resources) {
+        try (SqsClient sqs = aws.sqs(metering.interceptor())) {
+            metering.handler(FETCH, (body, context) -> {
+                metering.standIn(() -> sqs.sendMessage(b -> b.queueUrl(resources.notifyQueueUrl()).messageBody("s")));
+                return sqs.sendMessage(b -> b.queueUrl(resources.notifyQueueUrl()).messageBody("f"));
+            }).handleRequest("", null);
+        }
+
+        Map<Account, Usage.Calls> byAccount = metering.snapshot().byAccount(service -> true);
+        assertEquals(1, byAccount.get(Account.LOCAL).calls());
+        assertEquals(1, byAccount.get(FETCH_ACCOUNT).calls());
     }
 }
