@@ -1,4 +1,4 @@
-package io.spiderling.local;
+package io.spiderling.lambda.fetch;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -8,7 +8,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.spiderling.core.fetch.FailureKind;
 import io.spiderling.core.fetch.FetchRequest;
 import io.spiderling.core.fetch.FetchResult;
-import io.spiderling.lambda.fetch.VertxPageFetcher;
 import io.vertx.core.Vertx;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;

@@ -1,4 +1,4 @@
-package io.spiderling.local;
+package io.spiderling.lambda.fetch;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
@@ -8,7 +8,6 @@ import io.spiderling.core.fetch.FailureKind;
 import io.spiderling.core.fetch.FetchRequest;
 import io.spiderling.core.fetch.FetchResult;
 import io.spiderling.core.fetch.SendWindow;
-import io.spiderling.lambda.fetch.VertxPageFetcher;
 import io.spiderling.lambda.internal.CheckedAddress;
 import io.spiderling.testkit.LocalSite;
 import io.spiderling.testkit.LocalSites;

@@ -1,4 +1,4 @@
-package io.spiderling.local;
+package io.spiderling.lambda.fetch;
 
 import java.io.IOException;
 import java.io.InputStream;
