@@ -50,7 +50,7 @@ class FaultThrottleTest {
      * the runs whose batch was not done in time, with the stack's tables printed for each. Which call a seeded rule
      * hits depends on the order of concurrent calls, so a rare interleaving shows only over many runs; this is how
      * the leaked rate slot was found (2 runs in 25 before the fix, 0 in 40 after). About 15 s a run:
-     * {@code ./mvnw -B -o test -pl localstack -Dtest=FaultThrottleTest#repeated* -Dfault.repeat=40}.
+     * {@code ./mvnw -B -o test -pl localstack/e2e -Dtest=FaultThrottleTest#repeated* -Dfault.repeat=40}.
      */
     @Test
     @EnabledIfSystemProperty(named = "fault.repeat", matches = "[1-9][0-9]*")
