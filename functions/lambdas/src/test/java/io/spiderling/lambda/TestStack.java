@@ -12,12 +12,13 @@ import java.util.Map;
  */
 public class TestStack implements QuarkusTestResourceLifecycleManager {
 
+    private static EmbeddedAws aws;
     private static StackResources resources;
     private static LocalSites sites;
 
     static synchronized StackResources resources() {
         if (resources == null) {
-            resources = EmbeddedAws.shared().provision("lambdas");
+            resources = aws().provision("lambdas");
         }
         return resources;
     }
@@ -29,8 +30,13 @@ public class TestStack implements QuarkusTestResourceLifecycleManager {
         return sites;
     }
 
-    static EmbeddedAws aws() {
-        return EmbeddedAws.shared();
+    /** Started on first use and stopped when the test JVM exits: Quarkus boots several times against it. */
+    static synchronized EmbeddedAws aws() {
+        if (aws == null) {
+            aws = EmbeddedAws.start();
+            Runtime.getRuntime().addShutdownHook(new Thread(aws::close, "embedded-aws-shutdown"));
+        }
+        return aws;
     }
 
     @Override

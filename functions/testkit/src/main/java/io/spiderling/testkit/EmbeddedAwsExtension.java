@@ -7,8 +7,9 @@ import org.junit.jupiter.api.extension.ParameterContext;
 import org.junit.jupiter.api.extension.ParameterResolver;
 
 /**
- * Injects the JVM-wide {@link EmbeddedAws#shared()} stack and, per top-level test class, one freshly provisioned
- * {@link StackResources}, so test classes never see each other's tables, queues or objects.
+ * Injects one embedded stack shared by every test class of the test run and, per top-level test class, one freshly
+ * provisioned {@link StackResources}, so test classes never see each other's tables, queues or objects. The stack
+ * lives in the root context's store: started on first use, closed by JUnit when the run ends.
  *
  * <pre>{@code
  * @ExtendWith(EmbeddedAwsExtension.class)
@@ -35,13 +36,19 @@ public final class EmbeddedAwsExtension implements ParameterResolver {
     @Override
     public Object resolveParameter(ParameterContext parameter, ExtensionContext context) {
         if (parameter.getParameter().getType() == EmbeddedAws.class) {
-            return EmbeddedAws.shared();
+            return stack(context);
         }
         ExtensionContext classContext = classContext(context);
         return classContext.getStore(NAMESPACE).computeIfAbsent(
                 StackResources.class,
-                key -> EmbeddedAws.shared().provision(prefixFor(classContext.getRequiredTestClass())),
+                key -> stack(context).provision(prefixFor(classContext.getRequiredTestClass())),
                 StackResources.class);
+    }
+
+    /** The run's stack: the emulators take seconds to start and milliseconds to provision. */
+    private static EmbeddedAws stack(ExtensionContext context) {
+        return context.getRoot().getStore(NAMESPACE).computeIfAbsent(EmbeddedAws.class, key -> EmbeddedAws.start(),
+                EmbeddedAws.class);
     }
 
     /**

@@ -33,8 +33,8 @@ import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
 class EmbeddedAwsTest {
 
     @Test
-    void shared_whenCalledAgain_returnsTheSameStackOnLoopback(EmbeddedAws aws) {
-        assertSame(aws, EmbeddedAws.shared());
+    void extension_whenStackResolvedTwice_givesTheSameStackOnLoopback(EmbeddedAws aws, EmbeddedAws again) {
+        assertSame(aws, again);
         List<URI> endpoints = List.of(aws.sqsEndpoint(), aws.dynamoDbEndpoint(), aws.s3Endpoint());
         endpoints.forEach(endpoint -> assertEquals("127.0.0.1", endpoint.getHost(), endpoint.toString()));
         assertEquals(3, endpoints.stream().map(URI::getPort).distinct().count());

@@ -1,0 +1,246 @@
+package io.spiderling.local;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.spiderling.catalog.ConfigKeys;
+import io.spiderling.local.cost.Account;
+import io.spiderling.local.cost.AwsPrices;
+import io.spiderling.local.cost.CostReport;
+import io.spiderling.local.cost.Metering;
+import io.spiderling.local.cost.Usage;
+import io.spiderling.testkit.EmbeddedAws;
+import io.spiderling.testkit.GeneratedPages;
+import io.spiderling.testkit.LocalSite;
+import io.spiderling.testkit.LocalSites;
+import io.spiderling.testkit.SiteLatency;
+import io.spiderling.testkit.StackResources;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * {@code ./spiderling bench-fetch}: N URLs spread over M local sites at q requests per second each, fetched once and
+ * then recrawled, each phase with its makespan against the politeness bound {@code max_s (n_s − 1) / q} (a site's n
+ * requests need n − 1 intervals between them) and what it would cost on AWS ({@link CostReport}).
+ *
+ * <p>The sites serve generated article pages ({@link GeneratedPages}: 30–100 KiB, about 100 links, OpenGraph,
+ * JSON-LD) after a time to first byte and at a transfer rate ({@code --ttfb-ms}, {@code --mbps}), with an ETag and a
+ * Last-Modified. The recrawl submits the same URLs with {@code recrawlAfter: PT0S}, so every stored copy is due: the
+ * even-numbered pages answer 304 to the fetcher's validators, the odd-numbered ones ignore them and answer 200 with the
+ * same body, as many servers do. {@code --runs R} repeats the whole measurement on a fresh stack and prints the
+ * median ratios. Metering reads each transaction's items on the side, which adds DynamoDB Local work;
+ * {@code --no-cost} measures the makespan without it. {@code --capture} turns on wire captures for WARC
+ * ({@code spiderling.capture.enabled}), so the cost figures include their S3 PUTs and the larger URL rows.
+ */
+public final class FetchBenchmark {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final HttpClient HTTP = HttpClient.newHttpClient();
+    /** Long enough for the event sources to delete the last messages after the batch is done. */
+    private static final Duration SETTLE = Duration.ofSeconds(2);
+    private static final Instant LAST_MODIFIED = Instant.parse("2026-11-01T00:00:00Z");
+
+    private FetchBenchmark() {}
+
+    /**
+     * @param cost whether to meter what AWS would bill (it reads transactions' items on the side; see cost)
+     * @param capture whether the fetch stage stores wire captures (docs/warc.md)
+     */
+    record Settings(int urls, int sites, int qps, int pollers, int runs, long ttfbMs, double mbps, long seed,
+            boolean cost, boolean capture) {}
+
+    /** One phase: its batch's final status, makespan, bound and usage. */
+    record Phase(String name, JsonNode status, double makespan, double bound, Usage usage) {
+        int count(String state) {
+            return status.at("/counts/" + state).asInt();
+        }
+
+        double ratio() {
+            return makespan / bound;
+        }
+
+        CostReport report() {
+            return new CostReport(name, usage, count("fetched") + count("not-modified"), "fetched URL",
+                    AwsPrices.US_EAST_1, AwsPrices.Architecture.ARM64);
+        }
+    }
+
+    public static void main(String[] argv) throws Exception {
+        Settings s = parse(argv);
+        try (Metering metering = s.cost() ? Metering.billing() : Metering.counting()) {
+            metering.actAs(Account.HARNESS);
+            measure(s, metering);
+        }
+    }
+
+    private static void measure(Settings s, Metering metering) throws Exception {
+        System.out.printf(Locale.ROOT, "%d URLs over %d sites at %d requests/s each, %d fetch pollers; sites answer"
+                + " after %d ms at %s MB/s; pages seeded %d%n", s.urls(), s.sites(), s.qps(), s.pollers(), s.ttfbMs(),
+                s.mbps(), s.seed());
+        List<Phase[]> runs = new ArrayList<>();
+        for (int r = 1; r <= s.runs(); r++) {
+            System.out.printf(Locale.ROOT, "%n######## run %d of %d%n", r, s.runs());
+            Phase[] run = run(s, metering);
+            runs.add(run);
+            for (Phase phase : run) {
+                System.out.printf(Locale.ROOT, "%n%s: fetched %d, not-modified %d, other %d; makespan %.1f s; lower"
+                        + " bound max_s (n_s - 1)/q = %.1f s; ratio %.2f%n", phase.name(), phase.count("fetched"),
+                        phase.count("not-modified"), phase.status().get("total").asInt() - phase.count("fetched")
+                        - phase.count("not-modified"), phase.makespan(), phase.bound(), phase.ratio());
+                if (s.cost()) {
+                    System.out.print(phase.report().render());
+                }
+            }
+        }
+        System.out.printf(Locale.ROOT, "%n######## %d run(s)%n", runs.size());
+        for (int p = 0; p < 2; p++) {
+            int i = p;
+            List<Double> ratios = runs.stream().map(run -> run[i].ratio()).toList();
+            List<Double> dollars = runs.stream().map(run -> run[i].report().perMillion().total()).toList();
+            System.out.printf(Locale.ROOT, "%s: makespan/bound ratios %s, median %.2f%s%n", runs.getFirst()[i].name(),
+                    format(ratios), median(ratios), !s.cost() ? " (not metered)" : String.format(Locale.ROOT,
+                            "; $ per million fetched URLs %s, median %.2f", format(dollars), median(dollars)));
+        }
+    }
+
+    private static Phase[] run(Settings s, Metering metering) throws Exception {
+        Path dir = Files.createTempDirectory("spiderling-bench-fetch");
+        try (EmbeddedAws aws = EmbeddedAws.start();
+                LocalSites sites = LocalSites.start(s.sites()).latency(SiteLatency.of(s.ttfbMs(), s.mbps()))) {
+            StackResources resources = aws.provision("bench-fetch");
+            List<String> bases = sites.sites().stream().map(LocalSite::baseUrl).toList();
+            var list = JSON.createArrayNode();
+            Map<String, Integer> perSite = new HashMap<>();
+            long bytes = 0;
+            for (int i = 0; i < s.urls(); i++) {
+                LocalSite site = sites.site(i % s.sites());
+                String url = site.url("/item/" + i);
+                String html = GeneratedPages.page(s.seed(), i, url,
+                        bases.stream().filter(b -> !b.equals(site.baseUrl())).toList());
+                site.cacheablePage("/item/" + i, html, LAST_MODIFIED);
+                bytes += html.getBytes(StandardCharsets.UTF_8).length;
+                list.add(url);
+                perSite.merge(site.host(), 1, Integer::sum);
+            }
+            // Many servers ignore validators; here the odd-numbered pages' do, so half the recrawl answers 200.
+            sites.sites().forEach(site -> site.ignoreValidators(FetchBenchmark::oddPage));
+            System.out.printf(Locale.ROOT, "pages: %,d bytes in all, %,d on average%n", bytes, bytes / s.urls());
+            int busiest = perSite.values().stream().mapToInt(Integer::intValue).max().orElse(0);
+            double bound = (busiest - 1) / (double) s.qps();
+            Path rates = sites.rateOverrides(dir, s.qps());
+            LocalSpiderling.Options options = new LocalSpiderling.Options(0, s.pollers(), Clock.systemUTC())
+                    .withConfig("spiderling.fetch.rate-overrides-file", rates.toString())
+                    .withConfig(ConfigKeys.CAPTURE_ENABLED.name(), Boolean.toString(s.capture()))
+                    .withMetering(metering);
+            try (LocalSpiderling local = LocalSpiderling.start(aws, resources, options)) {
+                ObjectNode first = JSON.createObjectNode();
+                first.set("urls", list);
+                Phase fetch = phase(local, metering, "first fetch", first, bound);
+                ObjectNode again = JSON.createObjectNode();
+                again.set("urls", list);
+                again.put("recrawlAfter", "PT0S");
+                Phase recrawl = phase(local, metering, "recrawl", again, bound);
+                return new Phase[] {fetch, recrawl};
+            }
+        } finally {
+            Files.deleteIfExists(dir.resolve("rate-overrides.txt"));
+            Files.deleteIfExists(dir);
+        }
+    }
+
+    /** Submits the batch as a client would, and waits for it as the harness, polling once a second. */
+    private static Phase phase(LocalSpiderling local, Metering metering, String name, ObjectNode body, double bound)
+            throws Exception {
+        Usage before = metering.snapshot();
+        long start = System.nanoTime();
+        HttpResponse<String> posted = HTTP.send(local.apiRequest("/batches")
+                .POST(HttpRequest.BodyPublishers.ofString(body.toString())).build(),
+                HttpResponse.BodyHandlers.ofString());
+        if (posted.statusCode() / 100 != 2) {
+            throw new IllegalStateException("POST /batches: " + posted.statusCode() + " " + posted.body());
+        }
+        String batchId = JSON.readTree(posted.body()).get("batchId").asText();
+        JsonNode status;
+        while (true) {
+            Thread.sleep(1000);
+            status = JSON.readTree(HTTP.send(local.apiRequest("/batches/" + batchId)
+                    .header(Metering.HARNESS_HEADER, "status poll").GET().build(),
+                    HttpResponse.BodyHandlers.ofString()).body());
+            if (status.get("done").asBoolean() && status.has("completedAt")) {
+                break;
+            }
+        }
+        double makespan = (System.nanoTime() - start) / 1e9;
+        local.awaitS3Events(Duration.ofMinutes(1)); // the extract events of the last pages
+        Thread.sleep(SETTLE);
+        return new Phase(name, status, makespan, bound, metering.snapshot().minus(before));
+    }
+
+    static boolean oddPage(String path) {
+        int slash = path.lastIndexOf('/');
+        try {
+            return Integer.parseInt(path.substring(slash + 1)) % 2 == 1;
+        } catch (NumberFormatException e) {
+            return false;
+        }
+    }
+
+    static double median(List<Double> values) {
+        List<Double> sorted = values.stream().sorted().toList();
+        int n = sorted.size();
+        return n % 2 == 1 ? sorted.get(n / 2) : (sorted.get(n / 2 - 1) + sorted.get(n / 2)) / 2;
+    }
+
+    private static String format(List<Double> values) {
+        return values.stream().map(v -> String.format(Locale.ROOT, "%.2f", v)).toList().toString();
+    }
+
+    private static Settings parse(String[] argv) {
+        int urls = 600;
+        int sites = 6;
+        int qps = 5;
+        int pollers = LocalSpiderling.Options.DEFAULT_FETCH_POLLERS;
+        int runs = 1;
+        long ttfbMs = 200;
+        double mbps = 10;
+        long seed = 20261124L;
+        boolean cost = true;
+        boolean capture = false;
+        for (int i = 0; i < argv.length; i++) {
+            switch (argv[i]) {
+                case "--urls" -> urls = Integer.parseInt(argv[++i]);
+                case "--sites" -> sites = Integer.parseInt(argv[++i]);
+                case "--qps" -> qps = Integer.parseInt(argv[++i]);
+                case "--pollers" -> pollers = Integer.parseInt(argv[++i]);
+                case "--runs" -> runs = Integer.parseInt(argv[++i]);
+                case "--ttfb-ms" -> ttfbMs = Long.parseLong(argv[++i]);
+                case "--mbps" -> mbps = Double.parseDouble(argv[++i]);
+                case "--seed" -> seed = Long.parseLong(argv[++i]);
+                case "--no-cost" -> cost = false;
+                case "--capture" -> capture = true;
+                default -> {
+                    System.err.println("Usage: ./spiderling bench-fetch [--urls N] [--sites M] [--qps Q] [--pollers P]"
+                            + " [--runs R] [--ttfb-ms MS] [--mbps MB_PER_S] [--seed S] [--no-cost] [--capture]\n"
+                            + "  --mbps is the sites' transfer rate in megabytes (10^6 bytes) a second; default 10;"
+                            + " --ttfb-ms 200\n  --no-cost: makespan only, without the meter's consumed-capacity"
+                            + " requests and side reads of transactions' items\n  --capture: store wire captures for WARC"
+                            + " (spiderling.capture.enabled), so the cost includes them");
+                    System.exit(2);
+                }
+            }
+        }
+        return new Settings(urls, sites, qps, pollers, runs, ttfbMs, mbps, seed, cost, capture);
+    }
+}

@@ -1,9 +1,0 @@
-/**
- * What a local run would cost on AWS: {@link io.spiderling.local.cost.Metering} charges every SDK call, handler
- * invocation and logged byte to the function (or event source, harness, stand-in) on whose behalf it was made;
- * {@link io.spiderling.local.cost.CapacityUnits} and {@link io.spiderling.local.cost.Billing} hold AWS's billing
- * rules, {@link io.spiderling.local.cost.AwsPrices} the dated price table, and
- * {@link io.spiderling.local.cost.CostReport} prints a phase per URL and per million URLs. Used by
- * {@code ./spiderling bench-fetch} and {@code bench-upload}; never by the functions.
- */
-package io.spiderling.local.cost;
