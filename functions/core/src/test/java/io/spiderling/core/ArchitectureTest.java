@@ -59,6 +59,7 @@ class ArchitectureTest {
             "ItemEndings", // ends the items waiting on a fetched URL, for FetchPage
             "FetchRecords", // builds the URL's metadata row from a response, for FetchPage
             "SitePoliteness", // robots.txt and the rate slot of a site, for FetchPage
+            "RedirectFollower", // sends a redirect chain's hops and resolves their targets, for pages and robots.txt
             "MessageGroups"); // per-group failure handling of an SQS batch, for the handlers
 
     @ArchTest

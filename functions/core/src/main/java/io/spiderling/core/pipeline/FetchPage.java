@@ -166,6 +166,7 @@ public final class FetchPage {
     private final WakeQueue wake;
     private final FetchRecords records;
     private final ItemEndings endings;
+    private final RedirectFollower redirects;
 
     private FetchPage(Builder b) {
         this.fetcher = Objects.requireNonNull(b.fetcher, "fetcher");
@@ -184,6 +185,7 @@ public final class FetchPage {
         this.wake = Objects.requireNonNull(b.wake, "wake");
         this.records = new FetchRecords(new FetchRecords.Bounds(settings.freshMin(), settings.freshMax()));
         this.endings = new ItemEndings(tracker, urls);
+        this.redirects = new RedirectFollower(normalizer, fetcher);
     }
 
     public static Builder builder() {
@@ -499,7 +501,7 @@ public final class FetchPage {
                             .flatMap(UrlStore.UrlRecord::fetch);
                     if (RecrawlPolicy.fresh(target, window, clock.instant())) {
                         // The item's URL was asked and led here; what it leads to was fetched moments ago.
-                        aliases(at.via(), target.get());
+                        recordAliases(at.via(), target.get(), clock.instant());
                         return end(job, target.get().state(), "via " + url.value() + ", fetched at "
                                 + target.get().fetchedAt(), target);
                     }
@@ -537,10 +539,9 @@ public final class FetchPage {
             NormalizedUrl url = at.url();
             Optional<Map<String, String>> cached = url.equals(job.url())
                     ? stored.map(FetchRecord::headers) : Optional.empty();
-            SitePoliteness.Sent sent = session.send(() -> session.admit(at.hop()), go -> fetcher.fetch(
-                    FetchRequest.conditional(at.request().value(), cached.map(h -> h.get("etag")),
-                            cached.map(h -> h.get("last-modified"))).withCapture(capture).withSend(go.window())),
-                    url.urlHash());
+            FetchRequest request = FetchRequest.conditional(at.request().value(), cached.map(h -> h.get("etag")),
+                    cached.map(h -> h.get("last-modified"))).withCapture(capture);
+            SitePoliteness.Sent sent = redirects.send(session, at.hop(), () -> session.admit(at.hop()), request);
             return switch (sent) {
                 case SitePoliteness.Sent.Refused(SitePoliteness.Gate.Wait wait) ->
                         new Step.Done(requeue(at, at.attempt(), wait.until(), wait.why()));
@@ -561,22 +562,24 @@ public final class FetchPage {
                 Optional<FetchRecord> stored, boolean capture) {
             FetchResult result = answered.result();
             telemetry.fetched(FetchOutcome.of(result), result.total());
-            if (!(result instanceof FetchResult.Response r) || !r.redirect()) {
-                return new Step.Done(settle(job, at, result, stored,
-                        capture ? Optional.of(answered.at()) : Optional.empty()));
-            }
-            String location = r.headers().get("location");
-            Optional<NormalizationResult.Accepted> target = normalizer.resolve(at.request().value(), location);
-            if (target.isEmpty()) {
-                return new Step.Done(fail(job, at, r, "redirect to an invalid URL: " + location));
+            Hop next;
+            switch (redirects.next(at.hop(), result)) {
+                case RedirectFollower.Next.Final last -> {
+                    return new Step.Done(settle(job, at, result, stored,
+                            capture ? Optional.of(answered.at()) : Optional.empty()));
+                }
+                case RedirectFollower.Next.Invalid invalid -> {
+                    return new Step.Done(fail(job, at, invalid.response(), "redirect to an invalid URL: "
+                            + invalid.location()));
+                }
+                case RedirectFollower.Next.Redirect redirect -> next = redirect.hop();
             }
             if (at.via().size() + 1 > settings.maxRedirects()) {
-                return new Step.Done(fail(job, at, r, "more than " + settings.maxRedirects() + " redirects"));
+                return new Step.Done(fail(job, at, result, "more than " + settings.maxRedirects() + " redirects"));
             }
-            if (visited(at, target.get().url())) {
-                return new Step.Done(fail(job, at, r, "redirect loop at " + target.get().request().value()));
+            if (visited(at, next.url())) {
+                return new Step.Done(fail(job, at, result, "redirect loop at " + next.request().value()));
             }
-            Hop next = at.hop().next(target.get());
             if (!next.siteKey().equals(at.siteKey())) {
                 frontier.follow(job, next);
                 return new Step.Done(new Outcome.Redirected(next.url()));
@@ -588,16 +591,6 @@ public final class FetchPage {
         private boolean visited(FetchJob at, NormalizedUrl target) {
             return target.equals(at.itemUrl()) || target.equals(at.url())
                     || at.via().stream().anyMatch(hop -> key(hop).equals(target));
-        }
-
-        /** Every URL of the chain that led to {@code target} now reads as it. */
-        private void aliases(List<String> via, FetchRecord target) {
-            for (String from : via) {
-                NormalizedUrl hop = key(from);
-                if (!hop.urlHash().equals(target.urlHash())) {
-                    urls.recordRedirect(hop.urlHash(), hop.value(), target.url(), clock.instant());
-                }
-            }
         }
 
         /**
@@ -764,13 +757,18 @@ public final class FetchPage {
      */
     private FetchRecord recorded(FetchRecord record) {
         urls.recordFetch(record);
-        for (String hop : record.redirects()) {
+        recordAliases(record.redirects(), record, record.fetchedAt());
+        return record;
+    }
+
+    /** Every URL of {@code chain} (requested on the way to {@code target}) now reads as {@code target}, from {@code at}. */
+    private void recordAliases(List<String> chain, FetchRecord target, Instant at) {
+        for (String hop : chain) {
             NormalizedUrl from = key(hop);
-            if (!from.urlHash().equals(record.urlHash())) {
-                urls.recordRedirect(from.urlHash(), from.value(), record.url(), record.fetchedAt());
+            if (!from.urlHash().equals(target.urlHash())) {
+                urls.recordRedirect(from.urlHash(), from.value(), target.url(), at);
             }
         }
-        return record;
     }
 
     /** The key of a URL the chain requested. */

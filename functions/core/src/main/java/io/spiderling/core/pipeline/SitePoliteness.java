@@ -19,7 +19,6 @@ import io.spiderling.core.robots.RobotsFetchOutcome;
 import io.spiderling.core.robots.RobotsOrigin;
 import io.spiderling.core.robots.RobotsPolicy;
 import io.spiderling.core.robots.RobotsVerdict;
-import io.spiderling.core.url.NormalizationResult;
 import io.spiderling.core.url.NormalizedUrl;
 import io.spiderling.core.url.SiteKey;
 import io.spiderling.core.url.UrlNormalizer;
@@ -112,9 +111,11 @@ public final class SitePoliteness {
     private final Clock clock;
     private final Pause pause;
     private final DoubleSupplier jitter;
+    private final RedirectFollower redirects;
 
     public SitePoliteness(Parts parts, Clock clock, Pause pause, DoubleSupplier jitter) {
         this.parts = parts;
+        this.redirects = new RedirectFollower(parts.normalizer(), parts.fetcher());
         this.clock = clock;
         this.pause = pause;
         this.jitter = jitter;
@@ -129,6 +130,9 @@ public final class SitePoliteness {
     public Session session(FetchTelemetry telemetry) {
         return new Session(telemetry);
     }
+
+    /** Where robots.txt's chain stopped: its last hop's answer or refusal, after {@code hops} redirects. */
+    private record RobotsChain(Sent last, int hops) {}
 
     /** An answer whose write is put off until the site's next write. */
     private record Deferred(Instant slot, FetchResult result, String urlHash, Instant at, Optional<Instant> sent) {}
@@ -395,43 +399,44 @@ public final class SitePoliteness {
                 robotsEntries.put(origin, current);
                 return Optional.empty();
             }
-            NormalizedUrl robotsUrl = NormalizedUrl.parse(origin.robotsUrl());
-            Optional<Duration> crawlDelay = entry.flatMap(RobotsCacheEntry::crawlDelay);
-            FetchResult result;
-            switch (send(() -> acquire(robotsUrl.siteKey(), crawlDelay),
-                    go -> parts.fetcher().fetch(FetchRequest.get(robotsUrl.value()).withSend(go.window())),
-                    robotsUrl.urlHash())) {
+            Hop first = Hop.of(NormalizedUrl.parse(origin.robotsUrl()));
+            RobotsChain chain = getRobots(first, entry.flatMap(RobotsCacheEntry::crawlDelay));
+            return switch (chain.last()) {
                 case Sent.Refused refused -> {
                     // Not fetching after all: the claim would keep every fetcher, this one too, off it for its 45 s.
                     parts.robotsStore().releaseFetch(origin);
-                    return Optional.of(refused.gate());
+                    yield Optional.of(refused.gate());
                 }
-                case Sent.Answered answered -> result = answered.result();
+                case Sent.Answered answered -> cache(origin, entry, answered.result(), chain.hops());
+            };
+        }
+
+        /**
+         * GETs robots.txt, following redirects up to the policy's limit: each hop takes a slot of its own site's rate
+         * (the first with the crawl delay last known). The last hop's answer, or the refusal that stopped the chain.
+         */
+        private RobotsChain getRobots(Hop first, Optional<Duration> crawlDelay) {
+            Hop hop = first;
+            while (true) {
+                Hop asked = hop;
+                Optional<Duration> delay = asked == first ? crawlDelay : Optional.empty();
+                Sent sent = redirects.send(this, asked, () -> acquire(asked.siteKey(), delay),
+                        FetchRequest.get(asked.request().value()));
+                if (!(sent instanceof Sent.Answered answered)) {
+                    return new RobotsChain(sent, asked.via().size());
+                }
+                telemetry.robotsFetched(FetchOutcome.of(answered.result()));
+                if (asked.via().size() >= parts.robots().settings().maxRedirects()
+                        || !(redirects.next(asked, answered.result()) instanceof RedirectFollower.Next.Redirect to)) {
+                    return new RobotsChain(answered, asked.via().size());
+                }
+                hop = to.hop();
             }
-            telemetry.robotsFetched(FetchOutcome.of(result));
-            String at = robotsUrl.value();
-            int hops = 0;
-            while (result instanceof FetchResult.Response r && r.redirect()
-                    && hops < parts.robots().settings().maxRedirects()) {
-                Optional<NormalizationResult.Accepted> next = parts.normalizer().resolve(at,
-                        r.headers().get("location"));
-                if (next.isEmpty()) {
-                    break;
-                }
-                String hop = next.get().request().value();
-                switch (send(() -> acquire(next.get().url().siteKey(), Optional.empty()),
-                        go -> parts.fetcher().fetch(FetchRequest.get(hop).withSend(go.window())),
-                        next.get().url().urlHash())) {
-                    case Sent.Refused refused -> {
-                        parts.robotsStore().releaseFetch(origin); // as for the first hop: not fetching after all
-                        return Optional.of(refused.gate());
-                    }
-                    case Sent.Answered answered -> result = answered.result();
-                }
-                hops++;
-                at = hop;
-                telemetry.robotsFetched(FetchOutcome.of(result));
-            }
+        }
+
+        /** What the policy makes of robots.txt's answer, cached; a gate only when the site's address is refused. */
+        private Optional<Gate> cache(RobotsOrigin origin, Optional<RobotsCacheEntry> entry, FetchResult result,
+                int hops) {
             if (result instanceof FetchResult.Failure f && f.kind() == FailureKind.BLOCKED) {
                 // The SSRF guard refused the site's address: nothing of it will ever be fetched.
                 parts.robotsStore().releaseFetch(origin);
