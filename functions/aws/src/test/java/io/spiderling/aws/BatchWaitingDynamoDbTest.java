@@ -9,7 +9,7 @@ import io.spiderling.core.batch.ItemState;
 import io.spiderling.core.batch.Waiting;
 import io.spiderling.core.batch.WaitingReasons;
 import io.spiderling.core.frontier.FrontierEntry;
-import io.spiderling.core.pipeline.BatchWaiting;
+import io.spiderling.core.pipeline.batch.BatchWaiting;
 import io.spiderling.core.politeness.PauseCause;
 import io.spiderling.core.politeness.RateLimiter;
 import io.spiderling.core.politeness.SiteRate;

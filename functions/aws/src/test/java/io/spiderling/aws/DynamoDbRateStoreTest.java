@@ -13,7 +13,7 @@ import io.spiderling.core.politeness.RateOverrides;
 import io.spiderling.core.politeness.SiteRate;
 import io.spiderling.core.port.RateStore;
 import io.spiderling.core.port.RateStoreContract;
-import io.spiderling.core.pipeline.SitePoliteness;
+import io.spiderling.core.pipeline.fetch.SitePoliteness;
 import io.spiderling.core.url.SiteKey;
 import io.spiderling.testkit.EmbeddedAws;
 import io.spiderling.testkit.EmbeddedAwsExtension;

@@ -15,7 +15,7 @@ import io.spiderling.core.content.BucketKeys;
 import io.spiderling.core.fetch.FetchJob;
 import io.spiderling.lambda.plan.PlanHandler;
 import software.amazon.awssdk.core.sync.RequestBody;
-import io.spiderling.core.pipeline.Ingest;
+import io.spiderling.core.pipeline.ingest.Ingest;
 import jakarta.inject.Inject;
 import java.util.ArrayList;
 import java.util.List;

@@ -15,7 +15,7 @@ import io.spiderling.aws.FetchJobCodec;
 import io.spiderling.catalog.Metrics;
 import io.spiderling.core.batch.BatchHeader;
 import io.spiderling.core.fetch.FetchJob;
-import io.spiderling.core.pipeline.FetchPage;
+import io.spiderling.core.pipeline.fetch.FetchPage;
 import io.spiderling.core.url.NormalizedUrl;
 import io.spiderling.lambda.fetch.FetchDeadLetterHandler;
 import io.spiderling.lambda.fetch.FetchHandler;

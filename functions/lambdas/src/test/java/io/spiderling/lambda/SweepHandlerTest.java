@@ -13,7 +13,7 @@ import io.spiderling.aws.DynamoDbPendingPlans;
 import io.spiderling.aws.FetchJobCodec;
 import io.spiderling.core.content.BucketKeys;
 import io.spiderling.core.frontier.FrontierEntry;
-import io.spiderling.core.pipeline.Ingest;
+import io.spiderling.core.pipeline.ingest.Ingest;
 import io.spiderling.core.url.NormalizedUrl;
 import io.spiderling.lambda.wake.WakeHandler;
 import jakarta.inject.Inject;

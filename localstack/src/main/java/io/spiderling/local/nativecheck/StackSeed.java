@@ -6,7 +6,7 @@ import io.spiderling.aws.S3BlobStore;
 import io.spiderling.core.batch.BatchOptions;
 import io.spiderling.core.batch.UploadFormat;
 import io.spiderling.core.content.BucketKeys;
-import io.spiderling.core.pipeline.Ingest;
+import io.spiderling.core.pipeline.ingest.Ingest;
 import io.spiderling.core.url.UrlNormalizer;
 import io.spiderling.testkit.EmbeddedAws;
 import io.spiderling.testkit.SampleClients;

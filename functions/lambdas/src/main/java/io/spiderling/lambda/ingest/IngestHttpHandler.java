@@ -8,7 +8,7 @@ import io.spiderling.catalog.FunctionNames;
 import io.spiderling.catalog.Operation;
 import io.spiderling.catalog.Routes;
 import io.spiderling.core.content.Hashing;
-import io.spiderling.core.pipeline.Ingest;
+import io.spiderling.core.pipeline.ingest.Ingest;
 import io.spiderling.lambda.Pipeline;
 import io.spiderling.lambda.api.ApiAuth;
 import io.spiderling.lambda.api.Views;

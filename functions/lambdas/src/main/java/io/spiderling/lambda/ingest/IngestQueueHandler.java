@@ -7,7 +7,7 @@ import com.amazonaws.services.lambda.runtime.events.SQSEvent;
 import io.spiderling.catalog.FunctionNames;
 import io.spiderling.core.batch.Rejection;
 import io.spiderling.core.content.Hashing;
-import io.spiderling.core.pipeline.Ingest;
+import io.spiderling.core.pipeline.ingest.Ingest;
 import io.spiderling.lambda.Pipeline;
 import io.spiderling.lambda.internal.LogContext;
 import io.spiderling.lambda.internal.SqsBatches;
