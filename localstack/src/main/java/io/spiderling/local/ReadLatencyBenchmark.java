@@ -115,8 +115,8 @@ public class ReadLatencyBenchmark {
         UrlNormalizer normalizer = UrlNormalizer.create();
         DynamoDbUrlStore urls = new DynamoDbUrlStore(aws.dynamoDb(), r.urlsTable());
         DynamoDbBatchStore batches = new DynamoDbBatchStore(aws.dynamoDb(), r.batchesTable());
-        queries = new Queries(normalizer, batches, batches, urls, new S3BlobStore(aws.s3(), aws.s3Presigner(),
-                r.bucket()));
+        queries = Queries.builder().normalizer(normalizer).headers(batches).items(batches).urls(urls)
+                .blobs(new S3BlobStore(aws.s3(), aws.s3Presigner(), r.bucket())).build();
 
         long start = System.nanoTime();
         Instant fetchedAt = Instant.parse("2026-11-01T00:00:00Z");
@@ -175,8 +175,9 @@ public class ReadLatencyBenchmark {
                 .requestUrl(page.value()).timeToFirstByteMs(40 + i % 200).totalMs(60 + i % 400).headers(headers)
                 .redirects(alias.map(a -> List.of(a.value())).orElse(List.of())).connectMs(5 + i % 20)
                 .freshUntil(fetchedAt.plus(Duration.ofDays(1))).build());
-        urls.recordExtraction(new ExtractionRecord(page.urlHash(), page.value(), PageMetadata.empty(), sha,
-                fetchedAt, fetchedAt.plusMillis(250)));
+        urls.recordExtraction(ExtractionRecord.builder().urlHash(page.urlHash()).url(page.value())
+                .page(PageMetadata.empty()).contentSha256(sha).contentFetchedAt(fetchedAt)
+                .extractedAt(fetchedAt.plusMillis(250)).build());
         alias.ifPresent(a -> urls.recordRedirect(a.urlHash(), a.value(), page.value(), fetchedAt));
     }
 

@@ -156,8 +156,7 @@ public final class DynamoDbBatchStore implements BatchHeaderStore, BatchItemStor
                                 .item(queuedItem(batchId, entries.get(i), now))
                                 .conditionExpression("attribute_not_exists(pk)")
                                 .returnValuesOnConditionCheckFailure(ReturnValuesOnConditionCheckFailure.ALL_OLD))
-                                .build())
-                        .toList();
+                                .build()).toList();
                 Optional<List<CancellationReason>> refused =
                         Transactions.write(dynamo, puts.toArray(TransactWriteItem[]::new));
                 if (refused.isEmpty()) {
@@ -218,8 +217,7 @@ public final class DynamoDbBatchStore implements BatchHeaderStore, BatchItemStor
                 TransactWriteItem.builder().put(p -> p.tableName(table).item(item)
                         .conditionExpression("attribute_not_exists(pk)")).build(),
                 TransactWriteItem.builder().update(u -> u.tableName(table).key(headerKey(batchId))
-                        .updateExpression("ADD #counter :one")
-                        .conditionExpression("attribute_exists(pk)")
+                        .updateExpression("ADD #counter :one").conditionExpression("attribute_exists(pk)")
                         .expressionAttributeNames(Map.of("#counter", COUNTER_PREFIX + ItemState.INVALID.wireName()))
                         .expressionAttributeValues(Map.of(":one", n(1)))).build()).isEmpty();
     }
@@ -282,15 +280,11 @@ public final class DynamoDbBatchStore implements BatchHeaderStore, BatchItemStor
         }
         String finalUpdate = itemUpdate;
         TransactWriteItem item = TransactWriteItem.builder().update(u -> u.tableName(table)
-                .key(itemKey(batchId, urlHash))
-                .updateExpression(finalUpdate)
-                .conditionExpression(ITEM_TRANSITION_CONDITION)
-                .expressionAttributeNames(Map.of("#state", "state"))
+                .key(itemKey(batchId, urlHash)).updateExpression(finalUpdate)
+                .conditionExpression(ITEM_TRANSITION_CONDITION).expressionAttributeNames(Map.of("#state", "state"))
                 .expressionAttributeValues(itemValues)).build();
-        TransactWriteItem counter = TransactWriteItem.builder().update(u -> u.tableName(table)
-                .key(headerKey(batchId))
-                .updateExpression("ADD #counter :one")
-                .conditionExpression("attribute_exists(pk)")
+        TransactWriteItem counter = TransactWriteItem.builder().update(u -> u.tableName(table).key(headerKey(batchId))
+                .updateExpression("ADD #counter :one").conditionExpression("attribute_exists(pk)")
                 .expressionAttributeNames(Map.of("#counter", COUNTER_PREFIX + terminal.wireName()))
                 .expressionAttributeValues(Map.of(":one", n(1)))).build();
         Optional<List<CancellationReason>> refused = Transactions.write(dynamo, item, counter);
@@ -317,10 +311,12 @@ public final class DynamoDbBatchStore implements BatchHeaderStore, BatchItemStor
                 string(item, "recrawlAfter").map(Duration::parse), string(item, "progressEvery").map(Duration::parse),
                 bool(item, "capture"));
         Optional<UploadFormat> upload = string(item, "upload").flatMap(UploadFormat::fromWireName);
-        BatchHeader header = new BatchHeader(batchId, (int) number(item, "total", 0),
-                (int) number(item, "duplicates", 0), rejected, (int) number(item, "rejectedCount", 0),
-                string(item, "source").orElse(""), instant(item, "createdAt").orElse(Instant.EPOCH), options,
-                string(item, "fingerprint").orElse(""), upload, string(item, "client").orElse(""));
+        BatchHeader header = BatchHeader.builder().batchId(batchId).total((int) number(item, "total", 0))
+                .duplicates((int) number(item, "duplicates", 0)).rejected(rejected)
+                .rejectedCount((int) number(item, "rejectedCount", 0)).source(string(item, "source").orElse(""))
+                .createdAt(instant(item, "createdAt").orElse(Instant.EPOCH)).options(options)
+                .fingerprint(string(item, "fingerprint").orElse("")).upload(upload)
+                .client(string(item, "client").orElse("")).build();
         Optional<PlanProgress> planning = upload.map(u -> number(item, "chunks")
                 .map(chunks -> new PlanProgress(chunks.intValue(), (int) number(item, "chunksDone", 0),
                         number(item, "bytes", 0)))
@@ -332,8 +328,9 @@ public final class DynamoDbBatchStore implements BatchHeaderStore, BatchItemStor
         CallbackState callback = new CallbackState(instant(item, "completionEmittedAt"),
                 instant(item, "callbackDeliveredAt"), string(item, "callbackFailure"),
                 (int) number(item, "callbackAttempts", 0), number(item, "progressSent", 0));
-        return Optional.of(new BatchStatus(header, counts, instant(item, "completedAt"), instant(item, "cancelledAt"),
-                planning, callback));
+        return Optional.of(BatchStatus.builder().header(header).terminalCounts(counts)
+                .completedAt(instant(item, "completedAt")).cancelledAt(instant(item, "cancelledAt"))
+                .planning(planning).callback(callback).build());
     }
 
     @Override
@@ -419,9 +416,7 @@ public final class DynamoDbBatchStore implements BatchHeaderStore, BatchItemStor
                 keyCondition.append(" AND sk > :after");
             });
             QueryRequest.Builder query = QueryRequest.builder().tableName(table)
-                    .keyConditionExpression(keyCondition.toString())
-                    .consistentRead(true)
-                    .limit(limit - page.size());
+                    .keyConditionExpression(keyCondition.toString()).consistentRead(true).limit(limit - page.size());
             state.ifPresent(st -> {
                 values.put(":state", s(st.wireName()));
                 query.filterExpression("#state = :state").expressionAttributeNames(Map.of("#state", "state"));

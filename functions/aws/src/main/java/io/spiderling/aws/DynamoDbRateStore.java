@@ -94,14 +94,15 @@ public final class DynamoDbRateStore implements RateStore {
         List<Instant> inFlight = item.containsKey("inFlight")
                 ? item.get("inFlight").ns().stream().map(v -> Instant.ofEpochMilli(Long.parseLong(v))).toList()
                 : List.of();
-        return Optional.of(new SiteRate(Instant.ofEpochMilli(number(item, "lastSlot", 0)),
-                Duration.ofMillis(number(item, "intervalMs", 1000)),
-                Duration.ofMillis(number(item, "baseIntervalMs", 1000)),
-                Instant.ofEpochMilli(number(item, "pausedUntil", 0)),
-                item.containsKey("pauseCause") ? pauseCause(item.get("pauseCause").m()) : Optional.empty(),
-                (int) number(item, "throttles", 0), (int) number(item, "successes", 0),
-                Duration.ofMillis(number(item, "responseTimeMs", 0)), inFlight,
-                item.containsKey("failing") ? item.get("failing").ss() : List.of(), number(item, "version", 0)));
+        return Optional.of(SiteRate.builder().lastSlot(Instant.ofEpochMilli(number(item, "lastSlot", 0)))
+                .interval(Duration.ofMillis(number(item, "intervalMs", 1000)))
+                .baseInterval(Duration.ofMillis(number(item, "baseIntervalMs", 1000)))
+                .pausedUntil(Instant.ofEpochMilli(number(item, "pausedUntil", 0)))
+                .pauseCause(item.containsKey("pauseCause") ? pauseCause(item.get("pauseCause").m()) : Optional.empty())
+                .throttles((int) number(item, "throttles", 0)).successes((int) number(item, "successes", 0))
+                .responseTime(Duration.ofMillis(number(item, "responseTimeMs", 0))).inFlight(inFlight)
+                .failing(item.containsKey("failing") ? item.get("failing").ss() : List.of())
+                .version(number(item, "version", 0)).build());
     }
 
     /** The stored cause; empty when its kind or a field is missing or unknown to this version. */

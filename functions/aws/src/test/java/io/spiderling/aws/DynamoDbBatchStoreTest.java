@@ -199,7 +199,8 @@ class DynamoDbBatchStoreTest extends BatchStoreContracts {
     }
 
     private BatchHeader header(int total) {
-        return new BatchHeader(batchId, total, 2, List.of(), 0, "http", CREATED);
+        return BatchHeader.builder().batchId(batchId).total(total).duplicates(2)
+                .source("http").createdAt(CREATED).build();
     }
 
     /** URLs over a few hosts; their hashes start with several different hex digits. */

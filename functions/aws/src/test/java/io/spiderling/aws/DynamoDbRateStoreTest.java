@@ -189,11 +189,11 @@ class DynamoDbRateStoreTest extends RateStoreContract {
     void acquire_whenHandlersRaceOnOneSite_neverGrantSlotsCloserThanTheInterval() throws Exception {
         SiteKey site = new SiteKey("parallel-handlers.example");
         Duration interval = Duration.ofMillis(200);
-        SitePoliteness politeness = new SitePoliteness(new SitePoliteness.Parts(null, null, RateLimiter.create(),
-                store, RateOverrides.parse(site.value() + " 5"), request -> {
+        SitePoliteness politeness = SitePoliteness.builder().robotsStore(null)
+                .limiter(RateLimiter.create()).rates(store).overrides(RateOverrides.parse(site.value() + " 5"))
+                .fetcher(request -> {
                     throw new AssertionError("this test takes slots and fetches nothing");
-                }, null), Clock.systemUTC(),
-                DynamoDbRateStoreTest::sleepUntil, () -> 0.5);
+                }).clock(Clock.systemUTC()).pause(DynamoDbRateStoreTest::sleepUntil).jitter(() -> 0.5).build();
         List<Instant> slots = Collections.synchronizedList(new ArrayList<>());
         List<Instant> started = Collections.synchronizedList(new ArrayList<>());
         ExecutorService handlers = Executors.newFixedThreadPool(4);
@@ -209,8 +209,9 @@ class DynamoDbRateStoreTest extends RateStoreContract {
                             started.add(Instant.now());
                             slots.add(go.slot());
                             sleepUntil(Instant.now().plusMillis(50));
-                            session.done(go, new FetchResult.Response(200, Map.of(), new byte[0], false,
-                                    "https://" + site.value() + "/", Duration.ofMillis(10), Duration.ofMillis(50)),
+                            session.done(go, FetchResult.Response.builder().status(200).headers(Map.of())
+                                    .body(new byte[0]).truncated(false).finalUrl("https://" + site.value() + "/")
+                                    .timeToFirstByte(Duration.ofMillis(10)).total(Duration.ofMillis(50)).build(),
                                     "b".repeat(64));
                             granted++;
                         }

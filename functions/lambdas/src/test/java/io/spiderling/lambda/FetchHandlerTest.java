@@ -93,7 +93,6 @@ class FetchHandlerTest {
                 .add(poison)
                 .add(record(1, "fetch-groups", blocked, "g1"))
                 .add(record(2, "fetch-groups", other, "g2"));
-
         JsonNode response = invoke(records);
 
         List<String> failed = response.get("batchItemFailures").findValuesAsText("itemIdentifier");
@@ -195,7 +194,8 @@ class FetchHandlerTest {
     }
 
     private void batch(String batchId, NormalizedUrl... urls) {
-        batches.createBatch(new BatchHeader(batchId, urls.length, 0, List.of(), 0, "http", Instant.now()));
+        batches.createBatch(BatchHeader.builder().batchId(batchId).total(urls.length)
+                .source("http").createdAt(Instant.now()).build());
         batches.addItems(batchId, List.of(urls), Instant.now());
     }
 

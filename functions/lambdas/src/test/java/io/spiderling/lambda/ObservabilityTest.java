@@ -240,7 +240,8 @@ class ObservabilityTest {
     }
 
     private void batch(String batchId, NormalizedUrl url) {
-        batches.createBatch(new BatchHeader(batchId, 1, 0, List.of(), 0, "http", Instant.now()));
+        batches.createBatch(BatchHeader.builder().batchId(batchId).total(1)
+                .source("http").createdAt(Instant.now()).build());
         batches.addItems(batchId, List.of(url), Instant.now());
     }
 

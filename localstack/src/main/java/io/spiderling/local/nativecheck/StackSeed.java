@@ -40,8 +40,9 @@ public final class StackSeed {
 
     public static void seed(EmbeddedAws aws, StackResources resources, Fixture fixture, SampleEvents events) {
         S3BlobStore blobs = new S3BlobStore(aws.s3(), aws.s3Presigner(), resources.bucket());
-        Ingest ingest = new Ingest(UrlNormalizer.create(), new DynamoDbBatchStore(aws.dynamoDb(),
-                resources.batchesTable()), blobs, Clock.systemUTC());
+        Ingest ingest = Ingest.builder().normalizer(UrlNormalizer.create())
+                .batches(new DynamoDbBatchStore(aws.dynamoDb(), resources.batchesTable())).blobs(blobs)
+                .clock(Clock.systemUTC()).build();
         String manifestKey = events.objectKey("s3-manifest-created.json");
         String batchId = BucketKeys.batchIdOfManifest(manifestKey).orElseThrow(() -> new IllegalStateException(
                 "s3-manifest-created.json does not name a manifest: " + manifestKey));

@@ -34,27 +34,106 @@ public record BatchHeader(String batchId, int total, int duplicates, List<Reject
         Objects.requireNonNull(client, "client");
     }
 
-    /** A header of a batch of no particular client. */
-    public BatchHeader(String batchId, int total, int duplicates, List<Rejection> rejected, int rejectedCount,
-            String source, Instant createdAt, BatchOptions options, String fingerprint, Optional<UploadFormat> upload) {
-        this(batchId, total, duplicates, rejected, rejectedCount, source, createdAt, options, fingerprint, upload, "");
-    }
-
     /** Whether {@code clientId} may see this batch. */
     public boolean ownedBy(String clientId) {
         return client.equals(clientId);
     }
 
-    /** A header of a batch submitted with its URLs. */
-    public BatchHeader(String batchId, int total, int duplicates, List<Rejection> rejected, int rejectedCount,
-            String source, Instant createdAt, BatchOptions options, String fingerprint) {
-        this(batchId, total, duplicates, rejected, rejectedCount, source, createdAt, options, fingerprint,
-                Optional.empty());
+    /** A header built by name: its parts are many, and several are ints side by side. */
+    public static Builder builder() {
+        return new Builder();
     }
 
-    /** A header with no options and no fingerprint. */
-    public BatchHeader(String batchId, int total, int duplicates, List<Rejection> rejected, int rejectedCount,
-            String source, Instant createdAt) {
-        this(batchId, total, duplicates, rejected, rejectedCount, source, createdAt, BatchOptions.NONE, "");
+    /** A builder holding this value's parts, to change some of them. */
+    public Builder toBuilder() {
+        return new Builder()
+                .batchId(batchId)
+                .total(total)
+                .duplicates(duplicates)
+                .rejected(rejected)
+                .rejectedCount(rejectedCount)
+                .source(source)
+                .createdAt(createdAt)
+                .options(options)
+                .fingerprint(fingerprint)
+                .upload(upload)
+                .client(client);
+    }
+
+    /** The parts by name; {@link #build} checks them as the constructor does. */
+    public static final class Builder {
+        private String batchId;
+        private int total;
+        private int duplicates;
+        private List<Rejection> rejected = List.of();
+        private int rejectedCount;
+        private String source;
+        private Instant createdAt;
+        private BatchOptions options = BatchOptions.NONE;
+        private String fingerprint = "";
+        private Optional<UploadFormat> upload = Optional.empty();
+        private String client = "";
+
+        private Builder() {}
+
+        public Builder batchId(String value) {
+            batchId = value;
+            return this;
+        }
+
+        public Builder total(int value) {
+            total = value;
+            return this;
+        }
+
+        public Builder duplicates(int value) {
+            duplicates = value;
+            return this;
+        }
+
+        public Builder rejected(List<Rejection> value) {
+            rejected = value;
+            return this;
+        }
+
+        public Builder rejectedCount(int value) {
+            rejectedCount = value;
+            return this;
+        }
+
+        public Builder source(String value) {
+            source = value;
+            return this;
+        }
+
+        public Builder createdAt(Instant value) {
+            createdAt = value;
+            return this;
+        }
+
+        public Builder options(BatchOptions value) {
+            options = value;
+            return this;
+        }
+
+        public Builder fingerprint(String value) {
+            fingerprint = value;
+            return this;
+        }
+
+        public Builder upload(Optional<UploadFormat> value) {
+            upload = value;
+            return this;
+        }
+
+        public Builder client(String value) {
+            client = value;
+            return this;
+        }
+
+        public BatchHeader build() {
+            return new BatchHeader(batchId, total, duplicates, rejected, rejectedCount, source, createdAt, options,
+                    fingerprint, upload, client);
+        }
     }
 }

@@ -35,7 +35,7 @@ class BatchTrackerTest {
 
     @BeforeEach
     void twoQueuedItems() {
-        batches.createBatch(new BatchHeader(BATCH, 2, 0, List.of(), 0, "http", T1));
+        batches.createBatch(BatchHeader.builder().batchId(BATCH).total(2).source("http").createdAt(T1).build());
         batches.addItems(BATCH, List.of(FIRST_URL, SECOND_URL), T1);
         log.clear();
     }

@@ -469,8 +469,9 @@ public final class VertxPageFetcher implements PageFetcher, AutoCloseable {
                 Duration total = elapsed(origin);
                 Duration ttfb = firstByteAt < 0 ? total : Duration.ofNanos(firstByteAt - origin);
                 Duration connect = connectedAt < 0 ? Duration.ZERO : Duration.ofNanos(connectedAt - origin);
-                FetchResult.Response result = new FetchResult.Response(response.statusCode(), headers,
-                        body.toByteArray(), body.truncated(), request.url(), ttfb, total, List.of(), connect);
+                FetchResult.Response result = FetchResult.Response.builder().status(response.statusCode())
+                        .headers(headers).body(body.toByteArray()).truncated(body.truncated()).finalUrl(request.url())
+                        .timeToFirstByte(ttfb).total(total).redirects(List.of()).connect(connect).build();
                 done.complete(capturing.flatMap(c -> c.exchange(response, body, decoder != null))
                         .map(result::withExchange).orElse(result));
             }
@@ -530,9 +531,10 @@ public final class VertxPageFetcher implements PageFetcher, AutoCloseable {
             String version = response.version() == HttpVersion.HTTP_1_0 ? "HTTP/1.0" : "HTTP/1.1";
             String reason = response.statusMessage() == null ? "" : response.statusMessage();
             try {
-                return Optional.of(new WireExchange(requestHead, version + " " + response.statusCode() + " " + reason,
-                        headers, remoteIp, encoded ? raw.toByteArray() : body.toByteArray(),
-                        body.truncated() || encoded && rawTruncated));
+                return Optional.of(WireExchange.builder().request(requestHead)
+                        .statusLine(version + " " + response.statusCode() + " " + reason).responseHeaders(headers)
+                        .remoteIp(remoteIp).payload(encoded ? raw.toByteArray() : body.toByteArray())
+                        .payloadTruncated(body.truncated() || encoded && rawTruncated).build());
             } catch (IllegalArgumentException notStorable) {
                 return Optional.empty();
             }

@@ -15,6 +15,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.function.DoubleSupplier;
 
@@ -40,16 +41,77 @@ public final class NotifyBatch {
     private final Clock clock;
     private final DoubleSupplier jitter;
 
-    public NotifyBatch(BatchHeaderStore batches, NotifyQueue queue, WebhookSender sender, WebhookSecrets secrets,
-            CallbackPolicy callbacks, DeliveryPolicy delivery, Clock clock, DoubleSupplier jitter) {
-        this.batches = batches;
-        this.queue = queue;
-        this.sender = sender;
-        this.secrets = secrets;
-        this.callbacks = callbacks;
-        this.delivery = delivery;
-        this.clock = clock;
-        this.jitter = jitter;
+    private NotifyBatch(Builder b) {
+        this.batches = Objects.requireNonNull(b.batches, "batches");
+        this.queue = Objects.requireNonNull(b.queue, "queue");
+        this.sender = Objects.requireNonNull(b.sender, "sender");
+        this.secrets = Objects.requireNonNull(b.secrets, "secrets");
+        this.callbacks = Objects.requireNonNull(b.callbacks, "callbacks");
+        this.delivery = Objects.requireNonNull(b.delivery, "delivery");
+        this.clock = Objects.requireNonNull(b.clock, "clock");
+        this.jitter = Objects.requireNonNull(b.jitter, "jitter");
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** Names each collaborator; all are required. */
+    public static final class Builder {
+        private BatchHeaderStore batches;
+        private NotifyQueue queue;
+        private WebhookSender sender;
+        private WebhookSecrets secrets;
+        private CallbackPolicy callbacks;
+        private DeliveryPolicy delivery;
+        private Clock clock;
+        private DoubleSupplier jitter;
+
+        private Builder() {}
+
+        public Builder batches(BatchHeaderStore value) {
+            batches = value;
+            return this;
+        }
+
+        public Builder queue(NotifyQueue value) {
+            queue = value;
+            return this;
+        }
+
+        public Builder sender(WebhookSender value) {
+            sender = value;
+            return this;
+        }
+
+        public Builder secrets(WebhookSecrets value) {
+            secrets = value;
+            return this;
+        }
+
+        public Builder callbacks(CallbackPolicy value) {
+            callbacks = value;
+            return this;
+        }
+
+        public Builder delivery(DeliveryPolicy value) {
+            delivery = value;
+            return this;
+        }
+
+        public Builder clock(Clock value) {
+            clock = value;
+            return this;
+        }
+
+        public Builder jitter(DoubleSupplier value) {
+            jitter = value;
+            return this;
+        }
+
+        public NotifyBatch build() {
+            return new NotifyBatch(this);
+        }
     }
 
     /** What one message came to. */

@@ -16,6 +16,7 @@ import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 
 /**
@@ -50,15 +51,70 @@ public final class ExtractContent {
     private final Clock clock;
     private final Settings settings;
 
-    public ExtractContent(BlobStore blobs, UrlStore urls, LinkStore links, HtmlExtractor extractor,
-            CanonicalLink canonical, Clock clock, Settings settings) {
-        this.blobs = blobs;
-        this.urls = urls;
-        this.links = links;
-        this.extractor = extractor;
-        this.canonical = canonical;
-        this.clock = clock;
-        this.settings = settings;
+    private ExtractContent(Builder b) {
+        this.blobs = Objects.requireNonNull(b.blobs, "blobs");
+        this.urls = Objects.requireNonNull(b.urls, "urls");
+        this.links = Objects.requireNonNull(b.links, "links");
+        this.extractor = Objects.requireNonNull(b.extractor, "extractor");
+        this.canonical = Objects.requireNonNull(b.canonical, "canonical");
+        this.clock = Objects.requireNonNull(b.clock, "clock");
+        this.settings = Objects.requireNonNull(b.settings, "settings");
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** Names each collaborator; settings default to {@link Settings#DEFAULTS}. */
+    public static final class Builder {
+        private BlobStore blobs;
+        private UrlStore urls;
+        private LinkStore links;
+        private HtmlExtractor extractor;
+        private CanonicalLink canonical;
+        private Clock clock;
+        private Settings settings = Settings.DEFAULTS;
+
+        private Builder() {}
+
+        public Builder blobs(BlobStore value) {
+            blobs = value;
+            return this;
+        }
+
+        public Builder urls(UrlStore value) {
+            urls = value;
+            return this;
+        }
+
+        public Builder links(LinkStore value) {
+            links = value;
+            return this;
+        }
+
+        public Builder extractor(HtmlExtractor value) {
+            extractor = value;
+            return this;
+        }
+
+        public Builder canonical(CanonicalLink value) {
+            canonical = value;
+            return this;
+        }
+
+        public Builder clock(Clock value) {
+            clock = value;
+            return this;
+        }
+
+        public Builder settings(Settings value) {
+            settings = value;
+            return this;
+        }
+
+        public ExtractContent build() {
+            return new ExtractContent(this);
+        }
     }
 
     /**
@@ -104,15 +160,17 @@ public final class ExtractContent {
         // Only the links index needs what the row held; without it an extraction is one conditional write.
         List<String> linkedBefore = !settings.indexLinks() ? List.of()
                 : urls.find(url.urlHash()).map(UrlStore.UrlRecord::linked).orElse(List.of());
-        ExtractionRecord record = new ExtractionRecord(url.urlHash(), url.value(), page, sha256, fetchedAt, now,
-                canonicalUrl.map(NormalizedUrl::value), Optional.empty());
+        ExtractionRecord record = ExtractionRecord.builder().urlHash(url.urlHash()).url(url.value()).page(page)
+                .contentSha256(sha256).contentFetchedAt(fetchedAt).extractedAt(now)
+                .canonicalUrl(canonicalUrl.map(NormalizedUrl::value)).source(Optional.empty()).build();
         boolean written = urls.recordExtraction(record);
         if (written && settings.indexLinks() && !linkedBefore.equals(page.outlinks())) {
             links.replaceOutlinks(url.urlHash(), url.value(), linkedBefore, page.outlinks(), now);
             urls.recordLinked(url.urlHash(), page.outlinks(), fetchedAt);
         }
-        boolean canonicalWritten = written && canonicalUrl.map(c -> urls.recordExtraction(new ExtractionRecord(
-                c.urlHash(), c.value(), page, sha256, fetchedAt, now, Optional.empty(), Optional.of(url.value()))))
+        boolean canonicalWritten = written && canonicalUrl.map(c -> urls.recordExtraction(ExtractionRecord.builder()
+                .urlHash(c.urlHash()).url(c.value()).page(page).contentSha256(sha256).contentFetchedAt(fetchedAt)
+                .extractedAt(now).canonicalUrl(Optional.empty()).source(Optional.of(url.value())).build()))
                 .orElse(false);
         return new Outcome(record, written, canonicalWritten);
     }

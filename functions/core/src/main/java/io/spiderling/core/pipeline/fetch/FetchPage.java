@@ -747,8 +747,8 @@ public final class FetchPage {
         Optional<Instant> refersTo = previous.filter(p -> r.status() == 304
                 || p.payloadDigest().equals(payloadDigest) && !exchange.payloadTruncated())
                 .map(p -> p.refersToAt().orElse(p.capturedAt()));
-        return Optional.of(new Capture(key, exchange.remoteIp(), requestedAt, payloadDigest,
-                exchange.payloadTruncated(), refersTo));
+        return Optional.of(Capture.builder().key(key).remoteIp(exchange.remoteIp()).capturedAt(requestedAt)
+                .payloadDigest(payloadDigest).truncated(exchange.payloadTruncated()).refersToAt(refersTo).build());
     }
 
     /**

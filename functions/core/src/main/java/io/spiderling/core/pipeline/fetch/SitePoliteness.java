@@ -103,22 +103,108 @@ public final class SitePoliteness {
         record Answered(Gate.Go go, FetchResult result, Instant at) implements Sent {}
     }
 
-    /** The collaborators; the decisions are pure, the stores and the fetcher are ports. */
-    public record Parts(RobotsPolicy robots, RobotsStore robotsStore, RateLimiter limiter, RateStore rates,
-            RateOverrides overrides, PageFetcher fetcher, UrlNormalizer normalizer) {}
-
-    private final Parts parts;
+    private final RobotsPolicy robots;
+    private final RobotsStore robotsStore;
+    private final RateLimiter limiter;
+    private final RateStore rates;
+    private final RateOverrides overrides;
+    private final PageFetcher fetcher;
+    private final UrlNormalizer normalizer;
     private final Clock clock;
     private final Pause pause;
     private final DoubleSupplier jitter;
     private final RedirectFollower redirects;
 
-    public SitePoliteness(Parts parts, Clock clock, Pause pause, DoubleSupplier jitter) {
-        this.parts = parts;
-        this.redirects = new RedirectFollower(parts.normalizer(), parts.fetcher());
-        this.clock = clock;
-        this.pause = pause;
-        this.jitter = jitter;
+    private SitePoliteness(Builder b) {
+        this.robots = Objects.requireNonNull(b.robots, "robots");
+        this.robotsStore = b.robotsStore; // none for a caller that only takes rate slots
+        this.limiter = Objects.requireNonNull(b.limiter, "limiter");
+        this.rates = Objects.requireNonNull(b.rates, "rates");
+        this.overrides = Objects.requireNonNull(b.overrides, "overrides");
+        this.fetcher = Objects.requireNonNull(b.fetcher, "fetcher");
+        this.normalizer = Objects.requireNonNull(b.normalizer, "normalizer");
+        this.clock = Objects.requireNonNull(b.clock, "clock");
+        this.pause = Objects.requireNonNull(b.pause, "pause");
+        this.jitter = Objects.requireNonNull(b.jitter, "jitter");
+        this.redirects = new RedirectFollower(normalizer, fetcher);
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /**
+     * Names each collaborator; the robots.txt policy, the overrides, the normalizer, the clock and the jitter have
+     * defaults. The decisions ({@code robots}, {@code limiter}) are pure; the stores and the fetcher
+     * are ports; {@code pause} waits for a granted slot.
+     */
+    public static final class Builder {
+        private RobotsPolicy robots = RobotsPolicy.create();
+        private RobotsStore robotsStore;
+        private RateLimiter limiter;
+        private RateStore rates;
+        private RateOverrides overrides = RateOverrides.none();
+        private PageFetcher fetcher;
+        private UrlNormalizer normalizer = UrlNormalizer.create();
+        private Clock clock = Clock.systemUTC();
+        private Pause pause;
+        private DoubleSupplier jitter = Math::random;
+
+        private Builder() {}
+
+        public Builder robots(RobotsPolicy value) {
+            robots = value;
+            return this;
+        }
+
+        public Builder robotsStore(RobotsStore value) {
+            robotsStore = value;
+            return this;
+        }
+
+        public Builder limiter(RateLimiter value) {
+            limiter = value;
+            return this;
+        }
+
+        public Builder rates(RateStore value) {
+            rates = value;
+            return this;
+        }
+
+        public Builder overrides(RateOverrides value) {
+            overrides = value;
+            return this;
+        }
+
+        public Builder fetcher(PageFetcher value) {
+            fetcher = value;
+            return this;
+        }
+
+        public Builder normalizer(UrlNormalizer value) {
+            normalizer = value;
+            return this;
+        }
+
+        public Builder clock(Clock value) {
+            clock = value;
+            return this;
+        }
+
+        public Builder pause(Pause value) {
+            pause = value;
+            return this;
+        }
+
+        public Builder jitter(DoubleSupplier value) {
+            jitter = value;
+            return this;
+        }
+
+        public SitePoliteness build() {
+            return new SitePoliteness(this);
+        }
     }
 
     /** A new session, for one invocation's fetches; close it when they are done. */
@@ -184,7 +270,7 @@ public final class SitePoliteness {
             Optional<RobotsCacheEntry> entry;
             synchronized (robotsLocks.computeIfAbsent(origin, o -> new Object())) {
                 entry = robots(origin);
-                if (parts.robots().needsFetch(entry, clock.instant())) {
+                if (robots.needsFetch(entry, clock.instant())) {
                     Optional<Gate> stop = fetchRobots(origin, entry);
                     if (stop.isPresent()) {
                         return stop.get();
@@ -192,7 +278,7 @@ public final class SitePoliteness {
                     entry = robots(origin);
                 }
             }
-            return switch (parts.robots().decide(entry, hop.request(), clock.instant())) {
+            return switch (robots.decide(entry, hop.request(), clock.instant())) {
                 case RobotsVerdict.Allowed allowed -> acquire(url.siteKey(), Optional.of(allowed.crawlDelay())
                         .filter(d -> !d.isZero()));
                 case RobotsVerdict.Disallowed d -> new Gate.Disallowed(d.reason());
@@ -268,28 +354,28 @@ public final class SitePoliteness {
 
         /** Takes one slot of the site's rate; a refusal says when to ask again. A granted slot is waited for here. */
         public Gate acquire(SiteKey key, Optional<Duration> crawlDelay) {
-            Duration base = parts.limiter().baseInterval(key.value(), parts.overrides(), crawlDelay);
+            Duration base = limiter.baseInterval(key.value(), overrides, crawlDelay);
             Site site = site(key);
             Gate gate;
             synchronized (site) {
                 gate = change(key, site, state -> {
-                    SiteRate rebased = parts.limiter().rebase(state, base);
+                    SiteRate rebased = limiter.rebase(state, base);
                     // A slot no earlier than the fetcher's lead from now: a request whose slot is "now" would have to
                     // open its connection within the window (a cold start misses it); with the lead it connects
                     // before.
-                    return switch (parts.limiter().acquire(rebased, nowMillis().plus(parts.fetcher().lead()), 1)) {
+                    return switch (limiter.acquire(rebased, nowMillis().plus(fetcher.lead()), 1)) {
                         case RateDecision.Refused refused -> new Step<>(null, new Gate.Wait(refused.retryAt(),
                                 "rate: " + refused.reason().name().toLowerCase(java.util.Locale.ROOT)), true);
                         case RateDecision.Granted granted -> new Step<>(granted.next(), new Gate.Go(key,
-                                granted.slots().getFirst(), parts.limiter().sendBy(rebased,
+                                granted.slots().getFirst(), limiter.sendBy(rebased,
                                         granted.slots().getFirst())));
                     };
                 }, base);
             }
             // The fetcher holds a request that comes early until its slot, on the thread that writes it: waking a
             // little before the slot leaves its own delays (a busy core, a connection to open) out of the send time.
-            if (gate instanceof Gate.Go go && go.slot().minus(parts.fetcher().lead()).isAfter(clock.instant())) {
-                pause.until(go.slot().minus(parts.fetcher().lead()));
+            if (gate instanceof Gate.Go go && go.slot().minus(fetcher.lead()).isAfter(clock.instant())) {
+                pause.until(go.slot().minus(fetcher.lead()));
             }
             if (gate instanceof Gate.Wait) {
                 telemetry.rateRefused();
@@ -298,7 +384,7 @@ public final class SitePoliteness {
         }
 
         private <T> T change(SiteKey key, Site site, Function<SiteRate, Step<T>> step) {
-            return change(key, site, step, parts.limiter().settings().spacing().defaultInterval());
+            return change(key, site, step, limiter.settings().spacing().defaultInterval());
         }
 
         /**
@@ -310,16 +396,16 @@ public final class SitePoliteness {
         private <T> T change(SiteKey key, Site site, Function<SiteRate, Step<T>> step, Duration base) {
             boolean fresh = false;
             if (site.known == null) {
-                site.known = parts.rates().find(key);
+                site.known = rates.find(key);
                 fresh = true;
             }
             for (int attempt = 0; attempt < RATE_ATTEMPTS; attempt++) {
-                SiteRate stored = site.known.orElseGet(() -> parts.limiter().initial(base));
+                SiteRate stored = site.known.orElseGet(() -> limiter.initial(base));
                 SiteRate folded = fold(stored, site.deferred);
                 Step<T> decided = step.apply(folded);
                 if (decided.write() == null || decided.write().equals(stored)) {
                     if (decided.confirm() && !fresh) {
-                        site.known = parts.rates().find(key);
+                        site.known = rates.find(key);
                         fresh = true;
                         continue;
                     }
@@ -328,7 +414,7 @@ public final class SitePoliteness {
                 // Every transition raises the version, so the state to write is always newer than the one read.
                 long readVersion = site.known.map(SiteRate::version).orElse(0L);
                 SiteRate next = decided.write();
-                switch (parts.rates().save(key, next, readVersion)) {
+                switch (rates.save(key, next, readVersion)) {
                     case RateStore.Written.Saved saved -> {
                         site.known = Optional.of(next);
                         site.deferred.clear();
@@ -347,10 +433,10 @@ public final class SitePoliteness {
         private SiteRate fold(SiteRate state, List<Deferred> answers) {
             SiteRate s = state;
             for (Deferred d : answers) {
-                s = parts.limiter().onResult(parts.limiter().release(s, d.slot()), d.result(), d.urlHash(), d.at(),
+                s = limiter.onResult(limiter.release(s, d.slot()), d.result(), d.urlHash(), d.at(),
                         jitter.getAsDouble());
                 if (d.sent().isPresent()) {
-                    s = parts.limiter().sentAt(s, d.sent().get());
+                    s = limiter.sentAt(s, d.sent().get());
                 }
             }
             return s;
@@ -361,7 +447,7 @@ public final class SitePoliteness {
         }
 
         private Optional<RobotsCacheEntry> robots(RobotsOrigin origin) {
-            return robotsEntries.computeIfAbsent(origin, parts.robotsStore()::find);
+            return robotsEntries.computeIfAbsent(origin, robotsStore::find);
         }
 
         /**
@@ -371,7 +457,7 @@ public final class SitePoliteness {
          */
         private Optional<Gate> fetchRobots(RobotsOrigin origin, Optional<RobotsCacheEntry> entry) {
             Instant now = clock.instant();
-            if (!parts.robotsStore().claimFetch(origin, now, now.plus(ROBOTS_CLAIM))) {
+            if (!robotsStore.claimFetch(origin, now, now.plus(ROBOTS_CLAIM))) {
                 // Another invocation is fetching it: ask again when its rules are likely cached.
                 return Optional.of(new Gate.Wait(now.plusSeconds(1), "robots.txt being fetched by another fetcher"));
             }
@@ -381,7 +467,7 @@ public final class SitePoliteness {
                 // A store (or the rate) failed part-way: without the claim back, every fetcher of the origin would
                 // wait out its 45 s, taking this failure for another fetcher at work.
                 try {
-                    parts.robotsStore().releaseFetch(origin);
+                    robotsStore.releaseFetch(origin);
                 } catch (RuntimeException again) {
                     e.addSuppressed(again);
                 }
@@ -393,9 +479,9 @@ public final class SitePoliteness {
         private Optional<Gate> fetchClaimed(RobotsOrigin origin, Optional<RobotsCacheEntry> entry, Instant now) {
             // A fetcher gives its claim back once it has saved the rules, so one that finished between this session's
             // read and this claim left its rules behind, and the claim was free: read again before asking the site.
-            Optional<RobotsCacheEntry> current = parts.robotsStore().find(origin);
-            if (!parts.robots().needsFetch(current, now)) {
-                parts.robotsStore().releaseFetch(origin);
+            Optional<RobotsCacheEntry> current = robotsStore.find(origin);
+            if (!robots.needsFetch(current, now)) {
+                robotsStore.releaseFetch(origin);
                 robotsEntries.put(origin, current);
                 return Optional.empty();
             }
@@ -404,7 +490,7 @@ public final class SitePoliteness {
             return switch (chain.last()) {
                 case Sent.Refused refused -> {
                     // Not fetching after all: the claim would keep every fetcher, this one too, off it for its 45 s.
-                    parts.robotsStore().releaseFetch(origin);
+                    robotsStore.releaseFetch(origin);
                     yield Optional.of(refused.gate());
                 }
                 case Sent.Answered answered -> cache(origin, entry, answered.result(), chain.hops());
@@ -426,7 +512,7 @@ public final class SitePoliteness {
                     return new RobotsChain(sent, asked.via().size());
                 }
                 telemetry.robotsFetched(FetchOutcome.of(answered.result()));
-                if (asked.via().size() >= parts.robots().settings().maxRedirects()
+                if (asked.via().size() >= robots.settings().maxRedirects()
                         || !(redirects.next(asked, answered.result()) instanceof RedirectFollower.Next.Redirect to)) {
                     return new RobotsChain(answered, asked.via().size());
                 }
@@ -439,17 +525,17 @@ public final class SitePoliteness {
                 int hops) {
             if (result instanceof FetchResult.Failure f && f.kind() == FailureKind.BLOCKED) {
                 // The SSRF guard refused the site's address: nothing of it will ever be fetched.
-                parts.robotsStore().releaseFetch(origin);
+                robotsStore.releaseFetch(origin);
                 return Optional.of(new Gate.Unreachable("blocked: " + f.message()));
             }
-            RobotsCacheEntry fetched = parts.robots().onFetched(origin, RobotsFetchOutcome.from(result, hops), entry,
+            RobotsCacheEntry fetched = robots.onFetched(origin, RobotsFetchOutcome.from(result, hops), entry,
                     clock.instant(), jitter.getAsDouble());
-            parts.robotsStore().save(fetched);
+            robotsStore.save(fetched);
             if (fetched.nextRetryAt().isPresent()) {
                 // An outage: its next try is due in seconds, and a claim left behind would hold it off for 45 s.
                 // Rules that were fetched keep the claim to its end: nobody needs it while they are fresh, and a
                 // fetcher that found them missing just before waits a second for them, as it always has.
-                parts.robotsStore().releaseFetch(origin);
+                robotsStore.releaseFetch(origin);
             }
             robotsEntries.put(origin, Optional.of(fetched));
             return Optional.empty();

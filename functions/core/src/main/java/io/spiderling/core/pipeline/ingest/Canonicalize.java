@@ -1,6 +1,5 @@
 package io.spiderling.core.pipeline.ingest;
 
-import io.spiderling.core.pipeline.BatchTracker;
 import io.spiderling.core.batch.PlannedManifest;
 import io.spiderling.core.content.BucketKeys;
 import io.spiderling.core.frontier.Frontier;
@@ -13,6 +12,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 
 /**
@@ -34,24 +34,74 @@ public final class Canonicalize {
     private final Clock clock;
     private final PendingPlans pendingPlans;
 
-    /** @param batches the batch's header, its items and its origins (a manifest ingest wrote has no upload to plan) */
-    public Canonicalize(BlobStore blobs, BatchStores batches, UrlStore urls, Frontier frontier, Clock clock) {
-        this(blobs, batches, new ItemPlanner(urls, new BatchTracker(batches.headers(), batches.items()),
-                batches.origins(), ItemPlanner.Settings.DEFAULTS), frontier, clock, PendingPlans.NONE);
+    private Canonicalize(Builder b) {
+        this.blobs = Objects.requireNonNull(b.blobs, "blobs");
+        this.batches = Objects.requireNonNull(b.batches, "batches");
+        this.planner = b.planner != null ? b.planner
+                : ItemPlanner.defaults(Objects.requireNonNull(b.urls, "urls or planner"), batches);
+        this.frontier = Objects.requireNonNull(b.frontier, "frontier");
+        this.clock = Objects.requireNonNull(b.clock, "clock");
+        this.pendingPlans = Objects.requireNonNull(b.pendingPlans, "pendingPlans");
     }
 
-    /**
-     * @param planner decides, per group of URLs, which to skip, join or claim; shared with {@link PlanUpload}
-     * @param pendingPlans the manifests waiting for planning: a planned one is no longer watched
-     */
-    public Canonicalize(BlobStore blobs, BatchStores batches, ItemPlanner planner, Frontier frontier, Clock clock,
-            PendingPlans pendingPlans) {
-        this.pendingPlans = pendingPlans;
-        this.blobs = blobs;
-        this.batches = batches;
-        this.planner = planner;
-        this.frontier = frontier;
-        this.clock = clock;
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** Names each collaborator; give a {@code planner}, or the {@code urls} for one of the default settings. */
+    public static final class Builder {
+        private BlobStore blobs;
+        private BatchStores batches;
+        private UrlStore urls;
+        private ItemPlanner planner;
+        private Frontier frontier;
+        private Clock clock;
+        private PendingPlans pendingPlans = PendingPlans.NONE;
+
+        private Builder() {}
+
+        public Builder blobs(BlobStore value) {
+            blobs = value;
+            return this;
+        }
+
+        /** The batch's header, its items and its origins (a manifest ingest wrote has no upload to plan). */
+        public Builder batches(BatchStores value) {
+            batches = value;
+            return this;
+        }
+
+        /** The URL table, for a planner of the default settings when none is given. */
+        public Builder urls(UrlStore value) {
+            urls = value;
+            return this;
+        }
+
+        /** Decides, per group of URLs, which to skip, join or claim; shared with {@link PlanUpload}. */
+        public Builder planner(ItemPlanner value) {
+            planner = value;
+            return this;
+        }
+
+        public Builder frontier(Frontier value) {
+            frontier = value;
+            return this;
+        }
+
+        public Builder clock(Clock value) {
+            clock = value;
+            return this;
+        }
+
+        /** The manifests waiting for planning: a planned one is no longer watched. */
+        public Builder pendingPlans(PendingPlans value) {
+            pendingPlans = value;
+            return this;
+        }
+
+        public Canonicalize build() {
+            return new Canonicalize(this);
+        }
     }
 
     /**

@@ -25,6 +25,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.regex.Pattern;
 
@@ -47,34 +48,84 @@ public final class Ingest {
     private final Optional<NotifyQueue> notifyQueue;
     private final PendingPlans pendingPlans;
 
-    public Ingest(UrlNormalizer normalizer, BatchHeaderStore batches, BlobStore blobs, Clock clock) {
-        this(normalizer, batches, blobs, clock, DEFAULT_UPLOAD_URL_TTL);
-    }
-
-    /** @param uploadUrlTtl how long an upload URL from {@link #startUpload} stays valid */
-    public Ingest(UrlNormalizer normalizer, BatchHeaderStore batches, BlobStore blobs, Clock clock,
-            Duration uploadUrlTtl) {
-        this(normalizer, batches, blobs, clock, uploadUrlTtl, Optional.empty(), Optional.empty(), PendingPlans.NONE);
-    }
-
-    /**
-     * @param callbacks checks a batch's callback URL at submit (the SSRF guard and the allowed hosts); empty to only
-     *     normalize it
-     * @param notifyQueue where a batch that asks for progress reports gets its first one scheduled
-     * @param pendingPlans where each manifest written, and each upload announced, is watched until planning begins
-     */
-    public Ingest(UrlNormalizer normalizer, BatchHeaderStore batches, BlobStore blobs, Clock clock,
-            Duration uploadUrlTtl, Optional<CallbackPolicy> callbacks, Optional<NotifyQueue> notifyQueue,
-            PendingPlans pendingPlans) {
-        this.pendingPlans = pendingPlans;
-        this.callbacks = callbacks;
-        this.notifyQueue = notifyQueue;
-        this.uploadUrlTtl = uploadUrlTtl;
-        this.normalizer = normalizer;
+    private Ingest(Builder b) {
+        this.normalizer = Objects.requireNonNull(b.normalizer, "normalizer");
         this.planner = BatchPlanner.create(normalizer);
-        this.batches = batches;
-        this.blobs = blobs;
-        this.clock = clock;
+        this.batches = Objects.requireNonNull(b.batches, "batches");
+        this.blobs = Objects.requireNonNull(b.blobs, "blobs");
+        this.clock = Objects.requireNonNull(b.clock, "clock");
+        this.uploadUrlTtl = Objects.requireNonNull(b.uploadUrlTtl, "uploadUrlTtl");
+        this.callbacks = Objects.requireNonNull(b.callbacks, "callbacks");
+        this.notifyQueue = Objects.requireNonNull(b.notifyQueue, "notifyQueue");
+        this.pendingPlans = Objects.requireNonNull(b.pendingPlans, "pendingPlans");
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** Names each collaborator; the upload URL's lifetime, the callback check, the progress queue and the
+     * watch on pending plans have defaults. */
+    public static final class Builder {
+        private UrlNormalizer normalizer;
+        private BatchHeaderStore batches;
+        private BlobStore blobs;
+        private Clock clock;
+        private Duration uploadUrlTtl = DEFAULT_UPLOAD_URL_TTL;
+        private Optional<CallbackPolicy> callbacks = Optional.empty();
+        private Optional<NotifyQueue> notifyQueue = Optional.empty();
+        private PendingPlans pendingPlans = PendingPlans.NONE;
+
+        private Builder() {}
+
+        public Builder normalizer(UrlNormalizer value) {
+            normalizer = value;
+            return this;
+        }
+
+        public Builder batches(BatchHeaderStore value) {
+            batches = value;
+            return this;
+        }
+
+        public Builder blobs(BlobStore value) {
+            blobs = value;
+            return this;
+        }
+
+        public Builder clock(Clock value) {
+            clock = value;
+            return this;
+        }
+
+        /** How long an upload URL from {@link Ingest#startUpload} stays valid. */
+        public Builder uploadUrlTtl(Duration value) {
+            uploadUrlTtl = value;
+            return this;
+        }
+
+        /** Checks a batch's callback URL at submit (the SSRF guard and the allowed hosts); empty to only
+         * normalize it. */
+        public Builder callbacks(Optional<CallbackPolicy> value) {
+            callbacks = value;
+            return this;
+        }
+
+        /** Where a batch that asks for progress reports gets its first one scheduled. */
+        public Builder notifyQueue(Optional<NotifyQueue> value) {
+            notifyQueue = value;
+            return this;
+        }
+
+        /** Where each manifest written, and each upload announced, is watched until planning begins. */
+        public Builder pendingPlans(PendingPlans value) {
+            pendingPlans = value;
+            return this;
+        }
+
+        public Ingest build() {
+            return new Ingest(this);
+        }
     }
 
     public sealed interface Result {
@@ -122,9 +173,10 @@ public final class Ingest {
         if (plan.accepted().isEmpty()) {
             return new Result.Refused("no acceptable URL in the batch", plan.rejected());
         }
-        BatchHeader header = new BatchHeader(batchId, plan.accepted().size(), plan.duplicates(), plan.rejected(),
-                plan.rejected().size(), source, clock.instant(), checked, fingerprint(rawUrls, checked),
-                Optional.empty(), client);
+        BatchHeader header = BatchHeader.builder().batchId(batchId).total(plan.accepted().size())
+                .duplicates(plan.duplicates()).rejected(plan.rejected()).rejectedCount(plan.rejected().size())
+                .source(source).createdAt(clock.instant()).options(checked).fingerprint(fingerprint(rawUrls, checked))
+                .client(client).build();
         // The header goes first: canonicalize and fetch count against it, and the manifest's event may arrive at once.
         boolean replay = !batches.createBatch(header);
         if (!replay) {
@@ -178,8 +230,10 @@ public final class Ingest {
             return new UploadResult.Refused(e.getMessage());
         }
         Instant now = clock.instant();
-        BatchHeader header = new BatchHeader(batchId, 0, 0, List.of(), 0, source, now, checked,
-                fingerprint(List.of("upload:" + format.wireName()), checked), Optional.of(format), client);
+        BatchHeader header = BatchHeader.builder().batchId(batchId).total(0)
+                .source(source).createdAt(now).options(checked)
+                .fingerprint(fingerprint(List.of("upload:" + format.wireName()), checked)).upload(Optional.of(format))
+                .client(client).build();
         boolean uploaded = false;
         if (batches.createBatch(header)) {
             scheduleProgress(header);
@@ -256,8 +310,8 @@ public final class Ingest {
     public BatchHeader recordRefused(String batchId, String client, String source, List<Rejection> rejected) {
         checkBatchId(batchId);
         Instant now = clock.instant();
-        BatchHeader header = new BatchHeader(batchId, 0, 0, rejected, rejected.size(), source, now, BatchOptions.NONE,
-                "", Optional.empty(), client);
+        BatchHeader header = BatchHeader.builder().batchId(batchId).total(0).rejected(rejected)
+                .rejectedCount(rejected.size()).source(source).createdAt(now).client(client).build();
         batches.createBatch(header);
         batches.markCompleted(batchId, now);
         return header;

@@ -7,6 +7,7 @@ import io.spiderling.core.fetch.Hop;
 import io.spiderling.core.frontier.Frontier;
 import io.spiderling.core.pipeline.BatchTracker;
 import io.spiderling.core.port.BatchOriginStore;
+import io.spiderling.core.port.BatchStores;
 import io.spiderling.core.port.UrlStore;
 import io.spiderling.core.recrawl.RecrawlPolicy;
 import io.spiderling.core.robots.RobotsOrigin;
@@ -74,6 +75,12 @@ public final class ItemPlanner {
      * @param tracker ends items that need no fetch, and emits the completion they may bring
      * @param origins where the origins a batch parked URLs on are listed, for its status to read
      */
+    /** A planner of the default settings over {@code batches}, for a use case given only the URL table. */
+    static ItemPlanner defaults(UrlStore urls, BatchStores batches) {
+        return new ItemPlanner(urls, new BatchTracker(batches.headers(), batches.items()), batches.origins(),
+                Settings.DEFAULTS);
+    }
+
     public ItemPlanner(UrlStore urls, BatchTracker tracker, BatchOriginStore origins, Settings settings) {
         this.urls = urls;
         this.tracker = tracker;

@@ -29,6 +29,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.stream.IntStream;
 
@@ -74,32 +75,103 @@ public final class PlanUpload {
     private final Settings settings;
     private final PendingPlans pendingPlans;
 
-    public PlanUpload(UrlNormalizer normalizer, BlobStore blobs, BatchStores batches, UrlStore urls, Frontier frontier,
-            PlanQueue queue, Clock clock, Settings settings) {
-        this(normalizer, blobs, batches,
-                new ItemPlanner(urls, new BatchTracker(batches.headers(), batches.items()), batches.origins(),
-                        ItemPlanner.Settings.DEFAULTS), frontier,
-                queue, clock, settings, new BatchTracker(batches.headers(), batches.items()), PendingPlans.NONE);
+    private PlanUpload(Builder b) {
+        this.normalizer = Objects.requireNonNull(b.normalizer, "normalizer");
+        this.blobs = Objects.requireNonNull(b.blobs, "blobs");
+        this.batches = Objects.requireNonNull(b.batches, "batches");
+        this.tracker = b.tracker != null ? b.tracker : new BatchTracker(batches.headers(), batches.items());
+        this.planner = b.planner != null ? b.planner
+                : ItemPlanner.defaults(Objects.requireNonNull(b.urls, "urls or planner"), batches);
+        this.frontier = Objects.requireNonNull(b.frontier, "frontier");
+        this.queue = Objects.requireNonNull(b.queue, "queue");
+        this.clock = Objects.requireNonNull(b.clock, "clock");
+        this.settings = Objects.requireNonNull(b.settings, "settings");
+        this.pendingPlans = Objects.requireNonNull(b.pendingPlans, "pendingPlans");
     }
 
-    /**
-     * @param planner decides, per group of URLs, which to skip, join or claim; shared with {@link Canonicalize}
-     * @param tracker checks a batch's completion once a chunk is planned
-     * @param pendingPlans the uploads waiting for planning: one whose chunks are sent is no longer watched
-     */
-    public PlanUpload(UrlNormalizer normalizer, BlobStore blobs, BatchStores batches, ItemPlanner planner,
-            Frontier frontier, PlanQueue queue, Clock clock, Settings settings, BatchTracker tracker,
-            PendingPlans pendingPlans) {
-        this.pendingPlans = pendingPlans;
-        this.normalizer = normalizer;
-        this.blobs = blobs;
-        this.batches = batches;
-        this.tracker = tracker;
-        this.planner = planner;
-        this.frontier = frontier;
-        this.queue = queue;
-        this.clock = clock;
-        this.settings = settings;
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** Names each collaborator; give a {@code planner}, or the {@code urls} for one of the default settings. */
+    public static final class Builder {
+        private UrlNormalizer normalizer;
+        private BlobStore blobs;
+        private BatchStores batches;
+        private UrlStore urls;
+        private ItemPlanner planner;
+        private Frontier frontier;
+        private PlanQueue queue;
+        private Clock clock;
+        private Settings settings;
+        private BatchTracker tracker;
+        private PendingPlans pendingPlans = PendingPlans.NONE;
+
+        private Builder() {}
+
+        public Builder normalizer(UrlNormalizer value) {
+            normalizer = value;
+            return this;
+        }
+
+        public Builder blobs(BlobStore value) {
+            blobs = value;
+            return this;
+        }
+
+        /** The batch's header, its items and its origins. */
+        public Builder batches(BatchStores value) {
+            batches = value;
+            return this;
+        }
+
+        /** The URL table, for a planner of the default settings when none is given. */
+        public Builder urls(UrlStore value) {
+            urls = value;
+            return this;
+        }
+
+        /** Decides, per group of URLs, which to skip, join or claim; shared with {@link Canonicalize}. */
+        public Builder planner(ItemPlanner value) {
+            planner = value;
+            return this;
+        }
+
+        public Builder frontier(Frontier value) {
+            frontier = value;
+            return this;
+        }
+
+        public Builder queue(PlanQueue value) {
+            queue = value;
+            return this;
+        }
+
+        public Builder clock(Clock value) {
+            clock = value;
+            return this;
+        }
+
+        public Builder settings(Settings value) {
+            settings = value;
+            return this;
+        }
+
+        /** Checks a batch's completion once a chunk is planned; by default one over {@code batches}. */
+        public Builder tracker(BatchTracker value) {
+            tracker = value;
+            return this;
+        }
+
+        /** The uploads waiting for planning: one whose chunks are sent is no longer watched. */
+        public Builder pendingPlans(PendingPlans value) {
+            pendingPlans = value;
+            return this;
+        }
+
+        public PlanUpload build() {
+            return new PlanUpload(this);
+        }
     }
 
     /** @param chunks how many chunk messages were sent */
@@ -169,7 +241,70 @@ public final class PlanUpload {
      * @param alreadyPlanned the chunk had been planned before; nothing was done
      */
     public record ChunkOutcome(String batchId, int chunk, int items, int duplicates, int parked, int skipped,
-            int joined, boolean alreadyPlanned) {}
+            int joined, boolean alreadyPlanned) {
+        /** Names each of the 8 parts where the value is made. */
+        public static Builder builder() {
+            return new Builder();
+        }
+
+        /** The parts by name; {@link #build} checks them as the constructor does. */
+        public static final class Builder {
+            private String batchId;
+            private int chunk;
+            private int items;
+            private int duplicates;
+            private int parked;
+            private int skipped;
+            private int joined;
+            private boolean alreadyPlanned;
+
+            private Builder() {}
+
+            public Builder batchId(String value) {
+                batchId = value;
+                return this;
+            }
+
+            public Builder chunk(int value) {
+                chunk = value;
+                return this;
+            }
+
+            public Builder items(int value) {
+                items = value;
+                return this;
+            }
+
+            public Builder duplicates(int value) {
+                duplicates = value;
+                return this;
+            }
+
+            public Builder parked(int value) {
+                parked = value;
+                return this;
+            }
+
+            public Builder skipped(int value) {
+                skipped = value;
+                return this;
+            }
+
+            public Builder joined(int value) {
+                joined = value;
+                return this;
+            }
+
+            public Builder alreadyPlanned(boolean value) {
+                alreadyPlanned = value;
+                return this;
+            }
+
+            public ChunkOutcome build() {
+                return new ChunkOutcome(batchId, chunk, items, duplicates, parked, skipped, joined, alreadyPlanned);
+            }
+        }
+    }
 
     /**
      * Plans one chunk. Throws on an infrastructure failure, so the message is retried and the chunk planned again.
@@ -186,7 +321,8 @@ public final class PlanUpload {
             throw new IllegalArgumentException("batch " + batchId + " has no chunk " + chunk);
         }
         if (batches.uploads().isChunkPlanned(batchId, chunk)) {
-            return new ChunkOutcome(batchId, chunk, 0, 0, 0, 0, 0, true);
+            return ChunkOutcome.builder().batchId(batchId).chunk(chunk).items(0).duplicates(0).parked(0).skipped(0)
+                    .joined(0).alreadyPlanned(true).build();
         }
         ManifestChunks.Chunk range = ManifestChunks.chunk(chunk, progress.bytes(), settings.chunkBytes());
         String key = BucketKeys.planned(batchId, format.extension());
@@ -205,8 +341,9 @@ public final class PlanUpload {
         run.parking.release();
         batches.uploads().chunkPlanned(batchId, chunk, new ChunkCounts(run.items, run.duplicates), now);
         tracker.checkCompletion(batchId, clock.instant());
-        return new ChunkOutcome(batchId, chunk, run.items, run.duplicates, run.counts.parked(), run.counts.skipped(),
-                run.counts.joined(), false);
+        return ChunkOutcome.builder().batchId(batchId).chunk(chunk).items(run.items).duplicates(run.duplicates)
+                .parked(run.counts.parked()).skipped(run.counts.skipped()).joined(run.counts.joined())
+                .alreadyPlanned(false).build();
     }
 
     /** The state of planning one chunk: the group being collected, and the counts so far. */

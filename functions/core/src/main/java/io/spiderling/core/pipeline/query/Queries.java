@@ -20,6 +20,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.stream.Stream;
 
@@ -33,21 +34,64 @@ public final class Queries {
     private final BlobStore blobs;
     private final Optional<LinkStore> links;
 
-    /** Queries without the inlinks index. */
-    public Queries(UrlNormalizer normalizer, BatchHeaderStore headers, BatchItemStore items, UrlStore urls,
-            BlobStore blobs) {
-        this(normalizer, headers, items, urls, blobs, Optional.empty());
+    private Queries(Builder b) {
+        this.normalizer = Objects.requireNonNull(b.normalizer, "normalizer");
+        this.headers = Objects.requireNonNull(b.headers, "headers");
+        this.items = Objects.requireNonNull(b.items, "items");
+        this.urls = Objects.requireNonNull(b.urls, "urls");
+        this.blobs = Objects.requireNonNull(b.blobs, "blobs");
+        this.links = Objects.requireNonNull(b.links, "links");
     }
 
-    /** @param links the inlinks index; empty when the feature is switched off */
-    public Queries(UrlNormalizer normalizer, BatchHeaderStore headers, BatchItemStore items, UrlStore urls,
-            BlobStore blobs, Optional<LinkStore> links) {
-        this.normalizer = normalizer;
-        this.headers = headers;
-        this.items = items;
-        this.urls = urls;
-        this.blobs = blobs;
-        this.links = links;
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** Names each collaborator; without {@code links}, queries have no inlinks index. */
+    public static final class Builder {
+        private UrlNormalizer normalizer;
+        private BatchHeaderStore headers;
+        private BatchItemStore items;
+        private UrlStore urls;
+        private BlobStore blobs;
+        private Optional<LinkStore> links = Optional.empty();
+
+        private Builder() {}
+
+        public Builder normalizer(UrlNormalizer value) {
+            normalizer = value;
+            return this;
+        }
+
+        public Builder headers(BatchHeaderStore value) {
+            headers = value;
+            return this;
+        }
+
+        public Builder items(BatchItemStore value) {
+            items = value;
+            return this;
+        }
+
+        public Builder urls(UrlStore value) {
+            urls = value;
+            return this;
+        }
+
+        public Builder blobs(BlobStore value) {
+            blobs = value;
+            return this;
+        }
+
+        /** The inlinks index; empty (the default) when the feature is switched off. */
+        public Builder links(Optional<LinkStore> value) {
+            links = value;
+            return this;
+        }
+
+        public Queries build() {
+            return new Queries(this);
+        }
     }
 
     /** The batch, if it exists and belongs to {@code client}: another client's batch is as unknown as a missing one. */

@@ -56,7 +56,7 @@ class CancelBatchTest {
     }
 
     private void open(String batchId) {
-        batches.createBatch(new BatchHeader(batchId, 1, 0, List.of(), 0, "http", NOW));
+        batches.createBatch(BatchHeader.builder().batchId(batchId).total(1).source("http").createdAt(NOW).build());
         batches.addItems(batchId, List.of(URL), NOW);
     }
 }

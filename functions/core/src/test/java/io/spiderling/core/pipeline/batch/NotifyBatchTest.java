@@ -59,18 +59,18 @@ class NotifyBatchTest {
                     throw new IllegalStateException(e);
                 }
             });
-    private final NotifyBatch notify = new NotifyBatch(batches, queue, sender,
-            client -> client.equals("client-a") ? Optional.of(SECRET) : Optional.empty(), callbacks,
-            DeliveryPolicy.create(), clock, () -> 0.5);
+    private final NotifyBatch notify = NotifyBatch.builder().batches(batches).queue(queue).sender(sender)
+            .secrets(client -> client.equals("client-a") ? Optional.of(SECRET) : Optional.empty())
+            .callbacks(callbacks).delivery(DeliveryPolicy.create()).clock(clock).jitter(() -> 0.5).build();
 
     private record Sent(NotifyQueue.Message message, Duration delay) {}
 
     private record Post(URI uri, List<InetAddress> addresses, byte[] body, Map<String, String> headers) {}
 
     private void batch(String id, Optional<Duration> progressEvery) {
-        batches.createBatch(new BatchHeader(id, 1, 0, List.of(), 0, "http", START,
-                new BatchOptions(Optional.of(HOOK), Optional.empty(), progressEvery), "", Optional.empty(),
-                "client-a"));
+        batches.createBatch(BatchHeader.builder().batchId(id).total(1).source("http").createdAt(START)
+                .options(new BatchOptions(Optional.of(HOOK), Optional.empty(), progressEvery))
+                .client("client-a").build());
         batches.addItems(id, List.of(URL), START);
     }
 
@@ -204,8 +204,8 @@ class NotifyBatchTest {
 
     @Test
     void handle_whenClientHasNoSecret_givesUpSayingSo() {
-        batches.createBatch(new BatchHeader("b9", 1, 0, List.of(), 0, "http", START,
-                new BatchOptions(Optional.of(HOOK), Optional.empty()), "", Optional.empty(), "nobody"));
+        batches.createBatch(BatchHeader.builder().batchId("b9").total(1).source("http").createdAt(START)
+                .options(new BatchOptions(Optional.of(HOOK), Optional.empty())).client("nobody").build());
         batches.addItems("b9", List.of(URL), START);
         tracker().finish("b9", URL.urlHash(), ItemState.FETCHED, null, START);
 

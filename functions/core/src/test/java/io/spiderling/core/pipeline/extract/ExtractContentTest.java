@@ -46,9 +46,10 @@ class ExtractContentTest {
     private final InMemoryUrlStore urls = new InMemoryUrlStore(log);
     private final InMemoryLinkStore links = new InMemoryLinkStore(log);
     private final TestClock clock = new TestClock(T2.plusSeconds(60));
-    private final ExtractContent extract = new ExtractContent(blobs, urls, links, HtmlExtractor.create(),
-            new CanonicalLink(UrlNormalizer.create(), CanonicalLink.Scope.SAME_SITE), clock,
-            ExtractContent.Settings.DEFAULTS);
+    private final ExtractContent extract = ExtractContent.builder().blobs(blobs).urls(urls).links(links)
+            .extractor(HtmlExtractor.create())
+            .canonical(new CanonicalLink(UrlNormalizer.create(), CanonicalLink.Scope.SAME_SITE)).clock(clock)
+            .settings(ExtractContent.Settings.DEFAULTS).build();
 
     private static String page(String title, String... links) {
         StringBuilder html = new StringBuilder("<html><head><title>" + title + "</title>"
@@ -145,7 +146,8 @@ class ExtractContentTest {
         assertEquals("Product", copy.page().title());
         assertEquals(Optional.of(URL.value()), copy.source());
         InMemoryBatchStore batches = new InMemoryBatchStore(log);
-        Queries queries = new Queries(UrlNormalizer.create(), batches, batches, urls, blobs);
+        Queries queries = Queries.builder().normalizer(UrlNormalizer.create()).headers(batches).items(batches)
+                .urls(urls).blobs(blobs).build();
         var found = assertInstanceOf(Queries.UrlLookup.Found.class, queries.url(URL.value()));
         assertEquals(CANONICAL.urlHash(), found.record().urlHash(), "the alias resolves to the canonical record");
     }
@@ -195,9 +197,10 @@ class ExtractContentTest {
 
     @Test
     void onContent_whenLinksSwitchedOff_writesNoLinks() {
-        ExtractContent noLinks = new ExtractContent(blobs, urls, links, HtmlExtractor.create(),
-                new CanonicalLink(UrlNormalizer.create(), CanonicalLink.Scope.SAME_SITE), clock,
-                new ExtractContent.Settings(false));
+        ExtractContent noLinks = ExtractContent.builder().blobs(blobs).urls(urls).links(links)
+                .extractor(HtmlExtractor.create())
+                .canonical(new CanonicalLink(UrlNormalizer.create(), CanonicalLink.Scope.SAME_SITE)).clock(clock)
+                .settings(new ExtractContent.Settings(false)).build();
 
         noLinks.onContent(store(URL, page("No links", "/a"), T1));
 

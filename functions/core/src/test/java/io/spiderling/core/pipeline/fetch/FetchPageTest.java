@@ -88,7 +88,7 @@ class FetchPageTest {
 
     @BeforeEach
     void batchOfTwoQueuedItems() {
-        batches.createBatch(new BatchHeader(BATCH, 2, 0, List.of(), 0, "http", START));
+        batches.createBatch(BatchHeader.builder().batchId(BATCH).total(2).source("http").createdAt(START).build());
         batches.addItems(BATCH, List.of(URL, OTHER), START);
         site.answer(ROBOTS, status(ROBOTS, 404));
     }
@@ -108,20 +108,12 @@ class FetchPageTest {
     }
 
     private FetchPage fetchPage(BlobStore blobStore, PageFetcher fetcher) {
-        SitePoliteness politeness = new SitePoliteness(new SitePoliteness.Parts(RobotsPolicy.create(), robotsStore,
-                RateLimiter.create(), rates, RateOverrides.none(), fetcher, UrlNormalizer.create()), clock, pause,
-                () -> 0.0);
-        return FetchPage.builder()
-                .fetcher(fetcher)
-                .blobs(blobStore)
-                .urls(urls)
-                .tracker(new BatchTracker(batches, batches))
-                .frontier(frontier)
-                .politeness(politeness)
-                .retry(RetryPolicy.create())
-                .fetchSwitch(paused::get)
-                .clock(clock)
-                .jitter(() -> 0.0)
+        SitePoliteness politeness = SitePoliteness.builder().robots(RobotsPolicy.create())
+                .robotsStore(robotsStore).limiter(RateLimiter.create()).rates(rates).overrides(RateOverrides.none())
+                .fetcher(fetcher).normalizer(UrlNormalizer.create()).clock(clock).pause(pause).jitter(() -> 0.0).build();
+        return FetchPage.builder().fetcher(fetcher).blobs(blobStore).urls(urls)
+                .tracker(new BatchTracker(batches, batches)).frontier(frontier).politeness(politeness)
+                .retry(RetryPolicy.create()).fetchSwitch(paused::get).clock(clock).jitter(() -> 0.0)
                 // One lane: the test's clock moves as its one fetcher sleeps.
                 .settings(FetchPage.Settings.DEFAULTS.withOptOut(optOut).withLanesPerSite(1).withCapture(capture))
                 .wake((site, at) -> wakeUps.add(site.value() + " " + at))
@@ -791,7 +783,6 @@ class FetchPageTest {
     void process_whenFreshCopyStoredSincePlanning_skipsWithoutContactingTheSite() {
         urls.recordFetch(FetchRecord.builder(URL.urlHash(), URL.value(), ItemState.FETCHED, START.minusSeconds(60))
                 .httpStatus(200).build());
-
         fetchPage().process(send(URL));
 
         assertEquals(List.of(), site.urls());
@@ -833,8 +824,8 @@ class FetchPageTest {
 
     @Test
     void process_whenBatchAsksForAShorterWindow_fetchesACopyOlderThanIt() {
-        batches.createBatch(new BatchHeader("b-short", 1, 0, List.of(), 0, "http", START, new BatchOptions(
-                Optional.empty(), Optional.of(Duration.ofSeconds(30))), ""));
+        batches.createBatch(BatchHeader.builder().batchId("b-short").total(1).source("http").createdAt(START)
+                .options(new BatchOptions( Optional.empty(), Optional.of(Duration.ofSeconds(30)))).build());
         batches.addItems("b-short", List.of(URL), START);
         urls.recordFetch(FetchRecord.builder(URL.urlHash(), URL.value(), ItemState.FETCHED, START.minusSeconds(60))
                 .httpStatus(200).build());
@@ -858,7 +849,7 @@ class FetchPageTest {
 
     @Test
     void process_whenOtherBatchesJoinedTheFetch_endsTheirItemsWithTheSameOutcome() {
-        batches.createBatch(new BatchHeader("b2", 1, 0, List.of(), 0, "http", START));
+        batches.createBatch(BatchHeader.builder().batchId("b2").total(1).source("http").createdAt(START).build());
         batches.addItems("b2", List.of(URL), START);
         FetchJob job = send(URL);
         urls.claim(URL.urlHash(), URL.value(), "b2", START, START.minusSeconds(1800));
@@ -875,7 +866,7 @@ class FetchPageTest {
 
     @Test
     void process_whenBatchCancelledButAnotherBatchJoined_fetchesForTheOtherOnly() {
-        batches.createBatch(new BatchHeader("b2", 1, 0, List.of(), 0, "http", START));
+        batches.createBatch(BatchHeader.builder().batchId("b2").total(1).source("http").createdAt(START).build());
         batches.addItems("b2", List.of(URL), START);
         FetchJob job = send(URL);
         urls.claim(URL.urlHash(), URL.value(), "b2", START, START.minusSeconds(1800));
@@ -921,7 +912,7 @@ class FetchPageTest {
 
     @Test
     void deadLettered_whenJobReachesTheDeadLetterQueue_endsItsItemAndWaitersFailedDlq() {
-        batches.createBatch(new BatchHeader("b2", 1, 0, List.of(), 0, "http", START));
+        batches.createBatch(BatchHeader.builder().batchId("b2").total(1).source("http").createdAt(START).build());
         batches.addItems("b2", List.of(URL), START);
         FetchJob job = send(URL);
         urls.claim(URL.urlHash(), URL.value(), "b2", START, START.minusSeconds(1800));

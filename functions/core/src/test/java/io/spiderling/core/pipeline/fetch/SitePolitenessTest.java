@@ -42,9 +42,10 @@ class SitePolitenessTest {
     private final TestClock clock = new TestClock(START);
     private final ScriptedFetcher site = new ScriptedFetcher(clock);
     /** Both sessions wait for their slots in the test's own order: waiting moves no clock. */
-    private final SitePoliteness politeness = new SitePoliteness(new SitePoliteness.Parts(RobotsPolicy.create(),
-            new InMemoryRobotsStore(), RateLimiter.create(), new InMemoryRateStore(), RateOverrides.none(), site,
-            UrlNormalizer.create()), clock, until -> { }, () -> 0.0);
+    private final SitePoliteness politeness = SitePoliteness.builder()
+            .robots(RobotsPolicy.create()).robotsStore(new InMemoryRobotsStore()).limiter(RateLimiter.create())
+            .rates(new InMemoryRateStore()).overrides(RateOverrides.none()).fetcher(site)
+            .normalizer(UrlNormalizer.create()).clock(clock).pause(until -> { }).jitter(() -> 0.0).build();
 
     @ParameterizedTest(name = "{0}")
     @CsvFileSource(resources = "/pipeline/late-send-cases.csv", numLinesToSkip = 1)

@@ -47,7 +47,8 @@ class CanonicalizeTest {
     private final Frontier frontier = new Frontier(new InMemoryFrontierStore(), queue, Clock.fixed(NOW, ZoneOffset.UTC),
             Frontier.Settings.DEFAULTS);
     private final Canonicalize canonicalize =
-            new Canonicalize(blobs, BatchStores.of(batches, new InMemoryBatchOriginStore()), urls, frontier, Clock.fixed(NOW, ZoneOffset.UTC));
+            Canonicalize.builder().blobs(blobs).batches(BatchStores.of(batches, new InMemoryBatchOriginStore()))
+                    .urls(urls).frontier(frontier).clock(Clock.fixed(NOW, ZoneOffset.UTC)).build();
 
     @Test
     void onManifest_whenNew_createsQueuedItemsAndQueuesAttemptOneJobsSiteBySiteInManifestOrder() {
@@ -89,7 +90,7 @@ class CanonicalizeTest {
     @Test
     void onManifest_whenItemAlreadyTerminal_leavesItAlone() {
         storeManifest(BucketKeys.manifest(BATCH));
-        batches.createBatch(new BatchHeader(BATCH, 3, 0, List.of(), 0, "http", NOW));
+        batches.createBatch(BatchHeader.builder().batchId(BATCH).total(3).source("http").createdAt(NOW).build());
         canonicalize.onManifest(BucketKeys.manifest(BATCH));
         batches.finishItem(BATCH, B1.urlHash(), ItemState.FETCHED, null, NOW);
 
@@ -103,7 +104,7 @@ class CanonicalizeTest {
     @Test
     void onManifest_whenFreshCopyStored_skipsThatUrlWithoutAJob() {
         storeManifest(BucketKeys.manifest(BATCH));
-        batches.createBatch(new BatchHeader(BATCH, 3, 0, List.of(), 0, "http", NOW));
+        batches.createBatch(BatchHeader.builder().batchId(BATCH).total(3).source("http").createdAt(NOW).build());
         urls.recordFetch(fetched(B1, NOW.minus(Duration.ofMinutes(59))));
         urls.recordFetch(fetched(A2, NOW.minus(Duration.ofMinutes(61))));
 
@@ -119,7 +120,8 @@ class CanonicalizeTest {
     @Test
     void onManifest_whenRunAgainAfterTheBatchFetchedAUrlButDiedBeforeEndingItsItem_endsItAsRecordedNotSkipped() {
         storeManifest(BucketKeys.manifest(BATCH));
-        batches.createBatch(new BatchHeader(BATCH, 3, 0, List.of(), 0, "http", NOW.minus(Duration.ofMinutes(1))));
+        batches.createBatch(BatchHeader.builder().batchId(BATCH).total(3)
+                .source("http").createdAt(NOW.minus(Duration.ofMinutes(1))).build());
         urls.recordFetch(fetched(B1, NOW.minus(Duration.ofSeconds(30))));
 
         Optional<Canonicalize.Outcome> outcome = canonicalize.onManifest(BucketKeys.manifest(BATCH));
@@ -133,8 +135,8 @@ class CanonicalizeTest {
     @Test
     void onManifest_whenBatchAsksForAShorterWindow_refetchesWhatIsOlder() {
         storeManifest(BucketKeys.manifest(BATCH));
-        batches.createBatch(new BatchHeader(BATCH, 3, 0, List.of(), 0, "http", NOW,
-                new BatchOptions(Optional.empty(), Optional.of(Duration.ofMinutes(5))), ""));
+        batches.createBatch(BatchHeader.builder().batchId(BATCH).total(3).source("http").createdAt(NOW)
+                .options(new BatchOptions(Optional.empty(), Optional.of(Duration.ofMinutes(5)))).build());
         urls.recordFetch(fetched(B1, NOW.minus(Duration.ofMinutes(10))));
 
         Optional<Canonicalize.Outcome> outcome = canonicalize.onManifest(BucketKeys.manifest(BATCH));

@@ -35,8 +35,8 @@ class IngestTest {
     private final CallLog log = new CallLog();
     private final InMemoryBatchStore batches = new InMemoryBatchStore(log);
     private final InMemoryBlobStore blobs = new InMemoryBlobStore(log);
-    private final Ingest ingest = new Ingest(UrlNormalizer.create(), batches, blobs,
-            Clock.fixed(NOW, ZoneOffset.UTC));
+    private final Ingest ingest = Ingest.builder().normalizer(UrlNormalizer.create()).batches(batches).blobs(blobs)
+            .clock(Clock.fixed(NOW, ZoneOffset.UTC)).build();
 
     @Test
     void submit_whenNoUrls_refusesAndStoresNothing() {
@@ -87,9 +87,9 @@ class IngestTest {
                 "http://example.com/b", "  https://B.example/x  "), "sqs");
 
         BatchHeader stored = assertInstanceOf(Ingest.Result.Accepted.class, result).header();
-        BatchHeader expected = new BatchHeader("b1", 2, 2,
-                List.of(new Rejection("ftp://example.com/f", "unsupported scheme: ftp")), 1, "sqs", NOW,
-                BatchOptions.NONE, stored.fingerprint());
+        BatchHeader expected = BatchHeader.builder().batchId("b1").total(2).duplicates(2)
+                .rejected(List.of(new Rejection("ftp://example.com/f", "unsupported scheme: ftp"))).rejectedCount(1)
+                .source("sqs").createdAt(NOW).fingerprint(stored.fingerprint()).build();
         assertEquals(expected, stored);
         assertTrue(stored.fingerprint().matches("[0-9a-f]{64}"), stored.fingerprint());
         assertEquals(expected, batches.status("b1").orElseThrow().header());
@@ -125,12 +125,13 @@ class IngestTest {
     @Test
     void submit_whenReplayedAfterACrashBeforeTheManifest_writesTheManifest() {
         List<String> urls = List.of("https://example.com/a");
-        var crashing = new Ingest(UrlNormalizer.create(), batches, new InMemoryBlobStore(new CallLog()) {
+        var crashing = Ingest.builder().normalizer(UrlNormalizer.create()).batches(batches)
+                .blobs(new InMemoryBlobStore(new CallLog()) {
             @Override
             public void put(String key, byte[] bytes, String contentType, Map<String, String> metadata) {
                 throw new IllegalStateException("crash before the manifest");
             }
-        }, Clock.fixed(NOW, ZoneOffset.UTC));
+        }).clock(Clock.fixed(NOW, ZoneOffset.UTC)).build();
         assertThrows(IllegalStateException.class, () -> crashing.submit("k3", urls, "http"));
 
         assertInstanceOf(Ingest.Result.Accepted.class, ingest.submit("k3", urls, "http"));
@@ -174,7 +175,8 @@ class IngestTest {
         BatchHeader header = ingest.recordRefused("q-1", "sqs", rejected);
 
         BatchStatus status = batches.status("q-1").orElseThrow();
-        assertEquals(new BatchHeader("q-1", 0, 0, rejected, 1, "sqs", NOW), header);
+        assertEquals(BatchHeader.builder().batchId("q-1").total(0).rejected(rejected).rejectedCount(1)
+                .source("sqs").createdAt(NOW).build(), header);
         assertEquals(header, status.header());
         assertEquals(Optional.of(NOW), status.completedAt());
         assertTrue(status.done());

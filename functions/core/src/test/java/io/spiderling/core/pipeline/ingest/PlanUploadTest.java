@@ -61,9 +61,11 @@ class PlanUploadTest {
     private final RecordingPlanQueue planQueue = new RecordingPlanQueue();
     private final Frontier frontier = new Frontier(frontierStore, new RecordingFetchQueue(log), CLOCK,
             Frontier.Settings.DEFAULTS);
-    private final Ingest ingest = new Ingest(UrlNormalizer.create(), batches, blobs, CLOCK);
-    private final PlanUpload plan = new PlanUpload(UrlNormalizer.create(), blobs, BatchStores.of(batches, origins), urls, frontier, planQueue,
-            CLOCK, new PlanUpload.Settings(16 * 1024));
+    private final Ingest ingest = Ingest.builder().normalizer(UrlNormalizer.create()).batches(batches).blobs(blobs)
+            .clock(CLOCK).build();
+    private final PlanUpload plan = PlanUpload.builder().normalizer(UrlNormalizer.create()).blobs(blobs)
+            .batches(BatchStores.of(batches, origins)).urls(urls).frontier(frontier).queue(planQueue).clock(CLOCK)
+            .settings(new PlanUpload.Settings(16 * 1024)).build();
 
     /** What the generated manifest holds, counted as it is written. */
     private record Manifest(String text, Set<String> distinct, int duplicates, int invalid) {}

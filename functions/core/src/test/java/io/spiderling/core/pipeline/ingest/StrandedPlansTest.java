@@ -54,14 +54,16 @@ class StrandedPlansTest {
     private final Frontier frontier = new Frontier(new InMemoryFrontierStore(), fetchQueue, clock,
             Frontier.Settings.DEFAULTS);
     private final BatchTracker tracker = new BatchTracker(batches, batches);
-    private final Ingest ingest = new Ingest(UrlNormalizer.create(), batches, blobs, clock,
-            Ingest.DEFAULT_UPLOAD_URL_TTL, Optional.empty(), Optional.empty(), pending);
+    private final Ingest ingest = Ingest.builder().normalizer(UrlNormalizer.create()).batches(batches).blobs(blobs)
+            .clock(clock).uploadUrlTtl(Ingest.DEFAULT_UPLOAD_URL_TTL).callbacks(Optional.empty())
+            .notifyQueue(Optional.empty()).pendingPlans(pending).build();
     private final ItemPlanner planner = new ItemPlanner(urls, tracker, origins, ItemPlanner.Settings.DEFAULTS);
-    private final Canonicalize canonicalize = new Canonicalize(blobs, BatchStores.of(batches, origins), planner,
-            frontier, clock, pending);
-    private final PlanUpload planUpload = new PlanUpload(UrlNormalizer.create(), blobs,
-            BatchStores.of(batches, origins), planner, frontier,
-            planQueue, clock, PlanUpload.Settings.DEFAULTS, tracker, pending);
+    private final Canonicalize canonicalize = Canonicalize.builder().blobs(blobs)
+            .batches(BatchStores.of(batches, origins)).planner(planner).frontier(frontier).clock(clock)
+            .pendingPlans(pending).build();
+    private final PlanUpload planUpload = PlanUpload.builder().normalizer(UrlNormalizer.create()).blobs(blobs)
+            .batches(BatchStores.of(batches, origins)).planner(planner).frontier(frontier).queue(planQueue)
+            .clock(clock).settings(PlanUpload.Settings.DEFAULTS).tracker(tracker).pendingPlans(pending).build();
 
     @Test
     void submit_whenAccepted_watchesTheManifestUntilItsEventPlansIt() {

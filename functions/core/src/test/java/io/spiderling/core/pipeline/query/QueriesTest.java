@@ -18,7 +18,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Collections;
 import java.util.List;
-import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 class QueriesTest {
@@ -29,7 +28,8 @@ class QueriesTest {
     private final InMemoryUrlStore urls = new InMemoryUrlStore(log);
     private final InMemoryBlobStore blobs = new InMemoryBlobStore(log);
     private final InMemoryBatchStore batches = new InMemoryBatchStore(log);
-    private final Queries queries = new Queries(UrlNormalizer.create(), batches, batches, urls, blobs);
+    private final Queries queries = Queries.builder().normalizer(UrlNormalizer.create()).headers(batches)
+            .items(batches).urls(urls).blobs(blobs).build();
 
     @Test
     void url_whenInvalid_returnsInvalidWithTheNormalizersReason() {
