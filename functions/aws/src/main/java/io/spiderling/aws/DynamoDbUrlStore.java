@@ -235,7 +235,8 @@ public final class DynamoDbUrlStore implements UrlStore {
                 .error(string(item, "error")).headers(strings(item, "headers")).redirects(list(item, "redirects"))
                 .connectMs(number(item, "connectMs", 0)).attempts((int) number(item, "attempts", 1))
                 .freshUntil(instant(item, "freshUntil")).capture(capture(item)).build());
-        Optional<ExtractionRecord> extraction = instant(item, "extractedAt").map(extractedAt -> ExtractionRecord.builder()
+        Optional<ExtractionRecord> extraction = instant(item, "extractedAt")
+                .map(extractedAt -> ExtractionRecord.builder()
                 .urlHash(urlHash).url(url).page(page(item)).contentSha256(string(item, "extractedSha256").orElse(""))
                 .contentFetchedAt(instant(item, "extractedFrom").orElseThrow()).extractedAt(extractedAt)
                 .canonicalUrl(string(item, "canonicalUrl")).source(string(item, "extractedFromUrl")).build());

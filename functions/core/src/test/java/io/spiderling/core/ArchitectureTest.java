@@ -139,7 +139,7 @@ class ArchitectureTest {
             Map.entry("io.spiderling.core.extract.ExtractionRecord", "the stored extraction row, field for field"),
             Map.entry("io.spiderling.core.extract.PageMetadata",
                     "what the extractor read, field for field as stored and as the API returns it"),
-            Map.entry("io.spiderling.core.fetch.Capture", "a stored capture's key and digests, as WARC export reads them"),
+            Map.entry("io.spiderling.core.fetch.Capture", "a stored capture's key and digests, as WARC reads them"),
             Map.entry("io.spiderling.core.fetch.FetchRecord", "the stored fetch row, field for field"),
             Map.entry("io.spiderling.core.fetch.FetchResult$Response", "a response as the fetcher saw it"),
             Map.entry("io.spiderling.core.fetch.WireExchange", "an exchange as it went over the wire, for WARC"),
@@ -216,7 +216,8 @@ class ArchitectureTest {
             String code = Sources.code(Sources.mainRoot(ArchitectureTest.class)
                     .resolve(reader.getValue().replace('.', '/')).resolve(reader.getKey() + ".java"));
             for (Map.Entry<String, String> named : packageOf.entrySet()) {
-                boolean otherUseCase = !named.getValue().equals(reader.getValue()) && !named.getValue().equals(PIPELINE);
+                boolean otherUseCase = !named.getValue().equals(reader.getValue()) && !named.getValue()
+                        .equals(PIPELINE);
                 if (otherUseCase && Pattern.compile("\\b" + named.getKey() + "\\b").matcher(code).find()) {
                     found.add(reader.getKey() + " names " + named.getValue() + "." + named.getKey());
                 }

@@ -356,7 +356,8 @@ public abstract class UrlStoreContract {
         PageMetadata rich = PageMetadata.builder().title("T").description("D").language("en-GB")
                 .canonicalHref("https://example.com/c").image("https://example.com/i.jpg")
                 .openGraph(Map.of("title", "OG", "type", "product")).twitter(Map.of("card", "summary"))
-                .structuredData(List.of(new StructuredData("Product", Map.of("name", "Shoe", "price", "9.99", "priceCurrency", "EUR"))))
+                .structuredData(List.of(new StructuredData("Product",
+                        Map.of("name", "Shoe", "price", "9.99", "priceCurrency", "EUR"))))
                 .outlinks(List.of("https://example.com/a", "https://example.org/b")).outlinksFound(7)
                 .encoding("windows-1252").build();
         ExtractionRecord record = ExtractionRecord.builder().urlHash(urlHash).url("https://example.com/").page(rich)

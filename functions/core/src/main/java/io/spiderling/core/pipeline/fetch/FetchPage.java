@@ -762,7 +762,7 @@ public final class FetchPage {
         return record;
     }
 
-    /** Every URL of {@code chain} (requested on the way to {@code target}) now reads as {@code target}, from {@code at}. */
+    /** Every URL of {@code chain}, requested on the way to {@code target}, now reads as it, from {@code at}. */
     private void recordAliases(List<String> chain, FetchRecord target, Instant at) {
         for (String hop : chain) {
             NormalizedUrl from = key(hop);

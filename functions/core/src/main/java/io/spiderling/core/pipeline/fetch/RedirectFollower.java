@@ -37,7 +37,7 @@ final class RedirectFollower {
         this.fetcher = Objects.requireNonNull(fetcher, "fetcher");
     }
 
-    /** Sends {@code request} for hop {@code hop} through {@code gate}, written within the window of the slot granted. */
+    /** Sends {@code request} for {@code hop} through {@code gate}, written within the window of the slot granted. */
     SitePoliteness.Sent send(SitePoliteness.Session session, Hop hop, Supplier<SitePoliteness.Gate> gate,
             FetchRequest request) {
         return session.send(gate, go -> fetcher.fetch(request.withSend(go.window())), hop.url().urlHash());
