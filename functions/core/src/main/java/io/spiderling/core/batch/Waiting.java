@@ -116,7 +116,7 @@ public sealed interface Waiting {
      * pause is not over.
      *
      * @param pausesInRow pauses since the site last answered properly, this one included
-     * @param cause why the limiter paused it; empty for a rate item stored before causes were recorded
+     * @param cause why the limiter paused it; empty when the stored cause is one this version cannot read
      */
     record Paused(SiteKey siteKey, Instant pausedUntil, int pausesInRow, Optional<PauseCause> cause, int urls)
             implements Waiting {

@@ -20,8 +20,8 @@ import java.util.function.Consumer;
  * @param baseInterval the spacing of a well-behaved site: the configured or overridden interval, raised to the
  *     robots.txt crawl delay (see {@link RateLimiter#baseInterval})
  * @param pausedUntil no slot is granted before this (a 429/503 pause); the epoch when there is none
- * @param pauseCause why the limiter set {@code pausedUntil}; empty when it never did, or when the state was stored
- *     before causes were recorded
+ * @param pauseCause why the limiter set {@code pausedUntil}; empty when it never did (or, as its adapter reads it,
+ *     when the stored cause is one this version cannot read)
  * @param throttles 429/503 answers since the last successful one
  * @param successes successful answers since the interval last changed, counted up to the number that restores it
  * @param responseTime smoothed (EWMA) fetch duration; zero before the first answer
