@@ -4,12 +4,15 @@ import static io.spiderling.aws.Attrs.bool;
 import static io.spiderling.aws.Attrs.instant;
 import static io.spiderling.aws.Attrs.n;
 import static io.spiderling.aws.Attrs.number;
+import static io.spiderling.aws.Attrs.requiredNumber;
+import static io.spiderling.aws.Attrs.requiredString;
 import static io.spiderling.aws.Attrs.s;
 import static io.spiderling.aws.Attrs.string;
 
 import io.spiderling.core.batch.BatchHeader;
 import io.spiderling.core.batch.BatchItem;
 import io.spiderling.core.batch.BatchOptions;
+import io.spiderling.core.batch.BatchSource;
 import io.spiderling.core.batch.BatchStatus;
 import io.spiderling.core.batch.CallbackState;
 import io.spiderling.core.batch.ChunkCounts;
@@ -99,7 +102,7 @@ public final class DynamoDbBatchStore implements BatchHeaderStore, BatchItemStor
         item.put("duplicates", n(h.duplicates()));
         item.put("rejectedCount", n(h.rejectedCount()));
         item.put("rejected", AttributeValue.fromL(h.rejected().stream().map(DynamoDbBatchStore::rejection).toList()));
-        item.put("source", s(h.source()));
+        item.put("source", s(h.source().wireName()));
         item.put("createdAt", n(h.createdAt().toEpochMilli()));
         h.options().callbackUrl().ifPresent(url -> item.put("callbackUrl", s(url)));
         h.options().recrawlAfter().ifPresent(d -> item.put("recrawlAfter", s(d.toString())));
@@ -191,13 +194,22 @@ public final class DynamoDbBatchStore implements BatchHeaderStore, BatchItemStor
         return item;
     }
 
-    /** An item written before positions were stored counts as this entry's own. */
+    /** What the item already stored for this URL means: another line's (a duplicate), or this entry's own. */
     private static Added existing(Map<String, AttributeValue> old, long position) {
-        if (old == null || number(old, "pos").map(p -> p != position).orElse(false)) {
-            return old == null ? Added.PENDING : Added.DUPLICATE;
+        if (old == null) {
+            return Added.PENDING;
+        }
+        if (requiredNumber(old, "pos") != position) {
+            return Added.DUPLICATE;
         }
         return string(old, "state").filter(ItemState.QUEUED.wireName()::equals).isPresent()
                 ? Added.PENDING : Added.ENDED;
+    }
+
+    private static BatchSource source(Map<String, AttributeValue> item) {
+        String stored = requiredString(item, "source");
+        return BatchSource.fromWireName(stored)
+                .orElseThrow(() -> new IllegalStateException("unknown batch source " + stored));
     }
 
     @Override
@@ -311,10 +323,10 @@ public final class DynamoDbBatchStore implements BatchHeaderStore, BatchItemStor
                 string(item, "recrawlAfter").map(Duration::parse), string(item, "progressEvery").map(Duration::parse),
                 bool(item, "capture"));
         Optional<UploadFormat> upload = string(item, "upload").flatMap(UploadFormat::fromWireName);
-        BatchHeader header = BatchHeader.builder().batchId(batchId).total((int) number(item, "total", 0))
-                .duplicates((int) number(item, "duplicates", 0)).rejected(rejected)
-                .rejectedCount((int) number(item, "rejectedCount", 0)).source(string(item, "source").orElse(""))
-                .createdAt(instant(item, "createdAt").orElse(Instant.EPOCH)).options(options)
+        BatchHeader header = BatchHeader.builder().batchId(batchId).total((int) requiredNumber(item, "total"))
+                .duplicates((int) requiredNumber(item, "duplicates")).rejected(rejected)
+                .rejectedCount((int) requiredNumber(item, "rejectedCount")).source(source(item))
+                .createdAt(Instant.ofEpochMilli(requiredNumber(item, "createdAt"))).options(options)
                 .fingerprint(string(item, "fingerprint").orElse("")).upload(upload)
                 .client(string(item, "client").orElse("")).build();
         Optional<PlanProgress> planning = upload.map(u -> number(item, "chunks")

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.spiderling.core.batch.BatchHeader;
+import io.spiderling.core.batch.BatchSource;
 import io.spiderling.core.fetch.FetchJob;
 import io.spiderling.core.url.NormalizedUrl;
 import io.spiderling.testkit.EmbeddedAws;
@@ -42,7 +43,7 @@ class AwsClientsTest {
             assertArrayEquals(new byte[] {1, 2, 3}, aws.s3().getObjectAsBytes(b -> b.bucket(res.bucket())
                     .key("clients/check")).asByteArray());
             // DynamoDB.
-            BatchHeader header = BatchHeader.builder().batchId("clients-check").total(1).source("http")
+            BatchHeader header = BatchHeader.builder().batchId("clients-check").total(1).source(BatchSource.HTTP)
                     .createdAt(Instant.parse("2025-03-01T10:00:00Z")).build();
             new DynamoDbBatchStore(clients.dynamoDb(), res.batchesTable()).createBatch(header);
             assertEquals(header, new DynamoDbBatchStore(aws.dynamoDb(), res.batchesTable())

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 
 import io.spiderling.core.batch.BatchHeader;
+import io.spiderling.core.batch.BatchSource;
 import io.spiderling.core.batch.BatchStatus;
 import io.spiderling.core.batch.ItemState;
 import io.spiderling.core.batch.Waiting;
@@ -83,7 +84,8 @@ class BatchWaitingDynamoDbTest {
         String a = "10.4." + (int) (Math.random() * 250) + ".1";
         String b = "10.5." + (int) (Math.random() * 250) + ".1";
         RobotsOrigin originA = RobotsOrigin.of("http://" + a + ":8080/");
-        batches.createBatch(BatchHeader.builder().batchId(batchId).total(5).source("http").createdAt(NOW).build());
+        batches.createBatch(BatchHeader.builder().batchId(batchId).total(5).source(BatchSource.HTTP).createdAt(NOW)
+                .build());
         origins.addOrigins(batchId, List.of(originA, RobotsOrigin.of("http://" + b + ":8080/")));
         List<FrontierEntry> entries = new ArrayList<>();
         IntStream.range(0, 3).forEach(i -> entries.add(entry(batchId, "http://" + a + ":8080/p" + i)));
@@ -120,7 +122,8 @@ class BatchWaitingDynamoDbTest {
     @Test
     void of_whenBatchDone_readsNothing() {
         String batchId = "w-" + UUID.randomUUID();
-        batches.createBatch(BatchHeader.builder().batchId(batchId).total(1).source("http").createdAt(NOW).build());
+        batches.createBatch(BatchHeader.builder().batchId(batchId).total(1).source(BatchSource.HTTP).createdAt(NOW)
+                .build());
         origins.addOrigins(batchId, List.of(RobotsOrigin.of("http://10.6.0.1/")));
         BatchStatus done = new BatchStatus(batches.status(batchId).orElseThrow().header(),
                 Map.of(ItemState.FETCHED, 1), Optional.of(NOW));

@@ -20,6 +20,7 @@ import io.spiderling.aws.SqsWakeQueue;
 import io.spiderling.aws.SqsPlanQueue;
 import io.spiderling.catalog.ConfigKey;
 import io.spiderling.catalog.ConfigKeys;
+import io.spiderling.catalog.LogFormat;
 import io.spiderling.core.auth.Clients;
 import io.spiderling.core.auth.RefreshingClients;
 import io.spiderling.core.extract.CanonicalLink;
@@ -184,7 +185,7 @@ public final class Pipeline implements AutoCloseable {
         this.blobDecorator = builder.blobDecorator;
         this.metrics = builder.metrics;
         this.interceptors = List.copyOf(builder.interceptors);
-        this.jsonLogs = "json".equals(config.get(ConfigKeys.LOG_FORMAT));
+        this.jsonLogs = config.get(ConfigKeys.LOG_FORMAT) == LogFormat.JSON;
     }
 
     public static Builder builder() {
@@ -473,21 +474,16 @@ public final class Pipeline implements AutoCloseable {
     }
 
     private ApiAuth buildApiAuth() {
-        String mode = config.get(ConfigKeys.AUTH_MODE);
-        return switch (mode) {
-            case "token-file" -> new TokenFileAuth(clients());
-            case "gateway" -> new GatewayAuth(config.get(ConfigKeys.AUTH_CLIENT_CLAIM));
-            default -> throw new IllegalStateException("unreachable: " + ConfigKeys.AUTH_MODE + " is " + mode);
+        return switch (config.get(ConfigKeys.AUTH_MODE)) {
+            case TOKEN_FILE -> new TokenFileAuth(clients());
+            case GATEWAY -> new GatewayAuth(config.get(ConfigKeys.AUTH_CLIENT_CLAIM));
         };
     }
 
     private CanonicalLink.Scope canonicalScope() {
-        String scope = config.get(ConfigKeys.EXTRACT_CANONICAL_SCOPE);
-        return switch (scope) {
-            case "same-site" -> CanonicalLink.Scope.SAME_SITE;
-            case "any-site" -> CanonicalLink.Scope.ANY_SITE;
-            default -> throw new IllegalStateException("unreachable: " + ConfigKeys.EXTRACT_CANONICAL_SCOPE + " is "
-                    + scope);
+        return switch (config.get(ConfigKeys.EXTRACT_CANONICAL_SCOPE)) {
+            case SAME_SITE -> CanonicalLink.Scope.SAME_SITE;
+            case ANY_SITE -> CanonicalLink.Scope.ANY_SITE;
         };
     }
 
@@ -538,7 +534,8 @@ public final class Pipeline implements AutoCloseable {
                 .orElse(Set.of());
         SitePoliteness politeness = SitePoliteness.builder().robots(robotsPolicy())
                 .robotsStore(robotsStore()).limiter(rateLimiter()).rates(rateStore()).overrides(overrides)
-                .fetcher(fetcher.get()).normalizer(normalizer()).clock(clock).pause(Pipeline::sleepUntil).jitter(jitter).build();
+                .fetcher(fetcher.get()).normalizer(normalizer()).clock(clock).pause(Pipeline::sleepUntil)
+                .jitter(jitter).build();
         ExtractContent extractContent = extract();
         EventSink sink = events();
         FetchPage.Listener listener = new FetchPage.Listener() {

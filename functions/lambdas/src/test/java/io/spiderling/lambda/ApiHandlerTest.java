@@ -16,6 +16,7 @@ import io.spiderling.aws.DynamoDbRateStore;
 import io.spiderling.aws.DynamoDbRobotsStore;
 import io.spiderling.aws.DynamoDbUrlStore;
 import io.spiderling.core.batch.BatchHeader;
+import io.spiderling.core.batch.BatchSource;
 import io.spiderling.core.batch.ItemState;
 import io.spiderling.core.batch.Rejection;
 import io.spiderling.core.content.BucketKeys;
@@ -54,7 +55,7 @@ class ApiHandlerTest {
         var two = NormalizedUrl.parse("https://example.com/two");
         batches.createBatch(mine(BatchHeader.builder().batchId(batchId).total(2).duplicates(1)
                 .rejected(List.of(new Rejection("ftp://x/", "unsupported scheme: ftp"))).rejectedCount(1)
-                .source("http").createdAt(Instant.parse("2026-11-22T05:30:00Z")).build()));
+                .source(BatchSource.HTTP).createdAt(Instant.parse("2026-11-22T05:30:00Z")).build()));
         batches.addItems(batchId, List.of(one, two), Instant.now());
         batches.finishItem(batchId, one.urlHash(), ItemState.FETCHED, null, Instant.now());
 
@@ -79,7 +80,7 @@ class ApiHandlerTest {
         Instant now = Instant.now();
         var urls = List.of(NormalizedUrl.parse("http://10.12.0.4:8080/a"), NormalizedUrl.parse("http://10.12.0.4:8080/b"));
         batches.createBatch(mine(BatchHeader.builder().batchId(batchId).total(2)
-                .source("http").createdAt(now).build()));
+                .source(BatchSource.HTTP).createdAt(now).build()));
         batches.addItems(batchId, urls, now);
         origins.addOrigins(batchId, List.of(RobotsOrigin.of(urls.get(0))));
         new DynamoDbFrontierStore(TestStack.aws().dynamoDb(), TestStack.resources().sitesTable()).parkAll(urls.stream()
@@ -117,7 +118,7 @@ class ApiHandlerTest {
         var site = new SiteKey("10.13." + (int) (Math.random() * 250) + ".4");
         var urls = List.of(NormalizedUrl.parse("http://" + site.value() + ":8080/a"));
         batches.createBatch(mine(BatchHeader.builder().batchId(batchId).total(1)
-                .source("http").createdAt(now).build()));
+                .source(BatchSource.HTTP).createdAt(now).build()));
         batches.addItems(batchId, urls, now);
         origins.addOrigins(batchId, List.of(RobotsOrigin.of(urls.get(0))));
         new DynamoDbFrontierStore(TestStack.aws().dynamoDb(), TestStack.resources().sitesTable()).parkAll(urls.stream()
@@ -179,7 +180,7 @@ class ApiHandlerTest {
         List<NormalizedUrl> items = java.util.stream.IntStream.range(0, 5)
                 .mapToObj(i -> NormalizedUrl.parse("https://example.com/list/" + i)).toList();
         batches.createBatch(mine(BatchHeader.builder().batchId(batchId).total(items.size())
-                .source("http").createdAt(Instant.now()).build()));
+                .source(BatchSource.HTTP).createdAt(Instant.now()).build()));
         batches.addItems(batchId, items, Instant.now());
         batches.finishItem(batchId, items.get(0).urlHash(), ItemState.FAILED, "http 500", Instant.now());
         batches.finishItem(batchId, items.get(1).urlHash(), ItemState.FAILED, "http 404", Instant.now());
@@ -214,7 +215,7 @@ class ApiHandlerTest {
         String batchId = "api-list-bad";
         event.put("rawPath", "/batches/" + batchId + "/urls");
         batches.createBatch(mine(BatchHeader.builder().batchId(batchId).total(0)
-                .source("http").createdAt(Instant.now()).build()));
+                .source(BatchSource.HTTP).createdAt(Instant.now()).build()));
         ObjectNode query = (ObjectNode) event.get("queryStringParameters");
 
         query.put("state", "sleeping");
@@ -236,10 +237,10 @@ class ApiHandlerTest {
         String complete = "api-cancel-complete";
         var url = NormalizedUrl.parse("https://example.com/cancel");
         batches.createBatch(mine(BatchHeader.builder().batchId(open).total(1)
-                .source("http").createdAt(Instant.now()).build()));
+                .source(BatchSource.HTTP).createdAt(Instant.now()).build()));
         batches.addItems(open, List.of(url), Instant.now());
         batches.createBatch(mine(BatchHeader.builder().batchId(complete).total(1)
-                .source("http").createdAt(Instant.now()).build()));
+                .source(BatchSource.HTTP).createdAt(Instant.now()).build()));
         batches.addItems(complete, List.of(url), Instant.now());
         batches.finishItem(complete, url.urlHash(), ItemState.FETCHED, null, Instant.now());
 
@@ -276,7 +277,7 @@ class ApiHandlerTest {
     void handleRequest_whenClientBAsksForClientAsBatch_expect404AsIfMissing() throws Exception {
         String batchId = "api-private";
         batches.createBatch(mine(BatchHeader.builder().batchId(batchId).total(1)
-                .source("http").createdAt(Instant.now()).build()));
+                .source(BatchSource.HTTP).createdAt(Instant.now()).build()));
         batches.addItems(batchId, List.of(NormalizedUrl.parse("https://example.com/private")), Instant.now());
         for (String sample : List.of("api-get-batch.json", "api-get-batch-urls.json", "api-delete-batch.json")) {
             ObjectNode event = Events.load(sample);

@@ -15,6 +15,7 @@ import io.spiderling.aws.DynamoDbUrlStore;
 import com.amazonaws.services.lambda.runtime.Context;
 import com.amazonaws.services.lambda.runtime.events.SQSEvent;
 import io.spiderling.aws.FetchJobCodec;
+import io.spiderling.core.batch.BatchSource;
 import io.spiderling.core.content.BucketKeys;
 import io.spiderling.lambda.fetch.FetchDeadLetterHandler;
 import io.spiderling.lambda.fetch.FetchHandler;
@@ -195,7 +196,7 @@ class FetchHandlerTest {
 
     private void batch(String batchId, NormalizedUrl... urls) {
         batches.createBatch(BatchHeader.builder().batchId(batchId).total(urls.length)
-                .source("http").createdAt(Instant.now()).build());
+                .source(BatchSource.HTTP).createdAt(Instant.now()).build());
         batches.addItems(batchId, List.of(urls), Instant.now());
     }
 

@@ -12,6 +12,7 @@ import io.quarkus.test.junit.TestProfile;
 import io.spiderling.aws.DynamoDbBatchStore;
 import io.spiderling.core.batch.BatchHeader;
 import io.spiderling.core.batch.BatchOptions;
+import io.spiderling.core.batch.BatchSource;
 import io.spiderling.core.notify.WebhookSignature;
 import io.spiderling.testkit.SampleClients;
 import java.net.InetSocketAddress;
@@ -51,7 +52,8 @@ class NotifyHandlerTest {
         receiver.start();
         try {
             String hook = "http://127.0.0.1:" + receiver.getAddress().getPort() + "/hook";
-            batches.createBatch(BatchHeader.builder().batchId(batchId).total(0).source("http").createdAt(Instant.now())
+            batches.createBatch(BatchHeader.builder().batchId(batchId).total(0).source(BatchSource.HTTP)
+                    .createdAt(Instant.now())
                     .options(new BatchOptions(Optional.of(hook), Optional.empty()))
                     .client(SampleClients.CLIENT_A).build());
             batches.markCompleted(batchId, Instant.now());

@@ -14,6 +14,7 @@ import io.spiderling.aws.DynamoDbBatchStore;
 import io.spiderling.aws.FetchJobCodec;
 import io.spiderling.catalog.Metrics;
 import io.spiderling.core.batch.BatchHeader;
+import io.spiderling.core.batch.BatchSource;
 import io.spiderling.core.fetch.FetchJob;
 import io.spiderling.core.pipeline.fetch.FetchPage;
 import io.spiderling.core.url.NormalizedUrl;
@@ -241,7 +242,7 @@ class ObservabilityTest {
 
     private void batch(String batchId, NormalizedUrl url) {
         batches.createBatch(BatchHeader.builder().batchId(batchId).total(1)
-                .source("http").createdAt(Instant.now()).build());
+                .source(BatchSource.HTTP).createdAt(Instant.now()).build());
         batches.addItems(batchId, List.of(url), Instant.now());
     }
 

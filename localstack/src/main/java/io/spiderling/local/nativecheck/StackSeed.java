@@ -4,6 +4,7 @@ import io.spiderling.aws.DynamoDbBatchStore;
 import io.spiderling.catalog.Secret;
 import io.spiderling.aws.S3BlobStore;
 import io.spiderling.core.batch.BatchOptions;
+import io.spiderling.core.batch.BatchSource;
 import io.spiderling.core.batch.UploadFormat;
 import io.spiderling.core.content.BucketKeys;
 import io.spiderling.core.pipeline.ingest.Ingest;
@@ -47,7 +48,7 @@ public final class StackSeed {
         String batchId = BucketKeys.batchIdOfManifest(manifestKey).orElseThrow(() -> new IllegalStateException(
                 "s3-manifest-created.json does not name a manifest: " + manifestKey));
         Ingest.Result seeded = ingest.submit(batchId, SampleClients.CLIENT_A,
-                List.of(fixture.pageUrl(), fixture.goneUrl()), "http",
+                List.of(fixture.pageUrl(), fixture.goneUrl()), BatchSource.HTTP,
                 new BatchOptions(Optional.of(fixture.hookUrl()), Optional.empty()));
         if (!(seeded instanceof Ingest.Result.Accepted)) {
             throw new IllegalStateException("seeding batch " + batchId + " was refused: " + seeded);

@@ -11,16 +11,16 @@ import java.util.Optional;
  * @param total the number of distinct accepted URLs; the batch is done when that many items are terminal
  * @param rejected the first rejections, kept for the status API (the full list went back to the client)
  * @param rejectedCount how many URLs were rejected in all
- * @param source where it came from: "http" or "sqs"
+ * @param source how it came in
  * @param fingerprint identifies the request that created the batch, so a replay with the same idempotency key can be
  *     told from a different request reusing it; empty when not needed
  * @param upload for a batch whose URLs come in an uploaded manifest, its format; its {@code total} then grows as the
  *     manifest's chunks are planned (see {@link PlanProgress})
  * @param client the client that submitted it, who alone may read, cancel or be called back about it (ADR 10);
- *     empty for batches made before clients existed
+ *     empty for a batch submitted on no client's behalf (Ingest's client-less overloads), which no API caller sees
  */
 public record BatchHeader(String batchId, int total, int duplicates, List<Rejection> rejected, int rejectedCount,
-        String source, Instant createdAt, BatchOptions options, String fingerprint, Optional<UploadFormat> upload,
+        BatchSource source, Instant createdAt, BatchOptions options, String fingerprint, Optional<UploadFormat> upload,
         String client) {
 
     /** Keeps a header far below DynamoDB's 400 KB item limit whatever the client sent. */
@@ -28,6 +28,7 @@ public record BatchHeader(String batchId, int total, int duplicates, List<Reject
 
     public BatchHeader {
         rejected = List.copyOf(rejected.subList(0, Math.min(rejected.size(), MAX_STORED_REJECTIONS)));
+        Objects.requireNonNull(source, "source");
         Objects.requireNonNull(options, "options");
         Objects.requireNonNull(fingerprint, "fingerprint");
         Objects.requireNonNull(upload, "upload");
@@ -67,7 +68,7 @@ public record BatchHeader(String batchId, int total, int duplicates, List<Reject
         private int duplicates;
         private List<Rejection> rejected = List.of();
         private int rejectedCount;
-        private String source;
+        private BatchSource source;
         private Instant createdAt;
         private BatchOptions options = BatchOptions.NONE;
         private String fingerprint = "";
@@ -101,7 +102,7 @@ public record BatchHeader(String batchId, int total, int duplicates, List<Reject
             return this;
         }
 
-        public Builder source(String value) {
+        public Builder source(BatchSource value) {
             source = value;
             return this;
         }

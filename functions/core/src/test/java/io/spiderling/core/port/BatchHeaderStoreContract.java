@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.spiderling.core.batch.BatchHeader;
 import io.spiderling.core.batch.BatchOptions;
+import io.spiderling.core.batch.BatchSource;
 import io.spiderling.core.batch.BatchStatus;
 import io.spiderling.core.batch.CallbackState;
 import io.spiderling.core.batch.PlanProgress;
@@ -27,18 +28,19 @@ public abstract class BatchHeaderStoreContract extends BatchPortsContract {
     void createBatch_whenCalledTwiceWithSameId_keepsTheFirstHeader() {
         BatchHeader first = BatchHeader.builder().batchId(batchId).total(3).duplicates(2)
                 .rejected(List.of(new Rejection("ftp://x/", "unsupported scheme: ftp"))).rejectedCount(1)
-                .source("http").createdAt(CREATED).build();
+                .source(BatchSource.HTTP).createdAt(CREATED).build();
         assertTrue(headers().createBatch(first));
 
         assertFalse(headers().createBatch(BatchHeader.builder().batchId(batchId).total(99).duplicates(5)
-                .source("sqs").createdAt(LATER).build()));
+                .source(BatchSource.SQS).createdAt(LATER).build()));
         assertEquals(first, headers().status(batchId).orElseThrow().header());
     }
 
     @Test
     void createBatch_whenOptionsAndFingerprintGiven_readsThemBack() {
-        BatchHeader header = BatchHeader.builder().batchId(batchId).total(1).source("http").createdAt(CREATED)
-                .options(new BatchOptions(Optional.of("https://hooks.example.com/done"), Optional.of(Duration.ofMinutes(90))))
+        BatchHeader header = BatchHeader.builder().batchId(batchId).total(1).source(BatchSource.HTTP).createdAt(CREATED)
+                .options(new BatchOptions(Optional.of("https://hooks.example.com/done"),
+                        Optional.of(Duration.ofMinutes(90))))
                 .fingerprint("f".repeat(64)).build();
         headers().createBatch(header);
 
@@ -49,7 +51,7 @@ public abstract class BatchHeaderStoreContract extends BatchPortsContract {
     @Test
     void createBatch_whenRejectionHasNoUrl_storesHeaderAndReadsItBack() {
         BatchHeader header = BatchHeader.builder().batchId(batchId).total(1)
-                .rejected(List.of(new Rejection(null, "missing url"))).rejectedCount(1).source("http")
+                .rejected(List.of(new Rejection(null, "missing url"))).rejectedCount(1).source(BatchSource.HTTP)
                 .createdAt(CREATED).build();
         headers().createBatch(header);
 
@@ -65,7 +67,7 @@ public abstract class BatchHeaderStoreContract extends BatchPortsContract {
     void status_whenNothingFinished_returnsHeaderAndEverythingQueued() {
         BatchHeader header = BatchHeader.builder().batchId(batchId).total(2)
                 .rejected(List.of(new Rejection("mailto:a@b", "unsupported scheme: mailto"))).rejectedCount(4)
-                .source("sqs").createdAt(CREATED).build();
+                .source(BatchSource.SQS).createdAt(CREATED).build();
         headers().createBatch(header);
 
         BatchStatus status = headers().status(batchId).orElseThrow();

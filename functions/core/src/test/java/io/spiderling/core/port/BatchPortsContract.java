@@ -1,6 +1,7 @@
 package io.spiderling.core.port;
 
 import io.spiderling.core.batch.BatchHeader;
+import io.spiderling.core.batch.BatchSource;
 import io.spiderling.core.batch.UploadFormat;
 import io.spiderling.core.url.NormalizedUrl;
 import java.time.Instant;
@@ -36,11 +37,12 @@ abstract class BatchPortsContract {
 
     protected BatchHeader header(int total) {
         return BatchHeader.builder().batchId(batchId).total(total).duplicates(2)
-                .source("http").createdAt(CREATED).build();
+                .source(BatchSource.HTTP).createdAt(CREATED).build();
     }
 
     protected BatchHeader uploadHeader() {
-        return BatchHeader.builder().batchId(batchId).total(0).source("upload").createdAt(CREATED).fingerprint("fp")
+        return BatchHeader.builder().batchId(batchId).total(0).source(BatchSource.UPLOAD).createdAt(CREATED)
+                .fingerprint("fp")
                 .upload(Optional.of(UploadFormat.JSONL)).build();
     }
 

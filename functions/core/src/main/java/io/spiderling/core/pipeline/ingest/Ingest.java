@@ -4,6 +4,7 @@ import io.spiderling.core.batch.BatchHeader;
 import io.spiderling.core.batch.BatchOptions;
 import io.spiderling.core.batch.BatchPlan;
 import io.spiderling.core.batch.BatchPlanner;
+import io.spiderling.core.batch.BatchSource;
 import io.spiderling.core.batch.PlannedManifest;
 import io.spiderling.core.batch.BatchStatus;
 import io.spiderling.core.batch.PlanProgress;
@@ -138,11 +139,11 @@ public final class Ingest {
         record Conflict(String reason) implements Result {}
     }
 
-    public Result submit(String batchId, List<String> rawUrls, String source) {
+    public Result submit(String batchId, List<String> rawUrls, BatchSource source) {
         return submit(batchId, rawUrls, source, BatchOptions.NONE);
     }
 
-    public Result submit(String batchId, List<String> rawUrls, String source, BatchOptions options) {
+    public Result submit(String batchId, List<String> rawUrls, BatchSource source, BatchOptions options) {
         return submit(batchId, "", rawUrls, source, options);
     }
 
@@ -154,7 +155,8 @@ public final class Ingest {
      * @param client who submits it; only they can see it afterwards
      * @throws IllegalArgumentException for a batch id that cannot name a manifest (see {@link BucketKeys#manifest})
      */
-    public Result submit(String batchId, String client, List<String> rawUrls, String source, BatchOptions options) {
+    public Result submit(String batchId, String client, List<String> rawUrls, BatchSource source,
+            BatchOptions options) {
         checkBatchId(batchId);
         if (rawUrls.isEmpty()) {
             return new Result.Refused("urls must not be empty", List.of());
@@ -215,12 +217,12 @@ public final class Ingest {
      * items until the upload arrives (see {@link PlanUpload}). Asking again under the same id with the same request
      * returns the same batch with a fresh upload URL.
      */
-    public UploadResult startUpload(String batchId, UploadFormat format, String source, BatchOptions options) {
+    public UploadResult startUpload(String batchId, UploadFormat format, BatchSource source, BatchOptions options) {
         return startUpload(batchId, "", format, source, options);
     }
 
-    /** {@link #startUpload(String, UploadFormat, String, BatchOptions)} for a client, who alone can see the batch. */
-    public UploadResult startUpload(String batchId, String client, UploadFormat format, String source,
+    /** {@link #startUpload(String, UploadFormat, BatchSource, BatchOptions)} for a client, who alone sees the batch. */
+    public UploadResult startUpload(String batchId, String client, UploadFormat format, BatchSource source,
             BatchOptions options) {
         checkBatchId(batchId);
         BatchOptions checked;
@@ -302,12 +304,12 @@ public final class Ingest {
      * Records a submission that could not be accepted (an unreadable queue message, or nothing valid in it) as a
      * batch that is complete at once, so the refusal is visible and the message is never retried.
      */
-    public BatchHeader recordRefused(String batchId, String source, List<Rejection> rejected) {
+    public BatchHeader recordRefused(String batchId, BatchSource source, List<Rejection> rejected) {
         return recordRefused(batchId, "", source, rejected);
     }
 
-    /** {@link #recordRefused(String, String, List)} on behalf of a client. */
-    public BatchHeader recordRefused(String batchId, String client, String source, List<Rejection> rejected) {
+    /** {@link #recordRefused(String, BatchSource, List)} on behalf of a client. */
+    public BatchHeader recordRefused(String batchId, String client, BatchSource source, List<Rejection> rejected) {
         checkBatchId(batchId);
         Instant now = clock.instant();
         BatchHeader header = BatchHeader.builder().batchId(batchId).total(0).rejected(rejected)

@@ -1,5 +1,6 @@
 package io.spiderling.core.pipeline.batch;
 
+import io.spiderling.core.batch.BatchSource;
 import io.spiderling.core.pipeline.BatchTracker;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
@@ -56,7 +57,8 @@ class CancelBatchTest {
     }
 
     private void open(String batchId) {
-        batches.createBatch(BatchHeader.builder().batchId(batchId).total(1).source("http").createdAt(NOW).build());
+        batches.createBatch(BatchHeader.builder().batchId(batchId).total(1).source(BatchSource.HTTP).createdAt(NOW)
+                .build());
         batches.addItems(batchId, List.of(URL), NOW);
     }
 }

@@ -1,5 +1,6 @@
 package io.spiderling.core.pipeline.batch;
 
+import io.spiderling.core.batch.BatchSource;
 import io.spiderling.core.pipeline.BatchTracker;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
@@ -68,7 +69,7 @@ class NotifyBatchTest {
     private record Post(URI uri, List<InetAddress> addresses, byte[] body, Map<String, String> headers) {}
 
     private void batch(String id, Optional<Duration> progressEvery) {
-        batches.createBatch(BatchHeader.builder().batchId(id).total(1).source("http").createdAt(START)
+        batches.createBatch(BatchHeader.builder().batchId(id).total(1).source(BatchSource.HTTP).createdAt(START)
                 .options(new BatchOptions(Optional.of(HOOK), Optional.empty(), progressEvery))
                 .client("client-a").build());
         batches.addItems(id, List.of(URL), START);
@@ -204,7 +205,7 @@ class NotifyBatchTest {
 
     @Test
     void handle_whenClientHasNoSecret_givesUpSayingSo() {
-        batches.createBatch(BatchHeader.builder().batchId("b9").total(1).source("http").createdAt(START)
+        batches.createBatch(BatchHeader.builder().batchId("b9").total(1).source(BatchSource.HTTP).createdAt(START)
                 .options(new BatchOptions(Optional.of(HOOK), Optional.empty())).client("nobody").build());
         batches.addItems("b9", List.of(URL), START);
         tracker().finish("b9", URL.urlHash(), ItemState.FETCHED, null, START);

@@ -1,5 +1,6 @@
 package io.spiderling.core.pipeline.fetch;
 
+import io.spiderling.core.batch.BatchSource;
 import io.spiderling.core.pipeline.BatchTracker;
 import static io.spiderling.core.testing.ScriptedFetcher.ok;
 import static io.spiderling.core.testing.ScriptedFetcher.redirect;
@@ -88,7 +89,8 @@ class FetchPageTest {
 
     @BeforeEach
     void batchOfTwoQueuedItems() {
-        batches.createBatch(BatchHeader.builder().batchId(BATCH).total(2).source("http").createdAt(START).build());
+        batches.createBatch(BatchHeader.builder().batchId(BATCH).total(2).source(BatchSource.HTTP).createdAt(START)
+                .build());
         batches.addItems(BATCH, List.of(URL, OTHER), START);
         site.answer(ROBOTS, status(ROBOTS, 404));
     }
@@ -110,7 +112,8 @@ class FetchPageTest {
     private FetchPage fetchPage(BlobStore blobStore, PageFetcher fetcher) {
         SitePoliteness politeness = SitePoliteness.builder().robots(RobotsPolicy.create())
                 .robotsStore(robotsStore).limiter(RateLimiter.create()).rates(rates).overrides(RateOverrides.none())
-                .fetcher(fetcher).normalizer(UrlNormalizer.create()).clock(clock).pause(pause).jitter(() -> 0.0).build();
+                .fetcher(fetcher).normalizer(UrlNormalizer.create()).clock(clock).pause(pause).jitter(() -> 0.0)
+                .build();
         return FetchPage.builder().fetcher(fetcher).blobs(blobStore).urls(urls)
                 .tracker(new BatchTracker(batches, batches)).frontier(frontier).politeness(politeness)
                 .retry(RetryPolicy.create()).fetchSwitch(paused::get).clock(clock).jitter(() -> 0.0)
@@ -824,7 +827,7 @@ class FetchPageTest {
 
     @Test
     void process_whenBatchAsksForAShorterWindow_fetchesACopyOlderThanIt() {
-        batches.createBatch(BatchHeader.builder().batchId("b-short").total(1).source("http").createdAt(START)
+        batches.createBatch(BatchHeader.builder().batchId("b-short").total(1).source(BatchSource.HTTP).createdAt(START)
                 .options(new BatchOptions( Optional.empty(), Optional.of(Duration.ofSeconds(30)))).build());
         batches.addItems("b-short", List.of(URL), START);
         urls.recordFetch(FetchRecord.builder(URL.urlHash(), URL.value(), ItemState.FETCHED, START.minusSeconds(60))
@@ -849,7 +852,8 @@ class FetchPageTest {
 
     @Test
     void process_whenOtherBatchesJoinedTheFetch_endsTheirItemsWithTheSameOutcome() {
-        batches.createBatch(BatchHeader.builder().batchId("b2").total(1).source("http").createdAt(START).build());
+        batches.createBatch(BatchHeader.builder().batchId("b2").total(1).source(BatchSource.HTTP).createdAt(START)
+                .build());
         batches.addItems("b2", List.of(URL), START);
         FetchJob job = send(URL);
         urls.claim(URL.urlHash(), URL.value(), "b2", START, START.minusSeconds(1800));
@@ -866,7 +870,8 @@ class FetchPageTest {
 
     @Test
     void process_whenBatchCancelledButAnotherBatchJoined_fetchesForTheOtherOnly() {
-        batches.createBatch(BatchHeader.builder().batchId("b2").total(1).source("http").createdAt(START).build());
+        batches.createBatch(BatchHeader.builder().batchId("b2").total(1).source(BatchSource.HTTP).createdAt(START)
+                .build());
         batches.addItems("b2", List.of(URL), START);
         FetchJob job = send(URL);
         urls.claim(URL.urlHash(), URL.value(), "b2", START, START.minusSeconds(1800));
@@ -912,7 +917,8 @@ class FetchPageTest {
 
     @Test
     void deadLettered_whenJobReachesTheDeadLetterQueue_endsItsItemAndWaitersFailedDlq() {
-        batches.createBatch(BatchHeader.builder().batchId("b2").total(1).source("http").createdAt(START).build());
+        batches.createBatch(BatchHeader.builder().batchId("b2").total(1).source(BatchSource.HTTP).createdAt(START)
+                .build());
         batches.addItems("b2", List.of(URL), START);
         FetchJob job = send(URL);
         urls.claim(URL.urlHash(), URL.value(), "b2", START, START.minusSeconds(1800));

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.spiderling.core.batch.BatchHeader;
 import io.spiderling.core.batch.BatchOptions;
+import io.spiderling.core.batch.BatchSource;
 import io.spiderling.core.batch.ItemState;
 import io.spiderling.core.batch.PlannedManifest;
 import io.spiderling.core.content.BucketKeys;
@@ -90,7 +91,8 @@ class CanonicalizeTest {
     @Test
     void onManifest_whenItemAlreadyTerminal_leavesItAlone() {
         storeManifest(BucketKeys.manifest(BATCH));
-        batches.createBatch(BatchHeader.builder().batchId(BATCH).total(3).source("http").createdAt(NOW).build());
+        batches.createBatch(BatchHeader.builder().batchId(BATCH).total(3).source(BatchSource.HTTP).createdAt(NOW)
+                .build());
         canonicalize.onManifest(BucketKeys.manifest(BATCH));
         batches.finishItem(BATCH, B1.urlHash(), ItemState.FETCHED, null, NOW);
 
@@ -104,7 +106,8 @@ class CanonicalizeTest {
     @Test
     void onManifest_whenFreshCopyStored_skipsThatUrlWithoutAJob() {
         storeManifest(BucketKeys.manifest(BATCH));
-        batches.createBatch(BatchHeader.builder().batchId(BATCH).total(3).source("http").createdAt(NOW).build());
+        batches.createBatch(BatchHeader.builder().batchId(BATCH).total(3).source(BatchSource.HTTP).createdAt(NOW)
+                .build());
         urls.recordFetch(fetched(B1, NOW.minus(Duration.ofMinutes(59))));
         urls.recordFetch(fetched(A2, NOW.minus(Duration.ofMinutes(61))));
 
@@ -121,7 +124,7 @@ class CanonicalizeTest {
     void onManifest_whenRunAgainAfterTheBatchFetchedAUrlButDiedBeforeEndingItsItem_endsItAsRecordedNotSkipped() {
         storeManifest(BucketKeys.manifest(BATCH));
         batches.createBatch(BatchHeader.builder().batchId(BATCH).total(3)
-                .source("http").createdAt(NOW.minus(Duration.ofMinutes(1))).build());
+                .source(BatchSource.HTTP).createdAt(NOW.minus(Duration.ofMinutes(1))).build());
         urls.recordFetch(fetched(B1, NOW.minus(Duration.ofSeconds(30))));
 
         Optional<Canonicalize.Outcome> outcome = canonicalize.onManifest(BucketKeys.manifest(BATCH));
@@ -135,7 +138,7 @@ class CanonicalizeTest {
     @Test
     void onManifest_whenBatchAsksForAShorterWindow_refetchesWhatIsOlder() {
         storeManifest(BucketKeys.manifest(BATCH));
-        batches.createBatch(BatchHeader.builder().batchId(BATCH).total(3).source("http").createdAt(NOW)
+        batches.createBatch(BatchHeader.builder().batchId(BATCH).total(3).source(BatchSource.HTTP).createdAt(NOW)
                 .options(new BatchOptions(Optional.empty(), Optional.of(Duration.ofMinutes(5)))).build());
         urls.recordFetch(fetched(B1, NOW.minus(Duration.ofMinutes(10))));
 

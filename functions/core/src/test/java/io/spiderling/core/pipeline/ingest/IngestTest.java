@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.spiderling.core.batch.BatchHeader;
 import io.spiderling.core.batch.BatchOptions;
 import io.spiderling.core.batch.BatchPlanner;
+import io.spiderling.core.batch.BatchSource;
 import io.spiderling.core.batch.BatchStatus;
 import io.spiderling.core.batch.Rejection;
 import io.spiderling.core.testing.CallLog;
@@ -40,7 +41,7 @@ class IngestTest {
 
     @Test
     void submit_whenNoUrls_refusesAndStoresNothing() {
-        Ingest.Result result = ingest.submit("b1", List.of(), "http");
+        Ingest.Result result = ingest.submit("b1", List.of(), BatchSource.HTTP);
 
         assertEquals(new Ingest.Result.Refused("urls must not be empty", List.of()), result);
         assertEquals(List.of(), log.entries());
@@ -50,7 +51,7 @@ class IngestTest {
     void submit_whenMoreThanMaxUrls_refusesAndStoresNothing() {
         List<String> urls = Collections.nCopies(BatchPlanner.MAX_URLS + 1, "https://example.com/");
 
-        Ingest.Result result = ingest.submit("b1", urls, "http");
+        Ingest.Result result = ingest.submit("b1", urls, BatchSource.HTTP);
 
         assertEquals(new Ingest.Result.Refused("too many urls: 10001 (at most 10000 per batch)", List.of()), result);
         assertEquals(List.of(), log.entries());
@@ -60,12 +61,12 @@ class IngestTest {
     void submit_whenExactlyMaxUrls_accepts() {
         List<String> urls = Collections.nCopies(BatchPlanner.MAX_URLS, "https://example.com/");
 
-        assertInstanceOf(Ingest.Result.Accepted.class, ingest.submit("b1", urls, "http"));
+        assertInstanceOf(Ingest.Result.Accepted.class, ingest.submit("b1", urls, BatchSource.HTTP));
     }
 
     @Test
     void submit_whenNoUrlIsAcceptable_refusesWithEachRejectionAndStoresNothing() {
-        Ingest.Result result = ingest.submit("b1", List.of("ftp://example.com/f", "example.com/a"), "http");
+        Ingest.Result result = ingest.submit("b1", List.of("ftp://example.com/f", "example.com/a"), BatchSource.HTTP);
 
         assertEquals(new Ingest.Result.Refused("no acceptable URL in the batch", List.of(
                 new Rejection("ftp://example.com/f", "unsupported scheme: ftp"),
@@ -75,7 +76,7 @@ class IngestTest {
 
     @Test
     void submit_whenAccepted_writesHeaderBeforeManifest() {
-        ingest.submit("b1", List.of("https://example.com/"), "http");
+        ingest.submit("b1", List.of("https://example.com/"), BatchSource.HTTP);
 
         assertEquals(List.of("BatchStore.createBatch b1", "BlobStore.put manifests/b1.txt"), log.entries());
     }
@@ -84,12 +85,12 @@ class IngestTest {
     void submit_whenAccepted_storesHeaderAndManifestOfNormalizedUrlsOnePerLine() {
         Ingest.Result result = ingest.submit("b1", List.of(
                 "HTTP://Example.com:80/a/../b#top", "https://b.example/x", "ftp://example.com/f",
-                "http://example.com/b", "  https://B.example/x  "), "sqs");
+                "http://example.com/b", "  https://B.example/x  "), BatchSource.SQS);
 
         BatchHeader stored = assertInstanceOf(Ingest.Result.Accepted.class, result).header();
         BatchHeader expected = BatchHeader.builder().batchId("b1").total(2).duplicates(2)
                 .rejected(List.of(new Rejection("ftp://example.com/f", "unsupported scheme: ftp"))).rejectedCount(1)
-                .source("sqs").createdAt(NOW).fingerprint(stored.fingerprint()).build();
+                .source(BatchSource.SQS).createdAt(NOW).fingerprint(stored.fingerprint()).build();
         assertEquals(expected, stored);
         assertTrue(stored.fingerprint().matches("[0-9a-f]{64}"), stored.fingerprint());
         assertEquals(expected, batches.status("b1").orElseThrow().header());
@@ -100,10 +101,10 @@ class IngestTest {
     @Test
     void submit_whenSameRequestAgainUnderSameId_returnsTheStoredBatchAndWritesNoManifest() {
         List<String> urls = List.of("https://example.com/a", "https://example.com/b");
-        var first = assertInstanceOf(Ingest.Result.Accepted.class, ingest.submit("k1", urls, "http"));
+        var first = assertInstanceOf(Ingest.Result.Accepted.class, ingest.submit("k1", urls, BatchSource.HTTP));
         log.clear();
 
-        var again = assertInstanceOf(Ingest.Result.Accepted.class, ingest.submit("k1", urls, "http"));
+        var again = assertInstanceOf(Ingest.Result.Accepted.class, ingest.submit("k1", urls, BatchSource.HTTP));
 
         assertEquals(first.header(), again.header());
         assertEquals(List.of("BatchStore.createBatch k1"), log.entries(), "a replay must not re-plan the batch");
@@ -111,11 +112,11 @@ class IngestTest {
 
     @Test
     void submit_whenDifferentRequestUnderSameId_conflictsAndChangesNothing() {
-        ingest.submit("k2", List.of("https://example.com/a"), "http");
+        ingest.submit("k2", List.of("https://example.com/a"), BatchSource.HTTP);
         BatchStatus before = batches.status("k2").orElseThrow();
         log.clear();
 
-        Ingest.Result result = ingest.submit("k2", List.of("https://example.com/other"), "http");
+        Ingest.Result result = ingest.submit("k2", List.of("https://example.com/other"), BatchSource.HTTP);
 
         assertEquals(new Ingest.Result.Conflict("batch k2 already exists for a different request"), result);
         assertEquals(before, batches.status("k2").orElseThrow());
@@ -132,9 +133,9 @@ class IngestTest {
                 throw new IllegalStateException("crash before the manifest");
             }
         }).clock(Clock.fixed(NOW, ZoneOffset.UTC)).build();
-        assertThrows(IllegalStateException.class, () -> crashing.submit("k3", urls, "http"));
+        assertThrows(IllegalStateException.class, () -> crashing.submit("k3", urls, BatchSource.HTTP));
 
-        assertInstanceOf(Ingest.Result.Accepted.class, ingest.submit("k3", urls, "http"));
+        assertInstanceOf(Ingest.Result.Accepted.class, ingest.submit("k3", urls, BatchSource.HTTP));
 
         assertEquals("https://example.com/a\n", new String(blobs.get("manifests/k3.txt").orElseThrow().bytes(),
                 StandardCharsets.UTF_8));
@@ -146,7 +147,7 @@ class IngestTest {
                 Optional.of(Duration.ofMinutes(30)));
 
         var accepted = assertInstanceOf(Ingest.Result.Accepted.class,
-                ingest.submit("o1", List.of("https://example.com/"), "http", options));
+                ingest.submit("o1", List.of("https://example.com/"), BatchSource.HTTP, options));
 
         assertEquals(new BatchOptions(Optional.of("https://hooks.example.com/done"), Optional.of(Duration.ofMinutes(30))),
                 accepted.header().options());
@@ -162,7 +163,7 @@ class IngestTest {
     void submit_whenOptionInvalid_refusesNamingItAndStoresNothing(String callback, String recrawl, String reason) {
         var options = new BatchOptions(Optional.of(callback), Optional.of(Duration.parse(recrawl)));
 
-        Ingest.Result result = ingest.submit("o2", List.of("https://example.com/"), "http", options);
+        Ingest.Result result = ingest.submit("o2", List.of("https://example.com/"), BatchSource.HTTP, options);
 
         assertEquals(new Ingest.Result.Refused(reason, List.of()), result);
         assertEquals(List.of(), log.entries());
@@ -172,11 +173,11 @@ class IngestTest {
     void recordRefused_whenCalled_storesAnEmptyBatchThatIsAlreadyComplete() {
         List<Rejection> rejected = List.of(new Rejection("{not json", "unreadable message"));
 
-        BatchHeader header = ingest.recordRefused("q-1", "sqs", rejected);
+        BatchHeader header = ingest.recordRefused("q-1", BatchSource.SQS, rejected);
 
         BatchStatus status = batches.status("q-1").orElseThrow();
         assertEquals(BatchHeader.builder().batchId("q-1").total(0).rejected(rejected).rejectedCount(1)
-                .source("sqs").createdAt(NOW).build(), header);
+                .source(BatchSource.SQS).createdAt(NOW).build(), header);
         assertEquals(header, status.header());
         assertEquals(Optional.of(NOW), status.completedAt());
         assertTrue(status.done());
@@ -187,7 +188,7 @@ class IngestTest {
     @ValueSource(strings = {"", "a/b", "a b", "ü"})
     void submit_whenBatchIdCannotNameAManifest_throwsAndStoresNothing(String batchId) {
         assertThrows(IllegalArgumentException.class,
-                () -> ingest.submit(batchId, List.of("https://example.com/"), "http"));
+                () -> ingest.submit(batchId, List.of("https://example.com/"), BatchSource.HTTP));
         assertTrue(blobs.isEmpty());
         assertEquals(Optional.empty(), batches.status(batchId));
     }

@@ -1,5 +1,6 @@
 package io.spiderling.core.pipeline.ingest;
 
+import io.spiderling.core.batch.BatchSource;
 import io.spiderling.core.pipeline.BatchTracker;
 import io.spiderling.core.pipeline.batch.CancelBatch;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -109,7 +110,7 @@ class PlanUploadTest {
 
     private Ingest.UploadResult.Started start(UploadFormat format) {
         return assertInstanceOf(Ingest.UploadResult.Started.class,
-                ingest.startUpload(BATCH, format, "http", BatchOptions.NONE));
+                ingest.startUpload(BATCH, format, BatchSource.HTTP, BatchOptions.NONE));
     }
 
     private void upload(UploadFormat format, String text) {
@@ -139,7 +140,7 @@ class PlanUploadTest {
         start(UploadFormat.JSONL);
 
         assertInstanceOf(Ingest.UploadResult.Conflict.class,
-                ingest.startUpload(BATCH, UploadFormat.TEXT, "http", BatchOptions.NONE));
+                ingest.startUpload(BATCH, UploadFormat.TEXT, BatchSource.HTTP, BatchOptions.NONE));
         assertEquals(Optional.of(UploadFormat.JSONL), batches.status(BATCH).orElseThrow().header().upload());
     }
 

@@ -1,5 +1,6 @@
 package io.spiderling.core.pipeline.ingest;
 
+import io.spiderling.core.batch.BatchSource;
 import io.spiderling.core.pipeline.BatchTracker;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -109,7 +110,7 @@ class StrandedPlansTest {
     @Test
     void resumeStranded_whenTheUploadsEventWasLost_cutsItIntoChunksOnceItIsInTheBucket() {
         assertInstanceOf(Ingest.UploadResult.Started.class,
-                ingest.startUpload("u1", UploadFormat.TEXT, "http", BatchOptions.NONE));
+                ingest.startUpload("u1", UploadFormat.TEXT, BatchSource.HTTP, BatchOptions.NONE));
         String key = BucketKeys.upload("u1", UploadFormat.TEXT.extension());
         assertTrue(pending.watches(key));
         clock.advance(Duration.ofMinutes(30));
@@ -127,7 +128,7 @@ class StrandedPlansTest {
 
     @Test
     void resumeStranded_whenTheUploadNeverCame_letsGoOnlyAfterEveryUploadUrlHasExpired() {
-        ingest.startUpload("u2", UploadFormat.JSONL, "http", BatchOptions.NONE);
+        ingest.startUpload("u2", UploadFormat.JSONL, BatchSource.HTTP, BatchOptions.NONE);
         String key = BucketKeys.upload("u2", UploadFormat.JSONL.extension());
         clock.advance(Duration.ofDays(7));
         planUpload.resumeStranded(clock.instant().minus(AFTER), LIMIT);
@@ -141,7 +142,7 @@ class StrandedPlansTest {
 
     @Test
     void onUpload_whenItsEventArrives_stopsWatching() {
-        ingest.startUpload("u3", UploadFormat.TEXT, "http", BatchOptions.NONE);
+        ingest.startUpload("u3", UploadFormat.TEXT, BatchSource.HTTP, BatchOptions.NONE);
         String key = BucketKeys.upload("u3", UploadFormat.TEXT.extension());
         blobs.put(key, "https://a.example/1\n".getBytes(StandardCharsets.UTF_8), "text/plain", Map.of());
 
@@ -152,6 +153,6 @@ class StrandedPlansTest {
 
     private void submit(String batchId) {
         assertInstanceOf(Ingest.Result.Accepted.class, ingest.submit(batchId,
-                List.of("https://a.example/1", "https://b.example/2"), "http"));
+                List.of("https://a.example/1", "https://b.example/2"), BatchSource.HTTP));
     }
 }
