@@ -4,6 +4,7 @@ import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.fields;
 
 import com.amazonaws.services.lambda.runtime.RequestHandler;
+import com.tngtech.archunit.base.DescribedPredicate;
 import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaConstructorCall;
 import com.tngtech.archunit.core.domain.JavaModifier;
@@ -14,6 +15,7 @@ import com.tngtech.archunit.lang.ArchCondition;
 import com.tngtech.archunit.lang.ArchRule;
 import com.tngtech.archunit.lang.ConditionEvents;
 import com.tngtech.archunit.lang.SimpleConditionEvent;
+import io.spiderling.lambda.config.Beans;
 import jakarta.inject.Named;
 import java.util.Optional;
 import java.util.Set;
@@ -45,14 +47,14 @@ class ArchitectureTest {
      */
     static final Set<Class<?>> COMPOSITION_ROOT = Set.of(
             Pipeline.class, // builds the object graph once per cold start, from the function's configuration
-            io.spiderling.lambda.config.Beans.class); // the CDI producers that hand the Pipeline's parts to Quarkus
+            Beans.class); // the CDI producers that hand the Pipeline's parts to Quarkus
 
     @ArchTest
     static final ArchRule staticFields_areFinalOutsideTheCompositionRoot = fields()
             .that().areStatic()
             .and().areDeclaredInClassesThat().resideInAPackage("io.spiderling..")
-            .and().areDeclaredInClassesThat(com.tngtech.archunit.base.DescribedPredicate.describe(
-                    "are outside the composition root", (JavaClass c) -> !inCompositionRoot(c)))
+            .and().areDeclaredInClassesThat(DescribedPredicate.describe("are outside the composition root",
+                    (JavaClass c) -> !inCompositionRoot(c)))
             .and().doNotHaveModifier(JavaModifier.SYNTHETIC)
             .should().beFinal()
             .because("a warm Lambda shares every static field between its invocations: state is made by the"
