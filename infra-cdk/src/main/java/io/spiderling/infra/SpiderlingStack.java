@@ -1,5 +1,6 @@
 package io.spiderling.infra;
 
+import io.spiderling.catalog.AuthMode;
 import io.spiderling.catalog.ConfigKeys;
 import io.spiderling.catalog.EventSource;
 import io.spiderling.catalog.FunctionSpec;
@@ -35,7 +36,7 @@ public final class SpiderlingStack extends Stack {
             "@aws-cdk/aws-s3:serverAccessLogsUseBucketPolicy", true);
 
     /** {@code spiderling.auth.mode} on AWS: an API Gateway authorizer has already checked the caller (ADR 10). */
-    static final String GATEWAY_AUTH_MODE = "gateway";
+    static final String GATEWAY_AUTH_MODE = AuthMode.GATEWAY.wireName();
 
     public SpiderlingStack(Construct scope, String id, SpiderlingStackProps props) {
         super(scope, id, StackProps.builder()

@@ -32,6 +32,23 @@ final class Attrs {
         return v == null || v.n() == null ? Optional.empty() : Optional.of(Long.parseLong(v.n()));
     }
 
+    /**
+     * A number every item of its kind is written with: one missing is a bug (or data this code never wrote), not a
+     * default.
+     */
+    static long requiredNumber(Map<String, AttributeValue> item, String name) {
+        return number(item, name).orElseThrow(() -> missing(item, name));
+    }
+
+    /** A string every item of its kind is written with; see {@link #requiredNumber}. */
+    static String requiredString(Map<String, AttributeValue> item, String name) {
+        return string(item, name).orElseThrow(() -> missing(item, name));
+    }
+
+    private static IllegalStateException missing(Map<String, AttributeValue> item, String name) {
+        return new IllegalStateException("item " + item.get("pk") + " / " + item.get("sk") + " has no " + name);
+    }
+
     static long number(Map<String, AttributeValue> item, String name, long fallback) {
         return number(item, name).orElse(fallback);
     }

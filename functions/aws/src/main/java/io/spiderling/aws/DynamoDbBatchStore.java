@@ -4,12 +4,15 @@ import static io.spiderling.aws.Attrs.bool;
 import static io.spiderling.aws.Attrs.instant;
 import static io.spiderling.aws.Attrs.n;
 import static io.spiderling.aws.Attrs.number;
+import static io.spiderling.aws.Attrs.requiredNumber;
+import static io.spiderling.aws.Attrs.requiredString;
 import static io.spiderling.aws.Attrs.s;
 import static io.spiderling.aws.Attrs.string;
 
 import io.spiderling.core.batch.BatchHeader;
 import io.spiderling.core.batch.BatchItem;
 import io.spiderling.core.batch.BatchOptions;
+import io.spiderling.core.batch.BatchSource;
 import io.spiderling.core.batch.BatchStatus;
 import io.spiderling.core.batch.CallbackState;
 import io.spiderling.core.batch.ChunkCounts;
@@ -99,7 +102,7 @@ public final class DynamoDbBatchStore implements BatchHeaderStore, BatchItemStor
         item.put("duplicates", n(h.duplicates()));
         item.put("rejectedCount", n(h.rejectedCount()));
         item.put("rejected", AttributeValue.fromL(h.rejected().stream().map(DynamoDbBatchStore::rejection).toList()));
-        item.put("source", s(h.source()));
+        item.put("source", s(h.source().wireName()));
         item.put("createdAt", n(h.createdAt().toEpochMilli()));
         h.options().callbackUrl().ifPresent(url -> item.put("callbackUrl", s(url)));
         h.options().recrawlAfter().ifPresent(d -> item.put("recrawlAfter", s(d.toString())));
@@ -156,8 +159,7 @@ public final class DynamoDbBatchStore implements BatchHeaderStore, BatchItemStor
                                 .item(queuedItem(batchId, entries.get(i), now))
                                 .conditionExpression("attribute_not_exists(pk)")
                                 .returnValuesOnConditionCheckFailure(ReturnValuesOnConditionCheckFailure.ALL_OLD))
-                                .build())
-                        .toList();
+                                .build()).toList();
                 Optional<List<CancellationReason>> refused =
                         Transactions.write(dynamo, puts.toArray(TransactWriteItem[]::new));
                 if (refused.isEmpty()) {
@@ -192,13 +194,22 @@ public final class DynamoDbBatchStore implements BatchHeaderStore, BatchItemStor
         return item;
     }
 
-    /** An item written before positions were stored counts as this entry's own. */
+    /** What the item already stored for this URL means: another line's (a duplicate), or this entry's own. */
     private static Added existing(Map<String, AttributeValue> old, long position) {
-        if (old == null || number(old, "pos").map(p -> p != position).orElse(false)) {
-            return old == null ? Added.PENDING : Added.DUPLICATE;
+        if (old == null) {
+            return Added.PENDING;
+        }
+        if (requiredNumber(old, "pos") != position) {
+            return Added.DUPLICATE;
         }
         return string(old, "state").filter(ItemState.QUEUED.wireName()::equals).isPresent()
                 ? Added.PENDING : Added.ENDED;
+    }
+
+    private static BatchSource source(Map<String, AttributeValue> item) {
+        String stored = requiredString(item, "source");
+        return BatchSource.fromWireName(stored)
+                .orElseThrow(() -> new IllegalStateException("unknown batch source " + stored));
     }
 
     @Override
@@ -218,8 +229,7 @@ public final class DynamoDbBatchStore implements BatchHeaderStore, BatchItemStor
                 TransactWriteItem.builder().put(p -> p.tableName(table).item(item)
                         .conditionExpression("attribute_not_exists(pk)")).build(),
                 TransactWriteItem.builder().update(u -> u.tableName(table).key(headerKey(batchId))
-                        .updateExpression("ADD #counter :one")
-                        .conditionExpression("attribute_exists(pk)")
+                        .updateExpression("ADD #counter :one").conditionExpression("attribute_exists(pk)")
                         .expressionAttributeNames(Map.of("#counter", COUNTER_PREFIX + ItemState.INVALID.wireName()))
                         .expressionAttributeValues(Map.of(":one", n(1)))).build()).isEmpty();
     }
@@ -282,15 +292,11 @@ public final class DynamoDbBatchStore implements BatchHeaderStore, BatchItemStor
         }
         String finalUpdate = itemUpdate;
         TransactWriteItem item = TransactWriteItem.builder().update(u -> u.tableName(table)
-                .key(itemKey(batchId, urlHash))
-                .updateExpression(finalUpdate)
-                .conditionExpression(ITEM_TRANSITION_CONDITION)
-                .expressionAttributeNames(Map.of("#state", "state"))
+                .key(itemKey(batchId, urlHash)).updateExpression(finalUpdate)
+                .conditionExpression(ITEM_TRANSITION_CONDITION).expressionAttributeNames(Map.of("#state", "state"))
                 .expressionAttributeValues(itemValues)).build();
-        TransactWriteItem counter = TransactWriteItem.builder().update(u -> u.tableName(table)
-                .key(headerKey(batchId))
-                .updateExpression("ADD #counter :one")
-                .conditionExpression("attribute_exists(pk)")
+        TransactWriteItem counter = TransactWriteItem.builder().update(u -> u.tableName(table).key(headerKey(batchId))
+                .updateExpression("ADD #counter :one").conditionExpression("attribute_exists(pk)")
                 .expressionAttributeNames(Map.of("#counter", COUNTER_PREFIX + terminal.wireName()))
                 .expressionAttributeValues(Map.of(":one", n(1)))).build();
         Optional<List<CancellationReason>> refused = Transactions.write(dynamo, item, counter);
@@ -317,10 +323,12 @@ public final class DynamoDbBatchStore implements BatchHeaderStore, BatchItemStor
                 string(item, "recrawlAfter").map(Duration::parse), string(item, "progressEvery").map(Duration::parse),
                 bool(item, "capture"));
         Optional<UploadFormat> upload = string(item, "upload").flatMap(UploadFormat::fromWireName);
-        BatchHeader header = new BatchHeader(batchId, (int) number(item, "total", 0),
-                (int) number(item, "duplicates", 0), rejected, (int) number(item, "rejectedCount", 0),
-                string(item, "source").orElse(""), instant(item, "createdAt").orElse(Instant.EPOCH), options,
-                string(item, "fingerprint").orElse(""), upload, string(item, "client").orElse(""));
+        BatchHeader header = BatchHeader.builder().batchId(batchId).total((int) requiredNumber(item, "total"))
+                .duplicates((int) requiredNumber(item, "duplicates")).rejected(rejected)
+                .rejectedCount((int) requiredNumber(item, "rejectedCount")).source(source(item))
+                .createdAt(Instant.ofEpochMilli(requiredNumber(item, "createdAt"))).options(options)
+                .fingerprint(string(item, "fingerprint").orElse("")).upload(upload)
+                .client(string(item, "client").orElse("")).build();
         Optional<PlanProgress> planning = upload.map(u -> number(item, "chunks")
                 .map(chunks -> new PlanProgress(chunks.intValue(), (int) number(item, "chunksDone", 0),
                         number(item, "bytes", 0)))
@@ -332,8 +340,9 @@ public final class DynamoDbBatchStore implements BatchHeaderStore, BatchItemStor
         CallbackState callback = new CallbackState(instant(item, "completionEmittedAt"),
                 instant(item, "callbackDeliveredAt"), string(item, "callbackFailure"),
                 (int) number(item, "callbackAttempts", 0), number(item, "progressSent", 0));
-        return Optional.of(new BatchStatus(header, counts, instant(item, "completedAt"), instant(item, "cancelledAt"),
-                planning, callback));
+        return Optional.of(BatchStatus.builder().header(header).terminalCounts(counts)
+                .completedAt(instant(item, "completedAt")).cancelledAt(instant(item, "cancelledAt"))
+                .planning(planning).callback(callback).build());
     }
 
     @Override
@@ -419,9 +428,7 @@ public final class DynamoDbBatchStore implements BatchHeaderStore, BatchItemStor
                 keyCondition.append(" AND sk > :after");
             });
             QueryRequest.Builder query = QueryRequest.builder().tableName(table)
-                    .keyConditionExpression(keyCondition.toString())
-                    .consistentRead(true)
-                    .limit(limit - page.size());
+                    .keyConditionExpression(keyCondition.toString()).consistentRead(true).limit(limit - page.size());
             state.ifPresent(st -> {
                 values.put(":state", s(st.wireName()));
                 query.filterExpression("#state = :state").expressionAttributeNames(Map.of("#state", "state"));

@@ -368,9 +368,10 @@ public final class DynamoDbFrontierStore implements FrontierStore {
         Hop hop = new Hop(NormalizedUrl.parse(url), RequestUrl.parse(string(item, "request").orElse(url)),
                 string(item, "origin").map(NormalizedUrl::parse),
                 item.containsKey("via") ? item.get("via").l().stream().map(AttributeValue::s).toList() : List.of());
-        return new FrontierEntry(string(item, "batchId").orElseThrow(), hop, (int) number(item, "attempt", 0),
-                number(item, orderAttribute, 0), Instant.ofEpochMilli(number(item, "notBefore", 0)),
-                (int) number(item, "send", 0));
+        return FrontierEntry.builder().batchId(string(item, "batchId").orElseThrow()).hop(hop)
+                .attempt((int) number(item, "attempt", 0)).order(number(item, orderAttribute, 0))
+                .notBefore(Instant.ofEpochMilli(number(item, "notBefore", 0))).send((int) number(item, "send", 0))
+                .build();
     }
 
     private TransactWriteItem counter(SiteKey site, String update, String condition,

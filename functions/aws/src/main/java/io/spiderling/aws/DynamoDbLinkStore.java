@@ -16,7 +16,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.regex.Pattern;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
@@ -58,6 +57,7 @@ public final class DynamoDbLinkStore implements LinkStore {
     private final DynamoDbClient dynamo;
     private final String table;
     private final int shards;
+    private final Backoff throttled;
 
     public DynamoDbLinkStore(DynamoDbClient dynamo, String table) {
         this(dynamo, table, DEFAULT_SHARDS);
@@ -65,12 +65,19 @@ public final class DynamoDbLinkStore implements LinkStore {
 
     /** @throws IllegalArgumentException if {@code shards} is not 1 to {@link #MAX_SHARDS} */
     public DynamoDbLinkStore(DynamoDbClient dynamo, String table, int shards) {
+        // Unprocessed items mean the table is throttled: wait 10 ms, doubling up to 640 ms, with jitter.
+        this(dynamo, table, shards, Backoff.sleeping(10, 640));
+    }
+
+    /** @param throttled the pause before sending unprocessed writes again */
+    DynamoDbLinkStore(DynamoDbClient dynamo, String table, int shards, Backoff throttled) {
         if (shards < 1 || shards > MAX_SHARDS) {
             throw new IllegalArgumentException("shards must be 1 to " + MAX_SHARDS + ": " + shards);
         }
         this.dynamo = Objects.requireNonNull(dynamo, "dynamo");
         this.table = Objects.requireNonNull(table, "table");
         this.shards = shards;
+        this.throttled = Objects.requireNonNull(throttled, "throttled");
     }
 
     /**
@@ -179,18 +186,7 @@ public final class DynamoDbLinkStore implements LinkStore {
                         List.of()).size() + " link writes unprocessed after " + attempt + " attempts");
             }
             pending = response.unprocessedItems();
-            backOff(attempt);
-        }
-    }
-
-    /** Unprocessed items mean the table is throttled: wait 10 ms, doubling up to 640 ms, with jitter. */
-    private static void backOff(int attempt) {
-        long ceiling = Math.min(640, 10L << (attempt - 1));
-        try {
-            Thread.sleep(ThreadLocalRandom.current().nextLong(ceiling / 2, ceiling + 1));
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while retrying unprocessed link writes", e);
+            throttled.pause(attempt, "unprocessed link writes");
         }
     }
 

@@ -2,6 +2,7 @@ package io.spiderling.aws;
 
 import static io.spiderling.aws.Attrs.n;
 import static io.spiderling.aws.Attrs.number;
+import static io.spiderling.aws.Attrs.requiredNumber;
 import static io.spiderling.aws.Attrs.s;
 import static io.spiderling.aws.Attrs.string;
 
@@ -34,8 +35,8 @@ import software.amazon.awssdk.services.dynamodb.model.ReturnValuesOnConditionChe
  *
  * <p>Why the site is paused goes in the same item and the same write as the pause: a small map {@code pauseCause},
  * {@code {kind: "throttled", status, retryAfterMs}} or {@code {kind: "failures", urls, last}} (a {@link FetchOutcome}
- * wire name). An item without it (written before causes were recorded), or with one this version cannot read, reads
- * as a pause of unknown cause.
+ * wire name). A site never paused has none. A cause this version cannot read (a newer kind, or a field missing)
+ * reads as a pause of unknown cause rather than failing the read.
  */
 public final class DynamoDbRateStore implements RateStore {
 
@@ -94,14 +95,19 @@ public final class DynamoDbRateStore implements RateStore {
         List<Instant> inFlight = item.containsKey("inFlight")
                 ? item.get("inFlight").ns().stream().map(v -> Instant.ofEpochMilli(Long.parseLong(v))).toList()
                 : List.of();
-        return Optional.of(new SiteRate(Instant.ofEpochMilli(number(item, "lastSlot", 0)),
-                Duration.ofMillis(number(item, "intervalMs", 1000)),
-                Duration.ofMillis(number(item, "baseIntervalMs", 1000)),
-                Instant.ofEpochMilli(number(item, "pausedUntil", 0)),
-                item.containsKey("pauseCause") ? pauseCause(item.get("pauseCause").m()) : Optional.empty(),
-                (int) number(item, "throttles", 0), (int) number(item, "successes", 0),
-                Duration.ofMillis(number(item, "responseTimeMs", 0)), inFlight,
-                item.containsKey("failing") ? item.get("failing").ss() : List.of(), number(item, "version", 0)));
+        Instant pausedUntil = Instant.ofEpochMilli(requiredNumber(item, "pausedUntil"));
+        if (!pausedUntil.equals(Instant.EPOCH) && !item.containsKey("pauseCause")) {
+            // Every pause is written with its cause, in the same put.
+            throw new IllegalStateException("rate item " + item.get("pk") + " is paused with no cause");
+        }
+        return Optional.of(SiteRate.builder().lastSlot(Instant.ofEpochMilli(requiredNumber(item, "lastSlot")))
+                .interval(Duration.ofMillis(requiredNumber(item, "intervalMs")))
+                .baseInterval(Duration.ofMillis(requiredNumber(item, "baseIntervalMs"))).pausedUntil(pausedUntil)
+                .pauseCause(item.containsKey("pauseCause") ? pauseCause(item.get("pauseCause").m()) : Optional.empty())
+                .throttles((int) requiredNumber(item, "throttles")).successes((int) requiredNumber(item, "successes"))
+                .responseTime(Duration.ofMillis(requiredNumber(item, "responseTimeMs"))).inFlight(inFlight)
+                .failing(item.containsKey("failing") ? item.get("failing").ss() : List.of())
+                .version(requiredNumber(item, "version")).build());
     }
 
     /** The stored cause; empty when its kind or a field is missing or unknown to this version. */

@@ -75,16 +75,15 @@ public final class DynamoDbRobotsStore implements RobotsStore {
 
     private static RobotsCacheEntry entry(RobotsOrigin origin, Map<String, AttributeValue> item) {
         byte[] gzip = item.containsKey("robotsGzip") ? item.get("robotsGzip").b().asByteArray() : new byte[0];
-        return new RobotsCacheEntry(origin,
-                AccessResult.valueOf(string(item, "lastResult").orElseThrow()),
-                number(item, "lastStatus").map(Long::intValue),
-                instant(item, "attemptedAt").orElseThrow(),
-                instant(item, "fetchedAt"), instant(item, "freshUntil"),
-                instant(item, "expiresAt").orElseThrow(),
-                gzip, Attrs.bool(item, "truncated"),
-                (int) number(item, "consecutiveFailures", 0),
-                instant(item, "firstFailureAt"), instant(item, "nextRetryAt"),
-                number(item, "crawlDelayMs").map(Duration::ofMillis));
+        return RobotsCacheEntry.builder().origin(origin)
+                .lastResult(AccessResult.valueOf(string(item, "lastResult").orElseThrow()))
+                .lastStatus(number(item, "lastStatus").map(Long::intValue))
+                .attemptedAt(instant(item, "attemptedAt").orElseThrow()).fetchedAt(instant(item, "fetchedAt"))
+                .freshUntil(instant(item, "freshUntil")).expiresAt(instant(item, "expiresAt").orElseThrow())
+                .robotsGzip(gzip).truncated(Attrs.bool(item, "truncated"))
+                .consecutiveFailures((int) number(item, "consecutiveFailures", 0))
+                .firstFailureAt(instant(item, "firstFailureAt")).nextRetryAt(instant(item, "nextRetryAt"))
+                .crawlDelay(number(item, "crawlDelayMs").map(Duration::ofMillis)).build();
     }
 
     @Override

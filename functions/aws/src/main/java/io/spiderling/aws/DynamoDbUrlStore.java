@@ -235,12 +235,14 @@ public final class DynamoDbUrlStore implements UrlStore {
                 .error(string(item, "error")).headers(strings(item, "headers")).redirects(list(item, "redirects"))
                 .connectMs(number(item, "connectMs", 0)).attempts((int) number(item, "attempts", 1))
                 .freshUntil(instant(item, "freshUntil")).capture(capture(item)).build());
-        Optional<ExtractionRecord> extraction = instant(item, "extractedAt").map(extractedAt -> new ExtractionRecord(
-                urlHash, url, page(item), string(item, "extractedSha256").orElse(""),
-                instant(item, "extractedFrom").orElseThrow(), extractedAt, string(item, "canonicalUrl"),
-                string(item, "extractedFromUrl")));
-        return new UrlRecord(urlHash, fetch, extraction, string(item, "redirectsTo"), strings(item, "fields"),
-                number(item, "fieldsVersion", 0), list(item, "linked"));
+        Optional<ExtractionRecord> extraction = instant(item, "extractedAt")
+                .map(extractedAt -> ExtractionRecord.builder()
+                .urlHash(urlHash).url(url).page(page(item)).contentSha256(string(item, "extractedSha256").orElse(""))
+                .contentFetchedAt(instant(item, "extractedFrom").orElseThrow()).extractedAt(extractedAt)
+                .canonicalUrl(string(item, "canonicalUrl")).source(string(item, "extractedFromUrl")).build());
+        return UrlRecord.builder().urlHash(urlHash).fetch(fetch).extraction(extraction)
+                .redirectsTo(string(item, "redirectsTo")).fields(strings(item, "fields"))
+                .fieldsVersion(number(item, "fieldsVersion", 0)).linked(list(item, "linked")).build();
     }
 
     /**
@@ -265,9 +267,9 @@ public final class DynamoDbUrlStore implements UrlStore {
             return Optional.empty();
         }
         Map<String, AttributeValue> m = item.get("capture").m();
-        return Optional.of(new Capture(string(m, "key").orElseThrow(), string(m, "ip").orElse(""),
-                instant(m, "at").orElseThrow(), string(m, "digest").orElse(""), bool(m, "truncated"),
-                instant(m, "refersToAt")));
+        return Optional.of(Capture.builder().key(string(m, "key").orElseThrow()).remoteIp(string(m, "ip").orElse(""))
+                .capturedAt(instant(m, "at").orElseThrow()).payloadDigest(string(m, "digest").orElse(""))
+                .truncated(bool(m, "truncated")).refersToAt(instant(m, "refersToAt")).build());
     }
 
     private static PageMetadata page(Map<String, AttributeValue> item) {
@@ -275,10 +277,12 @@ public final class DynamoDbUrlStore implements UrlStore {
                 ? item.get("structured").l().stream().map(v -> new StructuredData(string(v.m(), "type").orElse(""),
                         strings(v.m(), "fields"))).toList()
                 : List.of();
-        return new PageMetadata(string(item, "title").orElse(null), string(item, "description").orElse(null),
-                string(item, "language").orElse(null), string(item, "canonicalHref").orElse(null),
-                string(item, "image").orElse(null), strings(item, "og"), strings(item, "twitter"), structured,
-                list(item, "outlinks"), (int) number(item, "outlinksFound", 0), string(item, "encoding").orElse(null));
+        return PageMetadata.builder().title(string(item, "title").orElse(null))
+                .description(string(item, "description").orElse(null)).language(string(item, "language").orElse(null))
+                .canonicalHref(string(item, "canonicalHref").orElse(null)).image(string(item, "image").orElse(null))
+                .openGraph(strings(item, "og")).twitter(strings(item, "twitter")).structuredData(structured)
+                .outlinks(list(item, "outlinks")).outlinksFound((int) number(item, "outlinksFound", 0))
+                .encoding(string(item, "encoding").orElse(null)).build();
     }
 
     @Override
@@ -327,8 +331,7 @@ public final class DynamoDbUrlStore implements UrlStore {
                 TransactWriteItem[] updates = todo.stream().map(i -> TransactWriteItem.builder()
                         .update(u -> u.tableName(table).key(claimKey(requests.get(i).urlHash()))
                                 .updateExpression("SET claimedAt = :now, claimedBy = :batch, #url = if_not_exists(#url, :url)")
-                                .conditionExpression(CLAIM_CONDITION)
-                                .expressionAttributeNames(Map.of("#url", "url"))
+                                .conditionExpression(CLAIM_CONDITION).expressionAttributeNames(Map.of("#url", "url"))
                                 .expressionAttributeValues(Map.of(":now", n(now.toEpochMilli()), ":batch", s(batchId),
                                         ":url", s(requests.get(i).url()), ":stale", n(staleBefore.toEpochMilli()))))
                         .build()).toArray(TransactWriteItem[]::new);

@@ -2,7 +2,6 @@ package io.spiderling.aws;
 
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.ThreadLocalRandom;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.CancellationReason;
 import software.amazon.awssdk.services.dynamodb.model.TransactWriteItem;
@@ -17,6 +16,8 @@ final class Transactions {
 
     static final String CONDITION_FAILED = "ConditionalCheckFailed";
     private static final int CONFLICT_ATTEMPTS = 8;
+    /** 20 ms after the first conflict, doubling up to a second. */
+    private static final Backoff CONFLICT_BACKOFF = Backoff.sleeping(20, 1_000);
 
     private Transactions() {}
 
@@ -39,18 +40,8 @@ final class Transactions {
                 if (!conflict || attempt >= CONFLICT_ATTEMPTS) {
                     throw e;
                 }
-                backOff(attempt);
+                CONFLICT_BACKOFF.pause(attempt, "a conflicting transaction");
             }
-        }
-    }
-
-    private static void backOff(int attempt) {
-        long ceiling = Math.min(1_000, 10L << attempt);
-        try {
-            Thread.sleep(ThreadLocalRandom.current().nextLong(ceiling / 2, ceiling + 1));
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while retrying a conflicting transaction", e);
         }
     }
 }

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.spiderling.core.batch.BatchHeader;
+import io.spiderling.core.batch.BatchSource;
 import io.spiderling.core.fetch.FetchJob;
 import io.spiderling.core.url.NormalizedUrl;
 import io.spiderling.testkit.EmbeddedAws;
@@ -41,14 +42,12 @@ class AwsClientsTest {
                     Map.of("k", "v"));
             assertArrayEquals(new byte[] {1, 2, 3}, aws.s3().getObjectAsBytes(b -> b.bucket(res.bucket())
                     .key("clients/check")).asByteArray());
-
             // DynamoDB.
-            BatchHeader header = new BatchHeader("clients-check", 1, 0, List.of(), 0, "http",
-                    Instant.parse("2025-03-01T10:00:00Z"));
+            BatchHeader header = BatchHeader.builder().batchId("clients-check").total(1).source(BatchSource.HTTP)
+                    .createdAt(Instant.parse("2025-03-01T10:00:00Z")).build();
             new DynamoDbBatchStore(clients.dynamoDb(), res.batchesTable()).createBatch(header);
             assertEquals(header, new DynamoDbBatchStore(aws.dynamoDb(), res.batchesTable())
                     .status("clients-check").orElseThrow().header());
-
             // SQS.
             FetchJob job = new FetchJob("clients-check", NormalizedUrl.parse("https://example.com/"), 1);
             new SqsFetchQueue(clients.sqs(), res.fetchQueueUrl()).enqueue(List.of(job));

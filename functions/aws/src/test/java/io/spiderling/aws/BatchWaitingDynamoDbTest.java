@@ -4,12 +4,13 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 
 import io.spiderling.core.batch.BatchHeader;
+import io.spiderling.core.batch.BatchSource;
 import io.spiderling.core.batch.BatchStatus;
 import io.spiderling.core.batch.ItemState;
 import io.spiderling.core.batch.Waiting;
 import io.spiderling.core.batch.WaitingReasons;
 import io.spiderling.core.frontier.FrontierEntry;
-import io.spiderling.core.pipeline.BatchWaiting;
+import io.spiderling.core.pipeline.batch.BatchWaiting;
 import io.spiderling.core.politeness.PauseCause;
 import io.spiderling.core.politeness.RateLimiter;
 import io.spiderling.core.politeness.SiteRate;
@@ -83,16 +84,19 @@ class BatchWaitingDynamoDbTest {
         String a = "10.4." + (int) (Math.random() * 250) + ".1";
         String b = "10.5." + (int) (Math.random() * 250) + ".1";
         RobotsOrigin originA = RobotsOrigin.of("http://" + a + ":8080/");
-        batches.createBatch(new BatchHeader(batchId, 5, 0, List.of(), 0, "http", NOW));
+        batches.createBatch(BatchHeader.builder().batchId(batchId).total(5).source(BatchSource.HTTP).createdAt(NOW)
+                .build());
         origins.addOrigins(batchId, List.of(originA, RobotsOrigin.of("http://" + b + ":8080/")));
         List<FrontierEntry> entries = new ArrayList<>();
         IntStream.range(0, 3).forEach(i -> entries.add(entry(batchId, "http://" + a + ":8080/p" + i)));
         IntStream.range(0, 2).forEach(i -> entries.add(entry(batchId, "http://" + b + ":8080/p" + i)));
         entries.add(entry("another-batch", "http://" + b + ":8080/other")); // not this batch's
         frontier.parkAll(entries);
-        robots.save(new RobotsCacheEntry(originA, AccessResult.UNREACHABLE, Optional.of(503), NOW.minusSeconds(5),
-                Optional.empty(), Optional.empty(), NOW.plus(Duration.ofDays(7)), new byte[0], false, 1,
-                Optional.of(NOW.minusSeconds(5)), Optional.of(NOW.plusSeconds(55)), Optional.empty()));
+        robots.save(RobotsCacheEntry.builder().origin(originA).lastResult(AccessResult.UNREACHABLE)
+                .lastStatus(Optional.of(503)).attemptedAt(NOW.minusSeconds(5)).fetchedAt(Optional.empty())
+                .freshUntil(Optional.empty()).expiresAt(NOW.plus(Duration.ofDays(7))).robotsGzip(new byte[0])
+                .truncated(false).consecutiveFailures(1).firstFailureAt(Optional.of(NOW.minusSeconds(5)))
+                .nextRetryAt(Optional.of(NOW.plusSeconds(55))).crawlDelay(Optional.empty()).build());
         SiteRate paused = SiteRate.initial(Duration.ofSeconds(1)).next(c -> c.lastSlot(NOW.minusSeconds(3))
                 .interval(Duration.ofSeconds(2)).pause(NOW.plusSeconds(120), BY_429).throttles(1));
         rates.save(new SiteKey(b), paused, 0);
@@ -105,7 +109,8 @@ class BatchWaitingDynamoDbTest {
         BatchWaiting.Report report = waiting.of(status);
 
         assertEquals(List.of(
-                new Waiting.RobotsUnreachable(new SiteKey(a), originA, Optional.of(503), 1, NOW.plusSeconds(55), 3),
+                Waiting.RobotsUnreachable.builder().siteKey(new SiteKey(a)).origin(originA).status(Optional.of(503))
+                        .failures(1).nextTry(NOW.plusSeconds(55)).urls(3).build(),
                 new Waiting.Paused(new SiteKey(b), NOW.plusSeconds(120), 1, Optional.of(BY_429), 2)),
                 report.waiting(), "the pause with its stored cause");
         assertEquals(0, report.more());
@@ -117,7 +122,8 @@ class BatchWaitingDynamoDbTest {
     @Test
     void of_whenBatchDone_readsNothing() {
         String batchId = "w-" + UUID.randomUUID();
-        batches.createBatch(new BatchHeader(batchId, 1, 0, List.of(), 0, "http", NOW));
+        batches.createBatch(BatchHeader.builder().batchId(batchId).total(1).source(BatchSource.HTTP).createdAt(NOW)
+                .build());
         origins.addOrigins(batchId, List.of(RobotsOrigin.of("http://10.6.0.1/")));
         BatchStatus done = new BatchStatus(batches.status(batchId).orElseThrow().header(),
                 Map.of(ItemState.FETCHED, 1), Optional.of(NOW));
@@ -151,9 +157,11 @@ class BatchWaitingDynamoDbTest {
         RobotsOrigin origin = RobotsOrigin.of("http://" + site.value() + "/");
         SiteRate rate = SiteRate.initial(Duration.ofSeconds(1)).next(c -> c.lastSlot(NOW));
         rates.save(site, rate, 0);
-        RobotsCacheEntry entry = new RobotsCacheEntry(origin, AccessResult.UNAVAILABLE, Optional.of(404), NOW,
-                Optional.of(NOW), Optional.of(NOW.plusSeconds(3600)), NOW.plus(Duration.ofDays(7)), new byte[0], false,
-                0, Optional.empty(), Optional.empty(), Optional.empty());
+        RobotsCacheEntry entry = RobotsCacheEntry.builder().origin(origin).lastResult(AccessResult.UNAVAILABLE)
+                .lastStatus(Optional.of(404)).attemptedAt(NOW).fetchedAt(Optional.of(NOW))
+                .freshUntil(Optional.of(NOW.plusSeconds(3600))).expiresAt(NOW.plus(Duration.ofDays(7)))
+                .robotsGzip(new byte[0]).truncated(false).consecutiveFailures(0).firstFailureAt(Optional.empty())
+                .nextRetryAt(Optional.empty()).crawlDelay(Optional.empty()).build();
         robots.save(entry);
 
         assertEquals(Map.of(site, rate), rates.findAll(List.of(site, new SiteKey("10.9.9.9"))));

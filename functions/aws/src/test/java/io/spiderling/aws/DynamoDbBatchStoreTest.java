@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.spiderling.core.batch.BatchHeader;
+import io.spiderling.core.batch.BatchSource;
 import io.spiderling.core.batch.ItemState;
 import io.spiderling.core.port.BatchStoreContracts;
 import io.spiderling.core.port.BatchStores;
@@ -199,7 +200,8 @@ class DynamoDbBatchStoreTest extends BatchStoreContracts {
     }
 
     private BatchHeader header(int total) {
-        return new BatchHeader(batchId, total, 2, List.of(), 0, "http", CREATED);
+        return BatchHeader.builder().batchId(batchId).total(total).duplicates(2)
+                .source(BatchSource.HTTP).createdAt(CREATED).build();
     }
 
     /** URLs over a few hosts; their hashes start with several different hex digits. */

@@ -164,19 +164,23 @@ class DynamoDbLinkStoreTest extends LinkStoreContract {
     @Test
     void replaceOutlinks_whenDynamoLeavesWritesUnprocessed_sendsThemAgainUntilWritten() {
         var client = new ThrottlingDynamoDb(aws.dynamoDb(), 3);
-        var links = new DynamoDbLinkStore(client, table);
+        List<Long> pauses = new java.util.ArrayList<>();
+        var links = new DynamoDbLinkStore(client, table, DynamoDbLinkStore.DEFAULT_SHARDS,
+                new Backoff(10, 640, pauses::add));
         String source = base + "/source";
 
         links.replaceOutlinks(hash(source), source, List.of(), targets(0, 30), T1);
 
         assertEquals(List.of(25, 13, 7, 4, 5), client.batchSizes, "each throttled call writes half of what it is sent");
+        assertEquals(3, pauses.size(), "one pause after each throttled call");
         assertEquals(Set.copyOf(targets(0, 30)), linkedFrom(source));
     }
 
     @Test
     void replaceOutlinks_whenWritesStayUnprocessed_throwsIllegalStateExceptionAfterBoundedAttempts() {
         var client = new ThrottlingDynamoDb(aws.dynamoDb(), Integer.MAX_VALUE);
-        var links = new DynamoDbLinkStore(client, table);
+        var links = new DynamoDbLinkStore(client, table, DynamoDbLinkStore.DEFAULT_SHARDS,
+                new Backoff(10, 640, millis -> { }));
         String source = base + "/source";
 
         assertThrows(IllegalStateException.class,

@@ -3,17 +3,19 @@ package io.spiderling.aws;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.spiderling.core.fetch.FetchResult;
 import io.spiderling.core.politeness.FetchOutcome;
+import io.spiderling.core.politeness.PauseCause;
 import io.spiderling.core.politeness.RateDecision;
 import io.spiderling.core.politeness.RateLimiter;
 import io.spiderling.core.politeness.RateOverrides;
 import io.spiderling.core.politeness.SiteRate;
 import io.spiderling.core.port.RateStore;
 import io.spiderling.core.port.RateStoreContract;
-import io.spiderling.core.pipeline.SitePoliteness;
+import io.spiderling.core.pipeline.fetch.SitePoliteness;
 import io.spiderling.core.url.SiteKey;
 import io.spiderling.testkit.EmbeddedAws;
 import io.spiderling.testkit.EmbeddedAwsExtension;
@@ -133,26 +135,29 @@ class DynamoDbRateStoreTest extends RateStoreContract {
         assertFalse(item(noRetryAfter).get("pauseCause").m().containsKey("retryAfterMs"));
     }
 
-    /** A rate item as written before causes were recorded: its pause stands, of unknown cause. */
-    @Test
-    void find_whenItemHasNoPauseCause_readsThePauseWithUnknownCause() {
-        SiteKey site = new SiteKey("paused-before-causes.example");
-        Map<String, AttributeValue> old = new HashMap<>(DynamoDbRateStore.key(site));
-        old.put("lastSlot", AttributeValue.fromN("1764024000000"));
-        old.put("intervalMs", AttributeValue.fromN("2000"));
-        old.put("baseIntervalMs", AttributeValue.fromN("1000"));
-        old.put("pausedUntil", AttributeValue.fromN("1764024120000"));
-        old.put("throttles", AttributeValue.fromN("1"));
-        old.put("successes", AttributeValue.fromN("0"));
-        old.put("responseTimeMs", AttributeValue.fromN("0"));
-        old.put("version", AttributeValue.fromN("4"));
-        dynamo.putItem(b -> b.tableName(table).item(old));
+    /**
+     * Every attribute this adapter always writes is read as required: an item without one was never written by it,
+     * and reading it as a default would hide the bug that made it. A pause is always written with its cause.
+     */
+    @ParameterizedTest(name = "{0}")
+    @CsvSource({"lastSlot", "intervalMs", "baseIntervalMs", "pausedUntil", "throttles", "successes", "responseTimeMs",
+            "version", "pauseCause"})
+    void find_whenItemLacksAnAttributeItIsAlwaysWrittenWith_throwsIllegalStateException(String missing) {
+        SiteKey site = new SiteKey("without-" + missing.toLowerCase(java.util.Locale.ROOT) + ".example");
+        Map<String, AttributeValue> item = new HashMap<>(DynamoDbRateStore.key(site));
+        item.put("lastSlot", AttributeValue.fromN("1764024000000"));
+        item.put("intervalMs", AttributeValue.fromN("2000"));
+        item.put("baseIntervalMs", AttributeValue.fromN("1000"));
+        item.put("pausedUntil", AttributeValue.fromN("1764024120000"));
+        item.put("pauseCause", DynamoDbRateStore.pauseCause(new PauseCause.Throttled(429, Optional.empty())));
+        item.put("throttles", AttributeValue.fromN("1"));
+        item.put("successes", AttributeValue.fromN("0"));
+        item.put("responseTimeMs", AttributeValue.fromN("0"));
+        item.put("version", AttributeValue.fromN("4"));
+        item.remove(missing);
+        dynamo.putItem(b -> b.tableName(table).item(item));
 
-        SiteRate read = store.find(site).orElseThrow();
-
-        assertEquals(Instant.ofEpochMilli(1764024120000L), read.pausedUntil());
-        assertEquals(Optional.empty(), read.pauseCause());
-        assertEquals(Optional.empty(), store.findAll(List.of(site)).get(site).pauseCause());
+        assertThrows(IllegalStateException.class, () -> store.find(site));
     }
 
     /** A cause this version cannot read (a newer kind, a field missing) is no reason to fail the read. */
@@ -189,11 +194,11 @@ class DynamoDbRateStoreTest extends RateStoreContract {
     void acquire_whenHandlersRaceOnOneSite_neverGrantSlotsCloserThanTheInterval() throws Exception {
         SiteKey site = new SiteKey("parallel-handlers.example");
         Duration interval = Duration.ofMillis(200);
-        SitePoliteness politeness = new SitePoliteness(new SitePoliteness.Parts(null, null, RateLimiter.create(),
-                store, RateOverrides.parse(site.value() + " 5"), request -> {
+        SitePoliteness politeness = SitePoliteness.builder().robotsStore(null)
+                .limiter(RateLimiter.create()).rates(store).overrides(RateOverrides.parse(site.value() + " 5"))
+                .fetcher(request -> {
                     throw new AssertionError("this test takes slots and fetches nothing");
-                }, null), Clock.systemUTC(),
-                DynamoDbRateStoreTest::sleepUntil, () -> 0.5);
+                }).clock(Clock.systemUTC()).pause(DynamoDbRateStoreTest::sleepUntil).jitter(() -> 0.5).build();
         List<Instant> slots = Collections.synchronizedList(new ArrayList<>());
         List<Instant> started = Collections.synchronizedList(new ArrayList<>());
         ExecutorService handlers = Executors.newFixedThreadPool(4);
@@ -209,8 +214,9 @@ class DynamoDbRateStoreTest extends RateStoreContract {
                             started.add(Instant.now());
                             slots.add(go.slot());
                             sleepUntil(Instant.now().plusMillis(50));
-                            session.done(go, new FetchResult.Response(200, Map.of(), new byte[0], false,
-                                    "https://" + site.value() + "/", Duration.ofMillis(10), Duration.ofMillis(50)),
+                            session.done(go, FetchResult.Response.builder().status(200).headers(Map.of())
+                                    .body(new byte[0]).truncated(false).finalUrl("https://" + site.value() + "/")
+                                    .timeToFirstByte(Duration.ofMillis(10)).total(Duration.ofMillis(50)).build(),
                                     "b".repeat(64));
                             granted++;
                         }

@@ -7,7 +7,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.Set;
 import java.util.function.Function;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -64,16 +63,14 @@ public final class ConfigKey<T> {
         return new ConfigKey<>(name, ConfigKey::parseList, Optional.empty());
     }
 
-    /** One of a fixed set of words. */
-    static ConfigKey<String> oneOf(String name, String... choices) {
-        Set<String> allowed = Set.of(choices);
+    /** One of a fixed set of values: the constants of {@code choices}, written by their wire names. */
+    static <E extends Enum<E> & ConfigChoice> ConfigKey<E> oneOf(String name, Class<E> choices) {
+        List<E> all = List.of(choices.getEnumConstants());
         return new ConfigKey<>(name, text -> {
             String value = text.strip();
-            if (!allowed.contains(value)) {
-                throw new IllegalArgumentException("must be one of " + String.join(", ", Arrays.asList(choices))
-                        + ", was '" + value + "'");
-            }
-            return value;
+            return all.stream().filter(choice -> choice.wireName().equals(value)).findFirst()
+                    .orElseThrow(() -> new IllegalArgumentException("must be one of " + String.join(", ",
+                            all.stream().map(ConfigChoice::wireName).toList()) + ", was '" + value + "'"));
         }, Optional.empty());
     }
 

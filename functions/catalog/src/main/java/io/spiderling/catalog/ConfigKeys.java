@@ -45,8 +45,8 @@ public final class ConfigKeys {
             ConfigKey.optional("spiderling.auth.clients-secret");
 
     // Extraction and links.
-    public static final ConfigKey<String> EXTRACT_CANONICAL_SCOPE =
-            ConfigKey.oneOf("spiderling.extract.canonical-scope", "same-site", "any-site");
+    public static final ConfigKey<CanonicalScope> EXTRACT_CANONICAL_SCOPE =
+            ConfigKey.oneOf("spiderling.extract.canonical-scope", CanonicalScope.class);
     public static final ConfigKey<Boolean> LINKS_ENABLED = ConfigKey.bool("spiderling.links.enabled");
 
     // Callbacks.
@@ -54,7 +54,7 @@ public final class ConfigKeys {
     public static final ConfigKey<Boolean> NOTIFY_ALLOW_HTTP = ConfigKey.bool("spiderling.notify.allow-http");
 
     // Who may call the API, and the clients' webhook secrets.
-    public static final ConfigKey<String> AUTH_MODE = ConfigKey.oneOf("spiderling.auth.mode", "token-file", "gateway");
+    public static final ConfigKey<AuthMode> AUTH_MODE = ConfigKey.oneOf("spiderling.auth.mode", AuthMode.class);
     public static final ConfigKey<String> AUTH_CLIENT_CLAIM = ConfigKey.string("spiderling.auth.client-claim");
     public static final ConfigKey<Optional<String>> AUTH_CLIENTS_FILE = ConfigKey.optional("spiderling.auth.clients-file");
     public static final ConfigKey<Duration> AUTH_CLIENTS_CACHE = ConfigKey.duration("spiderling.auth.clients-cache");
@@ -92,7 +92,7 @@ public final class ConfigKeys {
             ConfigKey.duration("spiderling.sweep.unplanned-after");
 
     // Logs: JSON lines on Lambda, read by every function.
-    public static final ConfigKey<String> LOG_FORMAT = ConfigKey.oneOf("spiderling.log.format", "text", "json");
+    public static final ConfigKey<LogFormat> LOG_FORMAT = ConfigKey.oneOf("spiderling.log.format", LogFormat.class);
 
     /** The AWS keys a function reads once it uses any AWS API: the region, and local credentials. */
     static final List<ConfigKey<?>> AWS_COMMON = List.of(AWS_REGION, AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY);

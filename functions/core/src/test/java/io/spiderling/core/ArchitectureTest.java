@@ -1,22 +1,29 @@
 package io.spiderling.core;
 
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.constructors;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.fields;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
-import com.tngtech.archunit.base.DescribedPredicate;
 import com.tngtech.archunit.core.domain.JavaClass;
+import com.tngtech.archunit.core.domain.JavaConstructor;
+import com.tngtech.archunit.core.domain.JavaConstructorCall;
+import com.tngtech.archunit.core.domain.JavaModifier;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.junit.AnalyzeClasses;
 import com.tngtech.archunit.junit.ArchTest;
+import com.tngtech.archunit.lang.ArchCondition;
 import com.tngtech.archunit.lang.ArchRule;
-import com.tngtech.archunit.library.dependencies.SliceAssignment;
-import com.tngtech.archunit.library.dependencies.SliceIdentifier;
+import com.tngtech.archunit.lang.ConditionEvents;
+import com.tngtech.archunit.lang.SimpleConditionEvent;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
-import java.util.TreeSet;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
 import java.util.regex.Pattern;
 
 /**
@@ -24,20 +31,26 @@ import java.util.regex.Pattern;
  * rules keep its packages in order:
  *
  * <pre>
- *   pipeline (use cases, and the helpers they share)
- *      |  \
- *      |   frontier (a service over ports, shared by several use cases)
- *      v   /
- *     port (interfaces for stores and queues)
- *      |
- *      v
+ *   pipeline.ingest  pipeline.fetch  pipeline.extract  pipeline.batch  pipeline.query   (one package per use case)
+ *            \             |                |               |            /
+ *             pipeline (the helpers several use cases share)      frontier (a service over ports)
+ *                                  |                                   /
+ *                                  v                                  v
+ *                                port (interfaces for stores and queues)
+ *                                  |
+ *                                  v
  *   decisions: every other package (url, robots, politeness, recrawl, extract, notify, batch, net, fetch, content,
  *              auth): pure functions and values, no I/O
  * </pre>
  *
- * <p>Inside {@code pipeline}, use cases do not use each other: a fact two stages share (an S3 key, a metadata name,
- * a timeout) belongs to a decision package or to a settings record the composition root passes in, not to the stage
- * that happened to need it first. Only the main classes are checked; tests may use anything.
+ * <p>Use-case packages do not use each other: a fact two stages share (an S3 key, a metadata name, a timeout) belongs
+ * to a decision package, to a helper in {@code pipeline} itself, or to a settings record the composition root passes
+ * in, not to the stage that happened to need it first.
+ *
+ * <p>Two rules are about how classes are written rather than where they point: no static field may change (core has
+ * no composition root), and no constructor takes more than five parameters, bar the records listed with their reasons
+ * in {@link #WIDE_RECORDS}, which only their own builders call. Only the main classes are checked; tests may use
+ * anything.
  */
 @AnalyzeClasses(packages = "io.spiderling.core", importOptions = ImportOption.DoNotIncludeTests.class)
 class ArchitectureTest {
@@ -45,21 +58,7 @@ class ArchitectureTest {
     private static final String PIPELINE = "io.spiderling.core.pipeline";
     private static final String PORT = "io.spiderling.core.port";
     private static final String FRONTIER = "io.spiderling.core.frontier";
-
-    /**
-     * The classes of {@code pipeline} that are not use cases but pieces several use cases share (or one use case's
-     * part, kept apart for size): a use case may use them, they never use a use case. Every other class of the
-     * package (with its nested classes) is a use case: what a handler or the composition root calls to do one job
-     * (FetchPage, ExtractContent, Canonicalize, Ingest, PlanUpload, NotifyBatch, CancelBatch, EmitCompletion,
-     * Queries, BatchWaiting, UpdateFields). A new class is a use case unless it is listed here.
-     */
-    static final Set<String> SHARED_HELPERS = Set.of(
-            "BatchTracker", // ends items and records a batch's completion, for every stage that ends items
-            "ItemPlanner", // plans a group of queued items, for Canonicalize and PlanUpload
-            "ItemEndings", // ends the items waiting on a fetched URL, for FetchPage
-            "FetchRecords", // builds the URL's metadata row from a response, for FetchPage
-            "SitePoliteness", // robots.txt and the rate slot of a site, for FetchPage
-            "MessageGroups"); // per-group failure handling of an SQS batch, for the handlers
+    private static final int MAX_PARAMETERS = 5;
 
     @ArchTest
     static final ArchRule core_dependsOnNoCloudOrFrameworkClasses = noClasses()
@@ -81,78 +80,152 @@ class ArchitectureTest {
             .because("ports and the frontier serve the use cases, not the other way round");
 
     @ArchTest
-    static final ArchRule useCases_doNotDependOnEachOther = slices()
-            .assignedFrom(new UseCases())
+    static final ArchRule useCasePackages_doNotDependOnEachOther = slices()
+            .matching(PIPELINE + ".(*)..")
             .should().notDependOnEachOther()
             .because("each stage is deployed, retried and changed on its own; what two stages share lives in a"
-                    + " decision package, a shared helper or a settings record, not in one of them");
+                    + " decision package, in pipeline itself or in a settings record, not in one of them");
 
     @ArchTest
     static final ArchRule sharedHelpers_doNotDependOnUseCases = noClasses()
-            .that(sharedHelper())
-            .should().dependOnClassesThat(useCase())
-            .because("a helper that reached into a use case would be a back door between use cases");
+            .that().resideInAPackage(PIPELINE)
+            .should().dependOnClassesThat().resideInAPackage(PIPELINE + ".*..")
+            .because("a shared helper that reached into a use case would be a back door between use cases");
 
-    /** A name in {@link #SHARED_HELPERS} that names no class would silently turn a helper into a use case. */
+    /**
+     * No global mutable state: core has no composition root, so none of its static fields may change. (The rule for
+     * the other modules' classes, with the composition root's exceptions, is in the lambdas module's ArchitectureTest,
+     * which sees them all.)
+     */
     @ArchTest
-    static void sharedHelpers_allExist(JavaClasses classes) {
-        Set<String> missing = new TreeSet<>(SHARED_HELPERS);
-        classes.stream().filter(c -> c.getPackageName().equals(PIPELINE)).map(ArchitectureTest::owner)
-                .forEach(missing::remove);
-        if (!missing.isEmpty()) {
-            throw new AssertionError("SHARED_HELPERS lists classes that are not in " + PIPELINE + ": " + missing);
+    static final ArchRule staticFields_areFinal = fields()
+            .that().areStatic().and().doNotHaveModifier(JavaModifier.SYNTHETIC)
+            .should().beFinal()
+            .because("a warm Lambda shares every static field between its invocations, and no test can reset one");
+
+    /**
+     * Values and services with many parts are built by name (a builder, withers, or a parameter object), so that two
+     * values of one type cannot be swapped unnoticed at a call site: {@code new BatchHeader(BATCH, 2, 0, ...)} reads as
+     * nothing. The canonical constructor of a record counts, except for the records in {@link #WIDE_RECORDS}.
+     */
+    @ArchTest
+    static final ArchRule constructors_takeAtMostFiveParameters = constructors()
+            .that().areDeclaredInClassesThat().resideInAPackage("io.spiderling.core..")
+            .should(new ArchCondition<JavaConstructor>("take at most " + MAX_PARAMETERS + " parameters") {
+                @Override
+                public void check(JavaConstructor constructor, ConditionEvents events) {
+                    int count = constructor.getRawParameterTypes().size();
+                    if (count > MAX_PARAMETERS && !WIDE_RECORDS.containsKey(constructor.getOwner().getName())) {
+                        events.add(SimpleConditionEvent.violated(constructor, constructor.getFullName() + " takes "
+                                + count + " parameters"));
+                    }
+                }
+            })
+            .because("a call site that passes six positional values cannot be read without the declaration at hand");
+
+    /**
+     * The records whose canonical constructor keeps more than five parameters, and why their fields are not grouped.
+     * Each is built by name: a constructor of more than five parameters is called only from inside its own class (its
+     * builder, its withers, its factories), which {@link #wideConstructors_areCalledOnlyFromTheirOwnClass} checks.
+     */
+    static final Map<String, String> WIDE_RECORDS = Map.ofEntries(
+            Map.entry("io.spiderling.core.batch.BatchHeader",
+                    "the batch header's stored fields, which only another issue's state model may change"),
+            Map.entry("io.spiderling.core.politeness.SiteRate",
+                    "the site's stored rate item, which only another issue's state model may change"),
+            Map.entry("io.spiderling.core.batch.BatchStatus", "the batch row as stored: header, counts, milestones"),
+            Map.entry("io.spiderling.core.batch.Waiting$RobotsUnreachable",
+                    "one reason of the status API's waiting list, shown field for field"),
+            Map.entry("io.spiderling.core.extract.ExtractionRecord", "the stored extraction row, field for field"),
+            Map.entry("io.spiderling.core.extract.PageMetadata",
+                    "what the extractor read, field for field as stored and as the API returns it"),
+            Map.entry("io.spiderling.core.fetch.Capture", "a stored capture's key and digests, as WARC reads them"),
+            Map.entry("io.spiderling.core.fetch.FetchRecord", "the stored fetch row, field for field"),
+            Map.entry("io.spiderling.core.fetch.FetchResult$Response", "a response as the fetcher saw it"),
+            Map.entry("io.spiderling.core.fetch.WireExchange", "an exchange as it went over the wire, for WARC"),
+            Map.entry("io.spiderling.core.frontier.FrontierEntry", "the stored frontier entry, field for field"),
+            Map.entry("io.spiderling.core.notify.CallbackEvent", "a webhook's body, field for field"),
+            Map.entry("io.spiderling.core.port.UrlStore$UrlRecord", "the stored URL row, field for field"),
+            Map.entry("io.spiderling.core.robots.RobotsCacheEntry", "the stored robots.txt entry, field for field"),
+            Map.entry("io.spiderling.core.url.WhatwgUrl", "the WHATWG URL record, with the fields the standard names"),
+            Map.entry("io.spiderling.core.pipeline.ingest.PlanUpload$ChunkOutcome", "one planned chunk's counts"),
+            Map.entry("io.spiderling.core.pipeline.fetch.FetchPage$Settings", "settings: DEFAULTS and withers"),
+            Map.entry("io.spiderling.core.politeness.RetryPolicy$Settings", "settings: DEFAULTS, withers, builder"),
+            Map.entry("io.spiderling.core.robots.RobotsPolicy$Settings", "settings: DEFAULTS and builder"),
+            Map.entry("io.spiderling.core.extract.HtmlExtractor$MetaTags", "private; made only by its own factories"),
+            Map.entry("io.spiderling.core.robots.RobotsRules$Pattern", "private; made only by its own factories"));
+
+    /** A record listed in {@link #WIDE_RECORDS} that is gone, or has narrowed, must leave the list. */
+    @ArchTest
+    static void wideRecords_areRecordsThatStillNeedTheException(JavaClasses classes) {
+        List<String> stale = new ArrayList<>();
+        for (String name : WIDE_RECORDS.keySet()) {
+            boolean wide = classes.contain(name) && classes.get(name).isRecord() && classes.get(name).getConstructors()
+                    .stream().anyMatch(c -> c.getRawParameterTypes().size() > MAX_PARAMETERS);
+            if (!wide) {
+                stale.add(name);
+            }
         }
+        if (!stale.isEmpty()) {
+            throw new AssertionError("WIDE_RECORDS lists classes that are not records of more than "
+                    + MAX_PARAMETERS + " components: " + stale);
+        }
+    }
+
+    @ArchTest
+    static final ArchRule wideConstructors_areCalledOnlyFromTheirOwnClass = classes()
+            .should(new ArchCondition<JavaClass>("call a constructor of more than " + MAX_PARAMETERS
+                    + " parameters only if it is their own, or their enclosing class's") {
+                @Override
+                public void check(JavaClass caller, ConditionEvents events) {
+                    for (JavaConstructorCall call : caller.getConstructorCallsFromSelf()) {
+                        JavaClass target = call.getTargetOwner();
+                        if (call.getTarget().getRawParameterTypes().size() > MAX_PARAMETERS
+                                && !within(caller, target)) {
+                            events.add(SimpleConditionEvent.violated(call, call.getDescription()));
+                        }
+                    }
+                }
+            })
+            .because("outside its own class, a value of many parts is made by name (its builder or withers)");
+
+    /** Whether {@code inner} is {@code outer} or nested in it. */
+    private static boolean within(JavaClass inner, JavaClass outer) {
+        for (Optional<JavaClass> c = Optional.of(inner); c.isPresent(); c = c.get().getEnclosingClass()) {
+            if (c.get().equals(outer)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**
      * The rules above read class files, and javac copies a constant ({@code static final} primitive or String, such
      * as a metadata key name or a batch size) into every class that reads it, leaving no trace of where it came from.
-     * So the sources of the pipeline are read too: outside comments and string literals, a use case or a shared helper
-     * never names another use case.
+     * So the sources of the pipeline are read too: outside comments and string literals, a class of a use-case
+     * package, or a shared helper, never names a class of another use-case package.
      */
     @ArchTest
-    static void useCases_doNotNameEachOther_evenForConstants(JavaClasses classes) throws IOException {
-        Set<String> useCases = new TreeSet<>();
-        classes.stream().filter(useCase()).map(ArchitectureTest::owner).forEach(useCases::add);
-        Set<String> pipeline = new TreeSet<>(useCases);
-        pipeline.addAll(SHARED_HELPERS);
+    static void useCasePackages_doNotNameEachOther_evenForConstants(JavaClasses classes) throws IOException {
+        Map<String, String> packageOf = new TreeMap<>();
+        classes.stream().filter(c -> c.getPackageName().startsWith(PIPELINE))
+                .filter(c -> !c.getSimpleName().equals("package-info"))
+                .forEach(c -> packageOf.put(owner(c), c.getPackageName()));
         List<String> found = new ArrayList<>();
-        for (String reader : pipeline) {
+        for (Map.Entry<String, String> reader : packageOf.entrySet()) {
             String code = Sources.code(Sources.mainRoot(ArchitectureTest.class)
-                    .resolve(PIPELINE.replace('.', '/')).resolve(reader + ".java"));
-            for (String named : useCases) {
-                if (!named.equals(reader) && Pattern.compile("\\b" + named + "\\b").matcher(code).find()) {
-                    found.add(reader + " names " + named);
+                    .resolve(reader.getValue().replace('.', '/')).resolve(reader.getKey() + ".java"));
+            for (Map.Entry<String, String> named : packageOf.entrySet()) {
+                boolean otherUseCase = !named.getValue().equals(reader.getValue()) && !named.getValue()
+                        .equals(PIPELINE);
+                if (otherUseCase && Pattern.compile("\\b" + named.getKey() + "\\b").matcher(code).find()) {
+                    found.add(reader.getKey() + " names " + named.getValue() + "." + named.getKey());
                 }
             }
         }
         if (!found.isEmpty()) {
-            throw new AssertionError("use cases must not name each other, not even for a constant: " + found);
+            throw new AssertionError("use-case packages must not name each other, not even for a constant: " + found);
         }
-    }
-
-    /** Each use case, with its nested classes, is a slice of its own; helpers and other packages are in none. */
-    static final class UseCases implements SliceAssignment {
-        @Override
-        public SliceIdentifier getIdentifierOf(JavaClass c) {
-            return useCase().test(c) ? SliceIdentifier.of(owner(c)) : SliceIdentifier.ignore();
-        }
-
-        @Override
-        public String getDescription() {
-            return "the use cases of " + PIPELINE + " (each with its nested classes)";
-        }
-    }
-
-    private static DescribedPredicate<JavaClass> useCase() {
-        return DescribedPredicate.describe("are use cases of " + PIPELINE,
-                c -> c.getPackageName().equals(PIPELINE) && !SHARED_HELPERS.contains(owner(c))
-                        && !c.getSimpleName().equals("package-info"));
-    }
-
-    private static DescribedPredicate<JavaClass> sharedHelper() {
-        return DescribedPredicate.describe("are shared helpers of " + PIPELINE,
-                c -> c.getPackageName().equals(PIPELINE) && SHARED_HELPERS.contains(owner(c)));
     }
 
     /** The top-level class a class is part of: FetchPage for FetchPage$Settings or FetchPage$1. */

@@ -1,40 +1,61 @@
 package io.spiderling.lambda;
 
 import com.amazonaws.services.lambda.runtime.RequestHandler;
+import io.spiderling.catalog.Catalog;
+import io.spiderling.catalog.FunctionNames;
+import io.spiderling.catalog.FunctionSpec;
+import io.spiderling.lambda.api.ApiHandler;
+import io.spiderling.lambda.canonicalize.CanonicalizeHandler;
+import io.spiderling.lambda.extract.ExtractHandler;
+import io.spiderling.lambda.fetch.FetchDeadLetterHandler;
+import io.spiderling.lambda.fetch.FetchHandler;
+import io.spiderling.lambda.ingest.IngestHttpHandler;
+import io.spiderling.lambda.ingest.IngestQueueHandler;
+import io.spiderling.lambda.notify.NotifyDeadLetterHandler;
+import io.spiderling.lambda.notify.NotifyHandler;
+import io.spiderling.lambda.plan.PlanHandler;
+import io.spiderling.lambda.sweep.SweepHandler;
+import io.spiderling.lambda.wake.WakeHandler;
 import jakarta.inject.Named;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.lang.reflect.InvocationTargetException;
-import java.net.URISyntaxException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.Collections;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.jar.JarFile;
-import java.util.stream.Stream;
 
 /**
- * The {@code @Named} handlers of this module, found by looking at its classes, for the JVM outside Quarkus: the local
- * runner builds every catalog function's handler from here, and the tests hold the handlers and the catalog to each
- * other. On Lambda Quarkus finds them itself. A handler is a {@link RequestHandler} with a public constructor taking
- * the {@link Pipeline}, from which it takes what it needs.
+ * The handler of each catalog function, for the JVM outside Quarkus: the local runner builds every catalog function's
+ * handler from here, and the tests hold the handlers and the catalog to each other. On Lambda Quarkus finds them by
+ * their {@code @Named} value itself. A handler is a {@link RequestHandler} with a public constructor taking the
+ * {@link Pipeline}, from which it takes what it needs.
+ *
+ * <p>The functions come from the catalog; this class only says which class serves each. A catalog function without
+ * a handler here, or a handler whose {@code @Named} value is not its function's name, fails when the class loads.
  */
 public final class Handlers {
 
-    private static final String PACKAGE = Handlers.class.getPackageName();
-    private static volatile Map<String, Class<? extends RequestHandler<?, ?>>> named;
+    /** The class serving each function, by the function's name. */
+    private static final Map<String, Class<? extends RequestHandler<?, ?>>> CLASSES = Map.ofEntries(
+            Map.entry(FunctionNames.INGEST, IngestHttpHandler.class),
+            Map.entry(FunctionNames.INGEST_QUEUE, IngestQueueHandler.class),
+            Map.entry(FunctionNames.CANONICALIZE, CanonicalizeHandler.class),
+            Map.entry(FunctionNames.PLAN, PlanHandler.class),
+            Map.entry(FunctionNames.FETCH, FetchHandler.class),
+            Map.entry(FunctionNames.FETCH_DLQ, FetchDeadLetterHandler.class),
+            Map.entry(FunctionNames.EXTRACT, ExtractHandler.class),
+            Map.entry(FunctionNames.NOTIFY, NotifyHandler.class),
+            Map.entry(FunctionNames.NOTIFY_DLQ, NotifyDeadLetterHandler.class),
+            Map.entry(FunctionNames.API, ApiHandler.class),
+            Map.entry(FunctionNames.SWEEP, SweepHandler.class),
+            Map.entry(FunctionNames.WAKE, WakeHandler.class));
+
+    /** Every catalog function's handler class, by the function's name (its {@code @Named} value). */
+    private static final Map<String, Class<? extends RequestHandler<?, ?>>> NAMED = fromCatalog();
 
     private Handlers() {}
 
-    /** Every handler class by its {@code @Named} value. */
+    /** Every catalog function's handler class, by the function's name (its {@code @Named} value). */
     public static Map<String, Class<? extends RequestHandler<?, ?>>> named() {
-        Map<String, Class<? extends RequestHandler<?, ?>>> found = named;
-        if (found == null) {
-            found = Collections.unmodifiableMap(scan());
-            named = found;
-        }
-        return found;
+        return NAMED;
     }
 
     /**
@@ -44,9 +65,9 @@ public final class Handlers {
      */
     @SuppressWarnings("unchecked")
     public static <I, O> RequestHandler<I, O> create(String name, Pipeline pipeline) {
-        Class<? extends RequestHandler<?, ?>> type = named().get(name);
+        Class<? extends RequestHandler<?, ?>> type = NAMED.get(name);
         if (type == null) {
-            throw new IllegalArgumentException("no @Named(\"" + name + "\") handler in " + PACKAGE);
+            throw new IllegalArgumentException("no @Named(\"" + name + "\") handler for a catalog function");
         }
         try {
             return (RequestHandler<I, O>) type.getConstructor(Pipeline.class).newInstance(pipeline);
@@ -58,54 +79,22 @@ public final class Handlers {
         }
     }
 
-    @SuppressWarnings("unchecked")
-    private static Map<String, Class<? extends RequestHandler<?, ?>>> scan() {
-        Map<String, Class<? extends RequestHandler<?, ?>>> found = new TreeMap<>();
-        for (String className : classNames()) {
-            Class<?> type;
-            try {
-                type = Class.forName(className, false, Handlers.class.getClassLoader());
-            } catch (ClassNotFoundException | LinkageError e) {
-                continue;
+    private static Map<String, Class<? extends RequestHandler<?, ?>>> fromCatalog() {
+        Map<String, Class<? extends RequestHandler<?, ?>>> named = new TreeMap<>();
+        for (FunctionSpec function : Catalog.FUNCTIONS) {
+            Class<? extends RequestHandler<?, ?>> type = CLASSES.get(function.name());
+            if (type == null) {
+                throw new IllegalStateException("no handler for the catalog's function " + function.name());
             }
-            Named name = type.getAnnotation(Named.class);
-            if (name != null && RequestHandler.class.isAssignableFrom(type)) {
-                Class<?> earlier = found.put(name.value(), (Class<? extends RequestHandler<?, ?>>) type);
-                if (earlier != null) {
-                    throw new IllegalStateException("two handlers named " + name.value() + ": " + earlier.getName()
-                            + " and " + type.getName());
-                }
+            Named annotation = type.getAnnotation(Named.class);
+            if (annotation == null || !annotation.value().equals(function.name())) {
+                throw new IllegalStateException(type.getName() + " must be @Named(\"" + function.name() + "\")");
             }
+            named.put(function.name(), type);
         }
-        return found;
-    }
-
-    /** The classes of this module's package tree, from its directory (a build) or its jar. */
-    private static java.util.List<String> classNames() {
-        Path root;
-        try {
-            root = Path.of(Handlers.class.getProtectionDomain().getCodeSource().getLocation().toURI());
-        } catch (URISyntaxException e) {
-            throw new IllegalStateException("cannot locate the handlers' classes", e);
+        if (!named.keySet().equals(CLASSES.keySet())) {
+            throw new IllegalStateException("handlers of functions not in the catalog: " + CLASSES.keySet());
         }
-        String dir = PACKAGE.replace('.', '/');
-        try {
-            if (Files.isDirectory(root)) {
-                try (Stream<Path> files = Files.walk(root.resolve(dir))) {
-                    return files.map(root::relativize).map(Path::toString).filter(n -> n.endsWith(".class"))
-                            .map(n -> n.substring(0, n.length() - ".class".length()).replace('/', '.')
-                                    .replace('\\', '.'))
-                            .toList();
-                }
-            }
-            try (JarFile jar = new JarFile(root.toFile())) {
-                return jar.stream().map(java.util.zip.ZipEntry::getName)
-                        .filter(n -> n.startsWith(dir + "/") && n.endsWith(".class"))
-                        .map(n -> n.substring(0, n.length() - ".class".length()).replace('/', '.'))
-                        .toList();
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot list the handlers' classes in " + root, e);
-        }
+        return Collections.unmodifiableMap(named);
     }
 }

@@ -20,6 +20,7 @@ import io.spiderling.aws.SqsWakeQueue;
 import io.spiderling.aws.SqsPlanQueue;
 import io.spiderling.catalog.ConfigKey;
 import io.spiderling.catalog.ConfigKeys;
+import io.spiderling.catalog.LogFormat;
 import io.spiderling.core.auth.Clients;
 import io.spiderling.core.auth.RefreshingClients;
 import io.spiderling.core.extract.CanonicalLink;
@@ -31,20 +32,20 @@ import io.spiderling.core.notify.CallbackPolicy;
 import io.spiderling.core.notify.DeliveryPolicy;
 import io.spiderling.core.notify.UrlFetchedEvent;
 import io.spiderling.core.pipeline.BatchTracker;
-import io.spiderling.core.pipeline.CancelBatch;
-import io.spiderling.core.pipeline.Canonicalize;
-import io.spiderling.core.pipeline.EmitCompletion;
-import io.spiderling.core.pipeline.ExtractContent;
-import io.spiderling.core.pipeline.FetchPage;
-import io.spiderling.core.pipeline.Ingest;
-import io.spiderling.core.pipeline.ItemPlanner;
-import io.spiderling.core.pipeline.NotifyBatch;
-import io.spiderling.core.pipeline.PlanUpload;
-import io.spiderling.core.pipeline.BatchWaiting;
-import io.spiderling.core.pipeline.Queries;
+import io.spiderling.core.pipeline.batch.CancelBatch;
+import io.spiderling.core.pipeline.ingest.Canonicalize;
+import io.spiderling.core.pipeline.batch.EmitCompletion;
+import io.spiderling.core.pipeline.extract.ExtractContent;
+import io.spiderling.core.pipeline.fetch.FetchPage;
+import io.spiderling.core.pipeline.ingest.Ingest;
+import io.spiderling.core.pipeline.ingest.ItemPlanner;
+import io.spiderling.core.pipeline.batch.NotifyBatch;
+import io.spiderling.core.pipeline.ingest.PlanUpload;
+import io.spiderling.core.pipeline.batch.BatchWaiting;
+import io.spiderling.core.pipeline.query.Queries;
 import io.spiderling.core.batch.WaitingReasons;
-import io.spiderling.core.pipeline.SitePoliteness;
-import io.spiderling.core.pipeline.UpdateFields;
+import io.spiderling.core.pipeline.fetch.SitePoliteness;
+import io.spiderling.core.pipeline.query.UpdateFields;
 import io.spiderling.core.politeness.OptOut;
 import io.spiderling.core.politeness.RateLimiter;
 import io.spiderling.core.politeness.RateOverrides;
@@ -149,23 +150,29 @@ public final class Pipeline implements AutoCloseable {
     private final Lazy<ApiAuth> apiAuth = lazy(this::buildApiAuth);
     private final Lazy<VertxPageFetcher> fetcher = lazy(this::buildFetcher);
     private final Lazy<VertxWebhookSender> webhooks = lazy(() -> closing(new VertxWebhookSender(vertx())));
-    private final Lazy<Ingest> ingest = lazy(() -> new Ingest(normalizer(), batches(), blobs(), clock(),
-            config().get(ConfigKeys.UPLOADS_URL_TTL), Optional.of(callbacks()), Optional.of(notifyQueue()),
-            pendingPlans()));
+    private final Lazy<Ingest> ingest = lazy(() -> Ingest.builder().normalizer(normalizer()).batches(batches())
+            .blobs(blobs()).clock(clock()).uploadUrlTtl(config().get(ConfigKeys.UPLOADS_URL_TTL))
+            .callbacks(Optional.of(callbacks())).notifyQueue(Optional.of(notifyQueue())).pendingPlans(pendingPlans())
+            .build());
     // One planner for both ways a batch's URLs arrive, so a manifest and an upload claim URLs alike.
     private final Lazy<ItemPlanner> planner = lazy(() -> new ItemPlanner(urls(), tracker(), batchStores().origins(),
             ItemPlanner.Settings.DEFAULTS));
-    private final Lazy<PlanUpload> planUpload = lazy(() -> new PlanUpload(normalizer(), blobs(), batchStores(),
-            planner(), frontier(), new SqsPlanQueue(aws().sqs(), config().get(ConfigKeys.QUEUES_PLAN)), clock(),
-            new PlanUpload.Settings(config().get(ConfigKeys.UPLOADS_CHUNK_BYTES)), tracker(), pendingPlans()));
-    private final Lazy<Canonicalize> canonicalize = lazy(() -> new Canonicalize(blobs(), batchStores(), planner(),
-            frontier(), clock(), pendingPlans()));
-    private final Lazy<ExtractContent> extract = lazy(() -> new ExtractContent(blobs(), urls(), links(),
-            HtmlExtractor.create(), new CanonicalLink(normalizer(), canonicalScope()), clock(),
-            new ExtractContent.Settings(config().get(ConfigKeys.LINKS_ENABLED))));
+    private final Lazy<PlanUpload> planUpload = lazy(() -> PlanUpload.builder().normalizer(normalizer())
+            .blobs(blobs()).batches(batchStores()).planner(planner()).frontier(frontier())
+            .queue(new SqsPlanQueue(aws().sqs(), config().get(ConfigKeys.QUEUES_PLAN))).clock(clock())
+            .settings(new PlanUpload.Settings(config().get(ConfigKeys.UPLOADS_CHUNK_BYTES))).tracker(tracker())
+            .pendingPlans(pendingPlans()).build());
+    private final Lazy<Canonicalize> canonicalize = lazy(() -> Canonicalize.builder().blobs(blobs())
+            .batches(batchStores()).planner(planner()).frontier(frontier()).clock(clock())
+            .pendingPlans(pendingPlans()).build());
+    private final Lazy<ExtractContent> extract = lazy(() -> ExtractContent.builder().blobs(blobs()).urls(urls())
+            .links(links()).extractor(HtmlExtractor.create())
+            .canonical(new CanonicalLink(normalizer(), canonicalScope())).clock(clock())
+            .settings(new ExtractContent.Settings(config().get(ConfigKeys.LINKS_ENABLED))).build());
     private final Lazy<FetchPage> fetchPage = lazy(this::buildFetchPage);
-    private final Lazy<Queries> queries = lazy(() -> new Queries(normalizer(), batches(), batches(), urls(), blobs(),
-            config().get(ConfigKeys.LINKS_ENABLED) ? Optional.of(links()) : Optional.empty()));
+    private final Lazy<Queries> queries = lazy(() -> Queries.builder().normalizer(normalizer()).headers(batches())
+            .items(batches()).urls(urls()).blobs(blobs())
+            .links(config().get(ConfigKeys.LINKS_ENABLED) ? Optional.of(links()) : Optional.empty()).build());
     private final Lazy<BatchWaiting> waiting = lazy(this::buildWaiting);
     private final Lazy<CancelBatch> cancel = lazy(() -> new CancelBatch(batches(), batches(), clock(), tracker()));
     private final Lazy<UpdateFields> updateFields = lazy(() -> new UpdateFields(normalizer(), urls()));
@@ -178,7 +185,7 @@ public final class Pipeline implements AutoCloseable {
         this.blobDecorator = builder.blobDecorator;
         this.metrics = builder.metrics;
         this.interceptors = List.copyOf(builder.interceptors);
-        this.jsonLogs = "json".equals(config.get(ConfigKeys.LOG_FORMAT));
+        this.jsonLogs = config.get(ConfigKeys.LOG_FORMAT) == LogFormat.JSON;
     }
 
     public static Builder builder() {
@@ -467,21 +474,16 @@ public final class Pipeline implements AutoCloseable {
     }
 
     private ApiAuth buildApiAuth() {
-        String mode = config.get(ConfigKeys.AUTH_MODE);
-        return switch (mode) {
-            case "token-file" -> new TokenFileAuth(clients());
-            case "gateway" -> new GatewayAuth(config.get(ConfigKeys.AUTH_CLIENT_CLAIM));
-            default -> throw new IllegalStateException("unreachable: " + ConfigKeys.AUTH_MODE + " is " + mode);
+        return switch (config.get(ConfigKeys.AUTH_MODE)) {
+            case TOKEN_FILE -> new TokenFileAuth(clients());
+            case GATEWAY -> new GatewayAuth(config.get(ConfigKeys.AUTH_CLIENT_CLAIM));
         };
     }
 
     private CanonicalLink.Scope canonicalScope() {
-        String scope = config.get(ConfigKeys.EXTRACT_CANONICAL_SCOPE);
-        return switch (scope) {
-            case "same-site" -> CanonicalLink.Scope.SAME_SITE;
-            case "any-site" -> CanonicalLink.Scope.ANY_SITE;
-            default -> throw new IllegalStateException("unreachable: " + ConfigKeys.EXTRACT_CANONICAL_SCOPE + " is "
-                    + scope);
+        return switch (config.get(ConfigKeys.EXTRACT_CANONICAL_SCOPE)) {
+            case SAME_SITE -> CanonicalLink.Scope.SAME_SITE;
+            case ANY_SITE -> CanonicalLink.Scope.ANY_SITE;
         };
     }
 
@@ -492,18 +494,20 @@ public final class Pipeline implements AutoCloseable {
                 .firstByteTimeout(config.get(ConfigKeys.FETCH_FIRST_BYTE_TIMEOUT))
                 .totalTimeout(config.get(ConfigKeys.FETCH_TOTAL_TIMEOUT))
                 .maxBodyBytes(config.get(ConfigKeys.FETCH_MAX_BODY_BYTES))
-                .allowLoopback(config.get(ConfigKeys.FETCH_ALLOW_LOOPBACK))
-                .build(), CheckedAddress::resolve, clock));
+                .allowLoopback(config.get(ConfigKeys.FETCH_ALLOW_LOOPBACK)).build(), CheckedAddress::resolve, clock));
     }
 
     /** The robots.txt policy as the fetcher applies it; the status reports use the same. */
     private RobotsPolicy robotsPolicy() {
         RobotsPolicy.Settings robotsDefaults = RobotsPolicy.Settings.DEFAULTS
                 .withAgent(config.get(ConfigKeys.FETCH_ROBOTS_AGENT));
-        return RobotsPolicy.create(new RobotsPolicy.Settings(robotsDefaults.agent(), robotsDefaults.maxBodyBytes(),
-                robotsDefaults.maxStoredBytes(), robotsDefaults.maxRedirects(), robotsDefaults.minFreshness(),
-                robotsDefaults.maxFreshness(), robotsDefaults.ttl(), config.get(ConfigKeys.FETCH_ROBOTS_RETRY_BASE),
-                robotsDefaults.backoffCap(), robotsDefaults.unreachableAfter(), robotsDefaults.crawlDelayCap()));
+        return RobotsPolicy.create(RobotsPolicy.Settings.builder().agent(robotsDefaults.agent())
+                .maxBodyBytes(robotsDefaults.maxBodyBytes()).maxStoredBytes(robotsDefaults.maxStoredBytes())
+                .maxRedirects(robotsDefaults.maxRedirects()).minFreshness(robotsDefaults.minFreshness())
+                .maxFreshness(robotsDefaults.maxFreshness()).ttl(robotsDefaults.ttl())
+                .backoffBase(config.get(ConfigKeys.FETCH_ROBOTS_RETRY_BASE)).backoffCap(robotsDefaults.backoffCap())
+                .unreachableAfter(robotsDefaults.unreachableAfter()).crawlDelayCap(robotsDefaults.crawlDelayCap())
+                .build());
     }
 
     /** The rate limiter as the fetcher applies it; the status reports use the same. */
@@ -520,19 +524,18 @@ public final class Pipeline implements AutoCloseable {
     }
 
     private FetchPage buildFetchPage() {
-        RetryPolicy.Settings td = RetryPolicy.Settings.DEFAULTS;
-        RetryPolicy.Settings retries = new RetryPolicy.Settings(td.maxAttempts(), td.maxThrottledAttempts(),
-                config.get(ConfigKeys.FETCH_RETRY_BASE), td.backoffMultiplier(), td.maxBackoff(), td.maxRetryAfter(),
-                td.retryAfterJitter());
+        RetryPolicy.Settings retries = RetryPolicy.Settings.DEFAULTS
+                .withBackoffBase(config.get(ConfigKeys.FETCH_RETRY_BASE));
         RateOverrides overrides = config.get(ConfigKeys.FETCH_RATE_OVERRIDES_FILE)
                 .map(f -> RateOverrides.parse(read(ConfigKeys.FETCH_RATE_OVERRIDES_FILE, Path.of(f))))
                 .orElse(RateOverrides.none());
         Set<SiteKey> optOut = config.get(ConfigKeys.FETCH_OPT_OUT_FILE)
                 .map(f -> OptOut.parse(read(ConfigKeys.FETCH_OPT_OUT_FILE, Path.of(f))))
                 .orElse(Set.of());
-        SitePoliteness politeness = new SitePoliteness(new SitePoliteness.Parts(robotsPolicy(), robotsStore(),
-                rateLimiter(), rateStore(), overrides, fetcher.get(), normalizer()), clock,
-                Pipeline::sleepUntil, jitter);
+        SitePoliteness politeness = SitePoliteness.builder().robots(robotsPolicy())
+                .robotsStore(robotsStore()).limiter(rateLimiter()).rates(rateStore()).overrides(overrides)
+                .fetcher(fetcher.get()).normalizer(normalizer()).clock(clock).pause(Pipeline::sleepUntil)
+                .jitter(jitter).build();
         ExtractContent extractContent = extract();
         EventSink sink = events();
         FetchPage.Listener listener = new FetchPage.Listener() {
@@ -547,18 +550,9 @@ public final class Pipeline implements AutoCloseable {
                         UrlFetchedEvent.toJson(record, batchIds));
             }
         };
-        return FetchPage.builder()
-                .fetcher(fetcher.get())
-                .blobs(blobs())
-                .urls(urls())
-                .tracker(tracker())
-                .frontier(frontier())
-                .politeness(politeness)
-                .retry(RetryPolicy.create(retries))
-                .fetchSwitch(fetchSwitch())
-                .normalizer(normalizer())
-                .clock(clock)
-                .jitter(jitter)
+        return FetchPage.builder().fetcher(fetcher.get()).blobs(blobs()).urls(urls()).tracker(tracker())
+                .frontier(frontier()).politeness(politeness).retry(RetryPolicy.create(retries))
+                .fetchSwitch(fetchSwitch()).normalizer(normalizer()).clock(clock).jitter(jitter)
                 .settings(FetchPage.Settings.DEFAULTS.withOptOut(optOut)
                         .withMaxRedirects(config.get(ConfigKeys.FETCH_MAX_REDIRECTS))
                         // The site's groups already overlap its requests (SqsFetchQueue): one lane per group.
@@ -571,8 +565,9 @@ public final class Pipeline implements AutoCloseable {
 
     private NotifyBatch buildNotifyBatch() {
         Supplier<Clients> webhookClients = clients();
-        return new NotifyBatch(batches(), notifyQueue(), webhooks(), client -> webhookClients.get().webhookSecret(client),
-                callbacks(), DeliveryPolicy.create(), clock, jitter);
+        return NotifyBatch.builder().batches(batches()).queue(notifyQueue()).sender(webhooks())
+                .secrets(client -> webhookClients.get().webhookSecret(client)).callbacks(callbacks())
+                .delivery(DeliveryPolicy.create()).clock(clock).jitter(jitter).build();
     }
 
     /** A file a key names, read whole; an unreadable one stops the function with the key's name. */

@@ -16,6 +16,7 @@ import io.spiderling.aws.DynamoDbRateStore;
 import io.spiderling.aws.DynamoDbRobotsStore;
 import io.spiderling.aws.DynamoDbUrlStore;
 import io.spiderling.core.batch.BatchHeader;
+import io.spiderling.core.batch.BatchSource;
 import io.spiderling.core.batch.ItemState;
 import io.spiderling.core.batch.Rejection;
 import io.spiderling.core.content.BucketKeys;
@@ -52,8 +53,9 @@ class ApiHandlerTest {
         String batchId = event.at("/pathParameters/id").asText();
         var one = NormalizedUrl.parse("https://example.com/one");
         var two = NormalizedUrl.parse("https://example.com/two");
-        batches.createBatch(mine(new BatchHeader(batchId, 2, 1, List.of(new Rejection("ftp://x/", "unsupported scheme: ftp")),
-                1, "http", Instant.parse("2026-11-22T05:30:00Z"))));
+        batches.createBatch(mine(BatchHeader.builder().batchId(batchId).total(2).duplicates(1)
+                .rejected(List.of(new Rejection("ftp://x/", "unsupported scheme: ftp"))).rejectedCount(1)
+                .source(BatchSource.HTTP).createdAt(Instant.parse("2026-11-22T05:30:00Z")).build()));
         batches.addItems(batchId, List.of(one, two), Instant.now());
         batches.finishItem(batchId, one.urlHash(), ItemState.FETCHED, null, Instant.now());
 
@@ -77,16 +79,20 @@ class ApiHandlerTest {
         ((ObjectNode) event.get("pathParameters")).put("id", batchId);
         Instant now = Instant.now();
         var urls = List.of(NormalizedUrl.parse("http://10.12.0.4:8080/a"), NormalizedUrl.parse("http://10.12.0.4:8080/b"));
-        batches.createBatch(mine(new BatchHeader(batchId, 2, 0, List.of(), 0, "http", now)));
+        batches.createBatch(mine(BatchHeader.builder().batchId(batchId).total(2)
+                .source(BatchSource.HTTP).createdAt(now).build()));
         batches.addItems(batchId, urls, now);
         origins.addOrigins(batchId, List.of(RobotsOrigin.of(urls.get(0))));
         new DynamoDbFrontierStore(TestStack.aws().dynamoDb(), TestStack.resources().sitesTable()).parkAll(urls.stream()
                 .map(u -> new FrontierEntry(batchId, u, 1, now.toEpochMilli(), now)).toList());
         Instant nextTry = now.plusSeconds(90).truncatedTo(java.time.temporal.ChronoUnit.MILLIS);
         new DynamoDbRobotsStore(TestStack.aws().dynamoDb(), TestStack.resources().sitesTable()).save(
-                new RobotsCacheEntry(RobotsOrigin.of(urls.get(0)), AccessResult.UNREACHABLE, Optional.of(503),
-                        now, Optional.empty(), Optional.empty(), now.plus(java.time.Duration.ofDays(7)), new byte[0],
-                        false, 1, Optional.of(now), Optional.of(nextTry), Optional.empty()));
+                RobotsCacheEntry.builder().origin(RobotsOrigin.of(urls.get(0))).lastResult(AccessResult.UNREACHABLE)
+                        .lastStatus(Optional.of(503)).attemptedAt(now).fetchedAt(Optional.empty())
+                        .freshUntil(Optional.empty()).expiresAt(now.plus(java.time.Duration.ofDays(7)))
+                        .robotsGzip(new byte[0]).truncated(false).consecutiveFailures(1)
+                        .firstFailureAt(Optional.of(now)).nextRetryAt(Optional.of(nextTry))
+                        .crawlDelay(Optional.empty()).build());
 
         JsonNode body = ok(event);
 
@@ -111,7 +117,8 @@ class ApiHandlerTest {
         Instant now = Instant.now().truncatedTo(java.time.temporal.ChronoUnit.MILLIS); // as the rate item keeps it
         var site = new SiteKey("10.13." + (int) (Math.random() * 250) + ".4");
         var urls = List.of(NormalizedUrl.parse("http://" + site.value() + ":8080/a"));
-        batches.createBatch(mine(new BatchHeader(batchId, 1, 0, List.of(), 0, "http", now)));
+        batches.createBatch(mine(BatchHeader.builder().batchId(batchId).total(1)
+                .source(BatchSource.HTTP).createdAt(now).build()));
         batches.addItems(batchId, urls, now);
         origins.addOrigins(batchId, List.of(RobotsOrigin.of(urls.get(0))));
         new DynamoDbFrontierStore(TestStack.aws().dynamoDb(), TestStack.resources().sitesTable()).parkAll(urls.stream()
@@ -120,7 +127,6 @@ class ApiHandlerTest {
                 429, Optional.of(java.time.Duration.ofSeconds(120)), 0.0);
         new DynamoDbRateStore(TestStack.aws().dynamoDb(), TestStack.resources().sitesTable(), java.time.Clock.systemUTC())
                 .save(site, paused, 0);
-
         JsonNode body = ok(event);
 
         assertEquals(1, body.get("waiting").size(), body.toString());
@@ -173,7 +179,8 @@ class ApiHandlerTest {
         String batchId = "api-list";
         List<NormalizedUrl> items = java.util.stream.IntStream.range(0, 5)
                 .mapToObj(i -> NormalizedUrl.parse("https://example.com/list/" + i)).toList();
-        batches.createBatch(mine(new BatchHeader(batchId, items.size(), 0, List.of(), 0, "http", Instant.now())));
+        batches.createBatch(mine(BatchHeader.builder().batchId(batchId).total(items.size())
+                .source(BatchSource.HTTP).createdAt(Instant.now()).build()));
         batches.addItems(batchId, items, Instant.now());
         batches.finishItem(batchId, items.get(0).urlHash(), ItemState.FAILED, "http 500", Instant.now());
         batches.finishItem(batchId, items.get(1).urlHash(), ItemState.FAILED, "http 404", Instant.now());
@@ -207,7 +214,8 @@ class ApiHandlerTest {
         ObjectNode event = Events.load("api-get-batch-urls.json");
         String batchId = "api-list-bad";
         event.put("rawPath", "/batches/" + batchId + "/urls");
-        batches.createBatch(mine(new BatchHeader(batchId, 0, 0, List.of(), 0, "http", Instant.now())));
+        batches.createBatch(mine(BatchHeader.builder().batchId(batchId).total(0)
+                .source(BatchSource.HTTP).createdAt(Instant.now()).build()));
         ObjectNode query = (ObjectNode) event.get("queryStringParameters");
 
         query.put("state", "sleeping");
@@ -228,9 +236,11 @@ class ApiHandlerTest {
         String open = "api-cancel-open";
         String complete = "api-cancel-complete";
         var url = NormalizedUrl.parse("https://example.com/cancel");
-        batches.createBatch(mine(new BatchHeader(open, 1, 0, List.of(), 0, "http", Instant.now())));
+        batches.createBatch(mine(BatchHeader.builder().batchId(open).total(1)
+                .source(BatchSource.HTTP).createdAt(Instant.now()).build()));
         batches.addItems(open, List.of(url), Instant.now());
-        batches.createBatch(mine(new BatchHeader(complete, 1, 0, List.of(), 0, "http", Instant.now())));
+        batches.createBatch(mine(BatchHeader.builder().batchId(complete).total(1)
+                .source(BatchSource.HTTP).createdAt(Instant.now()).build()));
         batches.addItems(complete, List.of(url), Instant.now());
         batches.finishItem(complete, url.urlHash(), ItemState.FETCHED, null, Instant.now());
 
@@ -266,7 +276,8 @@ class ApiHandlerTest {
     @Test
     void handleRequest_whenClientBAsksForClientAsBatch_expect404AsIfMissing() throws Exception {
         String batchId = "api-private";
-        batches.createBatch(mine(new BatchHeader(batchId, 1, 0, List.of(), 0, "http", Instant.now())));
+        batches.createBatch(mine(BatchHeader.builder().batchId(batchId).total(1)
+                .source(BatchSource.HTTP).createdAt(Instant.now()).build()));
         batches.addItems(batchId, List.of(NormalizedUrl.parse("https://example.com/private")), Instant.now());
         for (String sample : List.of("api-get-batch.json", "api-get-batch-urls.json", "api-delete-batch.json")) {
             ObjectNode event = Events.load(sample);
@@ -349,7 +360,6 @@ class ApiHandlerTest {
         urls.recordFetch(FetchRecord.builder(url.urlHash(), url.value(), ItemState.FETCHED, Instant.now())
                 .httpStatus(200).contentType("text/html").size(bytes.length).contentKey(BucketKeys.content(sha))
                 .contentSha256(sha).finalUrl(url.value()).timeToFirstByteMs(1).totalMs(2).build());
-
         ObjectNode event = Events.load("api-get-url-content.json");
         ((ObjectNode) event.get("queryStringParameters")).put("url", url.value());
         JsonNode link = ok(event);
@@ -382,8 +392,10 @@ class ApiHandlerTest {
 
     /** The header as client A's, the client of the sample events' token. */
     private static BatchHeader mine(BatchHeader h) {
-        return new BatchHeader(h.batchId(), h.total(), h.duplicates(), h.rejected(), h.rejectedCount(), h.source(),
-                h.createdAt(), h.options(), h.fingerprint(), h.upload(), SampleClients.CLIENT_A);
+        return BatchHeader.builder().batchId(h.batchId()).total(h.total()).duplicates(h.duplicates())
+                .rejected(h.rejected()).rejectedCount(h.rejectedCount()).source(h.source()).createdAt(h.createdAt())
+                .options(h.options()).fingerprint(h.fingerprint()).upload(h.upload()).client(SampleClients.CLIENT_A)
+                .build();
     }
 
     private static String error(ObjectNode event, int status) throws Exception {

@@ -10,12 +10,13 @@ import io.quarkus.test.junit.TestProfile;
 import io.spiderling.aws.FetchJobCodec;
 import com.amazonaws.services.lambda.runtime.events.SQSEvent;
 import io.spiderling.core.batch.BatchOptions;
+import io.spiderling.core.batch.BatchSource;
 import io.spiderling.core.batch.UploadFormat;
 import io.spiderling.core.content.BucketKeys;
 import io.spiderling.core.fetch.FetchJob;
 import io.spiderling.lambda.plan.PlanHandler;
 import software.amazon.awssdk.core.sync.RequestBody;
-import io.spiderling.core.pipeline.Ingest;
+import io.spiderling.core.pipeline.ingest.Ingest;
 import jakarta.inject.Inject;
 import java.util.ArrayList;
 import java.util.List;
@@ -37,7 +38,7 @@ class CanonicalizeHandlerTest {
     void handleRequest_whenManifestCreatedTwice_expectOneFetchJobPerUrlGroupedBySite() {
         String batchId = "canonicalize-test";
         var accepted = (Ingest.Result.Accepted) pipeline.ingest().submit(batchId,
-                List.of("https://a.example/1", "https://a.example/2", "https://b.example/1"), "http");
+                List.of("https://a.example/1", "https://a.example/2", "https://b.example/1"), BatchSource.HTTP);
         ObjectNode event = Events.load("s3-manifest-created.json");
         ((ObjectNode) event.at("/Records/0/s3/object")).put("key", BucketKeys.manifest(batchId));
 
@@ -64,7 +65,7 @@ class CanonicalizeHandlerTest {
     @Test
     void handleRequest_whenUploadCreated_expectOneChunkMessageEachWhichThePlanHandlerPlans() throws Exception {
         String batchId = "k-8a185fb71966494a15832f1071653d3b"; // the sample events' batch
-        pipeline.ingest().startUpload(batchId, UploadFormat.JSONL, "upload", BatchOptions.NONE);
+        pipeline.ingest().startUpload(batchId, UploadFormat.JSONL, BatchSource.UPLOAD, BatchOptions.NONE);
         StringBuilder manifest = new StringBuilder();
         for (int i = 0; i < 3000; i++) { // about 110 KB: several chunks of the test profile's 16 KiB
             manifest.append(i % 2 == 0 ? "\"https://up-" + (i % 3) + ".example/p/" + i + "\"\n"

@@ -15,6 +15,7 @@ import io.spiderling.aws.DynamoDbUrlStore;
 import com.amazonaws.services.lambda.runtime.Context;
 import com.amazonaws.services.lambda.runtime.events.SQSEvent;
 import io.spiderling.aws.FetchJobCodec;
+import io.spiderling.core.batch.BatchSource;
 import io.spiderling.core.content.BucketKeys;
 import io.spiderling.lambda.fetch.FetchDeadLetterHandler;
 import io.spiderling.lambda.fetch.FetchHandler;
@@ -93,7 +94,6 @@ class FetchHandlerTest {
                 .add(poison)
                 .add(record(1, "fetch-groups", blocked, "g1"))
                 .add(record(2, "fetch-groups", other, "g2"));
-
         JsonNode response = invoke(records);
 
         List<String> failed = response.get("batchItemFailures").findValuesAsText("itemIdentifier");
@@ -195,7 +195,8 @@ class FetchHandlerTest {
     }
 
     private void batch(String batchId, NormalizedUrl... urls) {
-        batches.createBatch(new BatchHeader(batchId, urls.length, 0, List.of(), 0, "http", Instant.now()));
+        batches.createBatch(BatchHeader.builder().batchId(batchId).total(urls.length)
+                .source(BatchSource.HTTP).createdAt(Instant.now()).build());
         batches.addItems(batchId, List.of(urls), Instant.now());
     }
 

@@ -33,7 +33,7 @@ class IngestQueueHandlerTest {
         BatchStatus good = status(event.get("Records").get(0));
         assertEquals(1, good.header().total(), "the two spellings are one page");
         assertEquals(1, good.header().duplicates());
-        assertEquals("sqs", good.header().source());
+        assertEquals("sqs", good.header().source().wireName());
         BatchStatus bad = status(event.get("Records").get(1));
         assertEquals(0, bad.header().total());
         assertEquals(1, bad.header().rejectedCount());

@@ -12,6 +12,7 @@ import io.quarkus.test.junit.TestProfile;
 import io.spiderling.aws.DynamoDbBatchStore;
 import io.spiderling.core.batch.BatchHeader;
 import io.spiderling.core.batch.BatchOptions;
+import io.spiderling.core.batch.BatchSource;
 import io.spiderling.core.notify.WebhookSignature;
 import io.spiderling.testkit.SampleClients;
 import java.net.InetSocketAddress;
@@ -51,9 +52,10 @@ class NotifyHandlerTest {
         receiver.start();
         try {
             String hook = "http://127.0.0.1:" + receiver.getAddress().getPort() + "/hook";
-            batches.createBatch(new BatchHeader(batchId, 0, 0, List.of(), 0, "http", Instant.now(),
-                    new BatchOptions(Optional.of(hook), Optional.empty()), "", Optional.empty(),
-                    SampleClients.CLIENT_A));
+            batches.createBatch(BatchHeader.builder().batchId(batchId).total(0).source(BatchSource.HTTP)
+                    .createdAt(Instant.now())
+                    .options(new BatchOptions(Optional.of(hook), Optional.empty()))
+                    .client(SampleClients.CLIENT_A).build());
             batches.markCompleted(batchId, Instant.now());
 
             JsonNode first = Events.JSON.readTree(Events.invoke(event).statusCode(200).extract().asString());

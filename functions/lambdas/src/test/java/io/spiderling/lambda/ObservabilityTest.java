@@ -14,8 +14,9 @@ import io.spiderling.aws.DynamoDbBatchStore;
 import io.spiderling.aws.FetchJobCodec;
 import io.spiderling.catalog.Metrics;
 import io.spiderling.core.batch.BatchHeader;
+import io.spiderling.core.batch.BatchSource;
 import io.spiderling.core.fetch.FetchJob;
-import io.spiderling.core.pipeline.FetchPage;
+import io.spiderling.core.pipeline.fetch.FetchPage;
 import io.spiderling.core.url.NormalizedUrl;
 import io.spiderling.lambda.fetch.FetchDeadLetterHandler;
 import io.spiderling.lambda.fetch.FetchHandler;
@@ -240,7 +241,8 @@ class ObservabilityTest {
     }
 
     private void batch(String batchId, NormalizedUrl url) {
-        batches.createBatch(new BatchHeader(batchId, 1, 0, List.of(), 0, "http", Instant.now()));
+        batches.createBatch(BatchHeader.builder().batchId(batchId).total(1)
+                .source(BatchSource.HTTP).createdAt(Instant.now()).build());
         batches.addItems(batchId, List.of(url), Instant.now());
     }
 

@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.spiderling.core.batch.Waiting;
-import io.spiderling.core.pipeline.BatchWaiting;
+import io.spiderling.core.pipeline.batch.BatchWaiting;
 import io.spiderling.core.politeness.FetchOutcome;
 import io.spiderling.core.politeness.PauseCause;
 import io.spiderling.core.url.SiteKey;

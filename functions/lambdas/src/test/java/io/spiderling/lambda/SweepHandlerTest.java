@@ -11,9 +11,10 @@ import io.quarkus.test.junit.TestProfile;
 import io.spiderling.aws.DynamoDbFrontierStore;
 import io.spiderling.aws.DynamoDbPendingPlans;
 import io.spiderling.aws.FetchJobCodec;
+import io.spiderling.core.batch.BatchSource;
 import io.spiderling.core.content.BucketKeys;
 import io.spiderling.core.frontier.FrontierEntry;
-import io.spiderling.core.pipeline.Ingest;
+import io.spiderling.core.pipeline.ingest.Ingest;
 import io.spiderling.core.url.NormalizedUrl;
 import io.spiderling.lambda.wake.WakeHandler;
 import jakarta.inject.Inject;
@@ -52,7 +53,7 @@ class SweepHandlerTest {
     void handleRequest_whenAManifestsEventWasLost_plansTheBatchAndQueuesItsUrl() {
         String batchId = "sweep-stranded";
         assertInstanceOf(Ingest.Result.Accepted.class, pipeline.ingest().submit(batchId,
-                List.of("https://stranded.example/only"), "http")); // the manifest's S3 event never comes
+                List.of("https://stranded.example/only"), BatchSource.HTTP)); // the manifest's S3 event never comes
         String manifest = BucketKeys.manifest(batchId);
         new DynamoDbPendingPlans(TestStack.aws().dynamoDb(), TestStack.resources().batchesTable())
                 .expect(manifest, Instant.now().minus(pipeline.unplannedAfter()).minus(Duration.ofMinutes(1)));

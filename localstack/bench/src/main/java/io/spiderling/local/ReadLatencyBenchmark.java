@@ -9,9 +9,9 @@ import io.spiderling.core.content.Hashing;
 import io.spiderling.core.extract.ExtractionRecord;
 import io.spiderling.core.extract.PageMetadata;
 import io.spiderling.core.fetch.FetchRecord;
-import io.spiderling.core.pipeline.Queries;
-import io.spiderling.core.pipeline.Queries.ContentLink;
-import io.spiderling.core.pipeline.Queries.UrlLookup;
+import io.spiderling.core.pipeline.query.Queries;
+import io.spiderling.core.pipeline.query.Queries.ContentLink;
+import io.spiderling.core.pipeline.query.Queries.UrlLookup;
 import io.spiderling.core.url.NormalizationResult;
 import io.spiderling.core.url.NormalizedUrl;
 import io.spiderling.core.url.UrlNormalizer;
@@ -126,8 +126,8 @@ public class ReadLatencyBenchmark {
         UrlNormalizer normalizer = UrlNormalizer.create();
         DynamoDbUrlStore urls = new DynamoDbUrlStore(dynamoDb, r.urlsTable());
         DynamoDbBatchStore batches = new DynamoDbBatchStore(dynamoDb, r.batchesTable());
-        queries = new Queries(normalizer, batches, batches, urls, new S3BlobStore(s3, aws.s3Presigner(),
-                r.bucket()));
+        queries = Queries.builder().normalizer(normalizer).headers(batches).items(batches).urls(urls)
+                .blobs(new S3BlobStore(s3, aws.s3Presigner(), r.bucket())).build();
 
         long start = System.nanoTime();
         Instant fetchedAt = Instant.parse("2026-11-01T00:00:00Z");
@@ -186,8 +186,9 @@ public class ReadLatencyBenchmark {
                 .requestUrl(page.value()).timeToFirstByteMs(40 + i % 200).totalMs(60 + i % 400).headers(headers)
                 .redirects(alias.map(a -> List.of(a.value())).orElse(List.of())).connectMs(5 + i % 20)
                 .freshUntil(fetchedAt.plus(Duration.ofDays(1))).build());
-        urls.recordExtraction(new ExtractionRecord(page.urlHash(), page.value(), PageMetadata.empty(), sha,
-                fetchedAt, fetchedAt.plusMillis(250)));
+        urls.recordExtraction(ExtractionRecord.builder().urlHash(page.urlHash()).url(page.value())
+                .page(PageMetadata.empty()).contentSha256(sha).contentFetchedAt(fetchedAt)
+                .extractedAt(fetchedAt.plusMillis(250)).build());
         alias.ifPresent(a -> urls.recordRedirect(a.urlHash(), a.value(), page.value(), fetchedAt));
     }
 

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.spiderling.core.fetch.FetchJob;
-import io.spiderling.core.pipeline.FetchPage;
+import io.spiderling.core.pipeline.fetch.FetchPage;
 import io.spiderling.core.url.NormalizedUrl;
 import io.spiderling.testkit.EmbeddedAws;
 import io.spiderling.testkit.EmbeddedAwsExtension;

@@ -10,6 +10,7 @@ import com.amazonaws.services.lambda.runtime.events.ScheduledEvent;
 import io.smallrye.config.PropertiesConfigSource;
 import io.smallrye.config.SmallRyeConfig;
 import io.smallrye.config.SmallRyeConfigBuilder;
+import io.spiderling.catalog.AuthMode;
 import io.spiderling.catalog.Catalog;
 import io.spiderling.catalog.ConfigKeys;
 import io.spiderling.catalog.EventSource;
@@ -238,7 +239,7 @@ public final class LocalSpiderling implements AutoCloseable {
         // The local sites live on 127.0.0.x; the SSRF guard still refuses every other private range.
         local.put(ConfigKeys.FETCH_ALLOW_LOOPBACK.name(), "true");
         // Bearer tokens from a clients file, and webhooks to local receivers over plain http.
-        local.put(ConfigKeys.AUTH_MODE.name(), "token-file");
+        local.put(ConfigKeys.AUTH_MODE.name(), AuthMode.TOKEN_FILE.wireName());
         local.put(ConfigKeys.NOTIFY_ALLOW_HTTP.name(), "true");
         URL properties = Pipeline.class.getClassLoader().getResource("application.properties");
         try {

@@ -67,4 +67,55 @@ public record BatchStatus(BatchHeader header, Map<ItemState, Integer> terminalCo
         }
         return counts;
     }
+
+    /** Names each of the 6 parts where the value is made. */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** The parts by name; {@link #build} checks them as the constructor does. */
+    public static final class Builder {
+        private BatchHeader header;
+        private Map<ItemState, Integer> terminalCounts = Map.of();
+        private Optional<Instant> completedAt = Optional.empty();
+        private Optional<Instant> cancelledAt = Optional.empty();
+        private Optional<PlanProgress> planning = Optional.empty();
+        private CallbackState callback = CallbackState.NONE;
+
+        private Builder() {}
+
+        public Builder header(BatchHeader value) {
+            header = value;
+            return this;
+        }
+
+        public Builder terminalCounts(Map<ItemState, Integer> value) {
+            terminalCounts = value;
+            return this;
+        }
+
+        public Builder completedAt(Optional<Instant> value) {
+            completedAt = value;
+            return this;
+        }
+
+        public Builder cancelledAt(Optional<Instant> value) {
+            cancelledAt = value;
+            return this;
+        }
+
+        public Builder planning(Optional<PlanProgress> value) {
+            planning = value;
+            return this;
+        }
+
+        public Builder callback(CallbackState value) {
+            callback = value;
+            return this;
+        }
+
+        public BatchStatus build() {
+            return new BatchStatus(header, terminalCounts, completedAt, cancelledAt, planning, callback);
+        }
+    }
 }

@@ -58,6 +58,57 @@ public sealed interface Waiting {
         public Optional<Instant> until() {
             return Optional.of(nextTry);
         }
+
+        /** Names each of the 6 parts where the value is made. */
+        public static Builder builder() {
+            return new Builder();
+        }
+
+        /** The parts by name; {@link #build} checks them as the constructor does. */
+        public static final class Builder {
+            private SiteKey siteKey;
+            private RobotsOrigin origin;
+            private Optional<Integer> status = Optional.empty();
+            private int failures;
+            private Instant nextTry;
+            private int urls;
+
+            private Builder() {}
+
+            public Builder siteKey(SiteKey value) {
+                siteKey = value;
+                return this;
+            }
+
+            public Builder origin(RobotsOrigin value) {
+                origin = value;
+                return this;
+            }
+
+            public Builder status(Optional<Integer> value) {
+                status = value;
+                return this;
+            }
+
+            public Builder failures(int value) {
+                failures = value;
+                return this;
+            }
+
+            public Builder nextTry(Instant value) {
+                nextTry = value;
+                return this;
+            }
+
+            public Builder urls(int value) {
+                urls = value;
+                return this;
+            }
+
+            public RobotsUnreachable build() {
+                return new RobotsUnreachable(siteKey, origin, status, failures, nextTry, urls);
+            }
+        }
     }
 
     /**
@@ -65,7 +116,7 @@ public sealed interface Waiting {
      * pause is not over.
      *
      * @param pausesInRow pauses since the site last answered properly, this one included
-     * @param cause why the limiter paused it; empty for a rate item stored before causes were recorded
+     * @param cause why the limiter paused it; empty when the stored cause is one this version cannot read
      */
     record Paused(SiteKey siteKey, Instant pausedUntil, int pausesInRow, Optional<PauseCause> cause, int urls)
             implements Waiting {

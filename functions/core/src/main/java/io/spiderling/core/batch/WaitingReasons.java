@@ -106,8 +106,9 @@ public final class WaitingReasons {
     private Optional<Waiting> robotsWait(SiteState state, Instant now) {
         for (RobotsCacheEntry entry : state.robots()) {
             if (robots.decide(Optional.of(entry), RequestUrl.parse(entry.origin().robotsUrl()), now) instanceof RobotsVerdict.Wait w) {
-                return Optional.of(new Waiting.RobotsUnreachable(state.site(), entry.origin(), entry.lastStatus(),
-                        entry.consecutiveFailures(), w.until(), 0));
+                return Optional.of(Waiting.RobotsUnreachable.builder().siteKey(state.site()).origin(entry.origin())
+                        .status(entry.lastStatus()).failures(entry.consecutiveFailures()).nextTry(w.until()).urls(0)
+                        .build());
             }
         }
         return Optional.empty();
@@ -115,7 +116,8 @@ public final class WaitingReasons {
 
     private static Waiting withUrls(Waiting waiting, int urls) {
         return waiting instanceof Waiting.RobotsUnreachable r
-                ? new Waiting.RobotsUnreachable(r.siteKey(), r.origin(), r.status(), r.failures(), r.nextTry(), urls)
+                ? Waiting.RobotsUnreachable.builder().siteKey(r.siteKey()).origin(r.origin()).status(r.status())
+                        .failures(r.failures()).nextTry(r.nextTry()).urls(urls).build()
                 : waiting;
     }
 

@@ -20,8 +20,67 @@ public record ExtractionRecord(String urlHash, String url, PageMetadata page, St
         Objects.requireNonNull(source, "source");
     }
 
-    public ExtractionRecord(String urlHash, String url, PageMetadata page, String contentSha256,
-            Instant contentFetchedAt, Instant extractedAt) {
-        this(urlHash, url, page, contentSha256, contentFetchedAt, extractedAt, Optional.empty(), Optional.empty());
+    /** Names each of the 8 parts where the value is made. */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** The parts by name; {@link #build} checks them as the constructor does. */
+    public static final class Builder {
+        private String urlHash;
+        private String url;
+        private PageMetadata page;
+        private String contentSha256;
+        private Instant contentFetchedAt;
+        private Instant extractedAt;
+        private Optional<String> canonicalUrl = Optional.empty();
+        private Optional<String> source = Optional.empty();
+
+        private Builder() {}
+
+        public Builder urlHash(String value) {
+            urlHash = value;
+            return this;
+        }
+
+        public Builder url(String value) {
+            url = value;
+            return this;
+        }
+
+        public Builder page(PageMetadata value) {
+            page = value;
+            return this;
+        }
+
+        public Builder contentSha256(String value) {
+            contentSha256 = value;
+            return this;
+        }
+
+        public Builder contentFetchedAt(Instant value) {
+            contentFetchedAt = value;
+            return this;
+        }
+
+        public Builder extractedAt(Instant value) {
+            extractedAt = value;
+            return this;
+        }
+
+        public Builder canonicalUrl(Optional<String> value) {
+            canonicalUrl = value;
+            return this;
+        }
+
+        public Builder source(Optional<String> value) {
+            source = value;
+            return this;
+        }
+
+        public ExtractionRecord build() {
+            return new ExtractionRecord(urlHash, url, page, contentSha256, contentFetchedAt, extractedAt, canonicalUrl,
+                    source);
+        }
     }
 }

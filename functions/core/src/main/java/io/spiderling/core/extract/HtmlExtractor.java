@@ -104,8 +104,9 @@ public final class HtmlExtractor {
         } catch (RuntimeException | StackOverflowError e) {
             // jsoup builds and walks its tree without recursion; this is the last guard, so that one page cannot fail
             // a batch
-            return new PageMetadata(null, null, null, null, null, Map.of(), Map.of(), List.of(), List.of(), 0,
-                    encoding.name());
+            return PageMetadata.builder().title(null).description(null).language(null).canonicalHref(null).image(null)
+                    .openGraph(Map.of()).twitter(Map.of()).structuredData(List.of()).outlinks(List.of())
+                    .outlinksFound(0).encoding(encoding.name()).build();
         }
         guarded(() -> keepHttpBase(document, pageUrl), false);
 
@@ -115,18 +116,11 @@ public final class HtmlExtractor {
         Resolver resolver = new Resolver(document.baseUri());
         String image = guarded(() -> image(document, meta, resolver), null);
         Outlinks outlinks = guarded(() -> outlinks(document, resolver), Outlinks.NONE);
-        return new PageMetadata(
-                title,
-                description,
-                guarded(() -> language(document), null),
-                guarded(() -> canonicalHref(document), null),
-                image,
-                meta.openGraph(),
-                meta.twitter(),
-                guarded(() -> structuredData(document), List.of()),
-                outlinks.kept(),
-                outlinks.found(),
-                encoding.name());
+        return PageMetadata.builder().title(title).description(description)
+                .language(guarded(() -> language(document), null))
+                .canonicalHref(guarded(() -> canonicalHref(document), null)).image(image).openGraph(meta.openGraph())
+                .twitter(meta.twitter()).structuredData(guarded(() -> structuredData(document), List.of()))
+                .outlinks(outlinks.kept()).outlinksFound(outlinks.found()).encoding(encoding.name()).build();
     }
 
     /** One failing field must not cost the others. */

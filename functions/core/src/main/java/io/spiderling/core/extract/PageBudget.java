@@ -28,9 +28,11 @@ public final class PageBudget {
     private PageBudget() {}
 
     public static PageMetadata fit(PageMetadata page) {
-        return new PageMetadata(page.title(), page.description(), page.language(), page.canonicalHref(),
-                page.image(), fit(page.openGraph()), fit(page.twitter()), fitStructured(page.structuredData()),
-                fitLinks(page.outlinks()), page.outlinksFound(), page.encoding());
+        return PageMetadata.builder().title(page.title()).description(page.description()).language(page.language())
+                .canonicalHref(page.canonicalHref()).image(page.image()).openGraph(fit(page.openGraph()))
+                .twitter(fit(page.twitter())).structuredData(fitStructured(page.structuredData()))
+                .outlinks(fitLinks(page.outlinks())).outlinksFound(page.outlinksFound()).encoding(page.encoding())
+                .build();
     }
 
     /** The UTF-8 bytes of every string of the page: what it adds to the stored row, attribute names aside. */

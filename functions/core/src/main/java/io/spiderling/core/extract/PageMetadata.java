@@ -68,4 +68,86 @@ public record PageMetadata(
         map.forEach((key, value) -> copy.put(Objects.requireNonNull(key, "key"), Objects.requireNonNull(value, key)));
         return Collections.unmodifiableMap(copy);
     }
+
+    /** Names each of the 11 parts where the value is made. */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** The parts by name; {@link #build} checks them as the constructor does. */
+    public static final class Builder {
+        private String title;
+        private String description;
+        private String language;
+        private String canonicalHref;
+        private String image;
+        private Map<String, String> openGraph = Map.of();
+        private Map<String, String> twitter = Map.of();
+        private List<StructuredData> structuredData = List.of();
+        private List<String> outlinks = List.of();
+        private int outlinksFound;
+        private String encoding;
+
+        private Builder() {}
+
+        public Builder title(String value) {
+            title = value;
+            return this;
+        }
+
+        public Builder description(String value) {
+            description = value;
+            return this;
+        }
+
+        public Builder language(String value) {
+            language = value;
+            return this;
+        }
+
+        public Builder canonicalHref(String value) {
+            canonicalHref = value;
+            return this;
+        }
+
+        public Builder image(String value) {
+            image = value;
+            return this;
+        }
+
+        public Builder openGraph(Map<String, String> value) {
+            openGraph = value;
+            return this;
+        }
+
+        public Builder twitter(Map<String, String> value) {
+            twitter = value;
+            return this;
+        }
+
+        public Builder structuredData(List<StructuredData> value) {
+            structuredData = value;
+            return this;
+        }
+
+        public Builder outlinks(List<String> value) {
+            outlinks = value;
+            return this;
+        }
+
+        public Builder outlinksFound(int value) {
+            outlinksFound = value;
+            return this;
+        }
+
+        public Builder encoding(String value) {
+            encoding = value;
+            return this;
+        }
+
+        public PageMetadata build() {
+            return new PageMetadata(title, description, language, canonicalHref, image, openGraph, twitter,
+                    structuredData, outlinks, outlinksFound, encoding);
+        }
+    }
 }

@@ -26,4 +26,55 @@ public record Capture(String key, String remoteIp, Instant capturedAt, String pa
         Objects.requireNonNull(payloadDigest, "payloadDigest");
         Objects.requireNonNull(refersToAt, "refersToAt");
     }
+
+    /** Names each of the 6 parts where the value is made. */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** The parts by name; {@link #build} checks them as the constructor does. */
+    public static final class Builder {
+        private String key;
+        private String remoteIp;
+        private Instant capturedAt;
+        private String payloadDigest;
+        private boolean truncated;
+        private Optional<Instant> refersToAt = Optional.empty();
+
+        private Builder() {}
+
+        public Builder key(String value) {
+            key = value;
+            return this;
+        }
+
+        public Builder remoteIp(String value) {
+            remoteIp = value;
+            return this;
+        }
+
+        public Builder capturedAt(Instant value) {
+            capturedAt = value;
+            return this;
+        }
+
+        public Builder payloadDigest(String value) {
+            payloadDigest = value;
+            return this;
+        }
+
+        public Builder truncated(boolean value) {
+            truncated = value;
+            return this;
+        }
+
+        public Builder refersToAt(Optional<Instant> value) {
+            refersToAt = value;
+            return this;
+        }
+
+        public Capture build() {
+            return new Capture(key, remoteIp, capturedAt, payloadDigest, truncated, refersToAt);
+        }
+    }
 }

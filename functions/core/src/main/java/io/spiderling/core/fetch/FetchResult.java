@@ -34,21 +34,10 @@ public sealed interface FetchResult {
             Objects.requireNonNull(exchange, "exchange");
         }
 
-        public Response(int status, Map<String, String> headers, byte[] body, boolean truncated, String finalUrl,
-                Duration timeToFirstByte, Duration total, List<String> redirects, Duration connect) {
-            this(status, headers, body, truncated, finalUrl, timeToFirstByte, total, redirects, connect,
-                    Optional.empty());
-        }
-
         /** The same response, with its exchange as captured. */
         public Response withExchange(WireExchange value) {
             return new Response(status, headers, body, truncated, finalUrl, timeToFirstByte, total, redirects, connect,
                     Optional.of(value));
-        }
-
-        public Response(int status, Map<String, String> headers, byte[] body, boolean truncated, String finalUrl,
-                Duration timeToFirstByte, Duration total) {
-            this(status, headers, body, truncated, finalUrl, timeToFirstByte, total, List.of(), Duration.ZERO);
         }
 
         public boolean redirect() {
@@ -61,6 +50,82 @@ public sealed interface FetchResult {
 
         public String contentType() {
             return headers.get("content-type");
+        }
+
+        /** Names each of the 10 parts where the value is made. */
+        public static Builder builder() {
+            return new Builder();
+        }
+
+        /** The parts by name; {@link #build} checks them as the constructor does. */
+        public static final class Builder {
+            private int status;
+            private Map<String, String> headers = Map.of();
+            private byte[] body;
+            private boolean truncated;
+            private String finalUrl;
+            private Duration timeToFirstByte;
+            private Duration total;
+            private List<String> redirects = List.of();
+            private Duration connect = Duration.ZERO;
+            private Optional<WireExchange> exchange = Optional.empty();
+
+            private Builder() {}
+
+            public Builder status(int value) {
+                status = value;
+                return this;
+            }
+
+            public Builder headers(Map<String, String> value) {
+                headers = value;
+                return this;
+            }
+
+            public Builder body(byte[] value) {
+                body = value;
+                return this;
+            }
+
+            public Builder truncated(boolean value) {
+                truncated = value;
+                return this;
+            }
+
+            public Builder finalUrl(String value) {
+                finalUrl = value;
+                return this;
+            }
+
+            public Builder timeToFirstByte(Duration value) {
+                timeToFirstByte = value;
+                return this;
+            }
+
+            public Builder total(Duration value) {
+                total = value;
+                return this;
+            }
+
+            public Builder redirects(List<String> value) {
+                redirects = value;
+                return this;
+            }
+
+            public Builder connect(Duration value) {
+                connect = value;
+                return this;
+            }
+
+            public Builder exchange(Optional<WireExchange> value) {
+                exchange = value;
+                return this;
+            }
+
+            public Response build() {
+                return new Response(status, headers, body, truncated, finalUrl, timeToFirstByte, total, redirects,
+                        connect, exchange);
+            }
         }
     }
 

@@ -47,4 +47,55 @@ public record WireExchange(byte[] request, String statusLine, List<Header> respo
             throw new IllegalArgumentException(what + " must not hold a line end: " + text);
         }
     }
+
+    /** Names each of the 6 parts where the value is made. */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** The parts by name; {@link #build} checks them as the constructor does. */
+    public static final class Builder {
+        private byte[] request;
+        private String statusLine;
+        private List<Header> responseHeaders = List.of();
+        private String remoteIp;
+        private byte[] payload;
+        private boolean payloadTruncated;
+
+        private Builder() {}
+
+        public Builder request(byte[] value) {
+            request = value;
+            return this;
+        }
+
+        public Builder statusLine(String value) {
+            statusLine = value;
+            return this;
+        }
+
+        public Builder responseHeaders(List<Header> value) {
+            responseHeaders = value;
+            return this;
+        }
+
+        public Builder remoteIp(String value) {
+            remoteIp = value;
+            return this;
+        }
+
+        public Builder payload(byte[] value) {
+            payload = value;
+            return this;
+        }
+
+        public Builder payloadTruncated(boolean value) {
+            payloadTruncated = value;
+            return this;
+        }
+
+        public WireExchange build() {
+            return new WireExchange(request, statusLine, responseHeaders, remoteIp, payload, payloadTruncated);
+        }
+    }
 }

@@ -79,4 +79,55 @@ public record FrontierEntry(String batchId, Hop hop, int attempt, long order, In
     public FetchJob sentJob() {
         return new FetchJob(batchId, hop, Math.max(1, attempt), Math.max(1, send));
     }
+
+    /** Names each of the 6 parts where the value is made. */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** The parts by name; {@link #build} checks them as the constructor does. */
+    public static final class Builder {
+        private String batchId;
+        private Hop hop;
+        private int attempt;
+        private long order;
+        private Instant notBefore;
+        private int send;
+
+        private Builder() {}
+
+        public Builder batchId(String value) {
+            batchId = value;
+            return this;
+        }
+
+        public Builder hop(Hop value) {
+            hop = value;
+            return this;
+        }
+
+        public Builder attempt(int value) {
+            attempt = value;
+            return this;
+        }
+
+        public Builder order(long value) {
+            order = value;
+            return this;
+        }
+
+        public Builder notBefore(Instant value) {
+            notBefore = value;
+            return this;
+        }
+
+        public Builder send(int value) {
+            send = value;
+            return this;
+        }
+
+        public FrontierEntry build() {
+            return new FrontierEntry(batchId, hop, attempt, order, notBefore, send);
+        }
+    }
 }

@@ -136,4 +136,61 @@ public record CallbackEvent(String eventId, Type type, String batchId, Instant o
         }
         return out.toByteArray();
     }
+
+    /** Names each of the 7 parts where the value is made. */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** The parts by name; {@link #build} checks them as the constructor does. */
+    public static final class Builder {
+        private String eventId;
+        private Type type;
+        private String batchId;
+        private Instant occurredAt;
+        private Map<String, Integer> counts = Map.of();
+        private int total;
+        private boolean done;
+
+        private Builder() {}
+
+        public Builder eventId(String value) {
+            eventId = value;
+            return this;
+        }
+
+        public Builder type(Type value) {
+            type = value;
+            return this;
+        }
+
+        public Builder batchId(String value) {
+            batchId = value;
+            return this;
+        }
+
+        public Builder occurredAt(Instant value) {
+            occurredAt = value;
+            return this;
+        }
+
+        public Builder counts(Map<String, Integer> value) {
+            counts = value;
+            return this;
+        }
+
+        public Builder total(int value) {
+            total = value;
+            return this;
+        }
+
+        public Builder done(boolean value) {
+            done = value;
+            return this;
+        }
+
+        public CallbackEvent build() {
+            return new CallbackEvent(eventId, type, batchId, occurredAt, counts, total, done);
+        }
+    }
 }

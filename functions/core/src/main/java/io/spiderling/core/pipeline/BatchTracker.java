@@ -75,8 +75,9 @@ public final class BatchTracker {
             if (!headers.markCompleted(batchId, at)) {
                 return; // another caller recorded it, and emits it
             }
-            status = new BatchStatus(status.header(), status.terminalCounts(), Optional.of(at),
-                    status.cancelledAt(), status.planning(), status.callback());
+            status = BatchStatus.builder().header(status.header()).terminalCounts(status.terminalCounts())
+                    .completedAt(Optional.of(at)).cancelledAt(status.cancelledAt()).planning(status.planning())
+                    .callback(status.callback()).build();
         } else if (status.callback().completionEmittedAt().isPresent()) {
             return;
         }

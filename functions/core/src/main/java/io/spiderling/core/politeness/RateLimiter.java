@@ -245,9 +245,10 @@ public final class RateLimiter {
         }
         boolean throttled = state.interval().compareTo(state.baseInterval()) > 0;
         Duration interval = throttled ? max(state.interval(), baseInterval) : baseInterval;
-        return new SiteRate(state.lastSlot(), interval, baseInterval, state.pausedUntil(), state.pauseCause(),
-                state.throttles(), state.successes(), state.responseTime(), state.inFlight(), state.failing(),
-                state.version() + 1);
+        return SiteRate.builder().lastSlot(state.lastSlot()).interval(interval).baseInterval(baseInterval)
+                .pausedUntil(state.pausedUntil()).pauseCause(state.pauseCause()).throttles(state.throttles())
+                .successes(state.successes()).responseTime(state.responseTime()).inFlight(state.inFlight())
+                .failing(state.failing()).version(state.version() + 1).build();
     }
 
     /** The spacing between this site's slots now: see the class comment for the formula. */

@@ -67,6 +67,106 @@ public final class RetryPolicy {
                 throw new IllegalArgumentException("retryAfterJitter must be in [0, 1], was " + retryAfterJitter);
             }
         }
+
+        /** These settings with {@code maxAttempts} changed. */
+        public Settings withMaxAttempts(int value) {
+            return new Settings(value, maxThrottledAttempts, backoffBase, backoffMultiplier, maxBackoff, maxRetryAfter,
+                    retryAfterJitter);
+        }
+
+        /** These settings with {@code maxThrottledAttempts} changed. */
+        public Settings withMaxThrottledAttempts(int value) {
+            return new Settings(maxAttempts, value, backoffBase, backoffMultiplier, maxBackoff, maxRetryAfter,
+                    retryAfterJitter);
+        }
+
+        /** These settings with {@code backoffBase} changed. */
+        public Settings withBackoffBase(Duration value) {
+            return new Settings(maxAttempts, maxThrottledAttempts, value, backoffMultiplier, maxBackoff, maxRetryAfter,
+                    retryAfterJitter);
+        }
+
+        /** These settings with {@code backoffMultiplier} changed. */
+        public Settings withBackoffMultiplier(int value) {
+            return new Settings(maxAttempts, maxThrottledAttempts, backoffBase, value, maxBackoff, maxRetryAfter,
+                    retryAfterJitter);
+        }
+
+        /** These settings with {@code maxBackoff} changed. */
+        public Settings withMaxBackoff(Duration value) {
+            return new Settings(maxAttempts, maxThrottledAttempts, backoffBase, backoffMultiplier, value, maxRetryAfter,
+                    retryAfterJitter);
+        }
+
+        /** These settings with {@code maxRetryAfter} changed. */
+        public Settings withMaxRetryAfter(Duration value) {
+            return new Settings(maxAttempts, maxThrottledAttempts, backoffBase, backoffMultiplier, maxBackoff, value,
+                    retryAfterJitter);
+        }
+
+        /** These settings with {@code retryAfterJitter} changed. */
+        public Settings withRetryAfterJitter(double value) {
+            return new Settings(maxAttempts, maxThrottledAttempts, backoffBase, backoffMultiplier, maxBackoff,
+                    maxRetryAfter, value);
+        }
+
+        /** Names each of the 7 parts where the value is made. */
+        public static Builder builder() {
+            return new Builder();
+        }
+
+        /** The parts by name; {@link #build} checks them as the constructor does. */
+        public static final class Builder {
+            private int maxAttempts;
+            private int maxThrottledAttempts;
+            private Duration backoffBase;
+            private int backoffMultiplier;
+            private Duration maxBackoff;
+            private Duration maxRetryAfter;
+            private double retryAfterJitter;
+
+            private Builder() {}
+
+            public Builder maxAttempts(int value) {
+                maxAttempts = value;
+                return this;
+            }
+
+            public Builder maxThrottledAttempts(int value) {
+                maxThrottledAttempts = value;
+                return this;
+            }
+
+            public Builder backoffBase(Duration value) {
+                backoffBase = value;
+                return this;
+            }
+
+            public Builder backoffMultiplier(int value) {
+                backoffMultiplier = value;
+                return this;
+            }
+
+            public Builder maxBackoff(Duration value) {
+                maxBackoff = value;
+                return this;
+            }
+
+            public Builder maxRetryAfter(Duration value) {
+                maxRetryAfter = value;
+                return this;
+            }
+
+            public Builder retryAfterJitter(double value) {
+                retryAfterJitter = value;
+                return this;
+            }
+
+            public Settings build() {
+                return new Settings(maxAttempts, maxThrottledAttempts, backoffBase, backoffMultiplier, maxBackoff,
+                        maxRetryAfter, retryAfterJitter);
+            }
+        }
     }
 
     private final Settings settings;

@@ -20,8 +20,8 @@ import java.util.function.Consumer;
  * @param baseInterval the spacing of a well-behaved site: the configured or overridden interval, raised to the
  *     robots.txt crawl delay (see {@link RateLimiter#baseInterval})
  * @param pausedUntil no slot is granted before this (a 429/503 pause); the epoch when there is none
- * @param pauseCause why the limiter set {@code pausedUntil}; empty when it never did, or when the state was stored
- *     before causes were recorded
+ * @param pauseCause why the limiter set {@code pausedUntil}; empty when it never did (or, as its adapter reads it,
+ *     when the stored cause is one this version cannot read)
  * @param throttles 429/503 answers since the last successful one
  * @param successes successful answers since the interval last changed, counted up to the number that restores it
  * @param responseTime smoothed (EWMA) fetch duration; zero before the first answer
@@ -141,6 +141,104 @@ public record SiteRate(Instant lastSlot, Duration interval, Duration baseInterva
         Objects.requireNonNull(d, name);
         if (d.isNegative() || d.isZero()) {
             throw new IllegalArgumentException(name + " must be positive, was " + d);
+        }
+    }
+
+    /** Names each of the 11 parts where the value is made. */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** A builder holding this value's parts, to change some of them. */
+    public Builder toBuilder() {
+        return new Builder()
+                .lastSlot(lastSlot)
+                .interval(interval)
+                .baseInterval(baseInterval)
+                .pausedUntil(pausedUntil)
+                .pauseCause(pauseCause)
+                .throttles(throttles)
+                .successes(successes)
+                .responseTime(responseTime)
+                .inFlight(inFlight)
+                .failing(failing)
+                .version(version);
+    }
+
+    /** The parts by name; {@link #build} checks them as the constructor does. */
+    public static final class Builder {
+        private Instant lastSlot;
+        private Duration interval;
+        private Duration baseInterval;
+        private Instant pausedUntil;
+        private Optional<PauseCause> pauseCause = Optional.empty();
+        private int throttles;
+        private int successes;
+        private Duration responseTime;
+        private List<Instant> inFlight = List.of();
+        private List<String> failing = List.of();
+        private long version;
+
+        private Builder() {}
+
+        public Builder lastSlot(Instant value) {
+            lastSlot = value;
+            return this;
+        }
+
+        public Builder interval(Duration value) {
+            interval = value;
+            return this;
+        }
+
+        public Builder baseInterval(Duration value) {
+            baseInterval = value;
+            return this;
+        }
+
+        public Builder pausedUntil(Instant value) {
+            pausedUntil = value;
+            return this;
+        }
+
+        public Builder pauseCause(Optional<PauseCause> value) {
+            pauseCause = value;
+            return this;
+        }
+
+        public Builder throttles(int value) {
+            throttles = value;
+            return this;
+        }
+
+        public Builder successes(int value) {
+            successes = value;
+            return this;
+        }
+
+        public Builder responseTime(Duration value) {
+            responseTime = value;
+            return this;
+        }
+
+        public Builder inFlight(List<Instant> value) {
+            inFlight = value;
+            return this;
+        }
+
+        public Builder failing(List<String> value) {
+            failing = value;
+            return this;
+        }
+
+        public Builder version(long value) {
+            version = value;
+            return this;
+        }
+
+        public SiteRate build() {
+            return new SiteRate(lastSlot, interval, baseInterval, pausedUntil, pauseCause, throttles, successes,
+                    responseTime, inFlight, failing, version);
         }
     }
 }

@@ -121,5 +121,62 @@ public interface UrlStore {
         public Optional<String> aliasOf() {
             return redirectsTo.or(() -> extraction.flatMap(ExtractionRecord::canonicalUrl));
         }
+
+        /** Names each of the 7 parts where the value is made. */
+        public static Builder builder() {
+            return new Builder();
+        }
+
+        /** The parts by name; {@link #build} checks them as the constructor does. */
+        public static final class Builder {
+            private String urlHash;
+            private Optional<FetchRecord> fetch = Optional.empty();
+            private Optional<ExtractionRecord> extraction = Optional.empty();
+            private Optional<String> redirectsTo = Optional.empty();
+            private Map<String, String> fields = Map.of();
+            private long fieldsVersion;
+            private List<String> linked = List.of();
+
+            private Builder() {}
+
+            public Builder urlHash(String value) {
+                urlHash = value;
+                return this;
+            }
+
+            public Builder fetch(Optional<FetchRecord> value) {
+                fetch = value;
+                return this;
+            }
+
+            public Builder extraction(Optional<ExtractionRecord> value) {
+                extraction = value;
+                return this;
+            }
+
+            public Builder redirectsTo(Optional<String> value) {
+                redirectsTo = value;
+                return this;
+            }
+
+            public Builder fields(Map<String, String> value) {
+                fields = value;
+                return this;
+            }
+
+            public Builder fieldsVersion(long value) {
+                fieldsVersion = value;
+                return this;
+            }
+
+            public Builder linked(List<String> value) {
+                linked = value;
+                return this;
+            }
+
+            public UrlRecord build() {
+                return new UrlRecord(urlHash, fetch, extraction, redirectsTo, fields, fieldsVersion, linked);
+            }
+        }
     }
 }

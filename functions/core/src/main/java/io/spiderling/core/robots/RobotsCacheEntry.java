@@ -107,4 +107,116 @@ public record RobotsCacheEntry(RobotsOrigin origin, AccessResult lastResult, Opt
                 + ", consecutiveFailures=" + consecutiveFailures + ", firstFailureAt=" + firstFailureAt
                 + ", nextRetryAt=" + nextRetryAt + ", crawlDelay=" + crawlDelay + "]";
     }
+
+    /** Names each of the 13 parts where the value is made. */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** A builder holding this value's parts, to change some of them. */
+    public Builder toBuilder() {
+        return new Builder()
+                .origin(origin)
+                .lastResult(lastResult)
+                .lastStatus(lastStatus)
+                .attemptedAt(attemptedAt)
+                .fetchedAt(fetchedAt)
+                .freshUntil(freshUntil)
+                .expiresAt(expiresAt)
+                .robotsGzip(robotsGzip)
+                .truncated(truncated)
+                .consecutiveFailures(consecutiveFailures)
+                .firstFailureAt(firstFailureAt)
+                .nextRetryAt(nextRetryAt)
+                .crawlDelay(crawlDelay);
+    }
+
+    /** The parts by name; {@link #build} checks them as the constructor does. */
+    public static final class Builder {
+        private RobotsOrigin origin;
+        private AccessResult lastResult;
+        private Optional<Integer> lastStatus = Optional.empty();
+        private Instant attemptedAt;
+        private Optional<Instant> fetchedAt = Optional.empty();
+        private Optional<Instant> freshUntil = Optional.empty();
+        private Instant expiresAt;
+        private byte[] robotsGzip;
+        private boolean truncated;
+        private int consecutiveFailures;
+        private Optional<Instant> firstFailureAt = Optional.empty();
+        private Optional<Instant> nextRetryAt = Optional.empty();
+        private Optional<Duration> crawlDelay = Optional.empty();
+
+        private Builder() {}
+
+        public Builder origin(RobotsOrigin value) {
+            origin = value;
+            return this;
+        }
+
+        public Builder lastResult(AccessResult value) {
+            lastResult = value;
+            return this;
+        }
+
+        public Builder lastStatus(Optional<Integer> value) {
+            lastStatus = value;
+            return this;
+        }
+
+        public Builder attemptedAt(Instant value) {
+            attemptedAt = value;
+            return this;
+        }
+
+        public Builder fetchedAt(Optional<Instant> value) {
+            fetchedAt = value;
+            return this;
+        }
+
+        public Builder freshUntil(Optional<Instant> value) {
+            freshUntil = value;
+            return this;
+        }
+
+        public Builder expiresAt(Instant value) {
+            expiresAt = value;
+            return this;
+        }
+
+        public Builder robotsGzip(byte[] value) {
+            robotsGzip = value;
+            return this;
+        }
+
+        public Builder truncated(boolean value) {
+            truncated = value;
+            return this;
+        }
+
+        public Builder consecutiveFailures(int value) {
+            consecutiveFailures = value;
+            return this;
+        }
+
+        public Builder firstFailureAt(Optional<Instant> value) {
+            firstFailureAt = value;
+            return this;
+        }
+
+        public Builder nextRetryAt(Optional<Instant> value) {
+            nextRetryAt = value;
+            return this;
+        }
+
+        public Builder crawlDelay(Optional<Duration> value) {
+            crawlDelay = value;
+            return this;
+        }
+
+        public RobotsCacheEntry build() {
+            return new RobotsCacheEntry(origin, lastResult, lastStatus, attemptedAt, fetchedAt, freshUntil, expiresAt,
+                    robotsGzip, truncated, consecutiveFailures, firstFailureAt, nextRetryAt, crawlDelay);
+        }
+    }
 }

@@ -126,6 +126,104 @@ public final class RobotsPolicy {
                 throw new IllegalArgumentException(name + " must be positive, was " + value);
             }
         }
+
+        /** Names each of the 11 parts where the value is made. */
+        public static Builder builder() {
+            return new Builder();
+        }
+
+        /** A builder holding this value's parts, to change some of them. */
+        public Builder toBuilder() {
+            return new Builder()
+                    .agent(agent)
+                    .maxBodyBytes(maxBodyBytes)
+                    .maxStoredBytes(maxStoredBytes)
+                    .maxRedirects(maxRedirects)
+                    .minFreshness(minFreshness)
+                    .maxFreshness(maxFreshness)
+                    .ttl(ttl)
+                    .backoffBase(backoffBase)
+                    .backoffCap(backoffCap)
+                    .unreachableAfter(unreachableAfter)
+                    .crawlDelayCap(crawlDelayCap);
+        }
+
+        /** The parts by name; {@link #build} checks them as the constructor does. */
+        public static final class Builder {
+            private String agent;
+            private int maxBodyBytes;
+            private int maxStoredBytes;
+            private int maxRedirects;
+            private Duration minFreshness;
+            private Duration maxFreshness;
+            private Duration ttl;
+            private Duration backoffBase;
+            private Duration backoffCap;
+            private Duration unreachableAfter;
+            private Duration crawlDelayCap;
+
+            private Builder() {}
+
+            public Builder agent(String value) {
+                agent = value;
+                return this;
+            }
+
+            public Builder maxBodyBytes(int value) {
+                maxBodyBytes = value;
+                return this;
+            }
+
+            public Builder maxStoredBytes(int value) {
+                maxStoredBytes = value;
+                return this;
+            }
+
+            public Builder maxRedirects(int value) {
+                maxRedirects = value;
+                return this;
+            }
+
+            public Builder minFreshness(Duration value) {
+                minFreshness = value;
+                return this;
+            }
+
+            public Builder maxFreshness(Duration value) {
+                maxFreshness = value;
+                return this;
+            }
+
+            public Builder ttl(Duration value) {
+                ttl = value;
+                return this;
+            }
+
+            public Builder backoffBase(Duration value) {
+                backoffBase = value;
+                return this;
+            }
+
+            public Builder backoffCap(Duration value) {
+                backoffCap = value;
+                return this;
+            }
+
+            public Builder unreachableAfter(Duration value) {
+                unreachableAfter = value;
+                return this;
+            }
+
+            public Builder crawlDelayCap(Duration value) {
+                crawlDelayCap = value;
+                return this;
+            }
+
+            public Settings build() {
+                return new Settings(agent, maxBodyBytes, maxStoredBytes, maxRedirects, minFreshness, maxFreshness, ttl,
+                        backoffBase, backoffCap, unreachableAfter, crawlDelayCap);
+            }
+        }
     }
 
     private final Settings settings;
@@ -205,22 +303,28 @@ public final class RobotsPolicy {
                 RobotsText.Kept kept = RobotsText.keep(response.body(), settings.maxBodyBytes(),
                         settings.maxStoredBytes());
                 RobotsRules rules = parsed.parseNew(origin, now, kept.text(), kept.gzip());
-                yield new RobotsCacheEntry(origin, result, status, now, Optional.of(now),
-                        Optional.of(now.plus(freshness(response))), expiresAt, kept.gzip(), kept.truncated(), 0,
-                        Optional.empty(), Optional.empty(), requestedDelay(rules));
+                yield RobotsCacheEntry.builder().origin(origin).lastResult(result).lastStatus(status).attemptedAt(now)
+                        .fetchedAt(Optional.of(now)).freshUntil(Optional.of(now.plus(freshness(response))))
+                        .expiresAt(expiresAt).robotsGzip(kept.gzip()).truncated(kept.truncated())
+                        .consecutiveFailures(0).firstFailureAt(Optional.empty()).nextRetryAt(Optional.empty())
+                        .crawlDelay(requestedDelay(rules)).build();
             }
-            case UNAVAILABLE -> new RobotsCacheEntry(origin, result, status, now, Optional.of(now),
-                    Optional.of(now.plus(freshness(outcome))), expiresAt, new byte[0], false, 0, Optional.empty(),
-                    Optional.empty(), Optional.empty());
+            case UNAVAILABLE -> RobotsCacheEntry.builder().origin(origin).lastResult(result).lastStatus(status)
+                    .attemptedAt(now).fetchedAt(Optional.of(now))
+                    .freshUntil(Optional.of(now.plus(freshness(outcome)))).expiresAt(expiresAt)
+                    .robotsGzip(new byte[0]).truncated(false).consecutiveFailures(0).firstFailureAt(Optional.empty())
+                    .nextRetryAt(Optional.empty()).crawlDelay(Optional.empty()).build();
             case UNREACHABLE -> {
                 int failures = live.map(RobotsCacheEntry::consecutiveFailures).orElse(0) + 1;
                 Instant firstFailure = live.flatMap(RobotsCacheEntry::firstFailureAt).orElse(now);
-                yield new RobotsCacheEntry(origin, result, status, now,
-                        live.flatMap(RobotsCacheEntry::fetchedAt), live.flatMap(RobotsCacheEntry::freshUntil),
-                        expiresAt, live.map(RobotsCacheEntry::robotsGzip).orElseGet(() -> new byte[0]),
-                        live.map(RobotsCacheEntry::truncated).orElse(false), failures, Optional.of(firstFailure),
-                        Optional.of(now.plus(backoff(failures, jitter))),
-                        live.flatMap(RobotsCacheEntry::crawlDelay));
+                yield RobotsCacheEntry.builder().origin(origin).lastResult(result).lastStatus(status).attemptedAt(now)
+                        .fetchedAt(live.flatMap(RobotsCacheEntry::fetchedAt))
+                        .freshUntil(live.flatMap(RobotsCacheEntry::freshUntil)).expiresAt(expiresAt)
+                        .robotsGzip(live.map(RobotsCacheEntry::robotsGzip).orElseGet(() -> new byte[0]))
+                        .truncated(live.map(RobotsCacheEntry::truncated).orElse(false)).consecutiveFailures(failures)
+                        .firstFailureAt(Optional.of(firstFailure))
+                        .nextRetryAt(Optional.of(now.plus(backoff(failures, jitter))))
+                        .crawlDelay(live.flatMap(RobotsCacheEntry::crawlDelay)).build();
             }
         };
     }

@@ -375,8 +375,9 @@ final class WhatwgParser {
     private WhatwgUrl build() {
         StringBuilder serializedPath = new StringBuilder();
         path.forEach(segment -> serializedPath.append('/').append(segment));
-        return new WhatwgUrl(scheme, username.toString(), password.toString(), host, port, serializedPath.toString(),
-                query == null ? null : query.toString(), fragment == null ? null : fragment.toString());
+        return WhatwgUrl.builder().scheme(scheme).username(username.toString()).password(password.toString())
+                .host(host).port(port).path(serializedPath.toString()).query(query == null ? null : query.toString())
+                .fragment(fragment == null ? null : fragment.toString()).build();
     }
 
     private static List<String> segments(String path) {

@@ -144,4 +144,67 @@ public record WhatwgUrl(String scheme, String username, String password, String 
         }
         return out.append(target());
     }
+
+    /** Names each of the 8 parts where the value is made. */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** The parts by name; {@link #build} checks them as the constructor does. */
+    public static final class Builder {
+        private String scheme;
+        private String username;
+        private String password;
+        private String host;
+        private int port;
+        private String path;
+        private String query;
+        private String fragment;
+
+        private Builder() {}
+
+        public Builder scheme(String value) {
+            scheme = value;
+            return this;
+        }
+
+        public Builder username(String value) {
+            username = value;
+            return this;
+        }
+
+        public Builder password(String value) {
+            password = value;
+            return this;
+        }
+
+        public Builder host(String value) {
+            host = value;
+            return this;
+        }
+
+        public Builder port(int value) {
+            port = value;
+            return this;
+        }
+
+        public Builder path(String value) {
+            path = value;
+            return this;
+        }
+
+        public Builder query(String value) {
+            query = value;
+            return this;
+        }
+
+        public Builder fragment(String value) {
+            fragment = value;
+            return this;
+        }
+
+        public WhatwgUrl build() {
+            return new WhatwgUrl(scheme, username, password, host, port, path, query, fragment);
+        }
+    }
 }

@@ -74,13 +74,17 @@ class WaitingReasonsTest {
     }
 
     private static Optional<SiteRate> rate(String kind, Long seconds, int throttles, Optional<PauseCause> cause) {
-        SiteRate idle = new SiteRate(NOW.minus(Duration.ofHours(1)), Duration.ofSeconds(1), Duration.ofSeconds(1),
-                Instant.EPOCH, Optional.empty(), 0, 0, Duration.ZERO, List.of(), List.of(), 3);
+        SiteRate idle = SiteRate.builder().lastSlot(NOW.minus(Duration.ofHours(1))).interval(Duration.ofSeconds(1))
+                .baseInterval(Duration.ofSeconds(1)).pausedUntil(Instant.EPOCH).pauseCause(Optional.empty())
+                .throttles(0).successes(0).responseTime(Duration.ZERO).inFlight(List.of()).failing(List.of())
+                .version(3).build();
         return switch (kind) {
             case "none" -> Optional.empty();
             case "idle" -> Optional.of(idle);
-            case "paused" -> Optional.of(new SiteRate(idle.lastSlot(), Duration.ofSeconds(2), idle.baseInterval(),
-                    NOW.plusSeconds(seconds), cause, throttles, 0, Duration.ZERO, List.of(), List.of(), 4));
+            case "paused" -> Optional.of(SiteRate.builder().lastSlot(idle.lastSlot()).interval(Duration.ofSeconds(2))
+                    .baseInterval(idle.baseInterval()).pausedUntil(NOW.plusSeconds(seconds)).pauseCause(cause)
+                    .throttles(throttles).successes(0).responseTime(Duration.ZERO).inFlight(List.of())
+                    .failing(List.of()).version(4).build());
             case "slow" -> Optional.of(idle.next(c -> c.interval(Duration.ofSeconds(seconds)).lastSlot(NOW)));
             case "busy" -> Optional.of(idle.next(c -> c.lastSlot(NOW).inFlight(List.of(NOW.minusMillis(500), NOW))));
             default -> throw new IllegalArgumentException("unknown rate in table: " + kind);
@@ -106,9 +110,12 @@ class WaitingReasonsTest {
         Instant expires = NOW.plus(Duration.ofDays(7));
         return switch (kind) {
             case "none" -> Optional.empty();
-            case "fresh" -> Optional.of(new RobotsCacheEntry(ORIGIN, AccessResult.SUCCESS, Optional.of(200),
-                    NOW.minusSeconds(60), Optional.of(NOW.minusSeconds(60)), Optional.of(NOW.plus(Duration.ofHours(1))),
-                    expires, new byte[0], false, 0, Optional.empty(), Optional.empty(), Optional.empty()));
+            case "fresh" -> Optional.of(RobotsCacheEntry.builder().origin(ORIGIN).lastResult(AccessResult.SUCCESS)
+                    .lastStatus(Optional.of(200)).attemptedAt(NOW.minusSeconds(60))
+                    .fetchedAt(Optional.of(NOW.minusSeconds(60)))
+                    .freshUntil(Optional.of(NOW.plus(Duration.ofHours(1)))).expiresAt(expires).robotsGzip(new byte[0])
+                    .truncated(false).consecutiveFailures(0).firstFailureAt(Optional.empty())
+                    .nextRetryAt(Optional.empty()).crawlDelay(Optional.empty()).build());
             case "503", "no-answer", "503-retry-due" -> Optional.of(failing(kind.equals("no-answer")
                     ? Optional.empty() : Optional.of(503), NOW.minusSeconds(10), Optional.empty(),
                     NOW.plusSeconds(nextTry)));
@@ -122,8 +129,10 @@ class WaitingReasonsTest {
 
     private static RobotsCacheEntry failing(Optional<Integer> status, Instant since, Optional<Instant> copyAt,
             Instant nextTry) {
-        return new RobotsCacheEntry(ORIGIN, AccessResult.UNREACHABLE, status, NOW.minusSeconds(1), copyAt,
-                copyAt.map(at -> at.plus(Duration.ofMinutes(30))), NOW.plus(Duration.ofDays(7)), new byte[0], false, 2,
-                Optional.of(since), Optional.of(nextTry), Optional.empty());
+        return RobotsCacheEntry.builder().origin(ORIGIN).lastResult(AccessResult.UNREACHABLE).lastStatus(status)
+                .attemptedAt(NOW.minusSeconds(1)).fetchedAt(copyAt)
+                .freshUntil(copyAt.map(at -> at.plus(Duration.ofMinutes(30)))).expiresAt(NOW.plus(Duration.ofDays(7)))
+                .robotsGzip(new byte[0]).truncated(false).consecutiveFailures(2).firstFailureAt(Optional.of(since))
+                .nextRetryAt(Optional.of(nextTry)).crawlDelay(Optional.empty()).build();
     }
 }

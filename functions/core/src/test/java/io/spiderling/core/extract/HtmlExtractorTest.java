@@ -49,8 +49,9 @@ class HtmlExtractorTest {
     void extract_whenPageHasNoMetadata_returnsOnlyTheEncoding() {
         PageMetadata page = extractor.extract(fixture("no-metadata.html"), "text/html", URL);
 
-        assertEquals(new PageMetadata(null, null, null, null, null, Map.of(), Map.of(), List.of(), List.of(), 0,
-                "windows-1252"), page);
+        assertEquals(PageMetadata.builder().title(null).description(null).language(null).canonicalHref(null)
+                .image(null).openGraph(Map.of()).twitter(Map.of()).structuredData(List.of()).outlinks(List.of())
+                .outlinksFound(0).encoding("windows-1252").build(), page);
     }
 
     @Test

@@ -28,7 +28,9 @@ class PageMetadataTest {
 
     @Test
     void constructor_whenCollectionsAreNull_makesThemEmpty() {
-        PageMetadata page = new PageMetadata("t", null, null, null, null, null, null, null, null, 0, "UTF-8");
+        PageMetadata page = PageMetadata.builder().title("t").description(null).language(null).canonicalHref(null)
+                .image(null).openGraph(null).twitter(null).structuredData(null).outlinks(null).outlinksFound(0)
+                .encoding("UTF-8").build();
 
         assertEquals(Map.of(), page.openGraph());
         assertEquals(List.of(), page.outlinks());
@@ -42,8 +44,9 @@ class PageMetadataTest {
         openGraph.put("type", "article");
         List<String> outlinks = new ArrayList<>(List.of("https://example.com/"));
 
-        PageMetadata page = new PageMetadata(null, null, null, null, null, openGraph, Map.of(), List.of(), outlinks,
-                1, null);
+        PageMetadata page = PageMetadata.builder().title(null).description(null).language(null).canonicalHref(null)
+                .image(null).openGraph(openGraph).twitter(Map.of()).structuredData(List.of()).outlinks(outlinks)
+                .outlinksFound(1).encoding(null).build();
         openGraph.put("late", "x");
         outlinks.clear();
 
@@ -63,6 +66,8 @@ class PageMetadataTest {
     @Test
     void constructor_whenOutlinksFoundIsNegative_throws() {
         assertThrows(IllegalArgumentException.class,
-                () -> new PageMetadata(null, null, null, null, null, null, null, null, null, -1, null));
+                () -> PageMetadata.builder().title(null).description(null).language(null).canonicalHref(null)
+                        .image(null).openGraph(null).twitter(null).structuredData(null).outlinks(null)
+                        .outlinksFound(-1).encoding(null).build());
     }
 }

@@ -20,7 +20,9 @@ class CaptureFormatTest {
     void encode_whenResponseHead_storesItAsReceivedSaveTheRemovedCoding(String name, String statusLine,
             String received, String stored) {
         byte[] payload = {0x1f, (byte) 0x8b, '\r', '\n', '\r', '\n', 0};
-        WireExchange exchange = new WireExchange(REQUEST, statusLine, headers(received), "192.0.2.1", payload, false);
+        WireExchange exchange = WireExchange.builder().request(REQUEST).statusLine(statusLine)
+                .responseHeaders(headers(received)).remoteIp("192.0.2.1").payload(payload).payloadTruncated(false)
+                .build();
 
         byte[] object = CaptureFormat.encode(exchange);
 
@@ -37,8 +39,8 @@ class CaptureFormatTest {
     @Test
     void decode_whenThePayloadHoldsEmptyLines_splitsAtTheHeadsOnly() {
         byte[] payload = ascii("\r\n\r\nHTTP/1.1 500 not a head\r\n\r\n");
-        WireExchange exchange = new WireExchange(REQUEST, "HTTP/1.1 200 OK", List.of(), "2001:db8::1", payload,
-                false);
+        WireExchange exchange = WireExchange.builder().request(REQUEST).statusLine("HTTP/1.1 200 OK")
+                .responseHeaders(List.of()).remoteIp("2001:db8::1").payload(payload).payloadTruncated(false).build();
 
         CaptureFormat.Parts parts = CaptureFormat.decode(CaptureFormat.encode(exchange));
 
@@ -48,11 +50,12 @@ class CaptureFormatTest {
 
     @Test
     void exchange_whenTheRequestIsNotOneHead_isRefused() {
-        assertThrows(IllegalArgumentException.class, () -> new WireExchange(ascii("GET / HTTP/1.1\r\nHost: a\r\n"),
-                "HTTP/1.1 200 OK", List.of(), "192.0.2.1", new byte[0], false));
-        assertThrows(IllegalArgumentException.class, () -> new WireExchange(
-                ascii("POST / HTTP/1.1\r\nHost: a\r\n\r\nbody"), "HTTP/1.1 200 OK", List.of(), "192.0.2.1",
-                new byte[0], false));
+        assertThrows(IllegalArgumentException.class, () -> WireExchange.builder()
+                .request(ascii("GET / HTTP/1.1\r\nHost: a\r\n")).statusLine("HTTP/1.1 200 OK")
+                .responseHeaders(List.of()).remoteIp("192.0.2.1").payload(new byte[0]).payloadTruncated(false).build());
+        assertThrows(IllegalArgumentException.class, () -> WireExchange.builder()
+                .request(ascii("POST / HTTP/1.1\r\nHost: a\r\n\r\nbody")).statusLine("HTTP/1.1 200 OK")
+                .responseHeaders(List.of()).remoteIp("192.0.2.1").payload(new byte[0]).payloadTruncated(false).build());
     }
 
     @Test

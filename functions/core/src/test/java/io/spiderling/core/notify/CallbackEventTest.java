@@ -84,7 +84,8 @@ class CallbackEventTest {
 
     @Test
     void constructor_whenDoneDisagreesWithType_throws() {
-        assertThrows(IllegalArgumentException.class, () -> new CallbackEvent("b-1:completed",
-                CallbackEvent.Type.COMPLETED, "b-1", AT, Map.of(), 0, false));
+        assertThrows(IllegalArgumentException.class, () -> CallbackEvent.builder().eventId("b-1:completed")
+                .type(CallbackEvent.Type.COMPLETED).batchId("b-1").occurredAt(AT).counts(Map.of()).total(0)
+                .done(false).build());
     }
 }

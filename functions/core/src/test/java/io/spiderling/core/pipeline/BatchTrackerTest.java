@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.spiderling.core.batch.BatchHeader;
+import io.spiderling.core.batch.BatchSource;
 import io.spiderling.core.batch.BatchStatus;
 import io.spiderling.core.batch.ItemState;
 import io.spiderling.core.testing.CallLog;
@@ -35,7 +36,8 @@ class BatchTrackerTest {
 
     @BeforeEach
     void twoQueuedItems() {
-        batches.createBatch(new BatchHeader(BATCH, 2, 0, List.of(), 0, "http", T1));
+        batches.createBatch(BatchHeader.builder().batchId(BATCH).total(2).source(BatchSource.HTTP).createdAt(T1)
+                .build());
         batches.addItems(BATCH, List.of(FIRST_URL, SECOND_URL), T1);
         log.clear();
     }

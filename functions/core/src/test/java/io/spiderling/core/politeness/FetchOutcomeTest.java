@@ -27,9 +27,9 @@ class FetchOutcomeTest {
     })
     void ofStatus_whenStatusAndRetryAfter_givesOutcome(int status, boolean retryAfter, FetchOutcome expected) {
         assertEquals(expected, FetchOutcome.ofStatus(status, retryAfter));
-        assertEquals(expected, FetchOutcome.of(new FetchResult.Response(status,
-                retryAfter ? Map.of("retry-after", "5") : Map.of(), new byte[0], false, "https://example.com/",
-                Duration.ZERO, Duration.ZERO)));
+        assertEquals(expected, FetchOutcome.of(FetchResult.Response.builder().status(status)
+                .headers(retryAfter ? Map.of("retry-after", "5") : Map.of()).body(new byte[0]).truncated(false)
+                .finalUrl("https://example.com/").timeToFirstByte(Duration.ZERO).total(Duration.ZERO).build()));
     }
 
     @ParameterizedTest(name = "{0} -> {1}")

@@ -243,8 +243,10 @@ class RateLimiterTest {
 
     @Test
     void siteRate_whenInFlightOutOfOrder_keepsItSorted() {
-        SiteRate state = new SiteRate(NOW, Duration.ofSeconds(1), Duration.ofSeconds(1), Instant.EPOCH,
-                Optional.empty(), 0, 0, Duration.ZERO, List.of(NOW, NOW.minusSeconds(1)), List.of(), 3);
+        SiteRate state = SiteRate.builder().lastSlot(NOW).interval(Duration.ofSeconds(1))
+                .baseInterval(Duration.ofSeconds(1)).pausedUntil(Instant.EPOCH).pauseCause(Optional.empty())
+                .throttles(0).successes(0).responseTime(Duration.ZERO).inFlight(List.of(NOW, NOW.minusSeconds(1)))
+                .failing(List.of()).version(3).build();
 
         assertEquals(List.of(NOW.minusSeconds(1), NOW), state.inFlight());
     }
@@ -369,8 +371,8 @@ class RateLimiterTest {
     }
 
     private static FetchResult response(int status, Map<String, String> headers) {
-        return new FetchResult.Response(status, headers, new byte[0], false, "https://example.com/", Duration.ZERO,
-                Duration.ofMillis(100));
+        return FetchResult.Response.builder().status(status).headers(headers).body(new byte[0]).truncated(false)
+                .finalUrl("https://example.com/").timeToFirstByte(Duration.ZERO).total(Duration.ofMillis(100)).build();
     }
 
     private record Step(int line, String scenario, String at, String action, String arg, String expect,

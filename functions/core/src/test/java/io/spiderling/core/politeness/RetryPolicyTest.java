@@ -26,8 +26,9 @@ class RetryPolicyTest {
      * The tables' policy: the defaults with a 30 s backoff base, so that their waits stay readable whole seconds (the
      * default base is 5 s; {@link #defaults_retryAfterFiveThenTwentySecondsNominal} checks it).
      */
-    private final RetryPolicy policy = RetryPolicy.create(new RetryPolicy.Settings(3, 5, Duration.ofSeconds(30), 4,
-            Duration.ofHours(1), Duration.ofMinutes(10), 0.1));
+    private final RetryPolicy policy = RetryPolicy.create(RetryPolicy.Settings.builder().maxAttempts(3)
+            .maxThrottledAttempts(5).backoffBase(Duration.ofSeconds(30)).backoffMultiplier(4)
+            .maxBackoff(Duration.ofHours(1)).maxRetryAfter(Duration.ofMinutes(10)).retryAfterJitter(0.1).build());
 
     @Test
     void defaults_retryAfterFiveThenTwentySecondsNominal() {
@@ -131,15 +132,16 @@ class RetryPolicyTest {
 
     @Test
     void decide_whenSettingsAllowMoreAttempts_retriesLonger() {
-        RetryPolicy patient = RetryPolicy.create(new RetryPolicy.Settings(5, 5, Duration.ofSeconds(10), 2,
-                Duration.ofMinutes(1), Duration.ofMinutes(10), 0.0));
+        RetryPolicy patient = RetryPolicy.create(RetryPolicy.Settings.builder().maxAttempts(5).maxThrottledAttempts(5)
+                .backoffBase(Duration.ofSeconds(10)).backoffMultiplier(2).maxBackoff(Duration.ofMinutes(1))
+                .maxRetryAfter(Duration.ofMinutes(10)).retryAfterJitter(0.0).build());
 
         assertEquals(new Retry(NOW.plusSeconds(20), 4),
                 patient.decide(FetchOutcome.SERVER_ERROR, 3, NOW, 0.0, Optional.empty()));
     }
 
     private static FetchResult response(int status, Map<String, String> headers) {
-        return new FetchResult.Response(status, headers, new byte[0], false, "https://example.com/", Duration.ZERO,
-                Duration.ofMillis(100));
+        return FetchResult.Response.builder().status(status).headers(headers).body(new byte[0]).truncated(false)
+                .finalUrl("https://example.com/").timeToFirstByte(Duration.ZERO).total(Duration.ofMillis(100)).build();
     }
 }

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.spiderling.core.batch.BatchHeader;
 import io.spiderling.core.batch.BatchOptions;
+import io.spiderling.core.batch.BatchSource;
 import io.spiderling.core.batch.BatchStatus;
 import io.spiderling.core.batch.CallbackState;
 import io.spiderling.core.batch.PlanProgress;
@@ -25,21 +26,22 @@ public abstract class BatchHeaderStoreContract extends BatchPortsContract {
 
     @Test
     void createBatch_whenCalledTwiceWithSameId_keepsTheFirstHeader() {
-        BatchHeader first = new BatchHeader(batchId, 3, 2, List.of(new Rejection("ftp://x/", "unsupported scheme: ftp")),
-                1, "http", CREATED);
+        BatchHeader first = BatchHeader.builder().batchId(batchId).total(3).duplicates(2)
+                .rejected(List.of(new Rejection("ftp://x/", "unsupported scheme: ftp"))).rejectedCount(1)
+                .source(BatchSource.HTTP).createdAt(CREATED).build();
         assertTrue(headers().createBatch(first));
 
-        assertFalse(headers().createBatch(new BatchHeader(batchId, 99, 5, List.of(), 0, "sqs", LATER)));
-
+        assertFalse(headers().createBatch(BatchHeader.builder().batchId(batchId).total(99).duplicates(5)
+                .source(BatchSource.SQS).createdAt(LATER).build()));
         assertEquals(first, headers().status(batchId).orElseThrow().header());
     }
 
     @Test
     void createBatch_whenOptionsAndFingerprintGiven_readsThemBack() {
-        BatchHeader header = new BatchHeader(batchId, 1, 0, List.of(), 0, "http", CREATED,
-                new BatchOptions(Optional.of("https://hooks.example.com/done"), Optional.of(Duration.ofMinutes(90))),
-                "f".repeat(64));
-
+        BatchHeader header = BatchHeader.builder().batchId(batchId).total(1).source(BatchSource.HTTP).createdAt(CREATED)
+                .options(new BatchOptions(Optional.of("https://hooks.example.com/done"),
+                        Optional.of(Duration.ofMinutes(90))))
+                .fingerprint("f".repeat(64)).build();
         headers().createBatch(header);
 
         assertEquals(header, headers().status(batchId).orElseThrow().header());
@@ -48,9 +50,9 @@ public abstract class BatchHeaderStoreContract extends BatchPortsContract {
     /** BatchPlanner produces {@code Rejection(null, "missing URL")} for a JSON null among the URLs. */
     @Test
     void createBatch_whenRejectionHasNoUrl_storesHeaderAndReadsItBack() {
-        BatchHeader header = new BatchHeader(batchId, 1, 0, List.of(new Rejection(null, "missing url")), 1, "http",
-                CREATED);
-
+        BatchHeader header = BatchHeader.builder().batchId(batchId).total(1)
+                .rejected(List.of(new Rejection(null, "missing url"))).rejectedCount(1).source(BatchSource.HTTP)
+                .createdAt(CREATED).build();
         headers().createBatch(header);
 
         assertEquals(header, headers().status(batchId).orElseThrow().header());
@@ -63,8 +65,9 @@ public abstract class BatchHeaderStoreContract extends BatchPortsContract {
 
     @Test
     void status_whenNothingFinished_returnsHeaderAndEverythingQueued() {
-        BatchHeader header = new BatchHeader(batchId, 2, 0, List.of(new Rejection("mailto:a@b",
-                "unsupported scheme: mailto")), 4, "sqs", CREATED);
+        BatchHeader header = BatchHeader.builder().batchId(batchId).total(2)
+                .rejected(List.of(new Rejection("mailto:a@b", "unsupported scheme: mailto"))).rejectedCount(4)
+                .source(BatchSource.SQS).createdAt(CREATED).build();
         headers().createBatch(header);
 
         BatchStatus status = headers().status(batchId).orElseThrow();

@@ -1,7 +1,7 @@
 package io.spiderling.core.port;
 
 import io.spiderling.core.batch.BatchHeader;
-import io.spiderling.core.batch.BatchOptions;
+import io.spiderling.core.batch.BatchSource;
 import io.spiderling.core.batch.UploadFormat;
 import io.spiderling.core.url.NormalizedUrl;
 import java.time.Instant;
@@ -36,12 +36,14 @@ abstract class BatchPortsContract {
     }
 
     protected BatchHeader header(int total) {
-        return new BatchHeader(batchId, total, 2, List.of(), 0, "http", CREATED);
+        return BatchHeader.builder().batchId(batchId).total(total).duplicates(2)
+                .source(BatchSource.HTTP).createdAt(CREATED).build();
     }
 
     protected BatchHeader uploadHeader() {
-        return new BatchHeader(batchId, 0, 0, List.of(), 0, "upload", CREATED, BatchOptions.NONE, "fp",
-                Optional.of(UploadFormat.JSONL));
+        return BatchHeader.builder().batchId(batchId).total(0).source(BatchSource.UPLOAD).createdAt(CREATED)
+                .fingerprint("fp")
+                .upload(Optional.of(UploadFormat.JSONL)).build();
     }
 
     /** URLs over a few hosts; their hashes start with several different hex digits. */

@@ -121,8 +121,9 @@ public abstract class RateStoreContract {
 
     /** A state at {@code version}, with every field set. */
     protected static SiteRate rate(long version) {
-        return new SiteRate(NOW.plusSeconds(version), Duration.ofSeconds(2), Duration.ofSeconds(1), Instant.EPOCH,
-                Optional.empty(), 1, (int) version, Duration.ofMillis(120), List.of(NOW.plusSeconds(version)),
-                List.of("a".repeat(64)), version);
+        return SiteRate.builder().lastSlot(NOW.plusSeconds(version)).interval(Duration.ofSeconds(2))
+                .baseInterval(Duration.ofSeconds(1)).pausedUntil(Instant.EPOCH).pauseCause(Optional.empty())
+                .throttles(1).successes((int) version).responseTime(Duration.ofMillis(120))
+                .inFlight(List.of(NOW.plusSeconds(version))).failing(List.of("a".repeat(64))).version(version).build();
     }
 }

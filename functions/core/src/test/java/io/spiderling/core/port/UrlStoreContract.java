@@ -120,10 +120,12 @@ public abstract class UrlStoreContract {
     @Test
     void recordFetch_whenTheFetchWasCaptured_readsTheCaptureBackAndAnUncapturedFetchRemovesIt() {
         for (var capture : List.of(
-                new Capture("capture/ab/" + "ab".repeat(32), "2001:db8::1", T1,
-                        "sha1:3I42H3S6NNFQ2MSVX7XZKYAYSCX5QBYJ", false, Optional.empty()),
-                new Capture("capture/cd/" + "cd".repeat(32), "192.0.2.1",
-                        T1.plusSeconds(60), "sha1:3I42H3S6NNFQ2MSVX7XZKYAYSCX5QBYJ", true, Optional.of(T1)))) {
+                Capture.builder().key("capture/ab/" + "ab".repeat(32)).remoteIp("2001:db8::1").capturedAt(T1)
+                        .payloadDigest("sha1:3I42H3S6NNFQ2MSVX7XZKYAYSCX5QBYJ").truncated(false)
+                        .refersToAt(Optional.empty()).build(),
+                Capture.builder().key("capture/cd/" + "cd".repeat(32)).remoteIp("192.0.2.1")
+                        .capturedAt(T1.plusSeconds(60)).payloadDigest("sha1:3I42H3S6NNFQ2MSVX7XZKYAYSCX5QBYJ")
+                        .truncated(true).refersToAt(Optional.of(T1)).build())) {
             FetchRecord captured = FetchRecord.builder(urlHash, url, ItemState.FETCHED, capture.capturedAt())
                     .httpStatus(200).contentType("text/html").size(1).timeToFirstByteMs(1).totalMs(1)
                     .capture(Optional.of(capture)).build();
@@ -339,23 +341,29 @@ public abstract class UrlStoreContract {
     }
 
     private ExtractionRecord extraction(Instant contentFetchedAt, String sha, PageMetadata page) {
-        return new ExtractionRecord(urlHash, url, page, sha, contentFetchedAt, contentFetchedAt.plusSeconds(2));
+        return ExtractionRecord.builder().urlHash(urlHash).url(url).page(page).contentSha256(sha)
+                .contentFetchedAt(contentFetchedAt).extractedAt(contentFetchedAt.plusSeconds(2)).build();
     }
 
     private static PageMetadata meta(String title, String description) {
-        return new PageMetadata(title, description, null, null, null, Map.of(), Map.of(),
-                List.of(), List.of(), 0, null);
+        return PageMetadata.builder().title(title).description(description).language(null).canonicalHref(null)
+                .image(null).openGraph(Map.of()).twitter(Map.of()).structuredData(List.of()).outlinks(List.of())
+                .outlinksFound(0).encoding(null).build();
     }
 
     @Test
     void recordExtraction_whenEverythingExtracted_readsBackTheSame() {
-        PageMetadata rich = new PageMetadata("T", "D", "en-GB", "https://example.com/c", "https://example.com/i.jpg",
-                Map.of("title", "OG", "type", "product"), Map.of("card", "summary"),
-                List.of(new StructuredData("Product",
-                        Map.of("name", "Shoe", "price", "9.99", "priceCurrency", "EUR"))),
-                List.of("https://example.com/a", "https://example.org/b"), 7, "windows-1252");
-        ExtractionRecord record = new ExtractionRecord(urlHash, "https://example.com/", rich, "sha-1", T1,
-                T1.plusSeconds(1), Optional.of("https://example.com/c"), Optional.of("https://example.com/x"));
+        PageMetadata rich = PageMetadata.builder().title("T").description("D").language("en-GB")
+                .canonicalHref("https://example.com/c").image("https://example.com/i.jpg")
+                .openGraph(Map.of("title", "OG", "type", "product")).twitter(Map.of("card", "summary"))
+                .structuredData(List.of(new StructuredData("Product",
+                        Map.of("name", "Shoe", "price", "9.99", "priceCurrency", "EUR"))))
+                .outlinks(List.of("https://example.com/a", "https://example.org/b")).outlinksFound(7)
+                .encoding("windows-1252").build();
+        ExtractionRecord record = ExtractionRecord.builder().urlHash(urlHash).url("https://example.com/").page(rich)
+                .contentSha256("sha-1").contentFetchedAt(T1).extractedAt(T1.plusSeconds(1))
+                .canonicalUrl(Optional.of("https://example.com/c")).source(Optional.of("https://example.com/x"))
+                .build();
 
         assertTrue(store.recordExtraction(record));
 

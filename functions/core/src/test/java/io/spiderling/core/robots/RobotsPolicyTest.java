@@ -269,10 +269,12 @@ class RobotsPolicyTest {
     void decide_whenEntryReadBackFromStorage_expectSameVerdict() {
         RobotsCacheEntry written = policy.onFetched(ORIGIN, ok(fixture("rfc9309-wildcards.txt")), Optional.empty(),
                 T0, 0);
-        RobotsCacheEntry read = new RobotsCacheEntry(RobotsOrigin.of(written.origin().value()),
-                written.lastResult(), written.lastStatus(), written.attemptedAt(), written.fetchedAt(),
-                written.freshUntil(), written.expiresAt(), written.robotsGzip().clone(), written.truncated(),
-                written.consecutiveFailures(), written.firstFailureAt(), written.nextRetryAt(), written.crawlDelay());
+        RobotsCacheEntry read = RobotsCacheEntry.builder().origin(RobotsOrigin.of(written.origin().value()))
+                .lastResult(written.lastResult()).lastStatus(written.lastStatus()).attemptedAt(written.attemptedAt())
+                .fetchedAt(written.fetchedAt()).freshUntil(written.freshUntil()).expiresAt(written.expiresAt())
+                .robotsGzip(written.robotsGzip().clone()).truncated(written.truncated())
+                .consecutiveFailures(written.consecutiveFailures()).firstFailureAt(written.firstFailureAt())
+                .nextRetryAt(written.nextRetryAt()).crawlDelay(written.crawlDelay()).build();
 
         assertEquals(written, read);
         assertEquals(written.hashCode(), read.hashCode());
@@ -325,8 +327,9 @@ class RobotsPolicyTest {
 
     @Test
     void from_whenFetchResult_expectOutcomeWithCacheControlAndRedirects() {
-        FetchResult response = new FetchResult.Response(200, Map.of("cache-control", "max-age=60"), new byte[] {'x'},
-                false, "https://example.com/robots.txt", Duration.ZERO, Duration.ZERO);
+        FetchResult response = FetchResult.Response.builder().status(200)
+                .headers(Map.of("cache-control", "max-age=60")).body(new byte[] {'x'}).truncated(false)
+                .finalUrl("https://example.com/robots.txt").timeToFirstByte(Duration.ZERO).total(Duration.ZERO).build();
         FetchResult failure = new FetchResult.Failure(FailureKind.TIMEOUT, "read timed out", Duration.ofSeconds(10));
 
         Response mapped = assertInstanceOf(Response.class, RobotsFetchOutcome.from(response, 2));
@@ -350,32 +353,45 @@ class RobotsPolicyTest {
     @Test
     void settings_whenLimitsBreakRfcOrItemSize_expectIllegalArgument() {
         Settings d = Settings.DEFAULTS;
-        assertThrows(IllegalArgumentException.class, () -> new Settings(d.agent(), 100 * 1024, d.maxStoredBytes(),
-                d.maxRedirects(), d.minFreshness(), d.maxFreshness(), d.ttl(), d.backoffBase(), d.backoffCap(),
-                d.unreachableAfter(), d.crawlDelayCap()), "parse limit below 500 KiB");
-        assertThrows(IllegalArgumentException.class, () -> new Settings(d.agent(), d.maxBodyBytes(), 400 * 1024,
-                d.maxRedirects(), d.minFreshness(), d.maxFreshness(), d.ttl(), d.backoffBase(), d.backoffCap(),
-                d.unreachableAfter(), d.crawlDelayCap()), "stored body at the item limit");
-        assertThrows(IllegalArgumentException.class, () -> new Settings(d.agent(), d.maxBodyBytes(),
-                d.maxStoredBytes(), d.maxRedirects(), d.minFreshness(), Duration.ofHours(25), d.ttl(),
-                d.backoffBase(), d.backoffCap(), d.unreachableAfter(), d.crawlDelayCap()), "fresh beyond 24 h");
-        assertThrows(IllegalArgumentException.class, () -> new Settings(d.agent(), d.maxBodyBytes(),
-                d.maxStoredBytes(), d.maxRedirects(), Duration.ZERO, d.maxFreshness(), d.ttl(), d.backoffBase(),
-                d.backoffCap(), d.unreachableAfter(), d.crawlDelayCap()), "zero freshness would refetch forever");
-        assertThrows(IllegalArgumentException.class, () -> new Settings(d.agent(), d.maxBodyBytes(),
-                d.maxStoredBytes(), d.maxRedirects(), d.minFreshness(), d.maxFreshness(), Duration.ofHours(1),
-                d.backoffBase(), d.backoffCap(), d.unreachableAfter(), d.crawlDelayCap()), "TTL below freshness");
-        assertThrows(IllegalArgumentException.class, () -> new Settings(d.agent(), d.maxBodyBytes(),
-                d.maxStoredBytes(), d.maxRedirects(), d.minFreshness(), d.maxFreshness(), d.ttl(),
-                Duration.ofHours(2), d.backoffCap(), d.unreachableAfter(), d.crawlDelayCap()), "cap below base");
+        assertThrows(IllegalArgumentException.class, () -> Settings.builder().agent(d.agent())
+                .maxBodyBytes(100 * 1024).maxStoredBytes(d.maxStoredBytes()).maxRedirects(d.maxRedirects())
+                .minFreshness(d.minFreshness()).maxFreshness(d.maxFreshness()).ttl(d.ttl())
+                .backoffBase(d.backoffBase()).backoffCap(d.backoffCap()).unreachableAfter(d.unreachableAfter())
+                .crawlDelayCap(d.crawlDelayCap()).build(), "parse limit below 500 KiB");
+        assertThrows(IllegalArgumentException.class, () -> Settings.builder().agent(d.agent())
+                .maxBodyBytes(d.maxBodyBytes()).maxStoredBytes(400 * 1024).maxRedirects(d.maxRedirects())
+                .minFreshness(d.minFreshness()).maxFreshness(d.maxFreshness()).ttl(d.ttl())
+                .backoffBase(d.backoffBase()).backoffCap(d.backoffCap()).unreachableAfter(d.unreachableAfter())
+                .crawlDelayCap(d.crawlDelayCap()).build(), "stored body at the item limit");
+        assertThrows(IllegalArgumentException.class, () -> Settings.builder().agent(d.agent())
+                .maxBodyBytes(d.maxBodyBytes()).maxStoredBytes(d.maxStoredBytes()).maxRedirects(d.maxRedirects())
+                .minFreshness(d.minFreshness()).maxFreshness(Duration.ofHours(25)).ttl(d.ttl())
+                .backoffBase(d.backoffBase()).backoffCap(d.backoffCap()).unreachableAfter(d.unreachableAfter())
+                .crawlDelayCap(d.crawlDelayCap()).build(), "fresh beyond 24 h");
+        assertThrows(IllegalArgumentException.class, () -> Settings.builder().agent(d.agent())
+                .maxBodyBytes(d.maxBodyBytes()).maxStoredBytes(d.maxStoredBytes()).maxRedirects(d.maxRedirects())
+                .minFreshness(Duration.ZERO).maxFreshness(d.maxFreshness()).ttl(d.ttl()).backoffBase(d.backoffBase())
+                .backoffCap(d.backoffCap()).unreachableAfter(d.unreachableAfter()).crawlDelayCap(d.crawlDelayCap())
+                .build(), "zero freshness would refetch forever");
+        assertThrows(IllegalArgumentException.class, () -> Settings.builder().agent(d.agent())
+                .maxBodyBytes(d.maxBodyBytes()).maxStoredBytes(d.maxStoredBytes()).maxRedirects(d.maxRedirects())
+                .minFreshness(d.minFreshness()).maxFreshness(d.maxFreshness()).ttl(Duration.ofHours(1))
+                .backoffBase(d.backoffBase()).backoffCap(d.backoffCap()).unreachableAfter(d.unreachableAfter())
+                .crawlDelayCap(d.crawlDelayCap()).build(), "TTL below freshness");
+        assertThrows(IllegalArgumentException.class, () -> Settings.builder().agent(d.agent())
+                .maxBodyBytes(d.maxBodyBytes()).maxStoredBytes(d.maxStoredBytes()).maxRedirects(d.maxRedirects())
+                .minFreshness(d.minFreshness()).maxFreshness(d.maxFreshness()).ttl(d.ttl())
+                .backoffBase(Duration.ofHours(2)).backoffCap(d.backoffCap()).unreachableAfter(d.unreachableAfter())
+                .crawlDelayCap(d.crawlDelayCap()).build(), "cap below base");
     }
 
     @Test
     void decide_whenCrawlDelayCapConfigured_expectThatCap() {
         Settings d = Settings.DEFAULTS;
-        RobotsPolicy strict = RobotsPolicy.create(new Settings(d.agent(), d.maxBodyBytes(), d.maxStoredBytes(),
-                d.maxRedirects(), d.minFreshness(), d.maxFreshness(), d.ttl(), d.backoffBase(), d.backoffCap(),
-                d.unreachableAfter(), Duration.ofSeconds(1)));
+        RobotsPolicy strict = RobotsPolicy.create(Settings.builder().agent(d.agent()).maxBodyBytes(d.maxBodyBytes())
+                .maxStoredBytes(d.maxStoredBytes()).maxRedirects(d.maxRedirects()).minFreshness(d.minFreshness())
+                .maxFreshness(d.maxFreshness()).ttl(d.ttl()).backoffBase(d.backoffBase()).backoffCap(d.backoffCap())
+                .unreachableAfter(d.unreachableAfter()).crawlDelayCap(Duration.ofSeconds(1)).build());
         RobotsCacheEntry entry = strict.onFetched(ORIGIN, ok(fixture("crawl-delay-under-cap.txt")),
                 Optional.empty(), T0, 0);
 
@@ -386,9 +402,11 @@ class RobotsPolicyTest {
     @Test
     void decide_whenUnreachableDeadlineConfigured_expectThatDeadline() {
         Settings d = Settings.DEFAULTS;
-        RobotsPolicy impatient = RobotsPolicy.create(new Settings(d.agent(), d.maxBodyBytes(), d.maxStoredBytes(),
-                d.maxRedirects(), d.minFreshness(), d.maxFreshness(), d.ttl(), d.backoffBase(), d.backoffCap(),
-                Duration.ofMinutes(30), d.crawlDelayCap()));
+        RobotsPolicy impatient = RobotsPolicy.create(Settings.builder().agent(d.agent())
+                .maxBodyBytes(d.maxBodyBytes()).maxStoredBytes(d.maxStoredBytes()).maxRedirects(d.maxRedirects())
+                .minFreshness(d.minFreshness()).maxFreshness(d.maxFreshness()).ttl(d.ttl())
+                .backoffBase(d.backoffBase()).backoffCap(d.backoffCap()).unreachableAfter(Duration.ofMinutes(30))
+                .crawlDelayCap(d.crawlDelayCap()).build());
         Optional<RobotsCacheEntry> entry = Optional.empty();
         for (Duration at : new Duration[] {Duration.ZERO, Duration.ofMinutes(1), Duration.ofMinutes(3),
                 Duration.ofMinutes(7), Duration.ofMinutes(15), Duration.ofMinutes(31)}) {

@@ -162,16 +162,18 @@ public final class InMemoryBatchStore implements BatchHeaderStore, BatchItemStor
     @Override
     public synchronized Optional<BatchStatus> status(String batchId) {
         return Optional.ofNullable(batches.get(batchId))
-                .map(b -> new BatchStatus(withAdded(b), b.counts, Optional.ofNullable(b.completedAt),
-                        Optional.ofNullable(b.cancelledAt),
-                        b.header.upload().isPresent() ? Optional.of(b.planning) : Optional.empty(), b.callback));
+                .map(b -> BatchStatus.builder().header(withAdded(b)).terminalCounts(b.counts)
+                        .completedAt(Optional.ofNullable(b.completedAt)).cancelledAt(Optional.ofNullable(b.cancelledAt))
+                        .planning(b.header.upload().isPresent() ? Optional.of(b.planning) : Optional.empty())
+                        .callback(b.callback).build());
     }
 
     private static BatchHeader withAdded(Batch b) {
         BatchHeader h = b.header;
-        return new BatchHeader(h.batchId(), h.total() + b.addedTotal, h.duplicates() + b.addedDuplicates,
-                h.rejected(), h.rejectedCount(), h.source(), h.createdAt(), h.options(), h.fingerprint(), h.upload(),
-                h.client());
+        return BatchHeader.builder().batchId(h.batchId()).total(h.total() + b.addedTotal)
+                .duplicates(h.duplicates() + b.addedDuplicates).rejected(h.rejected())
+                .rejectedCount(h.rejectedCount()).source(h.source()).createdAt(h.createdAt()).options(h.options())
+                .fingerprint(h.fingerprint()).upload(h.upload()).client(h.client()).build();
     }
 
     @Override

@@ -104,8 +104,9 @@ public final class InMemoryUrlStore implements UrlStore {
 
     @Override
     public Optional<UrlRecord> find(String urlHash) {
-        return Optional.ofNullable(rows.get(urlHash)).map(r -> new UrlRecord(urlHash, r.fetch, r.extraction,
-                r.redirectsTo, r.fields, r.fieldsVersion, r.linked));
+        return Optional.ofNullable(rows.get(urlHash)).map(r -> UrlRecord.builder().urlHash(urlHash).fetch(r.fetch)
+                .extraction(r.extraction).redirectsTo(r.redirectsTo).fields(r.fields).fieldsVersion(r.fieldsVersion)
+                .linked(r.linked).build());
     }
 
     @Override

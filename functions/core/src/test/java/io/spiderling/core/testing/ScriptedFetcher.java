@@ -39,8 +39,9 @@ public final class ScriptedFetcher implements PageFetcher {
     }
 
     public static FetchResult.Response response(String url, int status, String body, Map<String, String> headers) {
-        return new FetchResult.Response(status, headers, body.getBytes(StandardCharsets.UTF_8), false, url,
-                Duration.ofMillis(5), Duration.ofMillis(10));
+        return FetchResult.Response.builder().status(status).headers(headers)
+                .body(body.getBytes(StandardCharsets.UTF_8)).truncated(false).finalUrl(url)
+                .timeToFirstByte(Duration.ofMillis(5)).total(Duration.ofMillis(10)).build();
     }
 
     public static FetchResult.Response ok(String url, String body) {

@@ -17,7 +17,8 @@ class WhatwgUrlTest {
     void parse_whenAbsoluteUrl_exposesParts() {
         WhatwgUrl url = parsed("\t HTTPS://Us%65r:p w@EXAMPLE.com:8443/a/../b c?q=1 2#f g\n");
 
-        assertEquals(new WhatwgUrl("https", "Us%65r", "p%20w", "example.com", 8443, "/b%20c", "q=1%202", "f%20g"), url);
+        assertEquals(WhatwgUrl.builder().scheme("https").username("Us%65r").password("p%20w").host("example.com")
+                .port(8443).path("/b%20c").query("q=1%202").fragment("f%20g").build(), url);
         assertEquals("https://Us%65r:p%20w@example.com:8443/b%20c?q=1%202#f%20g", url.href());
         assertEquals("https://Us%65r:p%20w@example.com:8443/b%20c?q=1%202", url.hrefWithoutFragment());
         assertEquals("/b%20c?q=1%202", url.target());
@@ -28,7 +29,8 @@ class WhatwgUrlTest {
     void parse_whenDefaultPortAndNoQueryOrFragment_hasNone() {
         WhatwgUrl url = parsed("http://example.com:80");
 
-        assertEquals(new WhatwgUrl("http", "", "", "example.com", -1, "/", null, null), url);
+        assertEquals(WhatwgUrl.builder().scheme("http").username("").password("").host("example.com").port(-1)
+                .path("/").query(null).fragment(null).build(), url);
         assertEquals(80, url.effectivePort());
         assertEquals("/", url.target());
     }
@@ -123,7 +125,8 @@ class WhatwgUrlTest {
 
     @Test
     void new_whenSchemeIsNotHttp_throws() {
-        assertThrows(IllegalArgumentException.class, () -> new WhatwgUrl("ftp", "", "", "x", -1, "/", null, null));
+        assertThrows(IllegalArgumentException.class, () -> WhatwgUrl.builder().scheme("ftp").username("").password("")
+                .host("x").port(-1).path("/").query(null).fragment(null).build());
     }
 
     private static WhatwgUrl parsed(String input) {

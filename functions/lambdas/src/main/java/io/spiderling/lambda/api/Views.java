@@ -7,13 +7,13 @@ import io.spiderling.core.batch.BatchStatus;
 import io.spiderling.core.batch.Waiting;
 import io.spiderling.core.content.BucketKeys;
 import io.spiderling.core.politeness.PauseCause;
-import io.spiderling.core.pipeline.BatchWaiting;
+import io.spiderling.core.pipeline.batch.BatchWaiting;
 import io.spiderling.core.batch.PlanProgress;
 import io.spiderling.core.batch.ItemPage;
 import io.spiderling.core.batch.ItemState;
 import io.spiderling.core.batch.Rejection;
-import io.spiderling.core.pipeline.Ingest;
-import io.spiderling.core.pipeline.Queries;
+import io.spiderling.core.pipeline.ingest.Ingest;
+import io.spiderling.core.pipeline.query.Queries;
 import io.spiderling.lambda.internal.HttpJson;
 import io.spiderling.core.extract.ExtractionRecord;
 import io.spiderling.core.fetch.Capture;
@@ -62,7 +62,7 @@ public final class Views {
         var header = status.header();
         ObjectNode node = HttpJson.JSON.createObjectNode()
                 .put("batchId", header.batchId())
-                .put("source", header.source())
+                .put("source", header.source().wireName())
                 .put("total", header.total())
                 .put("done", status.done())
                 .put("createdAt", header.createdAt().toString());
@@ -162,7 +162,7 @@ public final class Views {
 
     /**
      * What the pause's stored cause says, e.g. "paused by 429 (Retry-After 120 s)" or "paused after 3 URLs failed in a
-     * row (last: timeout)"; a pause stored without its cause names both possibilities.
+     * row (last: timeout)"; a pause whose cause this version cannot read names both possibilities.
      */
     private static String pausedDetail(Waiting.Paused p) {
         List<String> notes = new java.util.ArrayList<>();

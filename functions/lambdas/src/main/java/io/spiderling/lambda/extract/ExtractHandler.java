@@ -4,7 +4,7 @@ import com.amazonaws.services.lambda.runtime.Context;
 import com.amazonaws.services.lambda.runtime.RequestHandler;
 import com.amazonaws.services.lambda.runtime.events.S3Event;
 import io.spiderling.catalog.FunctionNames;
-import io.spiderling.core.pipeline.ExtractContent;
+import io.spiderling.core.pipeline.extract.ExtractContent;
 import io.spiderling.lambda.Pipeline;
 import io.spiderling.lambda.internal.LogContext;
 import io.spiderling.lambda.internal.S3Keys;

@@ -7,7 +7,7 @@ import com.amazonaws.services.lambda.runtime.events.SQSEvent;
 import io.spiderling.aws.FetchJobCodec;
 import io.spiderling.catalog.FunctionNames;
 import io.spiderling.core.fetch.FetchJob;
-import io.spiderling.core.pipeline.FetchPage;
+import io.spiderling.core.pipeline.fetch.FetchPage;
 import io.spiderling.lambda.Pipeline;
 import io.spiderling.lambda.internal.EmbeddedMetrics;
 import io.spiderling.lambda.internal.LogContext;

@@ -12,6 +12,7 @@ import io.spiderling.core.net.Ipv4Spelling;
 import io.spiderling.core.url.RequestUrl;
 import io.spiderling.core.port.PageFetcher;
 import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpClient;
 import io.vertx.core.http.HttpClientOptions;
 import io.vertx.core.http.HttpClientRequest;
@@ -37,8 +38,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
 import java.util.zip.ZipException;
 import javax.net.ssl.SSLException;
@@ -187,10 +186,7 @@ public final class VertxPageFetcher implements PageFetcher, AutoCloseable {
 
     @Override
     public FetchResult fetch(FetchRequest request) {
-        return once(request.url(), request, System.nanoTime());
-    }
-
-    private FetchResult once(String url, FetchRequest request, long start) {
+        long start = System.nanoTime();
         if (missed(request)) {
             return late(request, start);
         }
@@ -198,34 +194,58 @@ public final class VertxPageFetcher implements PageFetcher, AutoCloseable {
         try {
             // As a browser reads it, numbers in the host included (0x7f.1 is 127.0.0.1): the address checked below is
             // the one connected to. The pipeline's request URLs are so serialized already, and stay as they are.
-            uri = RequestUrl.from(url);
+            uri = RequestUrl.from(request.url());
         } catch (IllegalArgumentException e) {
             return new FetchResult.Failure(FailureKind.BLOCKED, "not fetched: " + e.getMessage(), elapsed(start));
         }
-        String host = uri.host().startsWith("[") ? uri.host().substring(1, uri.host().length() - 1) : uri.host();
         InetAddress address;
-        try {
-            // a literal is parsed, never looked up; a name is resolved once, here, and never again for this fetch
-            List<InetAddress> resolved = uri.host().startsWith("[") || Ipv4Spelling.isDottedQuad(host)
-                    ? List.of(InetAddress.getByName(host)) : resolver.apply(host);
-            if (resolved == null || resolved.isEmpty()) {
-                return new FetchResult.Failure(FailureKind.DNS, "unknown host " + host, elapsed(start));
+        switch (destination(uri, start)) {
+            case Destination.Refused refused -> {
+                return refused.failure();
             }
-            switch (addresses.checkAll(resolved)) {
-                case AddressPolicy.Verdict.Refused refused -> {
-                    return new FetchResult.Failure(FailureKind.BLOCKED, refused.reason() + " address "
-                            + refused.address().getHostAddress(), elapsed(start));
-                }
-                case AddressPolicy.Verdict.Allowed allowed -> address = allowed.address();
-            }
-        } catch (UnknownHostException e) {
-            return new FetchResult.Failure(FailureKind.DNS, "unknown host " + host, elapsed(start));
+            case Destination.Checked checked -> address = checked.address();
         }
         long left = settings.totalTimeout().toMillis() - Duration.ofNanos(System.nanoTime() - start).toMillis();
         if (left <= 0) {
-            return new FetchResult.Failure(FailureKind.TIMEOUT, "total timeout of " + settings.totalTimeout()
-                    + " reached", elapsed(start));
+            return totalTimeout(start);
         }
+        return new Exchange(request, address, start).run(options(uri, address, request));
+    }
+
+    /** Where a request may go: the one address checked, or why nowhere. */
+    private sealed interface Destination {
+        record Checked(InetAddress address) implements Destination {}
+
+        record Refused(FetchResult.Failure failure) implements Destination {}
+    }
+
+    /** The address to connect to: a literal is parsed, never looked up; a name is resolved once, here. */
+    private Destination destination(RequestUrl uri, long start) {
+        boolean bracketed = uri.host().startsWith("[");
+        String host = bracketed ? uri.host().substring(1, uri.host().length() - 1) : uri.host();
+        try {
+            List<InetAddress> resolved = bracketed || Ipv4Spelling.isDottedQuad(host)
+                    ? List.of(InetAddress.getByName(host)) : resolver.apply(host);
+            if (resolved == null || resolved.isEmpty()) {
+                return unknownHost(host, start);
+            }
+            return switch (addresses.checkAll(resolved)) {
+                case AddressPolicy.Verdict.Refused refused -> new Destination.Refused(new FetchResult.Failure(
+                        FailureKind.BLOCKED, refused.reason() + " address " + refused.address().getHostAddress(),
+                        elapsed(start)));
+                case AddressPolicy.Verdict.Allowed allowed -> new Destination.Checked(allowed.address());
+            };
+        } catch (UnknownHostException e) {
+            return unknownHost(host, start);
+        }
+    }
+
+    private static Destination unknownHost(String host, long start) {
+        return new Destination.Refused(new FetchResult.Failure(FailureKind.DNS, "unknown host " + host,
+                elapsed(start)));
+    }
+
+    private RequestOptions options(RequestUrl uri, InetAddress address, FetchRequest request) {
         RequestOptions options = CheckedAddress.request(HttpMethod.GET, uri, address)
                 .setConnectTimeout(settings.connectTimeout().toMillis())
                 .setIdleTimeout(settings.firstByteTimeout().toMillis())
@@ -233,105 +253,252 @@ public final class VertxPageFetcher implements PageFetcher, AutoCloseable {
                 .addHeader("Accept-Encoding", "gzip, deflate");
         request.ifNoneMatch().ifPresent(tag -> options.addHeader("If-None-Match", tag));
         request.ifModifiedSince().ifPresent(date -> options.addHeader("If-Modified-Since", date));
+        return options;
+    }
 
-        CompletableFuture<FetchResult> done = new CompletableFuture<>();
-        long[] connectedAt = {-1};
-        long[] firstByteAt = {-1};
-        // When the site last sent anything (headers or body): a body that stalls fails on the idle timeout too, not
-        // only on the total one, so a page that sends its headers and then nothing holds a fetcher 10 s, not 30.
-        AtomicLong lastByteAt = new AtomicLong(start);
-        AtomicReference<HttpClientRequest> sent = new AtomicReference<>();
-        // Where the durations count from: the call, or the end of the hold for a request held until its window.
-        long[] origin = {start};
-        client.request(options).onFailure(done::completeExceptionally).onSuccess(req -> new Object() {
-            private boolean held;
+    /**
+     * One request in flight: held until its send window, sent, read, and waited for. The caller's thread waits in
+     * {@link #run}; everything else happens on the connection's event-loop thread, which writes the bytes (and sets
+     * the hold's timer). Times are {@link System#nanoTime} readings, -1 until they happen; the ones both threads read
+     * are volatile.
+     */
+    private final class Exchange {
+        private final FetchRequest request;
+        private final InetAddress address;
+        /** When the call started: the timeouts count from here. */
+        private final long start;
+        private final CompletableFuture<FetchResult> done = new CompletableFuture<>();
+        /** Where the durations count from: the call, or the end of the hold for a request held until its window. */
+        private volatile long origin;
+        private volatile long connectedAt = -1;
+        private volatile long firstByteAt = -1;
+        /**
+         * When the site last sent anything (headers or body): a body that stalls fails on the idle timeout too, not
+         * only on the total one, so a page that sends its headers and then nothing holds a fetcher 10 s, not 30.
+         */
+        private volatile long lastByteAt;
+        /** The request once written: what a timeout resets. */
+        private volatile HttpClientRequest sent;
+        /** Whether the request waited for its window (event loop only). */
+        private boolean held;
 
-            /** On the connection's event-loop thread, which send() writes the bytes on (a timer set here too). */
-            void write() {
-                if (done.isDone()) {
-                    // Timed out while held: the caller has moved on, and the request must not go out after all.
-                    req.exceptionHandler(abandoned -> { });
-                    req.reset();
-                    return;
+        Exchange(FetchRequest request, InetAddress address, long start) {
+            this.request = request;
+            this.address = address;
+            this.start = start;
+            this.origin = start;
+            this.lastByteAt = start;
+        }
+
+        FetchResult run(RequestOptions options) {
+            client.request(options).onFailure(done::completeExceptionally).onSuccess(this::write);
+            return await();
+        }
+
+        /** Writes the request in its window: holds it when early, drops it when late. */
+        private void write(HttpClientRequest req) {
+            if (done.isDone()) {
+                // Timed out while held: the caller has moved on, and the request must not go out after all.
+                abandon(req);
+                return;
+            }
+            long hold = holdMillis(request);
+            if (hold > 0) {
+                // Early: hold it here, on the thread that writes it, and look at the time again when the timer
+                // fires (a timer may fire early by the clock it is read against, never by nanoTime).
+                held = true;
+                vertx.setTimer(hold, id -> write(req));
+                return;
+            }
+            // The last moment before the bytes go out: a request past its window is not sent at all, so that it
+            // cannot reach the site too close to the next slot's request.
+            if (missed(request)) {
+                abandon(req);
+                done.complete(late(request, start));
+                return;
+            }
+            send(req);
+        }
+
+        private void send(HttpClientRequest req) {
+            connectedAt = System.nanoTime();
+            if (held) {
+                // The wait for the window is no part of the exchange: the site's response time counts from here.
+                origin = connectedAt;
+            }
+            lastByteAt = connectedAt;
+            sent = req;
+            Optional<RequestTap> tap = request.capture() ? RequestTap.install(req.connection()) : Optional.empty();
+            req.send().onFailure(e -> {
+                tap.ifPresent(RequestTap::remove);
+                done.completeExceptionally(e);
+            }).onSuccess(response -> {
+                lastByteAt = System.nanoTime();
+                // The request has been written whole once its response starts: what the tap copied is all of it.
+                Optional<Capturing> capturing = tap.flatMap(RequestTap::remove)
+                        .map(head -> new Capturing(head, address.getHostAddress()));
+                new Reading(req, response, capturing).start();
+            });
+        }
+
+        /**
+         * Waits for the answer, giving up when the site has been silent for the idle timeout or the total timeout
+         * has passed: either resets the request.
+         */
+        private FetchResult await() {
+            long idle = settings.firstByteTimeout().toNanos();
+            long deadline = start + settings.totalTimeout().toNanos();
+            try {
+                while (true) {
+                    long now = System.nanoTime();
+                    long quietFor = now - lastByteAt;
+                    if (quietFor >= idle) {
+                        giveUp();
+                        return new FetchResult.Failure(FailureKind.TIMEOUT, "no data for "
+                                + settings.firstByteTimeout(), elapsed(start));
+                    }
+                    long wait = Math.min(deadline - now, idle - quietFor);
+                    if (wait <= 0) {
+                        throw new TimeoutException();
+                    }
+                    try {
+                        return done.get(wait, TimeUnit.NANOSECONDS);
+                    } catch (TimeoutException quiet) {
+                        if (System.nanoTime() >= deadline) {
+                            throw quiet;
+                        }
+                    }
                 }
-                long hold = holdMillis(request);
-                if (hold > 0) {
-                    // Early: hold it here, on the thread that writes it, and look at the time again when the timer
-                    // fires (a timer may fire early by the clock it is read against, never by nanoTime).
-                    held = true;
-                    vertx.setTimer(hold, id -> write());
-                    return;
-                }
-                // The last moment before the bytes go out: a request past its window is not sent at all, so that it
-                // cannot reach the site too close to the next slot's request.
-                if (missed(request)) {
-                    req.exceptionHandler(abandoned -> { }); // the reset below is ours: nothing to report
-                    req.reset();
-                    done.complete(late(request, start));
-                    return;
-                }
-                connectedAt[0] = System.nanoTime();
-                if (held) {
-                    // The wait for the window is no part of the exchange: the site's response time counts from here.
-                    origin[0] = connectedAt[0];
-                }
-                lastByteAt.set(connectedAt[0]);
-                sent.set(req);
-                Optional<RequestTap> tap = request.capture() ? RequestTap.install(req.connection())
-                        : Optional.empty();
-                req.send().onFailure(e -> {
-                    tap.ifPresent(RequestTap::remove);
-                    done.completeExceptionally(e);
-                }).onSuccess(response -> {
-                    lastByteAt.set(System.nanoTime());
-                    // The request has been written whole once its response starts: what the tap copied is all of it.
-                    Optional<Capturing> capturing = tap.flatMap(RequestTap::remove)
-                            .map(head -> new Capturing(head, address.getHostAddress()));
-                    read(url, req, response, origin[0], lastByteAt, firstByteAt, connectedAt, done, capturing);
+            } catch (ExecutionException e) {
+                return failure(e.getCause(), start);
+            } catch (TimeoutException e) {
+                giveUp(); // a site still dripping bytes must not keep the connection, nor a pool slot, busy
+                return totalTimeout(start);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return failure(e, start);
+            }
+        }
+
+        private void giveUp() {
+            done.cancel(true);
+            HttpClientRequest req = sent;
+            if (req != null) {
+                req.reset();
+            }
+        }
+
+        /**
+         * The response being read, on the event loop: its kept headers, and its body streamed through the decoder
+         * (when content-encoded) into a bounded buffer.
+         */
+        private final class Reading {
+            private final HttpClientRequest req;
+            private final HttpClientResponse response;
+            private final Optional<Capturing> capturing;
+            private final Map<String, String> headers;
+            private final String encoding;
+            private final GzipDeflateDecoder decoder;
+            private final BoundedBody body = BoundedBody.create(limits);
+
+            Reading(HttpClientRequest req, HttpClientResponse response, Optional<Capturing> capturing) {
+                this.req = req;
+                this.response = response;
+                this.capturing = capturing;
+                this.headers = kept(response);
+                this.encoding = headers.getOrDefault("content-encoding", "").trim().toLowerCase(Locale.ROOT);
+                this.decoder = switch (encoding) {
+                    case "gzip", "x-gzip" -> GzipDeflateDecoder.gzip();
+                    case "deflate" -> GzipDeflateDecoder.deflate();
+                    default -> null;
+                };
+            }
+
+            void start() {
+                response.handler(this::chunk);
+                response.exceptionHandler(e -> {
+                    if (!done.isDone()) {
+                        done.completeExceptionally(e);
+                    }
+                });
+                response.endHandler(v -> {
+                    if (!done.isDone()) {
+                        finish();
+                    }
                 });
             }
-        }.write());
-        long idle = settings.firstByteTimeout().toNanos();
-        long deadline = start + settings.totalTimeout().toNanos();
-        try {
-            while (true) {
-                long now = System.nanoTime();
-                long quietFor = now - lastByteAt.get();
-                if (quietFor >= idle) {
-                    done.cancel(true);
-                    HttpClientRequest req = sent.get();
-                    if (req != null) {
-                        req.reset();
-                    }
-                    return new FetchResult.Failure(FailureKind.TIMEOUT, "no data for " + settings.firstByteTimeout(),
-                            elapsed(start));
+
+            private void chunk(Buffer chunk) {
+                lastByteAt = System.nanoTime();
+                if (firstByteAt < 0) {
+                    firstByteAt = lastByteAt;
                 }
-                long wait = Math.min(deadline - now, idle - quietFor);
-                if (wait <= 0) {
-                    throw new TimeoutException();
+                if (done.isDone() || !body.accepting()) {
+                    return;
                 }
+                if (decoder != null) {
+                    capturing.ifPresent(c -> c.transferred(chunk.getBytes(), limits.maxRawBytes()));
+                }
+                boolean more;
                 try {
-                    return done.get(wait, TimeUnit.NANOSECONDS);
-                } catch (TimeoutException quiet) {
-                    if (System.nanoTime() >= deadline) {
-                        throw quiet;
-                    }
+                    more = decoder == null ? body.accept(chunk.getBytes(), chunk.length())
+                            : decoder.decodeInto(ByteBuffer.wrap(chunk.getBytes()), body);
+                } catch (ZipException e) {
+                    decoder.close();
+                    done.complete(new FetchResult.Failure(FailureKind.IO, "bad " + encoding + " body: "
+                            + e.getMessage(), elapsed(origin)));
+                    req.reset();
+                    return;
+                }
+                if (!more) {
+                    // Cut at the cap (or stopped by the ratio guard): stop reading, close the connection.
+                    finish();
+                    req.reset();
                 }
             }
-        } catch (ExecutionException e) {
-            return failure(e.getCause(), start);
-        } catch (TimeoutException e) {
-            done.cancel(true);
-            HttpClientRequest req = sent.get();
-            if (req != null) {
-                req.reset(); // a site still dripping bytes must not keep the connection, nor a pool slot, busy
+
+            private void finish() {
+                if (decoder != null) {
+                    decoder.close();
+                }
+                if (body.ratioExceeded()) {
+                    done.complete(new FetchResult.Failure(FailureKind.BLOCKED, "decompression ratio above "
+                            + limits.maxDecompressionRatio() + " (a compression bomb?)", elapsed(origin)));
+                    return;
+                }
+                Duration total = elapsed(origin);
+                Duration ttfb = firstByteAt < 0 ? total : Duration.ofNanos(firstByteAt - origin);
+                Duration connect = connectedAt < 0 ? Duration.ZERO : Duration.ofNanos(connectedAt - origin);
+                FetchResult.Response result = FetchResult.Response.builder().status(response.statusCode())
+                        .headers(headers).body(body.toByteArray()).truncated(body.truncated()).finalUrl(request.url())
+                        .timeToFirstByte(ttfb).total(total).redirects(List.of()).connect(connect).build();
+                done.complete(capturing.flatMap(c -> c.exchange(response, body, decoder != null))
+                        .map(result::withExchange).orElse(result));
             }
-            return new FetchResult.Failure(FailureKind.TIMEOUT, "total timeout of " + settings.totalTimeout()
-                    + " reached", elapsed(start));
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return failure(e, start);
         }
+    }
+
+    /** Drops a request that must not go out: the reset is ours, so nothing is reported. */
+    private static void abandon(HttpClientRequest req) {
+        req.exceptionHandler(abandoned -> { });
+        req.reset();
+    }
+
+    /** The response's headers that the caller is given ({@link #HEADERS}). */
+    private static Map<String, String> kept(HttpClientResponse response) {
+        Map<String, String> headers = new HashMap<>();
+        for (String name : HEADERS) {
+            String value = response.getHeader(name);
+            if (value != null) {
+                headers.put(name, value);
+            }
+        }
+        return headers;
+    }
+
+    private FetchResult totalTimeout(long start) {
+        return new FetchResult.Failure(FailureKind.TIMEOUT, "total timeout of " + settings.totalTimeout()
+                + " reached", elapsed(start));
     }
 
     /**
@@ -364,87 +531,14 @@ public final class VertxPageFetcher implements PageFetcher, AutoCloseable {
             String version = response.version() == HttpVersion.HTTP_1_0 ? "HTTP/1.0" : "HTTP/1.1";
             String reason = response.statusMessage() == null ? "" : response.statusMessage();
             try {
-                return Optional.of(new WireExchange(requestHead, version + " " + response.statusCode() + " " + reason,
-                        headers, remoteIp, encoded ? raw.toByteArray() : body.toByteArray(),
-                        body.truncated() || encoded && rawTruncated));
+                return Optional.of(WireExchange.builder().request(requestHead)
+                        .statusLine(version + " " + response.statusCode() + " " + reason).responseHeaders(headers)
+                        .remoteIp(remoteIp).payload(encoded ? raw.toByteArray() : body.toByteArray())
+                        .payloadTruncated(body.truncated() || encoded && rawTruncated).build());
             } catch (IllegalArgumentException notStorable) {
                 return Optional.empty();
             }
         }
-    }
-
-    private void read(String url, HttpClientRequest req, HttpClientResponse response, long start, AtomicLong lastByteAt,
-            long[] firstByteAt, long[] connectedAt, CompletableFuture<FetchResult> done,
-            Optional<Capturing> capturing) {
-        Map<String, String> headers = new HashMap<>();
-        for (String name : HEADERS) {
-            String value = response.getHeader(name);
-            if (value != null) {
-                headers.put(name, value);
-            }
-        }
-        String encoding = headers.getOrDefault("content-encoding", "").trim().toLowerCase(Locale.ROOT);
-        GzipDeflateDecoder decoder = switch (encoding) {
-            case "gzip", "x-gzip" -> GzipDeflateDecoder.gzip();
-            case "deflate" -> GzipDeflateDecoder.deflate();
-            default -> null;
-        };
-        BoundedBody body = BoundedBody.create(limits);
-        Runnable finish = () -> {
-            if (decoder != null) {
-                decoder.close();
-            }
-            if (body.ratioExceeded()) {
-                done.complete(new FetchResult.Failure(FailureKind.BLOCKED, "decompression ratio above "
-                        + limits.maxDecompressionRatio() + " (a compression bomb?)", elapsed(start)));
-                return;
-            }
-            Duration total = elapsed(start);
-            Duration ttfb = firstByteAt[0] < 0 ? total : Duration.ofNanos(firstByteAt[0] - start);
-            Duration connect = connectedAt[0] < 0 ? Duration.ZERO : Duration.ofNanos(connectedAt[0] - start);
-            FetchResult.Response result = new FetchResult.Response(response.statusCode(), headers,
-                    body.toByteArray(), body.truncated(), url, ttfb, total, List.of(), connect);
-            done.complete(capturing.flatMap(c -> c.exchange(response, body, decoder != null))
-                    .map(result::withExchange).orElse(result));
-        };
-        response.handler(chunk -> {
-            lastByteAt.set(System.nanoTime());
-            if (firstByteAt[0] < 0) {
-                firstByteAt[0] = lastByteAt.get();
-            }
-            if (done.isDone() || !body.accepting()) {
-                return;
-            }
-            if (decoder != null) {
-                capturing.ifPresent(c -> c.transferred(chunk.getBytes(), limits.maxRawBytes()));
-            }
-            boolean more;
-            try {
-                more = decoder == null ? body.accept(chunk.getBytes(), chunk.length())
-                        : decoder.decodeInto(ByteBuffer.wrap(chunk.getBytes()), body);
-            } catch (ZipException e) {
-                decoder.close();
-                done.complete(new FetchResult.Failure(FailureKind.IO, "bad " + encoding + " body: " + e.getMessage(),
-                        elapsed(start)));
-                req.reset();
-                return;
-            }
-            if (!more) {
-                // Cut at the cap (or stopped by the ratio guard): stop reading, close the connection.
-                finish.run();
-                req.reset();
-            }
-        });
-        response.exceptionHandler(e -> {
-            if (!done.isDone()) {
-                done.completeExceptionally(e);
-            }
-        });
-        response.endHandler(v -> {
-            if (!done.isDone()) {
-                finish.run();
-            }
-        });
     }
 
     /** Whether it is past the end of the request's send window. */

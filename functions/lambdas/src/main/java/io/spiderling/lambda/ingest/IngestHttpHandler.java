@@ -7,8 +7,9 @@ import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPResponse;
 import io.spiderling.catalog.FunctionNames;
 import io.spiderling.catalog.Operation;
 import io.spiderling.catalog.Routes;
+import io.spiderling.core.batch.BatchSource;
 import io.spiderling.core.content.Hashing;
-import io.spiderling.core.pipeline.Ingest;
+import io.spiderling.core.pipeline.ingest.Ingest;
 import io.spiderling.lambda.Pipeline;
 import io.spiderling.lambda.api.ApiAuth;
 import io.spiderling.lambda.api.Views;
@@ -94,7 +95,8 @@ public class IngestHttpHandler implements RequestHandler<APIGatewayV2HTTPEvent, 
         return switch (SubmissionParser.parseUpload(body)) {
             case SubmissionParser.ParsedUpload.Invalid invalid -> HttpJson.error(400, invalid.problem());
             case SubmissionParser.ParsedUpload.Request request -> switch (ingest.startUpload(
-                    batchIdFor(client, idempotencyKey), client, request.format(), "upload", request.options())) {
+                    batchIdFor(client, idempotencyKey), client, request.format(), BatchSource.UPLOAD,
+                    request.options())) {
                 case Ingest.UploadResult.Started started -> HttpJson.json(201, Views.uploadStarted(started));
                 case Ingest.UploadResult.Refused refused -> HttpJson.error(400, refused.reason());
                 case Ingest.UploadResult.Conflict conflict -> HttpJson.error(422,
@@ -107,7 +109,7 @@ public class IngestHttpHandler implements RequestHandler<APIGatewayV2HTTPEvent, 
         return switch (SubmissionParser.parseJson(body)) {
             case SubmissionParser.Parsed.Invalid invalid -> HttpJson.error(400, invalid.problem());
             case SubmissionParser.Parsed.Urls urls -> switch (ingest.submit(batchIdFor(client, idempotencyKey),
-                    client, urls.urls(), "http", urls.options())) {
+                    client, urls.urls(), BatchSource.HTTP, urls.options())) {
                 case Ingest.Result.Accepted accepted -> HttpJson.json(202, Views.accepted(accepted));
                 case Ingest.Result.Refused refused -> HttpJson.json(400, Views.refused(refused));
                 case Ingest.Result.Conflict conflict -> HttpJson.error(422,

@@ -5,9 +5,10 @@ import com.amazonaws.services.lambda.runtime.RequestHandler;
 import com.amazonaws.services.lambda.runtime.events.SQSBatchResponse;
 import com.amazonaws.services.lambda.runtime.events.SQSEvent;
 import io.spiderling.catalog.FunctionNames;
+import io.spiderling.core.batch.BatchSource;
 import io.spiderling.core.batch.Rejection;
 import io.spiderling.core.content.Hashing;
-import io.spiderling.core.pipeline.Ingest;
+import io.spiderling.core.pipeline.ingest.Ingest;
 import io.spiderling.lambda.Pipeline;
 import io.spiderling.lambda.internal.LogContext;
 import io.spiderling.lambda.internal.SqsBatches;
@@ -64,12 +65,12 @@ public class IngestQueueHandler implements RequestHandler<SQSEvent, SQSBatchResp
 
     private void submit(String batchId, SQSEvent.SQSMessage message) {
         switch (SubmissionParser.parseMessage(message.getBody())) {
-            case SubmissionParser.Parsed.Invalid invalid -> ingest.recordRefused(batchId, CLIENT, "sqs",
+            case SubmissionParser.Parsed.Invalid invalid -> ingest.recordRefused(batchId, CLIENT, BatchSource.SQS,
                     List.of(new Rejection(abbreviate(message.getBody()), invalid.problem())));
             case SubmissionParser.Parsed.Urls urls -> {
-                if (ingest.submit(batchId, CLIENT, urls.urls(), "sqs", urls.options())
+                if (ingest.submit(batchId, CLIENT, urls.urls(), BatchSource.SQS, urls.options())
                         instanceof Ingest.Result.Refused refused) {
-                    ingest.recordRefused(batchId, CLIENT, "sqs", refused.rejected().isEmpty()
+                    ingest.recordRefused(batchId, CLIENT, BatchSource.SQS, refused.rejected().isEmpty()
                             ? List.of(new Rejection(abbreviate(message.getBody()), refused.reason()))
                             : refused.rejected());
                 }

@@ -7,7 +7,7 @@ import com.amazonaws.services.lambda.runtime.events.SQSEvent;
 import io.spiderling.aws.SqsNotifyQueue;
 import io.spiderling.catalog.FunctionNames;
 import io.spiderling.catalog.Metrics;
-import io.spiderling.core.pipeline.NotifyBatch;
+import io.spiderling.core.pipeline.batch.NotifyBatch;
 import io.spiderling.lambda.Pipeline;
 import io.spiderling.lambda.internal.EmbeddedMetrics;
 import io.spiderling.lambda.internal.LogContext;

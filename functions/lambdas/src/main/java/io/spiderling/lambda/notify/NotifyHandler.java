@@ -6,7 +6,7 @@ import com.amazonaws.services.lambda.runtime.events.SQSBatchResponse;
 import com.amazonaws.services.lambda.runtime.events.SQSEvent;
 import io.spiderling.aws.SqsNotifyQueue;
 import io.spiderling.catalog.FunctionNames;
-import io.spiderling.core.pipeline.NotifyBatch;
+import io.spiderling.core.pipeline.batch.NotifyBatch;
 import io.spiderling.lambda.Pipeline;
 import io.spiderling.lambda.internal.LogContext;
 import io.spiderling.lambda.internal.SqsBatches;

@@ -6,7 +6,7 @@ import com.amazonaws.services.lambda.runtime.events.SQSBatchResponse;
 import com.amazonaws.services.lambda.runtime.events.SQSEvent;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.spiderling.catalog.FunctionNames;
-import io.spiderling.core.pipeline.PlanUpload;
+import io.spiderling.core.pipeline.ingest.PlanUpload;
 import io.spiderling.lambda.Pipeline;
 import io.spiderling.lambda.internal.HttpJson;
 import io.spiderling.lambda.internal.LogContext;

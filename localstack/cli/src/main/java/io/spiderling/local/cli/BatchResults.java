@@ -3,7 +3,7 @@ package io.spiderling.local.cli;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.MissingNode;
-import io.spiderling.core.pipeline.Queries;
+import io.spiderling.core.pipeline.query.Queries;
 import io.spiderling.core.url.NormalizationResult;
 import io.spiderling.core.url.NormalizedUrl;
 import io.spiderling.core.url.UrlNormalizer;

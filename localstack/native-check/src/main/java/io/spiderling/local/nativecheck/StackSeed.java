@@ -4,9 +4,10 @@ import io.spiderling.aws.DynamoDbBatchStore;
 import io.spiderling.catalog.Secret;
 import io.spiderling.aws.S3BlobStore;
 import io.spiderling.core.batch.BatchOptions;
+import io.spiderling.core.batch.BatchSource;
 import io.spiderling.core.batch.UploadFormat;
 import io.spiderling.core.content.BucketKeys;
-import io.spiderling.core.pipeline.Ingest;
+import io.spiderling.core.pipeline.ingest.Ingest;
 import io.spiderling.core.url.UrlNormalizer;
 import io.spiderling.testkit.EmbeddedAws;
 import io.spiderling.testkit.SampleClients;
@@ -40,13 +41,14 @@ public final class StackSeed {
 
     public static void seed(EmbeddedAws aws, StackResources resources, Fixture fixture, SampleEvents events) {
         S3BlobStore blobs = new S3BlobStore(aws.s3(), aws.s3Presigner(), resources.bucket());
-        Ingest ingest = new Ingest(UrlNormalizer.create(), new DynamoDbBatchStore(aws.dynamoDb(),
-                resources.batchesTable()), blobs, Clock.systemUTC());
+        Ingest ingest = Ingest.builder().normalizer(UrlNormalizer.create())
+                .batches(new DynamoDbBatchStore(aws.dynamoDb(), resources.batchesTable())).blobs(blobs)
+                .clock(Clock.systemUTC()).build();
         String manifestKey = events.objectKey("s3-manifest-created.json");
         String batchId = BucketKeys.batchIdOfManifest(manifestKey).orElseThrow(() -> new IllegalStateException(
                 "s3-manifest-created.json does not name a manifest: " + manifestKey));
         Ingest.Result seeded = ingest.submit(batchId, SampleClients.CLIENT_A,
-                List.of(fixture.pageUrl(), fixture.goneUrl()), "http",
+                List.of(fixture.pageUrl(), fixture.goneUrl()), BatchSource.HTTP,
                 new BatchOptions(Optional.of(fixture.hookUrl()), Optional.empty()));
         if (!(seeded instanceof Ingest.Result.Accepted)) {
             throw new IllegalStateException("seeding batch " + batchId + " was refused: " + seeded);

@@ -1,0 +1,177 @@
+package io.spiderling.core.pipeline.extract;
+
+import io.spiderling.core.content.BucketKeys;
+import io.spiderling.core.content.ObjectMetadata;
+import io.spiderling.core.extract.CanonicalLink;
+import io.spiderling.core.extract.ExtractionRecord;
+import io.spiderling.core.extract.HtmlExtractor;
+import io.spiderling.core.extract.PageBudget;
+import io.spiderling.core.extract.PageMetadata;
+import io.spiderling.core.port.BlobStore;
+import io.spiderling.core.port.LinkStore;
+import io.spiderling.core.port.UrlStore;
+import io.spiderling.core.url.NormalizedUrl;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * Extracts metadata from a stored body, records it on the URL's row, moves the record to the page's canonical URL
+ * when the page names one, and indexes its outlinks.
+ *
+ * <p>It runs on the body's object-created event (the event may come before the fetch's metadata row, twice, or after a
+ * newer fetch replaced the row's content; the store's write is conditional on the content hash and sorts that out),
+ * and inline ({@link #extract}) when the fetch stage found the bytes already stored under their content key, since
+ * no event comes then: the composition root hands the fetch stage a listener that calls it, so neither stage knows
+ * the other. It reads the object as it is now, so it never works from a stale copy.
+ *
+ * <p>Canonical records: when the page's {@code <link rel=canonical>} counts ({@link CanonicalLink}), the URL's row
+ * becomes an alias pointing to the canonical URL, and the extraction is also written to the canonical URL's row,
+ * marked with its source, unless that row holds newer content of its own. Reads then follow one hop.
+ *
+ * <p>Links: the row keeps the outlinks as indexed in the links table ({@code linked}), written after the table, so a
+ * crash between the two leaves the next attempt diffing against what the table really holds.
+ */
+public final class ExtractContent {
+
+    /** @param indexLinks whether outlinks go to the links table (the inlinks feature can be switched off) */
+    public record Settings(boolean indexLinks) {
+        public static final Settings DEFAULTS = new Settings(true);
+    }
+
+    private final BlobStore blobs;
+    private final UrlStore urls;
+    private final LinkStore links;
+    private final HtmlExtractor extractor;
+    private final CanonicalLink canonical;
+    private final Clock clock;
+    private final Settings settings;
+
+    private ExtractContent(Builder b) {
+        this.blobs = Objects.requireNonNull(b.blobs, "blobs");
+        this.urls = Objects.requireNonNull(b.urls, "urls");
+        this.links = Objects.requireNonNull(b.links, "links");
+        this.extractor = Objects.requireNonNull(b.extractor, "extractor");
+        this.canonical = Objects.requireNonNull(b.canonical, "canonical");
+        this.clock = Objects.requireNonNull(b.clock, "clock");
+        this.settings = Objects.requireNonNull(b.settings, "settings");
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** Names each collaborator; settings default to {@link Settings#DEFAULTS}. */
+    public static final class Builder {
+        private BlobStore blobs;
+        private UrlStore urls;
+        private LinkStore links;
+        private HtmlExtractor extractor;
+        private CanonicalLink canonical;
+        private Clock clock;
+        private Settings settings = Settings.DEFAULTS;
+
+        private Builder() {}
+
+        public Builder blobs(BlobStore value) {
+            blobs = value;
+            return this;
+        }
+
+        public Builder urls(UrlStore value) {
+            urls = value;
+            return this;
+        }
+
+        public Builder links(LinkStore value) {
+            links = value;
+            return this;
+        }
+
+        public Builder extractor(HtmlExtractor value) {
+            extractor = value;
+            return this;
+        }
+
+        public Builder canonical(CanonicalLink value) {
+            canonical = value;
+            return this;
+        }
+
+        public Builder clock(Clock value) {
+            clock = value;
+            return this;
+        }
+
+        public Builder settings(Settings value) {
+            settings = value;
+            return this;
+        }
+
+        public ExtractContent build() {
+            return new ExtractContent(this);
+        }
+    }
+
+    /**
+     * @param written false when a newer extraction or other newer content was already stored
+     * @param canonicalWritten whether the canonical URL's row took the record (false when there is none)
+     */
+    public record Outcome(ExtractionRecord record, boolean written, boolean canonicalWritten) {}
+
+    /**
+     * Empty when the key is not a content key, or the object is gone or lacks (readable) fetch-stage metadata; none of
+     * those would improve on a retry.
+     */
+    public Optional<Outcome> onContent(String key) {
+        Optional<String> keySha = BucketKeys.sha256OfContent(key);
+        if (keySha.isEmpty()) {
+            return Optional.empty();
+        }
+        return blobs.get(key).flatMap(blob -> {
+            Map<String, String> meta = blob.metadata();
+            String url = meta.get(ObjectMetadata.URL);
+            String fetchedAt = meta.get(ObjectMetadata.FETCHED_AT);
+            String sha = meta.get(ObjectMetadata.CONTENT_SHA256);
+            if (url == null || fetchedAt == null || !keySha.get().equals(sha)) {
+                return Optional.empty();
+            }
+            NormalizedUrl page;
+            Instant contentFetchedAt;
+            try {
+                page = NormalizedUrl.parse(url);
+                contentFetchedAt = Instant.parse(fetchedAt);
+            } catch (IllegalArgumentException | DateTimeParseException e) {
+                return Optional.empty(); // not written by the fetch stage: nothing to attribute the content to
+            }
+            return Optional.of(extract(page, blob.bytes(), blob.contentType(), sha, contentFetchedAt));
+        });
+    }
+
+    /** Extracts and records the metadata of {@code body}, fetched from {@code url} at {@code fetchedAt}. */
+    public Outcome extract(NormalizedUrl url, byte[] body, String contentType, String sha256, Instant fetchedAt) {
+        PageMetadata page = PageBudget.fit(extractor.extract(body, contentType, url.value()));
+        Optional<NormalizedUrl> canonicalUrl = canonical.decide(url, page.canonicalHref());
+        Instant now = clock.instant();
+        // Only the links index needs what the row held; without it an extraction is one conditional write.
+        List<String> linkedBefore = !settings.indexLinks() ? List.of()
+                : urls.find(url.urlHash()).map(UrlStore.UrlRecord::linked).orElse(List.of());
+        ExtractionRecord record = ExtractionRecord.builder().urlHash(url.urlHash()).url(url.value()).page(page)
+                .contentSha256(sha256).contentFetchedAt(fetchedAt).extractedAt(now)
+                .canonicalUrl(canonicalUrl.map(NormalizedUrl::value)).source(Optional.empty()).build();
+        boolean written = urls.recordExtraction(record);
+        if (written && settings.indexLinks() && !linkedBefore.equals(page.outlinks())) {
+            links.replaceOutlinks(url.urlHash(), url.value(), linkedBefore, page.outlinks(), now);
+            urls.recordLinked(url.urlHash(), page.outlinks(), fetchedAt);
+        }
+        boolean canonicalWritten = written && canonicalUrl.map(c -> urls.recordExtraction(ExtractionRecord.builder()
+                .urlHash(c.urlHash()).url(c.value()).page(page).contentSha256(sha256).contentFetchedAt(fetchedAt)
+                .extractedAt(now).canonicalUrl(Optional.empty()).source(Optional.of(url.value())).build()))
+                .orElse(false);
+        return new Outcome(record, written, canonicalWritten);
+    }
+}

@@ -1,0 +1,159 @@
+package io.spiderling.core.pipeline.ingest;
+
+import io.spiderling.core.batch.PlannedManifest;
+import io.spiderling.core.content.BucketKeys;
+import io.spiderling.core.frontier.Frontier;
+import io.spiderling.core.port.BatchStores;
+import io.spiderling.core.port.UrlStore;
+import io.spiderling.core.port.BlobStore;
+import io.spiderling.core.port.PendingPlans;
+import io.spiderling.core.url.NormalizationResult.Accepted;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * Plans a stored manifest: one batch item per URL, then for each URL still queued one of three things. A URL with a
+ * fresh stored copy (fetched within the batch's recrawl window) ends at once as {@code skipped}. A URL another batch
+ * is already fetching joins that fetch, which will end this batch's item too. Any other URL is claimed and parked in
+ * the {@link Frontier}, which sends its fetch job when the site has room. Safe to run again for the same manifest:
+ * items are created once, a batch re-claims its own claims, and an entry already parked is not parked twice.
+ */
+public final class Canonicalize {
+
+    /** A watched manifest that is still not in the bucket this long after: its ingest died before writing it. */
+    public static final Duration ABANDON_AFTER = Duration.ofDays(1);
+
+    private final BlobStore blobs;
+    private final BatchStores batches;
+    private final ItemPlanner planner;
+    private final Frontier frontier;
+    private final Clock clock;
+    private final PendingPlans pendingPlans;
+
+    private Canonicalize(Builder b) {
+        this.blobs = Objects.requireNonNull(b.blobs, "blobs");
+        this.batches = Objects.requireNonNull(b.batches, "batches");
+        this.planner = b.planner != null ? b.planner
+                : ItemPlanner.defaults(Objects.requireNonNull(b.urls, "urls or planner"), batches);
+        this.frontier = Objects.requireNonNull(b.frontier, "frontier");
+        this.clock = Objects.requireNonNull(b.clock, "clock");
+        this.pendingPlans = Objects.requireNonNull(b.pendingPlans, "pendingPlans");
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** Names each collaborator; give a {@code planner}, or the {@code urls} for one of the default settings. */
+    public static final class Builder {
+        private BlobStore blobs;
+        private BatchStores batches;
+        private UrlStore urls;
+        private ItemPlanner planner;
+        private Frontier frontier;
+        private Clock clock;
+        private PendingPlans pendingPlans = PendingPlans.NONE;
+
+        private Builder() {}
+
+        public Builder blobs(BlobStore value) {
+            blobs = value;
+            return this;
+        }
+
+        /** The batch's header, its items and its origins (a manifest ingest wrote has no upload to plan). */
+        public Builder batches(BatchStores value) {
+            batches = value;
+            return this;
+        }
+
+        /** The URL table, for a planner of the default settings when none is given. */
+        public Builder urls(UrlStore value) {
+            urls = value;
+            return this;
+        }
+
+        /** Decides, per group of URLs, which to skip, join or claim; shared with {@link PlanUpload}. */
+        public Builder planner(ItemPlanner value) {
+            planner = value;
+            return this;
+        }
+
+        public Builder frontier(Frontier value) {
+            frontier = value;
+            return this;
+        }
+
+        public Builder clock(Clock value) {
+            clock = value;
+            return this;
+        }
+
+        /** The manifests waiting for planning: a planned one is no longer watched. */
+        public Builder pendingPlans(PendingPlans value) {
+            pendingPlans = value;
+            return this;
+        }
+
+        public Canonicalize build() {
+            return new Canonicalize(this);
+        }
+    }
+
+    /**
+     * @param items how many URLs the manifest listed
+     * @param parked URLs handed to the frontier to be fetched
+     * @param skipped URLs ended at once because a fresh copy is stored
+     * @param joined URLs left waiting on another batch's fetch of the same URL
+     */
+    public record Outcome(String batchId, int items, int parked, int skipped, int joined) {}
+
+    /** Returns empty when the key is not a manifest or the manifest is gone; neither is worth a retry. */
+    public Optional<Outcome> onManifest(String key) {
+        var batchId = BucketKeys.batchIdOfManifest(key);
+        if (batchId.isEmpty()) {
+            return Optional.empty();
+        }
+        var blob = blobs.get(key);
+        if (blob.isEmpty()) {
+            return Optional.empty();
+        }
+        String id = batchId.get();
+        ItemPlanner.Batch batch = ItemPlanner.Batch.of(id, batches.headers().status(id));
+        List<Accepted> manifest = PlannedManifest.read(blob.get().bytes());
+        Instant now = clock.instant();
+        List<Accepted> pending = ItemPlanner.inOrder(manifest,
+                batches.items().addItems(id, manifest.stream().map(Accepted::url).toList(), now));
+        Frontier.Parking parking = frontier.parking(id);
+        ItemPlanner.Counts counts = ItemPlanner.Counts.NONE;
+        for (int from = 0; from < pending.size(); from += ItemPlanner.GROUP) {
+            counts = counts.plus(planner.plan(batch,
+                    pending.subList(from, Math.min(pending.size(), from + ItemPlanner.GROUP)), parking, now));
+        }
+        parking.release();
+        pendingPlans.planned(key);
+        return Optional.of(new Outcome(id, manifest.size(), counts.parked(), counts.skipped(), counts.joined()));
+    }
+
+    /**
+     * Plans the manifests watched since before {@code cutoff}: their S3 event was lost, or every try of it failed.
+     * Planning is safe to repeat, so one whose event is merely late is planned twice to no harm. A watched manifest
+     * that never reached the bucket stops being watched after {@link #ABANDON_AFTER}. Returns how many it planned.
+     */
+    public int planStranded(Instant cutoff, int limit) {
+        int planned = 0;
+        Instant abandoned = clock.instant().minus(ABANDON_AFTER);
+        for (PendingPlans.Pending pending : pendingPlans.waitingSince(BucketKeys.MANIFESTS, cutoff, limit)) {
+            if (onManifest(pending.key()).isPresent()) {
+                planned++;
+            } else if (pending.since().isBefore(abandoned)) {
+                pendingPlans.planned(pending.key());
+            }
+        }
+        return planned;
+    }
+}

@@ -1,0 +1,328 @@
+package io.spiderling.core.pipeline.ingest;
+
+import io.spiderling.core.batch.BatchHeader;
+import io.spiderling.core.batch.BatchOptions;
+import io.spiderling.core.batch.BatchPlan;
+import io.spiderling.core.batch.BatchPlanner;
+import io.spiderling.core.batch.BatchSource;
+import io.spiderling.core.batch.PlannedManifest;
+import io.spiderling.core.batch.BatchStatus;
+import io.spiderling.core.batch.PlanProgress;
+import io.spiderling.core.batch.Rejection;
+import io.spiderling.core.notify.CallbackPolicy;
+import io.spiderling.core.notify.ProgressSchedule;
+import io.spiderling.core.port.BlobStore;
+import io.spiderling.core.port.NotifyQueue;
+import io.spiderling.core.port.BatchHeaderStore;
+import io.spiderling.core.port.PendingPlans;
+import io.spiderling.core.content.BucketKeys;
+import io.spiderling.core.content.Hashing;
+import io.spiderling.core.url.NormalizationResult;
+import io.spiderling.core.url.UrlNormalizer;
+import io.spiderling.core.batch.UploadFormat;
+import java.net.URI;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.regex.Pattern;
+
+/**
+ * Accepts a batch: validates and deduplicates it at the syntax level, records the header and writes the manifest that
+ * the canonicalize stage plans from. No per-URL I/O happens here, so a 10,000-URL request stays fast.
+ */
+public final class Ingest {
+
+    public static final Duration DEFAULT_UPLOAD_URL_TTL = Duration.ofMinutes(15);
+    private static final Pattern BATCH_ID = Pattern.compile("[A-Za-z0-9._-]{1,128}");
+
+    private final UrlNormalizer normalizer;
+    private final BatchPlanner planner;
+    private final BatchHeaderStore batches;
+    private final BlobStore blobs;
+    private final Clock clock;
+    private final Duration uploadUrlTtl;
+    private final Optional<CallbackPolicy> callbacks;
+    private final Optional<NotifyQueue> notifyQueue;
+    private final PendingPlans pendingPlans;
+
+    private Ingest(Builder b) {
+        this.normalizer = Objects.requireNonNull(b.normalizer, "normalizer");
+        this.planner = BatchPlanner.create(normalizer);
+        this.batches = Objects.requireNonNull(b.batches, "batches");
+        this.blobs = Objects.requireNonNull(b.blobs, "blobs");
+        this.clock = Objects.requireNonNull(b.clock, "clock");
+        this.uploadUrlTtl = Objects.requireNonNull(b.uploadUrlTtl, "uploadUrlTtl");
+        this.callbacks = Objects.requireNonNull(b.callbacks, "callbacks");
+        this.notifyQueue = Objects.requireNonNull(b.notifyQueue, "notifyQueue");
+        this.pendingPlans = Objects.requireNonNull(b.pendingPlans, "pendingPlans");
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** Names each collaborator; the upload URL's lifetime, the callback check, the progress queue and the
+     * watch on pending plans have defaults. */
+    public static final class Builder {
+        private UrlNormalizer normalizer;
+        private BatchHeaderStore batches;
+        private BlobStore blobs;
+        private Clock clock;
+        private Duration uploadUrlTtl = DEFAULT_UPLOAD_URL_TTL;
+        private Optional<CallbackPolicy> callbacks = Optional.empty();
+        private Optional<NotifyQueue> notifyQueue = Optional.empty();
+        private PendingPlans pendingPlans = PendingPlans.NONE;
+
+        private Builder() {}
+
+        public Builder normalizer(UrlNormalizer value) {
+            normalizer = value;
+            return this;
+        }
+
+        public Builder batches(BatchHeaderStore value) {
+            batches = value;
+            return this;
+        }
+
+        public Builder blobs(BlobStore value) {
+            blobs = value;
+            return this;
+        }
+
+        public Builder clock(Clock value) {
+            clock = value;
+            return this;
+        }
+
+        /** How long an upload URL from {@link Ingest#startUpload} stays valid. */
+        public Builder uploadUrlTtl(Duration value) {
+            uploadUrlTtl = value;
+            return this;
+        }
+
+        /** Checks a batch's callback URL at submit (the SSRF guard and the allowed hosts); empty to only
+         * normalize it. */
+        public Builder callbacks(Optional<CallbackPolicy> value) {
+            callbacks = value;
+            return this;
+        }
+
+        /** Where a batch that asks for progress reports gets its first one scheduled. */
+        public Builder notifyQueue(Optional<NotifyQueue> value) {
+            notifyQueue = value;
+            return this;
+        }
+
+        /** Where each manifest written, and each upload announced, is watched until planning begins. */
+        public Builder pendingPlans(PendingPlans value) {
+            pendingPlans = value;
+            return this;
+        }
+
+        public Ingest build() {
+            return new Ingest(this);
+        }
+    }
+
+    public sealed interface Result {
+        record Accepted(BatchHeader header, BatchPlan plan) implements Result {}
+
+        /** Nothing was stored. */
+        record Refused(String reason, List<Rejection> rejected) implements Result {}
+
+        /** The batch id is taken by a different request (an idempotency key reused); nothing was changed. */
+        record Conflict(String reason) implements Result {}
+    }
+
+    public Result submit(String batchId, List<String> rawUrls, BatchSource source) {
+        return submit(batchId, rawUrls, source, BatchOptions.NONE);
+    }
+
+    public Result submit(String batchId, List<String> rawUrls, BatchSource source, BatchOptions options) {
+        return submit(batchId, "", rawUrls, source, options);
+    }
+
+    /**
+     * Accepts a batch under {@code batchId}. Submitting the same request again under the same id (a client retrying
+     * with its idempotency key) returns the stored batch and changes nothing; a different request under a taken id
+     * is a {@link Result.Conflict}.
+     *
+     * @param client who submits it; only they can see it afterwards
+     * @throws IllegalArgumentException for a batch id that cannot name a manifest (see {@link BucketKeys#manifest})
+     */
+    public Result submit(String batchId, String client, List<String> rawUrls, BatchSource source,
+            BatchOptions options) {
+        checkBatchId(batchId);
+        if (rawUrls.isEmpty()) {
+            return new Result.Refused("urls must not be empty", List.of());
+        }
+        if (rawUrls.size() > BatchPlanner.MAX_URLS) {
+            return new Result.Refused(
+                    "too many urls: " + rawUrls.size() + " (at most " + BatchPlanner.MAX_URLS + " per batch)", List.of());
+        }
+        BatchOptions checked;
+        try {
+            checked = checkOptions(options);
+        } catch (IllegalArgumentException e) {
+            return new Result.Refused(e.getMessage(), List.of());
+        }
+        BatchPlan plan = planner.plan(rawUrls);
+        if (plan.accepted().isEmpty()) {
+            return new Result.Refused("no acceptable URL in the batch", plan.rejected());
+        }
+        BatchHeader header = BatchHeader.builder().batchId(batchId).total(plan.accepted().size())
+                .duplicates(plan.duplicates()).rejected(plan.rejected()).rejectedCount(plan.rejected().size())
+                .source(source).createdAt(clock.instant()).options(checked).fingerprint(fingerprint(rawUrls, checked))
+                .client(client).build();
+        // The header goes first: canonicalize and fetch count against it, and the manifest's event may arrive at once.
+        boolean replay = !batches.createBatch(header);
+        if (!replay) {
+            scheduleProgress(header);
+        }
+        BatchHeader standing = replay ? batches.status(batchId).orElseThrow().header() : header;
+        if (replay && (!standing.fingerprint().equals(header.fingerprint()) || !standing.ownedBy(client))) {
+            return new Result.Conflict("batch " + batchId + " already exists for a different request");
+        }
+        String key = BucketKeys.manifest(batchId);
+        // A replay rewrites the manifest only if the first attempt died before writing it: rewriting it would raise
+        // another object-created event and re-plan a batch that is under way.
+        if (!replay || !blobs.exists(key)) {
+            // Watched before it is written: if its event is lost, the sweep plans it; if this attempt dies before
+            // the write, the sweep finds no manifest and lets the watch lapse.
+            pendingPlans.expect(key, clock.instant());
+            blobs.put(key, PlannedManifest.write(plan.accepted()), "text/plain; charset=utf-8",
+                    Map.of("batch-id", batchId));
+        }
+        return new Result.Accepted(standing, plan);
+    }
+
+    public sealed interface UploadResult {
+        /** The client PUTs its manifest to {@code uploadUrl} before {@code expiresAt}. */
+        record Started(BatchHeader header, URI uploadUrl, Instant expiresAt) implements UploadResult {}
+
+        /** Nothing was stored. */
+        record Refused(String reason) implements UploadResult {}
+
+        /** The batch id is taken by a different request; nothing was changed. */
+        record Conflict(String reason) implements UploadResult {}
+    }
+
+    /**
+     * Opens a batch whose URLs the client uploads as a manifest, and returns where to upload it. The batch has no
+     * items until the upload arrives (see {@link PlanUpload}). Asking again under the same id with the same request
+     * returns the same batch with a fresh upload URL.
+     */
+    public UploadResult startUpload(String batchId, UploadFormat format, BatchSource source, BatchOptions options) {
+        return startUpload(batchId, "", format, source, options);
+    }
+
+    /** {@link #startUpload(String, UploadFormat, BatchSource, BatchOptions)} for a client, who alone sees the batch. */
+    public UploadResult startUpload(String batchId, String client, UploadFormat format, BatchSource source,
+            BatchOptions options) {
+        checkBatchId(batchId);
+        BatchOptions checked;
+        try {
+            checked = checkOptions(options);
+        } catch (IllegalArgumentException e) {
+            return new UploadResult.Refused(e.getMessage());
+        }
+        Instant now = clock.instant();
+        BatchHeader header = BatchHeader.builder().batchId(batchId).total(0)
+                .source(source).createdAt(now).options(checked)
+                .fingerprint(fingerprint(List.of("upload:" + format.wireName()), checked)).upload(Optional.of(format))
+                .client(client).build();
+        boolean uploaded = false;
+        if (batches.createBatch(header)) {
+            scheduleProgress(header);
+        } else {
+            BatchStatus standing = batches.status(batchId).orElseThrow();
+            if (!standing.header().fingerprint().equals(header.fingerprint()) || !standing.header().ownedBy(client)) {
+                return new UploadResult.Conflict("batch " + batchId + " already exists for a different request");
+            }
+            header = standing.header();
+            uploaded = standing.planning().map(PlanProgress::uploaded).orElse(false);
+        }
+        String uploadKey = BucketKeys.upload(batchId, format.extension());
+        if (!uploaded) {
+            // The upload's event starts its planning; watched so that a lost event is made up for by the sweep.
+            pendingPlans.expect(uploadKey, now);
+        }
+        URI url = blobs.presignPut(uploadKey, format.contentType(), uploadUrlTtl);
+        return new UploadResult.Started(header, url, now.plus(uploadUrlTtl));
+    }
+
+    /** The first progress report's message; each report schedules the next (see {@code NotifyBatch}). */
+    private void scheduleProgress(BatchHeader header) {
+        header.options().progressEvery().ifPresent(every -> notifyQueue.ifPresent(queue -> queue.send(
+                NotifyQueue.Message.progress(header.batchId(), 1),
+                new ProgressSchedule(every, header.createdAt()).delayUntil(1, header.createdAt()))));
+    }
+
+    private BatchOptions checkOptions(BatchOptions options) {
+        Optional<String> callback = options.callbackUrl().map(raw -> switch (normalizer.normalize(raw)) {
+            case NormalizationResult.Accepted a -> a.request().value();
+            case NormalizationResult.Rejected r -> throw new IllegalArgumentException("callbackUrl: " + r.reason());
+        });
+        // A name that does not resolve now may later (it is checked again at each send); anything else refused now
+        // would be refused then too.
+        callback.ifPresent(url -> callbacks.ifPresent(policy -> {
+            if (policy.check(url) instanceof CallbackPolicy.Verdict.Refused refused && !refused.retryable()) {
+                throw new IllegalArgumentException("callbackUrl refused: " + refused.reason());
+            }
+        }));
+        options.recrawlAfter().ifPresent(d -> {
+            if (d.isNegative() || d.compareTo(BatchOptions.MAX_RECRAWL_AFTER) > 0) {
+                throw new IllegalArgumentException("recrawlAfter must be between PT0S and "
+                        + BatchOptions.MAX_RECRAWL_AFTER + ", was " + d);
+            }
+        });
+        options.progressEvery().ifPresent(d -> {
+            if (d.compareTo(BatchOptions.MIN_PROGRESS_EVERY) < 0 || d.compareTo(BatchOptions.MAX_PROGRESS_EVERY) > 0) {
+                throw new IllegalArgumentException("progressEvery must be between " + BatchOptions.MIN_PROGRESS_EVERY
+                        + " and " + BatchOptions.MAX_PROGRESS_EVERY + ", was " + d);
+            }
+        });
+        if (options.progressEvery().isPresent() && callback.isEmpty()) {
+            throw new IllegalArgumentException("progressEvery needs a callbackUrl to post progress to");
+        }
+        return new BatchOptions(callback, options.recrawlAfter(), options.progressEvery(), options.capture());
+    }
+
+    /** Identifies a request by what it asked for, so a retry matches and a different request does not. */
+    static String fingerprint(List<String> rawUrls, BatchOptions options) {
+        return Hashing.sha256Hex(String.join("\n", rawUrls) + "\n\u0000" + options.callbackUrl().orElse("")
+                + "\u0000" + options.recrawlAfter().map(Duration::toString).orElse("")
+                + options.progressEvery().map(d -> "\u0000" + d).orElse("") + (options.capture() ? "\u0000capture" : ""));
+    }
+
+    /**
+     * Records a submission that could not be accepted (an unreadable queue message, or nothing valid in it) as a
+     * batch that is complete at once, so the refusal is visible and the message is never retried.
+     */
+    public BatchHeader recordRefused(String batchId, BatchSource source, List<Rejection> rejected) {
+        return recordRefused(batchId, "", source, rejected);
+    }
+
+    /** {@link #recordRefused(String, BatchSource, List)} on behalf of a client. */
+    public BatchHeader recordRefused(String batchId, String client, BatchSource source, List<Rejection> rejected) {
+        checkBatchId(batchId);
+        Instant now = clock.instant();
+        BatchHeader header = BatchHeader.builder().batchId(batchId).total(0).rejected(rejected)
+                .rejectedCount(rejected.size()).source(source).createdAt(now).client(client).build();
+        batches.createBatch(header);
+        batches.markCompleted(batchId, now);
+        return header;
+    }
+
+    /** Batch ids are 1 to 128 letters, digits, '-', '_' or '.', so they fit in an S3 key and a DynamoDB key. */
+    static void checkBatchId(String batchId) {
+        if (batchId == null || !BATCH_ID.matcher(batchId).matches()) {
+            throw new IllegalArgumentException("invalid batch id: " + batchId);
+        }
+    }
+}

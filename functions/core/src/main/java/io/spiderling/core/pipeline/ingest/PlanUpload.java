@@ -1,0 +1,422 @@
+package io.spiderling.core.pipeline.ingest;
+
+import io.spiderling.core.batch.BatchStatus;
+import io.spiderling.core.batch.ChunkCounts;
+import io.spiderling.core.batch.ManifestChunks;
+import io.spiderling.core.batch.ManifestEntry;
+import io.spiderling.core.batch.ManifestLine;
+import io.spiderling.core.batch.PlanProgress;
+import io.spiderling.core.batch.UploadFormat;
+import io.spiderling.core.content.BucketKeys;
+import io.spiderling.core.frontier.Frontier;
+import io.spiderling.core.pipeline.BatchTracker;
+import io.spiderling.core.port.BatchItemStore;
+import io.spiderling.core.port.BatchStores;
+import io.spiderling.core.port.BlobStore;
+import io.spiderling.core.port.PendingPlans;
+import io.spiderling.core.port.PlanQueue;
+import io.spiderling.core.port.UrlStore;
+import io.spiderling.core.url.NormalizationResult;
+import io.spiderling.core.url.NormalizedUrl;
+import io.spiderling.core.url.UrlNormalizer;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.stream.IntStream;
+
+/**
+ * Plans a manifest the client uploaded itself ({@code POST /batches/uploads}), which may be far larger than a request
+ * body and than what one Lambda invocation can plan in its 15 minutes.
+ *
+ * <p>When the upload arrives, it is copied to a key the client cannot write ({@code planned/}), so a second PUT of the
+ * upload URL cannot change a manifest half planned, and cut into byte-range chunks, one planning message each. Each
+ * chunk streams its lines, holding one group of {@value ItemPlanner#GROUP} URLs at a time, so memory does not grow with
+ * the manifest. Duplicates are found by conditional writes of the batch items, not by remembering URLs. A chunk
+ * interrupted by a crash or a timeout is planned again from its start when its message comes back: each line is
+ * recognised by its byte position, so nothing is counted twice, and the chunk's counts are added once, with a marker.
+ */
+public final class PlanUpload {
+
+    /** Presigned URLs live at most 7 days, so a watched upload still missing after this will never come. */
+    public static final Duration ABANDON_AFTER = Duration.ofDays(8);
+
+    /**
+     * @param chunkBytes the size of one chunk; at about 60 bytes a line, the 1 MiB default is some 17,000 URLs, which
+     *     one invocation plans in well under its time limit
+     */
+    public record Settings(long chunkBytes) {
+        public static final Settings DEFAULTS = new Settings(1024 * 1024);
+
+        public Settings {
+            if (chunkBytes < ManifestChunks.MAX_LINE_BYTES) {
+                throw new IllegalArgumentException("chunkBytes must be at least " + ManifestChunks.MAX_LINE_BYTES
+                        + ", was " + chunkBytes);
+            }
+        }
+    }
+
+    private final UrlNormalizer normalizer;
+    private final BlobStore blobs;
+    private final BatchStores batches;
+    private final BatchTracker tracker;
+    private final ItemPlanner planner;
+    private final Frontier frontier;
+    private final PlanQueue queue;
+    private final Clock clock;
+    private final Settings settings;
+    private final PendingPlans pendingPlans;
+
+    private PlanUpload(Builder b) {
+        this.normalizer = Objects.requireNonNull(b.normalizer, "normalizer");
+        this.blobs = Objects.requireNonNull(b.blobs, "blobs");
+        this.batches = Objects.requireNonNull(b.batches, "batches");
+        this.tracker = b.tracker != null ? b.tracker : new BatchTracker(batches.headers(), batches.items());
+        this.planner = b.planner != null ? b.planner
+                : ItemPlanner.defaults(Objects.requireNonNull(b.urls, "urls or planner"), batches);
+        this.frontier = Objects.requireNonNull(b.frontier, "frontier");
+        this.queue = Objects.requireNonNull(b.queue, "queue");
+        this.clock = Objects.requireNonNull(b.clock, "clock");
+        this.settings = Objects.requireNonNull(b.settings, "settings");
+        this.pendingPlans = Objects.requireNonNull(b.pendingPlans, "pendingPlans");
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** Names each collaborator; give a {@code planner}, or the {@code urls} for one of the default settings. */
+    public static final class Builder {
+        private UrlNormalizer normalizer;
+        private BlobStore blobs;
+        private BatchStores batches;
+        private UrlStore urls;
+        private ItemPlanner planner;
+        private Frontier frontier;
+        private PlanQueue queue;
+        private Clock clock;
+        private Settings settings;
+        private BatchTracker tracker;
+        private PendingPlans pendingPlans = PendingPlans.NONE;
+
+        private Builder() {}
+
+        public Builder normalizer(UrlNormalizer value) {
+            normalizer = value;
+            return this;
+        }
+
+        public Builder blobs(BlobStore value) {
+            blobs = value;
+            return this;
+        }
+
+        /** The batch's header, its items and its origins. */
+        public Builder batches(BatchStores value) {
+            batches = value;
+            return this;
+        }
+
+        /** The URL table, for a planner of the default settings when none is given. */
+        public Builder urls(UrlStore value) {
+            urls = value;
+            return this;
+        }
+
+        /** Decides, per group of URLs, which to skip, join or claim; shared with {@link Canonicalize}. */
+        public Builder planner(ItemPlanner value) {
+            planner = value;
+            return this;
+        }
+
+        public Builder frontier(Frontier value) {
+            frontier = value;
+            return this;
+        }
+
+        public Builder queue(PlanQueue value) {
+            queue = value;
+            return this;
+        }
+
+        public Builder clock(Clock value) {
+            clock = value;
+            return this;
+        }
+
+        public Builder settings(Settings value) {
+            settings = value;
+            return this;
+        }
+
+        /** Checks a batch's completion once a chunk is planned; by default one over {@code batches}. */
+        public Builder tracker(BatchTracker value) {
+            tracker = value;
+            return this;
+        }
+
+        /** The uploads waiting for planning: one whose chunks are sent is no longer watched. */
+        public Builder pendingPlans(PendingPlans value) {
+            pendingPlans = value;
+            return this;
+        }
+
+        public PlanUpload build() {
+            return new PlanUpload(this);
+        }
+    }
+
+    /** @param chunks how many chunk messages were sent */
+    public record Arrival(String batchId, long bytes, int chunks) {}
+
+    /**
+     * An object was created under {@code uploads/}. Returns empty, and does nothing, when it is not the upload of a
+     * batch waiting for one (a stray key, another format than announced, or an object gone since); none of these is
+     * worth a retry. An upload arriving again (a second PUT, or the event redelivered) sends the chunk messages again,
+     * which plans nothing twice.
+     */
+    public Optional<Arrival> onUpload(String key) {
+        Optional<BucketKeys.Upload> upload = BucketKeys.uploadOf(key);
+        if (upload.isEmpty()) {
+            return Optional.empty();
+        }
+        String batchId = upload.get().batchId();
+        Optional<UploadFormat> format = UploadFormat.fromExtension(upload.get().extension());
+        Optional<BatchStatus> status = batches.headers().status(batchId);
+        if (format.isEmpty() || status.isEmpty() || !status.get().header().upload().equals(format)) {
+            pendingPlans.planned(key); // nothing will ever plan it
+            return Optional.empty();
+        }
+        String planned = BucketKeys.planned(batchId, format.get().extension());
+        PlanProgress progress = status.get().planning().orElse(PlanProgress.AWAITING_UPLOAD);
+        if (!progress.uploaded()) {
+            if (!blobs.copy(key, planned)) {
+                return Optional.empty();
+            }
+            long bytes = blobs.size(planned).orElseThrow(() -> new IllegalStateException(planned + " vanished"));
+            batches.uploads().beginPlanning(batchId, ManifestChunks.chunkCount(bytes, settings.chunkBytes()), bytes,
+                    clock.instant());
+            // Whoever recorded it, the recorded cut is the one every chunk uses.
+            progress = batches.headers().status(batchId).flatMap(BatchStatus::planning).orElseThrow();
+        } else if (progress.chunks() > 0 && !blobs.exists(planned)) {
+            blobs.copy(key, planned); // a crash between recording the cut and finishing the copy
+        }
+        queue.enqueue(batchId, IntStream.range(0, progress.chunks()).boxed().toList());
+        pendingPlans.planned(key);
+        return Optional.of(new Arrival(batchId, progress.bytes(), progress.chunks()));
+    }
+
+    /**
+     * Starts planning the uploads watched since before {@code cutoff} that are in the bucket: their S3 event was lost,
+     * or every try of it failed. Starting again is safe (see {@link #onUpload}). An upload still missing is the
+     * client's to send; its watch lapses after {@link #ABANDON_AFTER}. Returns how many it started.
+     */
+    public int resumeStranded(Instant cutoff, int limit) {
+        int started = 0;
+        Instant abandoned = clock.instant().minus(ABANDON_AFTER);
+        for (PendingPlans.Pending pending : pendingPlans.waitingSince(BucketKeys.UPLOADS, cutoff, limit)) {
+            if (blobs.exists(pending.key())) {
+                started += onUpload(pending.key()).isPresent() ? 1 : 0;
+            } else if (pending.since().isBefore(abandoned)) {
+                pendingPlans.planned(pending.key());
+            }
+        }
+        return started;
+    }
+
+    /**
+     * @param items lines of the chunk that became items (valid or invalid)
+     * @param duplicates lines whose URL an earlier line holds
+     * @param parked items handed to the frontier
+     * @param skipped items ended at once because a fresh copy is stored
+     * @param joined items waiting on another batch's fetch of the same URL
+     * @param alreadyPlanned the chunk had been planned before; nothing was done
+     */
+    public record ChunkOutcome(String batchId, int chunk, int items, int duplicates, int parked, int skipped,
+            int joined, boolean alreadyPlanned) {
+        /** Names each of the 8 parts where the value is made. */
+        public static Builder builder() {
+            return new Builder();
+        }
+
+        /** The parts by name; {@link #build} checks them as the constructor does. */
+        public static final class Builder {
+            private String batchId;
+            private int chunk;
+            private int items;
+            private int duplicates;
+            private int parked;
+            private int skipped;
+            private int joined;
+            private boolean alreadyPlanned;
+
+            private Builder() {}
+
+            public Builder batchId(String value) {
+                batchId = value;
+                return this;
+            }
+
+            public Builder chunk(int value) {
+                chunk = value;
+                return this;
+            }
+
+            public Builder items(int value) {
+                items = value;
+                return this;
+            }
+
+            public Builder duplicates(int value) {
+                duplicates = value;
+                return this;
+            }
+
+            public Builder parked(int value) {
+                parked = value;
+                return this;
+            }
+
+            public Builder skipped(int value) {
+                skipped = value;
+                return this;
+            }
+
+            public Builder joined(int value) {
+                joined = value;
+                return this;
+            }
+
+            public Builder alreadyPlanned(boolean value) {
+                alreadyPlanned = value;
+                return this;
+            }
+
+            public ChunkOutcome build() {
+                return new ChunkOutcome(batchId, chunk, items, duplicates, parked, skipped, joined, alreadyPlanned);
+            }
+        }
+    }
+
+    /**
+     * Plans one chunk. Throws on an infrastructure failure, so the message is retried and the chunk planned again.
+     *
+     * @throws IllegalArgumentException for a chunk the batch does not have; retrying cannot help
+     */
+    public ChunkOutcome onChunk(String batchId, int chunk) {
+        BatchStatus status = batches.headers().status(batchId)
+                .orElseThrow(() -> new IllegalArgumentException("no batch " + batchId));
+        UploadFormat format = status.header().upload()
+                .orElseThrow(() -> new IllegalArgumentException("batch " + batchId + " has no upload"));
+        PlanProgress progress = status.planning().orElse(PlanProgress.AWAITING_UPLOAD);
+        if (chunk < 0 || chunk >= progress.chunks()) {
+            throw new IllegalArgumentException("batch " + batchId + " has no chunk " + chunk);
+        }
+        if (batches.uploads().isChunkPlanned(batchId, chunk)) {
+            return ChunkOutcome.builder().batchId(batchId).chunk(chunk).items(0).duplicates(0).parked(0).skipped(0)
+                    .joined(0).alreadyPlanned(true).build();
+        }
+        ManifestChunks.Chunk range = ManifestChunks.chunk(chunk, progress.bytes(), settings.chunkBytes());
+        String key = BucketKeys.planned(batchId, format.extension());
+        Instant now = clock.instant();
+        ChunkRun run = new ChunkRun(ItemPlanner.Batch.of(batchId, Optional.of(status)), frontier.parking(batchId), now);
+        try (InputStream in = blobs.open(key, range.readFrom())
+                .orElseThrow(() -> new IllegalStateException(key + " is missing"))) {
+            ManifestChunks.Reader reader = ManifestChunks.reader(in, range);
+            for (ManifestChunks.Line line = reader.next(); line != null; line = reader.next()) {
+                run.accept(format, line);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("reading " + key, e);
+        }
+        run.flush();
+        run.parking.release();
+        batches.uploads().chunkPlanned(batchId, chunk, new ChunkCounts(run.items, run.duplicates), now);
+        tracker.checkCompletion(batchId, clock.instant());
+        return ChunkOutcome.builder().batchId(batchId).chunk(chunk).items(run.items).duplicates(run.duplicates)
+                .parked(run.counts.parked()).skipped(run.counts.skipped()).joined(run.counts.joined())
+                .alreadyPlanned(false).build();
+    }
+
+    /** The state of planning one chunk: the group being collected, and the counts so far. */
+    private final class ChunkRun {
+        final String batchId;
+        final ItemPlanner.Batch batch;
+        final Frontier.Parking parking;
+        final Instant now;
+        final Map<String, ManifestEntry> group = new LinkedHashMap<>();
+        /** Each URL of the group in the spelling its first line gave: the one requested. */
+        final Map<String, NormalizationResult.Accepted> spelled = new java.util.HashMap<>();
+        int items;
+        int duplicates;
+        ItemPlanner.Counts counts = ItemPlanner.Counts.NONE;
+
+        ChunkRun(ItemPlanner.Batch batch, Frontier.Parking parking, Instant now) {
+            this.batchId = batch.id();
+            this.batch = batch;
+            this.parking = parking;
+            this.now = now;
+        }
+
+        void accept(UploadFormat format, ManifestChunks.Line line) {
+            switch (ManifestLine.parse(format, line)) {
+                case ManifestLine.Parsed.Blank blank -> { }
+                case ManifestLine.Parsed.Invalid invalid -> invalid(line.position(), invalid.shown(), invalid.reason());
+                case ManifestLine.Parsed.Url url -> {
+                    switch (normalizer.normalize(url.raw())) {
+                        case NormalizationResult.Accepted accepted -> add(line.position(), accepted);
+                        case NormalizationResult.Rejected rejected ->
+                                invalid(line.position(), url.raw(), rejected.reason());
+                    }
+                }
+            }
+        }
+
+        private void invalid(long position, String shown, String reason) {
+            batches.items().addInvalid(batchId, position, shown, reason, now);
+            items++;
+        }
+
+        private void add(long position, NormalizationResult.Accepted accepted) {
+            NormalizedUrl url = accepted.url();
+            if (group.putIfAbsent(url.urlHash(), new ManifestEntry(position, url)) != null) {
+                duplicates++; // a second spelling within the group: the first line holds the item
+                return;
+            }
+            spelled.put(url.urlHash(), accepted);
+            if (group.size() >= ItemPlanner.GROUP) {
+                flush();
+            }
+        }
+
+        void flush() {
+            if (group.isEmpty()) {
+                return;
+            }
+            List<ManifestEntry> entries = new ArrayList<>(group.values());
+            group.clear();
+            List<BatchItemStore.Added> added = batches.items().addEntries(batchId, entries, now);
+            List<NormalizationResult.Accepted> toPlan = new ArrayList<>();
+            for (int i = 0; i < entries.size(); i++) {
+                switch (added.get(i)) {
+                    case DUPLICATE -> duplicates++;
+                    case ENDED -> items++;
+                    case CREATED, PENDING -> {
+                        items++;
+                        toPlan.add(spelled.get(entries.get(i).url().urlHash()));
+                    }
+                }
+            }
+            spelled.clear();
+            counts = counts.plus(planner.plan(batch, toPlan, parking, now));
+        }
+    }
+}

@@ -1,0 +1,276 @@
+package io.spiderling.core.pipeline.extract;
+
+import io.spiderling.core.pipeline.query.Queries;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.spiderling.core.batch.ItemState;
+import io.spiderling.core.content.BucketKeys;
+import io.spiderling.core.content.Hashing;
+import io.spiderling.core.content.ObjectMetadata;
+import io.spiderling.core.extract.CanonicalLink;
+import io.spiderling.core.extract.ExtractionRecord;
+import io.spiderling.core.extract.HtmlExtractor;
+import io.spiderling.core.fetch.FetchRecord;
+import io.spiderling.core.port.LinkStore;
+import io.spiderling.core.testing.CallLog;
+import io.spiderling.core.testing.InMemoryBatchStore;
+import io.spiderling.core.testing.InMemoryBlobStore;
+import io.spiderling.core.testing.InMemoryLinkStore;
+import io.spiderling.core.testing.InMemoryUrlStore;
+import io.spiderling.core.testing.TestClock;
+import io.spiderling.core.url.NormalizedUrl;
+import io.spiderling.core.url.UrlNormalizer;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+class ExtractContentTest {
+
+    private static final Instant T1 = Instant.parse("2025-03-01T10:00:00Z");
+    private static final Instant T2 = T1.plus(Duration.ofHours(2));
+    private static final NormalizedUrl URL = NormalizedUrl.parse("https://example.com/page");
+    private static final NormalizedUrl CANONICAL = NormalizedUrl.parse("https://example.com/the-page");
+
+    private final CallLog log = new CallLog();
+    private final InMemoryBlobStore blobs = new InMemoryBlobStore(log);
+    private final InMemoryUrlStore urls = new InMemoryUrlStore(log);
+    private final InMemoryLinkStore links = new InMemoryLinkStore(log);
+    private final TestClock clock = new TestClock(T2.plusSeconds(60));
+    private final ExtractContent extract = ExtractContent.builder().blobs(blobs).urls(urls).links(links)
+            .extractor(HtmlExtractor.create())
+            .canonical(new CanonicalLink(UrlNormalizer.create(), CanonicalLink.Scope.SAME_SITE)).clock(clock)
+            .settings(ExtractContent.Settings.DEFAULTS).build();
+
+    private static String page(String title, String... links) {
+        StringBuilder html = new StringBuilder("<html><head><title>" + title + "</title>"
+                + "<meta name=description content='About " + title + "'></head><body>");
+        for (String link : links) {
+            html.append("<a href='").append(link).append("'>x</a>");
+        }
+        return html.append("</body></html>").toString();
+    }
+
+    /** Stores a body as the fetch stage does, under its content key, and returns the key. */
+    private String store(NormalizedUrl url, String html, Instant fetchedAt) {
+        byte[] bytes = html.getBytes(StandardCharsets.UTF_8);
+        String sha = Hashing.sha256Hex(bytes);
+        String key = BucketKeys.content(sha);
+        blobs.put(key, bytes, "text/html; charset=utf-8", Map.of(
+                ObjectMetadata.URL, url.value(),
+                ObjectMetadata.URL_HASH, url.urlHash(),
+                ObjectMetadata.FETCHED_AT, fetchedAt.toString(),
+                ObjectMetadata.CONTENT_SHA256, sha,
+                ObjectMetadata.HTTP_STATUS, "200"));
+        return key;
+    }
+
+    private static FetchRecord fetched(NormalizedUrl url, String html, Instant at) {
+        String sha = Hashing.sha256Hex(html.getBytes(StandardCharsets.UTF_8));
+        return FetchRecord.builder(url.urlHash(), url.value(), ItemState.FETCHED, at).httpStatus(200)
+                .contentType("text/html").size(html.length()).contentKey(BucketKeys.content(sha)).contentSha256(sha)
+                .finalUrl(url.value()).timeToFirstByteMs(1).totalMs(2).build();
+    }
+
+    private String title(NormalizedUrl url) {
+        return urls.find(url.urlHash()).orElseThrow().extraction().orElseThrow().page().title();
+    }
+
+    @Test
+    void onContent_whenHtml_recordsItsMetadataOnTheUrlsRowAndItsOutlinksInTheLinksTable() {
+        String key = store(URL, page("Hello", "/a", "https://other.org/b"), T1);
+
+        ExtractContent.Outcome outcome = extract.onContent(key).orElseThrow();
+
+        assertTrue(outcome.written());
+        ExtractionRecord record = urls.find(URL.urlHash()).orElseThrow().extraction().orElseThrow();
+        assertEquals("Hello", record.page().title());
+        assertEquals(T1, record.contentFetchedAt());
+        assertEquals(List.of("https://example.com/a", "https://other.org/b"), record.page().outlinks());
+        assertEquals(List.of(URL.value()), inlinksOf("https://other.org/b"));
+        assertEquals(record.page().outlinks(), urls.find(URL.urlHash()).orElseThrow().linked());
+    }
+
+    @Test
+    void onContent_whenEventsArriveReversed_keepsTheNewestExtraction() {
+        String older = store(URL, page("Old"), T1);
+        String newer = store(URL, page("New"), T2);
+        urls.recordFetch(fetched(URL, page("New"), T2));
+
+        assertTrue(extract.onContent(newer).orElseThrow().written());
+        assertFalse(extract.onContent(older).orElseThrow().written(), "an older body's late event is refused");
+
+        assertEquals("New", title(URL));
+    }
+
+    @Test
+    void onContent_whenEventDuplicatedAndBeforeTheRow_writesOnceAndTheRowLaterKeepsIt() {
+        String key = store(URL, page("Early"), T1);
+
+        assertTrue(extract.onContent(key).orElseThrow().written());
+        assertTrue(extract.onContent(key).orElseThrow().written(), "a duplicate rewrites the same extraction");
+        urls.recordFetch(fetched(URL, page("Early"), T1));
+
+        assertEquals("Early", title(URL));
+    }
+
+    @Test
+    void onContent_whenSameBytesWereConfirmedLaterByA304_stillTakesTheLateExtraction() {
+        String key = store(URL, page("Same"), T1);
+        urls.recordFetch(fetched(URL, page("Same"), T2)); // a newer fetch (304) of the same bytes
+
+        assertTrue(extract.onContent(key).orElseThrow().written());
+        assertEquals("Same", title(URL));
+    }
+
+    @Test
+    void onContent_whenCanonicalLinkNamesAnotherPageOfTheSite_makesAnAliasAndWritesTheCanonicalRecord() {
+        String html = "<html><head><title>Product</title><link rel=canonical href='" + CANONICAL.value()
+                + "'></head></html>";
+        String key = store(URL, html, T1);
+
+        ExtractContent.Outcome outcome = extract.onContent(key).orElseThrow();
+
+        assertTrue(outcome.canonicalWritten());
+        assertEquals(Optional.of(CANONICAL.value()), urls.find(URL.urlHash()).orElseThrow().aliasOf());
+        ExtractionRecord copy = urls.find(CANONICAL.urlHash()).orElseThrow().extraction().orElseThrow();
+        assertEquals("Product", copy.page().title());
+        assertEquals(Optional.of(URL.value()), copy.source());
+        InMemoryBatchStore batches = new InMemoryBatchStore(log);
+        Queries queries = Queries.builder().normalizer(UrlNormalizer.create()).headers(batches).items(batches)
+                .urls(urls).blobs(blobs).build();
+        var found = assertInstanceOf(Queries.UrlLookup.Found.class, queries.url(URL.value()));
+        assertEquals(CANONICAL.urlHash(), found.record().urlHash(), "the alias resolves to the canonical record");
+    }
+
+    @Test
+    void onContent_whenCanonicalLinkIsRelativeOrCrossSite_changesNothing() {
+        String key = store(URL, "<html><head><title>T</title><link rel=canonical href='/the-page'>"
+                + "</head></html>", T1);
+
+        ExtractContent.Outcome outcome = extract.onContent(key).orElseThrow();
+
+        assertFalse(outcome.canonicalWritten());
+        assertEquals(Optional.empty(), urls.find(URL.urlHash()).orElseThrow().aliasOf());
+        assertEquals("/the-page", urls.find(URL.urlHash()).orElseThrow().extraction().orElseThrow().page()
+                .canonicalHref());
+    }
+
+    @Test
+    void onContent_whenCanonicalUrlHasNewerContentOfItsOwn_leavesItAlone() {
+        String own = page("Its own");
+        urls.recordFetch(fetched(CANONICAL, own, T2));
+        extract.extract(CANONICAL, own.getBytes(StandardCharsets.UTF_8), "text/html",
+                Hashing.sha256Hex(own.getBytes(StandardCharsets.UTF_8)), T2);
+        String key = store(URL, "<html><head><title>Alias</title><link rel=canonical href='" + CANONICAL.value()
+                + "'></head></html>", T1);
+
+        assertFalse(extract.onContent(key).orElseThrow().canonicalWritten());
+        assertEquals("Its own", title(CANONICAL));
+    }
+
+    @Test
+    void onContent_whenReExtracted_keepsApplicationFieldsAndUpdatesTheLinks() {
+        String first = store(URL, page("One", "/kept", "/dropped"), T1);
+        extract.onContent(first);
+        urls.replaceFields(URL.urlHash(), URL.value(), Map.of("team", "\"search\""), 0);
+        String second = store(URL, page("Two", "/kept", "/added"), T2);
+
+        extract.onContent(second);
+
+        var row = urls.find(URL.urlHash()).orElseThrow();
+        assertEquals("Two", row.extraction().orElseThrow().page().title());
+        assertEquals(Map.of("team", "\"search\""), row.fields(), "the extractor never touches application fields");
+        assertEquals(List.of(URL.value()), inlinksOf("https://example.com/kept"));
+        assertEquals(List.of(), inlinksOf("https://example.com/dropped"));
+        assertEquals(List.of(URL.value()), inlinksOf("https://example.com/added"));
+    }
+
+    @Test
+    void onContent_whenLinksSwitchedOff_writesNoLinks() {
+        ExtractContent noLinks = ExtractContent.builder().blobs(blobs).urls(urls).links(links)
+                .extractor(HtmlExtractor.create())
+                .canonical(new CanonicalLink(UrlNormalizer.create(), CanonicalLink.Scope.SAME_SITE)).clock(clock)
+                .settings(new ExtractContent.Settings(false)).build();
+
+        noLinks.onContent(store(URL, page("No links", "/a"), T1));
+
+        assertEquals(List.of(), inlinksOf("https://example.com/a"));
+        assertEquals(List.of("https://example.com/a"), urls.find(URL.urlHash()).orElseThrow().extraction()
+                .orElseThrow().page().outlinks(), "the row keeps its outlinks");
+    }
+
+    @Test
+    void extract_whenTheFetchStageFoundTheBytesStored_extractsForThatUrl() {
+        NormalizedUrl mirror = NormalizedUrl.parse("https://mirror.example.net/page");
+        String html = page("Mirrored");
+
+        extract.extract(mirror, html.getBytes(StandardCharsets.UTF_8), "text/html",
+                Hashing.sha256Hex(html.getBytes(StandardCharsets.UTF_8)), T1);
+
+        assertEquals("Mirrored", title(mirror));
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"manifests/b1.txt", "content/", "content/9f/9f86d081"})
+    void onContent_whenKeyIsNotAContentKey_returnsEmptyAndRecordsNothing(String key) {
+        blobs.put(key, new byte[] {1}, "text/html", Map.of());
+
+        assertEquals(Optional.empty(), extract.onContent(key));
+    }
+
+    @Test
+    void onContent_whenObjectIsGone_returnsEmpty() {
+        assertEquals(Optional.empty(), extract.onContent(BucketKeys.content("ab".repeat(32))));
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {ObjectMetadata.URL, ObjectMetadata.FETCHED_AT, ObjectMetadata.CONTENT_SHA256})
+    void onContent_whenFetchMetadataEntryMissing_returnsEmptyAndRecordsNothing(String missing) {
+        String key = store(URL, page("x"), T1);
+        Map<String, String> metadata = new HashMap<>(blobs.get(key).orElseThrow().metadata());
+        metadata.remove(missing);
+        blobs.put(key, blobs.get(key).orElseThrow().bytes(), "text/html", metadata);
+
+        assertEquals(Optional.empty(), extract.onContent(key));
+        assertEquals(Optional.empty(), urls.find(URL.urlHash()));
+    }
+
+    @Test
+    void onContent_whenMetadataHashDisagreesWithTheKey_returnsEmpty() {
+        String key = store(URL, page("x"), T1);
+        Map<String, String> metadata = new HashMap<>(blobs.get(key).orElseThrow().metadata());
+        metadata.put(ObjectMetadata.CONTENT_SHA256, "cd".repeat(32));
+        blobs.put(key, blobs.get(key).orElseThrow().bytes(), "text/html", metadata);
+
+        assertEquals(Optional.empty(), extract.onContent(key));
+    }
+
+    @Test
+    void onContent_whenBodyIsGarbage_recordsEmptyMetadataWithoutThrowing() {
+        byte[] garbage = new byte[4096];
+        for (int i = 0; i < garbage.length; i++) {
+            garbage[i] = (byte) (i * 31 + 7);
+        }
+        String sha = Hashing.sha256Hex(garbage);
+        String key = BucketKeys.content(sha);
+        blobs.put(key, garbage, "text/html", Map.of(ObjectMetadata.URL, URL.value(), ObjectMetadata.FETCHED_AT,
+                T1.toString(), ObjectMetadata.CONTENT_SHA256, sha));
+
+        assertTrue(extract.onContent(key).orElseThrow().written());
+    }
+
+    private List<String> inlinksOf(String url) {
+        LinkStore.InlinkPage page = links.inlinks(NormalizedUrl.parse(url).urlHash(), Optional.empty(), 100);
+        return page.inlinks().stream().map(LinkStore.Inlink::sourceUrl).toList();
+    }
+}

@@ -1,0 +1,945 @@
+package io.spiderling.core.pipeline.fetch;
+
+import io.spiderling.core.batch.BatchSource;
+import io.spiderling.core.pipeline.BatchTracker;
+import static io.spiderling.core.testing.ScriptedFetcher.ok;
+import static io.spiderling.core.testing.ScriptedFetcher.redirect;
+import static io.spiderling.core.testing.ScriptedFetcher.response;
+import static io.spiderling.core.testing.ScriptedFetcher.status;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.spiderling.core.batch.BatchHeader;
+import io.spiderling.core.batch.BatchOptions;
+import io.spiderling.core.batch.ItemState;
+import io.spiderling.core.content.BucketKeys;
+import io.spiderling.core.content.ObjectMetadata;
+import io.spiderling.core.fetch.FailureKind;
+import io.spiderling.core.fetch.FetchJob;
+import io.spiderling.core.fetch.Hop;
+import io.spiderling.core.fetch.FetchRecord;
+import io.spiderling.core.fetch.FetchResult;
+import io.spiderling.core.frontier.Frontier;
+import io.spiderling.core.politeness.PauseCause;
+import io.spiderling.core.politeness.RateLimiter;
+import io.spiderling.core.politeness.RateOverrides;
+import io.spiderling.core.politeness.RetryPolicy;
+import io.spiderling.core.port.BlobStore;
+import io.spiderling.core.port.PageFetcher;
+import io.spiderling.core.robots.RobotsFetchOutcome;
+import io.spiderling.core.robots.RobotsOrigin;
+import io.spiderling.core.robots.RobotsPolicy;
+import io.spiderling.core.testing.CallLog;
+import io.spiderling.core.testing.InMemoryBatchStore;
+import io.spiderling.core.testing.InMemoryBlobStore;
+import io.spiderling.core.testing.InMemoryFrontierStore;
+import io.spiderling.core.testing.InMemoryRateStore;
+import io.spiderling.core.testing.InMemoryRobotsStore;
+import io.spiderling.core.testing.InMemoryUrlStore;
+import io.spiderling.core.testing.RecordingFetchQueue;
+import io.spiderling.core.testing.ScriptedFetcher;
+import io.spiderling.core.testing.TestClock;
+import io.spiderling.core.url.NormalizedUrl;
+import io.spiderling.core.url.UrlNormalizer;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * The fetch stage's decisions against in-memory stores and a scripted site, on a clock the test moves: every request
+ * the "site" saw is recorded with its time, so politeness is checked the way the end-to-end test checks it.
+ */
+class FetchPageTest {
+
+    private static final Instant START = Instant.parse("2025-03-01T10:00:00Z");
+    private static final String BATCH = "b1";
+    private static final String ROBOTS = "https://example.com/robots.txt";
+    private static final NormalizedUrl URL = NormalizedUrl.parse("https://example.com/page");
+    private static final NormalizedUrl OTHER = NormalizedUrl.parse("https://example.com/other");
+
+    private final TestClock clock = new TestClock(START);
+    private final CallLog log = new CallLog();
+    private final InMemoryBlobStore blobs = new InMemoryBlobStore(log);
+    private final InMemoryUrlStore urls = new InMemoryUrlStore(log);
+    private final InMemoryBatchStore batches = new InMemoryBatchStore(log);
+    private final InMemoryFrontierStore frontierStore = new InMemoryFrontierStore();
+    private final RecordingFetchQueue queue = new RecordingFetchQueue(log);
+    private final AtomicBoolean paused = new AtomicBoolean();
+    private final Frontier frontier = new Frontier(frontierStore, queue, clock, Frontier.Settings.DEFAULTS,
+            paused::get);
+    private final ScriptedFetcher site = new ScriptedFetcher(clock);
+    private final InMemoryRateStore rates = new InMemoryRateStore();
+    private final InMemoryRobotsStore robotsStore = new InMemoryRobotsStore();
+    private SitePoliteness.Pause pause = clock::sleepUntil;
+    private Set<io.spiderling.core.url.SiteKey> optOut = Set.of();
+    private boolean capture;
+
+    @BeforeEach
+    void batchOfTwoQueuedItems() {
+        batches.createBatch(BatchHeader.builder().batchId(BATCH).total(2).source(BatchSource.HTTP).createdAt(START)
+                .build());
+        batches.addItems(BATCH, List.of(URL, OTHER), START);
+        site.answer(ROBOTS, status(ROBOTS, 404));
+    }
+
+    /** The wake-ups the fetch stage asked for: site and due time. */
+    private final List<String> wakeUps = new java.util.ArrayList<>();
+
+    /** URLs whose bytes were already stored, so that their extraction was asked for inline. */
+    private final List<String> reused = new java.util.ArrayList<>();
+
+    private FetchPage fetchPage() {
+        return fetchPage(blobs);
+    }
+
+    private FetchPage fetchPage(BlobStore blobStore) {
+        return fetchPage(blobStore, site);
+    }
+
+    private FetchPage fetchPage(BlobStore blobStore, PageFetcher fetcher) {
+        SitePoliteness politeness = SitePoliteness.builder().robots(RobotsPolicy.create())
+                .robotsStore(robotsStore).limiter(RateLimiter.create()).rates(rates).overrides(RateOverrides.none())
+                .fetcher(fetcher).normalizer(UrlNormalizer.create()).clock(clock).pause(pause).jitter(() -> 0.0)
+                .build();
+        return FetchPage.builder().fetcher(fetcher).blobs(blobStore).urls(urls)
+                .tracker(new BatchTracker(batches, batches)).frontier(frontier).politeness(politeness)
+                .retry(RetryPolicy.create()).fetchSwitch(paused::get).clock(clock).jitter(() -> 0.0)
+                // One lane: the test's clock moves as its one fetcher sleeps.
+                .settings(FetchPage.Settings.DEFAULTS.withOptOut(optOut).withLanesPerSite(1).withCapture(capture))
+                .wake((site, at) -> wakeUps.add(site.value() + " " + at))
+                .listener(new FetchPage.Listener() {
+                    @Override
+                    public void reused(NormalizedUrl url, byte[] body, String contentType, String sha, Instant at) {
+                        reused.add(url.value());
+                    }
+                })
+                .build();
+    }
+
+    /** Parks and releases the URL as planning would, and returns the job the frontier sent. */
+    private FetchJob send(NormalizedUrl url) {
+        urls.claim(url.urlHash(), url.value(), BATCH, clock.instant(), clock.instant().minusSeconds(1800));
+        frontier.park(BATCH, List.of(Hop.of(url)));
+        return lastSent();
+    }
+
+    /**
+     * Adds {@code spelled}, the URL as a client wrote it, to the batch, then claims and parks it: its key, and the
+     * request it sends.
+     */
+    private FetchJob send(String spelled) {
+        var accepted = (io.spiderling.core.url.NormalizationResult.Accepted)
+                io.spiderling.core.url.UrlNormalizer.create().normalize(spelled);
+        batches.addItems(BATCH, List.of(accepted.url()), clock.instant());
+        urls.claim(accepted.url().urlHash(), accepted.url().value(), BATCH, clock.instant(),
+                clock.instant().minusSeconds(1800));
+        frontier.park(BATCH, List.of(Hop.of(accepted)));
+        return lastSent();
+    }
+
+    private FetchJob lastSent() {
+        return queue.sends().stream().filter(jobs -> !jobs.isEmpty()).reduce((a, b) -> b).orElseThrow().getLast();
+    }
+
+    /** Runs the job, and whenever it is requeued, moves the clock to its due time and runs it again. */
+    private FetchPage.Outcome runToEnd(FetchPage fetchPage, FetchJob job) {
+        FetchPage.Outcome outcome = fetchPage.process(job);
+        for (int i = 0; i < 100 && outcome instanceof FetchPage.Outcome.Requeued r; i++) {
+            clock.set(r.until());
+            frontier.release(job.siteKey());
+            outcome = fetchPage.process(lastSent());
+        }
+        return outcome;
+    }
+
+    private ItemState state(NormalizedUrl url) {
+        return batches.item(BATCH, url.urlHash()).orElseThrow().state();
+    }
+
+    @Test
+    void process_whenRobotsMissing_fetchesRobotsThenThePageASlotApartAndStoresIt() {
+        site.answer(URL.value(), ok(URL.value(), "<title>Hi</title>"));
+
+        var outcome = fetchPage().process(send(URL));
+
+        assertEquals(ItemState.FETCHED, assertInstanceOf(FetchPage.Outcome.Ended.class, outcome).state());
+        assertEquals(List.of(ROBOTS, URL.value()), site.urls());
+        assertEquals(Duration.ofMillis(1100), Duration.between(site.seen().get(0).at(), site.seen().get(1).at()),
+                "robots.txt takes a slot of the site's rate: an interval plus the send window");
+        assertEquals(ItemState.FETCHED, state(URL));
+        FetchRecord record = urls.find(URL.urlHash()).orElseThrow().fetch().orElseThrow();
+        assertEquals(Optional.of("text/html"), record.contentType());
+        assertTrue(record.freshUntil().isPresent());
+        assertTrue(blobs.exists(record.contentKey().orElseThrow()));
+    }
+
+    @Test
+    void process_whenTwoUrlsServeIdenticalBytes_storesThemOnceAndAsksForTheSecondsExtractionInline() {
+        site.answer(URL.value(), ok(URL.value(), "<title>Same</title>"));
+        site.answer(OTHER.value(), ok(OTHER.value(), "<title>Same</title>"));
+        FetchPage fetchPage = fetchPage();
+
+        fetchPage.process(send(URL));
+        clock.advance(Duration.ofSeconds(10));
+        fetchPage.process(send(OTHER));
+
+        FetchRecord first = urls.find(URL.urlHash()).orElseThrow().fetch().orElseThrow();
+        FetchRecord second = urls.find(OTHER.urlHash()).orElseThrow().fetch().orElseThrow();
+        assertEquals(first.contentKey(), second.contentKey(), "one content-addressed object");
+        assertEquals(URL.value(), blobs.get(first.contentKey().orElseThrow()).orElseThrow().metadata()
+                .get(ObjectMetadata.URL), "the first writer's object is kept");
+        assertEquals(List.of(OTHER.value()), reused, "no object-created event comes for the second URL");
+    }
+
+    @Test
+    void invocation_whenTwoJobsOfOneSite_readsItsStateOnceAndWritesOncePerRequestPlusOnceAtTheEnd() {
+        site.answer(URL.value(), ok(URL.value(), "a"));
+        site.answer(OTHER.value(), ok(OTHER.value(), "b"));
+        FetchPage fetchPage = fetchPage();
+        FetchJob first = send(URL);
+        FetchJob second = send(OTHER);
+
+        List<FetchPage.Result> results;
+        try (FetchPage.Invocation invocation = fetchPage.invocation()) {
+            results = invocation.processAll(List.of(first, second), () -> false);
+            assertEquals(3, rates.writes(), "robots.txt's slot, then one per page; answers folded into the next");
+        }
+
+        assertEquals(4, rates.writes(), "the last answers written when the invocation ends");
+        assertEquals(1, rates.finds(), "the rate item read once");
+        assertEquals(2, robotsStore.finds(), "the robots.txt entry read once, and again once its fetch was claimed"
+                + " (another fetcher may have saved it in between); never per job");
+        assertEquals(List.of(ItemState.FETCHED, ItemState.FETCHED), List.of(state(URL), state(OTHER)));
+        assertTrue(results.stream().allMatch(r -> r instanceof FetchPage.Result.Handled));
+        assertEquals(List.of(), rates.find(URL.siteKey()).orElseThrow().inFlight(), "every place given back");
+        assertEquals(List.of(ROBOTS, URL.value(), OTHER.value()), site.urls());
+    }
+
+    @Test
+    void invocation_whenAStoreFails_failsThatJobAndLeavesTheSitesLaterJobsUnstarted() {
+        site.answer(URL.value(), ok(URL.value(), "a"));
+        site.answer(OTHER.value(), ok(OTHER.value(), "b"));
+        FetchPage fetchPage = fetchPage(new InMemoryBlobStore(new CallLog()) {
+            @Override
+            public boolean putIfAbsent(String key, byte[] bytes, String contentType, Map<String, String> metadata) {
+                throw new IllegalStateException("S3 is down");
+            }
+        });
+        FetchJob first = send(URL);
+        FetchJob second = send(OTHER);
+
+        List<FetchPage.Result> results;
+        try (FetchPage.Invocation invocation = fetchPage.invocation()) {
+            results = invocation.processAll(List.of(first, second), () -> false);
+        }
+
+        assertInstanceOf(FetchPage.Result.Failed.class, results.get(0));
+        assertInstanceOf(FetchPage.Result.NotStarted.class, results.get(1));
+        assertEquals(ItemState.QUEUED, state(OTHER));
+    }
+
+    @Test
+    void invocation_whenAJobGoesBackToWait_asksToWakeItsSiteWhenItFallsDue() {
+        site.answer(URL.value(), response(URL.value(), 500, "", Map.of()));
+        FetchJob job = send(URL);
+
+        FetchPage.Outcome outcome = fetchPage().process(job);
+
+        Instant due = assertInstanceOf(FetchPage.Outcome.Requeued.class, outcome).until();
+        assertEquals(List.of(URL.siteKey().value() + " " + due), wakeUps, "one wake-up, at the retry's due time");
+    }
+
+    @Test
+    void process_whenARedirectLeadsToAPageJustFetched_endsAsItWithoutAskingAgainAndAliasesTheChain() {
+        site.answer(URL.value(), ok(URL.value(), "the page"));
+        site.answer(OTHER.value(), redirect(OTHER.value(), 301, URL.value()));
+        FetchPage fetchPage = fetchPage();
+        runToEnd(fetchPage, send(URL));
+
+        FetchPage.Outcome outcome = runToEnd(fetchPage, send(OTHER));
+
+        assertEquals(ItemState.FETCHED, assertInstanceOf(FetchPage.Outcome.Ended.class, outcome).state());
+        assertEquals(1, site.urls().stream().filter(URL.value()::equals).count(), "the target asked once");
+        assertEquals(Optional.of(URL.value()), urls.find(OTHER.urlHash()).orElseThrow().redirectsTo());
+    }
+
+    @Test
+    void process_whenRobotsDisallowsThePath_endsDisallowedWithoutRequestingIt() {
+        site.answer(ROBOTS, ok(ROBOTS, "User-agent: *\nDisallow: /page\n"));
+
+        fetchPage().process(send(URL));
+
+        assertEquals(List.of(ROBOTS), site.urls());
+        assertEquals(ItemState.DISALLOWED, state(URL));
+        assertEquals(Optional.of("robots.txt"), batches.items(BATCH, Optional.of(ItemState.DISALLOWED),
+                Optional.empty(), 10).items().getFirst().detail());
+    }
+
+    @Test
+    void process_whenSavingTheFetchedRobotsFails_givesItsClaimBackSoOthersNeedNotWaitItsFortyFiveSeconds() {
+        robotsStore.failNextSave(new IllegalStateException("robots table unavailable"));
+        site.answer(URL.value(), ok(URL.value(), "x"));
+
+        IllegalStateException failed = org.junit.jupiter.api.Assertions.assertThrows(IllegalStateException.class,
+                () -> fetchPage().process(send(URL)));
+
+        assertEquals("robots table unavailable", failed.getMessage(), "the failure propagates: the message is retried");
+        assertTrue(robotsStore.claimFetch(RobotsOrigin.of(URL), clock.instant(), clock.instant().plusSeconds(45)),
+                "the claim was given back with the failure");
+    }
+
+    @Test
+    void process_whenRobotsAnswers503_requeuesUntilItRecoversThenFetches() {
+        site.answer(ROBOTS, status(ROBOTS, 503), ok(ROBOTS, "User-agent: *\nAllow: /\n"));
+        site.answer(URL.value(), ok(URL.value(), "x"));
+
+        var first = assertInstanceOf(FetchPage.Outcome.Requeued.class, fetchPage().process(send(URL)));
+
+        assertEquals(List.of(ROBOTS), site.urls(), "no page request while the rules are undefined");
+        assertEquals(ItemState.QUEUED, state(URL));
+        assertEquals(1, frontierStore.pending(URL.siteKey()), "back in the park");
+        RobotsOrigin origin = RobotsOrigin.of(URL);
+        assertTrue(robotsStore.claimFetch(origin, clock.instant(), clock.instant().plusSeconds(45)),
+                "the fetch's claim ended with it: the next try need not wait 45 s");
+        robotsStore.releaseFetch(origin);
+        clock.set(first.until());
+        assertEquals(1, frontier.release(URL.siteKey()));
+        assertEquals(2, lastSent().send(), "a fresh deduplication id for the second send");
+        var end = runToEnd(fetchPage(), lastSent());
+
+        assertEquals(ItemState.FETCHED, assertInstanceOf(FetchPage.Outcome.Ended.class, end).state());
+        assertEquals(List.of(ROBOTS, ROBOTS, URL.value()), site.urls());
+    }
+
+    @Test
+    void process_whenRobotsUnreachablePastTheDeadline_failsRobotsUnreachableNotDisallowed() {
+        site.answer(ROBOTS, status(ROBOTS, 500));
+        FetchPage fetchPage = fetchPage();
+        FetchJob job = send(URL);
+        FetchPage.Outcome outcome = fetchPage.process(job);
+        while (outcome instanceof FetchPage.Outcome.Requeued r) {
+            clock.set(r.until());
+            frontier.release(URL.siteKey());
+            outcome = fetchPage.process(lastSent());
+        }
+
+        assertEquals(ItemState.FAILED, state(URL));
+        assertTrue(Duration.between(START, clock.instant()).compareTo(Duration.ofHours(6)) >= 0,
+                "only after the deadline: " + clock.instant());
+        assertEquals(Optional.of("robots-unreachable"), batches.items(BATCH, Optional.of(ItemState.FAILED),
+                Optional.empty(), 10).items().getFirst().detail());
+        assertFalse(site.urls().contains(URL.value()));
+    }
+
+    @Test
+    void process_whenTheRequestMissesItsSlotsWindow_requeuesItWithoutContactingTheSiteAndFreesItsPlace() {
+        site.answer(URL.value(), ok(URL.value(), "a"));
+        // The fetcher loses 150 ms between the slot and the write (a busy core): past the window of 100 ms.
+        PageFetcher busy = request -> {
+            if (request.url().equals(URL.value())) {
+                clock.advance(Duration.ofMillis(150));
+            }
+            return site.fetch(request);
+        };
+
+        var outcome = fetchPage(blobs, busy).process(send(URL));
+
+        var requeued = assertInstanceOf(FetchPage.Outcome.Requeued.class, outcome);
+        assertEquals(SitePoliteness.LATE, requeued.why());
+        assertEquals(List.of(ROBOTS), site.urls(), "the page was never sent");
+        assertEquals(List.of(), rates.find(URL.siteKey()).orElseThrow().inFlight(), "its place in flight is free");
+        assertEquals(ItemState.QUEUED, state(URL));
+        assertEquals(ItemState.FETCHED, runToEnd(fetchPage(), lastSent()) instanceof FetchPage.Outcome.Ended e
+                ? e.state() : null, "fetched on its next slot");
+    }
+
+    @Test
+    void process_whenOnlyTheFirstRequestMissesItsWindow_fetchesOnTheNextSlotInTheSameInvocation() {
+        site.answer(URL.value(), ok(URL.value(), "a"));
+        // A cold start: opening the first connection costs 150 ms, past the window of 100 ms; the next finds it open.
+        AtomicBoolean cold = new AtomicBoolean(true);
+        PageFetcher coldStart = request -> {
+            if (request.url().equals(URL.value()) && cold.getAndSet(false)) {
+                clock.advance(Duration.ofMillis(150));
+            }
+            return site.fetch(request);
+        };
+
+        var outcome = fetchPage(blobs, coldStart).process(send(URL));
+
+        assertEquals(ItemState.FETCHED, assertInstanceOf(FetchPage.Outcome.Ended.class, outcome).state());
+        assertEquals(List.of(ROBOTS, URL.value()), site.urls(), "the late request was never sent; the next one was");
+        assertEquals(List.of(), rates.find(URL.siteKey()).orElseThrow().inFlight(), "both places in flight are free");
+    }
+
+    @Test
+    void process_whenTheSiteHasNoSlotWithinASecond_requeuesWithoutContactingIt() {
+        pause = when -> { }; // time stands still: three jobs arrive at the same instant
+        site.answer(URL.value(), ok(URL.value(), "a"));
+        site.answer(OTHER.value(), ok(OTHER.value(), "b"));
+        FetchPage fetchPage = fetchPage();
+
+        fetchPage.process(send(URL)); // robots.txt at 0 s, the page at 1 s
+        var refused = fetchPage.process(send(OTHER));
+
+        var requeued = assertInstanceOf(FetchPage.Outcome.Requeued.class, refused);
+        assertTrue(requeued.why().startsWith("rate"), requeued.why());
+        assertEquals(List.of(ROBOTS, URL.value()), site.urls());
+        assertEquals(ItemState.QUEUED, state(OTHER));
+        assertTrue(requeued.until().isAfter(START), requeued.until().toString());
+    }
+
+    @Test
+    void process_whenAnotherFetcherSavedTheRulesJustBeforeTheClaim_usesThemWithoutAskingForRobotsTxtAgain() {
+        site.answer(URL.value(), ok(URL.value(), "x"));
+        RobotsOrigin origin = RobotsOrigin.of(URL);
+        robotsStore.beforeNextClaim(() -> robotsStore.save(RobotsPolicy.create().onFetched(origin,
+                RobotsFetchOutcome.Response.of(200, "User-agent: *\nAllow: /\n"), Optional.empty(),
+                clock.instant(), 0.0)));
+
+        var end = runToEnd(fetchPage(), send(URL));
+
+        assertEquals(ItemState.FETCHED, assertInstanceOf(FetchPage.Outcome.Ended.class, end).state());
+        assertEquals(List.of(URL.value()), site.urls(), "the other fetcher's rules served: no second robots.txt");
+        assertTrue(robotsStore.claimFetch(origin, clock.instant(), clock.instant().plusSeconds(45)),
+                "the claim given back");
+    }
+
+    @Test
+    void process_whenRobotsTxtFindsNoSlot_givesItsFetchClaimBackSoTheNextTryNeedNotWaitItOut() {
+        pause = when -> { }; // time stands still: the site's next slot never comes within the second
+        NormalizedUrl www = NormalizedUrl.parse("https://www.example.com/x"); // the same site, its own robots.txt
+        site.answer(URL.value(), ok(URL.value(), "a"));
+        FetchPage fetchPage = fetchPage();
+
+        fetchPage.process(send(URL)); // robots.txt at 0 s, the page at 1 s
+        var refused = fetchPage.process(send(www));
+
+        var requeued = assertInstanceOf(FetchPage.Outcome.Requeued.class, refused);
+        assertTrue(requeued.why().startsWith("rate"), requeued.why());
+        assertEquals(List.of(ROBOTS, URL.value()), site.urls(), "www's robots.txt was not asked for");
+        assertTrue(robotsStore.claimFetch(RobotsOrigin.of(www), clock.instant(), clock.instant().plusSeconds(45)),
+                "the claim taken for www's robots.txt was given back");
+    }
+
+    @ParameterizedTest
+    @CsvSource({
+        "500, http 500 after 3 attempts",
+        "502, http 502 after 3 attempts",
+    })
+    void process_whenServerErrorPersists_triesThreeTimesThenFailsKeepingTheError(int code, String error) {
+        site.answer(URL.value(), status(URL.value(), code));
+        FetchPage fetchPage = fetchPage();
+        FetchPage.Outcome outcome = fetchPage.process(send(URL));
+        int attempts = 1;
+        while (outcome instanceof FetchPage.Outcome.Requeued r) {
+            clock.set(r.until());
+            frontier.release(URL.siteKey());
+            FetchJob again = lastSent();
+            assertEquals(++attempts, again.attempt());
+            outcome = fetchPage.process(again);
+        }
+
+        assertEquals(3, attempts);
+        assertEquals(3, site.urls().stream().filter(URL.value()::equals).count());
+        assertEquals(ItemState.FAILED, state(URL));
+        assertEquals(Optional.of(error), urls.find(URL.urlHash()).orElseThrow().fetch().orElseThrow().error());
+    }
+
+    @Test
+    void process_when404_failsAtOnce() {
+        site.answer(URL.value(), status(URL.value(), 404));
+
+        fetchPage().process(send(URL));
+
+        assertEquals(ItemState.FAILED, state(URL));
+        assertEquals(1, site.urls().stream().filter(URL.value()::equals).count());
+    }
+
+    @Test
+    void process_when429WithRetryAfter_requeuesNoEarlierAndSlowsTheSite() {
+        site.answer(URL.value(), response(URL.value(), 429, "", Map.of("retry-after", "120")),
+                ok(URL.value(), "ok"));
+
+        var outcome = assertInstanceOf(FetchPage.Outcome.Requeued.class, fetchPage().process(send(URL)));
+
+        assertTrue(!outcome.until().isBefore(clock.instant().plusSeconds(120)), outcome.until().toString());
+        var rate = rates.find(URL.siteKey()).orElseThrow();
+        assertTrue(rate.interval().compareTo(Duration.ofSeconds(1)) > 0, "slower after a 429: " + rate.interval());
+        assertTrue(rate.pausedUntil().isAfter(clock.instant()), "paused: " + rate.pausedUntil());
+        assertEquals(Optional.of(new PauseCause.Throttled(429, Optional.of(Duration.ofSeconds(120)))),
+                rate.pauseCause(), "the pause's cause, in the same state");
+        assertEquals(3, rates.writes(), "robots.txt's slot, the page's, the answer at the end: as for any page, the"
+                + " pause and its cause in the last write");
+    }
+
+    /**
+     * Three 429s without Retry-After double the site's interval each time (1 s, 2 s, 4 s, 8 s); then every ten
+     * successes in a row halve it, back to the base. The pages are fetched as the frontier hands them over, on a
+     * clock the gate moves, so the gaps the site saw are the intervals.
+     */
+    @Test
+    void process_whenRepeated429sThenSuccesses_slowsTheSiteDownAndItsRateRecovers() {
+        NormalizedUrl throttled = NormalizedUrl.parse("https://example.com/busy");
+        site.answer(throttled.value(), status(throttled.value(), 429), status(throttled.value(), 429),
+                status(throttled.value(), 429), ok(throttled.value(), "finally"));
+        batches.addItems(BATCH, List.of(throttled), START);
+        FetchPage fetchPage = fetchPage();
+        FetchJob job = send(throttled);
+        runToEnd(fetchPage, job);
+        assertEquals(ItemState.FETCHED, state(throttled));
+        assertEquals(Duration.ofSeconds(8), rates.find(URL.siteKey()).orElseThrow().interval(), "after three 429s");
+
+        for (int i = 0; i < 30; i++) {
+            NormalizedUrl page = NormalizedUrl.parse("https://example.com/p" + i);
+            site.answer(page.value(), ok(page.value(), "p" + i));
+            batches.addItems(BATCH, List.of(page), clock.instant());
+            runToEnd(fetchPage, send(page));
+        }
+
+        assertEquals(Duration.ofSeconds(1), rates.find(URL.siteKey()).orElseThrow().interval(),
+                "thirty successes halve it three times");
+        var times = site.seen().stream().filter(s -> s.request().url().contains("/p")).map(ScriptedFetcher.Seen::at)
+                .toList();
+        Duration early = Duration.between(times.get(0), times.get(1));
+        Duration late = Duration.between(times.get(28), times.get(29));
+        assertTrue(early.compareTo(Duration.ofSeconds(8)) >= 0, "slow at first: " + early);
+        assertEquals(Duration.ofMillis(1100), late, "back to one a second, plus the send window");
+    }
+
+    @Test
+    void process_whenStoredCopyHasAnEtag_asksConditionallyAnd304EndsNotModified() {
+        FetchRecord stored = FetchRecord.builder(URL.urlHash(), URL.value(), ItemState.FETCHED,
+                        START.minus(Duration.ofDays(2))).httpStatus(200).contentType("text/html").size(3)
+                .contentKey("content/aa/x").contentSha256("sha").finalUrl(URL.value()).timeToFirstByteMs(1)
+                .totalMs(2).headers(Map.of("etag", "\"v1\"")).freshUntil(START.minus(Duration.ofDays(1))).build();
+        urls.recordFetch(stored);
+        site.answer(URL.value(), status(URL.value(), 304));
+
+        fetchPage().process(send(URL));
+
+        assertEquals(Optional.of("\"v1\""), site.seen().getLast().request().ifNoneMatch());
+        assertEquals(ItemState.NOT_MODIFIED, state(URL));
+        FetchRecord now = urls.find(URL.urlHash()).orElseThrow().fetch().orElseThrow();
+        assertEquals(ItemState.NOT_MODIFIED, now.state());
+        assertEquals(Optional.of("content/aa/x"), now.contentKey(), "the stored copy still stands");
+    }
+
+    private static io.spiderling.core.fetch.WireExchange exchange(String statusLine, String payload) {
+        return new io.spiderling.core.fetch.WireExchange(
+                "GET /page HTTP/1.1\r\nHost: example.com\r\n\r\n".getBytes(java.nio.charset.StandardCharsets.US_ASCII),
+                statusLine, List.of(new io.spiderling.core.fetch.WireExchange.Header("ETag", "\"v1\"")),
+                "192.0.2.7", payload.getBytes(java.nio.charset.StandardCharsets.UTF_8), false);
+    }
+
+    @Test
+    void process_whenCaptureIsOn_storesTheExchangeAndTheRowPointsAtIt() {
+        var wire = exchange("HTTP/1.1 200 OK", "gzip bytes, say");
+        site.answer(URL.value(), ok(URL.value(), "hello").withExchange(wire));
+        capture = true;
+
+        fetchPage().process(send(URL));
+
+        assertTrue(site.seen().getLast().request().capture(), "the fetcher was asked to capture");
+        var capture = urls.find(URL.urlHash()).orElseThrow().fetch().orElseThrow().capture().orElseThrow();
+        byte[] object = io.spiderling.core.fetch.CaptureFormat.encode(wire);
+        assertEquals(BucketKeys.capture(
+                io.spiderling.core.content.Hashing.sha256Hex(object)), capture.key());
+        assertArrayEquals(object, blobs.get(capture.key()).orElseThrow().bytes());
+        assertEquals("192.0.2.7", capture.remoteIp());
+        assertEquals(site.seen().getLast().at(), capture.capturedAt());
+        assertEquals(io.spiderling.core.content.Hashing.warcSha1(wire.payload()), capture.payloadDigest());
+        assertEquals(Optional.empty(), capture.refersToAt());
+    }
+
+    @Test
+    void process_whenCaptureIsOff_asksForNoneAndRecordsNone() {
+        site.answer(URL.value(), ok(URL.value(), "hello").withExchange(exchange("HTTP/1.1 200 OK", "hello")));
+
+        fetchPage().process(send(URL));
+
+        assertFalse(site.seen().getLast().request().capture());
+        assertEquals(Optional.empty(), urls.find(URL.urlHash()).orElseThrow().fetch().orElseThrow().capture());
+    }
+
+    /** A capture adds nothing to the URL's previous one after a 304 or the same payload, so it refers to it. */
+    @org.junit.jupiter.params.ParameterizedTest(name = "{0} {1}")
+    @org.junit.jupiter.params.provider.CsvSource({
+            "304, '', true",
+            "200, same, true",
+            "200, changed, false",
+    })
+    void process_whenThePreviousCaptureIsKnown_refersToItOnlyWhenNothingChanged(int status, String payload,
+            boolean refers) {
+        Instant before = START.minus(Duration.ofDays(2));
+        var previous = new io.spiderling.core.fetch.Capture("capture/aa/x", "192.0.2.7", before,
+                io.spiderling.core.content.Hashing.warcSha1("same".getBytes(java.nio.charset.StandardCharsets.UTF_8)),
+                false, Optional.empty());
+        urls.recordFetch(FetchRecord.builder(URL.urlHash(), URL.value(), ItemState.FETCHED, before).httpStatus(200)
+                .contentType("text/html").size(4).contentKey("content/aa/x").contentSha256("sha")
+                .finalUrl(URL.value()).timeToFirstByteMs(1).totalMs(2).headers(Map.of("etag", "\"v1\""))
+                .freshUntil(START.minus(Duration.ofDays(1))).capture(Optional.of(previous)).build());
+        FetchResult.Response answer = status == 304 ? status(URL.value(), 304) : ok(URL.value(), payload);
+        site.answer(URL.value(), answer.withExchange(exchange(status == 304 ? "HTTP/1.1 304 Not Modified"
+                : "HTTP/1.1 200 OK", payload)));
+        capture = true;
+
+        fetchPage().process(send(URL));
+
+        var capture = urls.find(URL.urlHash()).orElseThrow().fetch().orElseThrow().capture().orElseThrow();
+        assertEquals(refers ? Optional.of(before) : Optional.empty(), capture.refersToAt());
+    }
+
+    @Test
+    void process_whenRedirectStaysOnTheSite_followsItThroughTheGateAndRecordsTheChain() {
+        String moved = "https://www.example.com/moved";
+        site.answer(URL.value(), redirect(URL.value(), 301, "https://www.example.com/moved"));
+        site.answer("https://www.example.com/robots.txt", status("https://www.example.com/robots.txt", 404));
+        site.answer(moved, ok(moved, "here"));
+
+        fetchPage().process(send(URL));
+
+        assertEquals(List.of(ROBOTS, URL.value(), "https://www.example.com/robots.txt", moved), site.urls(),
+                "the hop's origin has its own robots.txt");
+        var times = site.seen().stream().map(ScriptedFetcher.Seen::at).toList();
+        for (int i = 1; i < times.size(); i++) {
+            assertTrue(Duration.between(times.get(i - 1), times.get(i)).compareTo(Duration.ofSeconds(1)) >= 0,
+                    "every request of the site a slot apart: " + times);
+        }
+        assertEquals(ItemState.FETCHED, state(URL));
+        FetchRecord record = urls.find(NormalizedUrl.parse(moved).urlHash()).orElseThrow().fetch().orElseThrow();
+        assertEquals(List.of(URL.value()), record.redirects());
+        assertEquals(Optional.of(moved), urls.find(URL.urlHash()).orElseThrow().aliasOf(),
+                "the URL asked for is an alias of the page it landed on");
+    }
+
+    @Test
+    void process_whenRobotsDisallowsTheQueryAsWritten_sendsNothingThoughTheKeysOrderIsAllowed() {
+        site.answer(ROBOTS, ok(ROBOTS, "User-agent: *\nDisallow: /p?qux=taz&baz=http://foo.bar?tar&par\n"));
+        FetchJob job = send("https://example.com/p?qux=taz&baz=http://foo.bar?tar&par");
+        assertEquals("https://example.com/p?baz=http://foo.bar?tar&par&qux=taz", job.url().value(), "the key sorts");
+
+        fetchPage().process(job);
+
+        assertEquals(List.of(ROBOTS), site.urls(), "robots.txt is decided on the request-target that would be sent");
+        assertEquals(ItemState.DISALLOWED, batches.item(BATCH, job.url().urlHash()).orElseThrow().state());
+        FetchRecord record = urls.find(job.url().urlHash()).orElseThrow().fetch().orElseThrow();
+        assertEquals(Optional.of("https://example.com/p?qux=taz&baz=http://foo.bar?tar&par"), record.requestUrl());
+    }
+
+    @Test
+    void process_whenTheSpellingDiffersFromTheKey_requestsTheSpellingAsWrittenAndKeysTheRecord() {
+        String written = "https://example.com/p?b=2&utm_source=news&a=1";
+        site.answer(ROBOTS, ok(ROBOTS, "User-agent: *\nDisallow: /p?a=1\n"));
+        site.answer(written, ok(written, "<title>As written</title>"));
+        FetchJob job = send(written);
+
+        fetchPage().process(job);
+
+        assertEquals(List.of(ROBOTS, written), site.urls(), "no parameter sorted or removed");
+        FetchRecord record = urls.find(job.url().urlHash()).orElseThrow().fetch().orElseThrow();
+        assertEquals("https://example.com/p?a=1&b=2", record.url(), "the key");
+        assertEquals(Optional.of(written), record.requestUrl());
+        assertEquals(ItemState.FETCHED, record.state());
+    }
+
+    @Test
+    void process_whenALocationIsQueryOnly_goesToTheRequestedPageWithThatQuery() {
+        String page = "https://example.com/foo/bar";
+        String target = "https://example.com/foo/bar?a=b&c=d";
+        site.answer(ROBOTS, status(ROBOTS, 404));
+        site.answer(page, redirect(page, 302, "?a=b&c=d"));
+        site.answer(target, ok(target, "query"));
+
+        fetchPage().process(send(page));
+
+        assertEquals(List.of(ROBOTS, page, target), site.urls(), "RFC 3986 section 5.2.2, as browsers resolve it");
+        assertEquals(ItemState.FETCHED, state(NormalizedUrl.parse(page)));
+    }
+
+    @Test
+    void process_whenAChainMustWaitPartWay_resumesAtTheHopItReachedWithoutAskingTheAnsweredHopsAgain() {
+        String second = "https://www.example.com/chain/2";
+        String end = "https://www.example.com/chain/end";
+        site.answer("https://www.example.com/robots.txt", status("https://www.example.com/robots.txt", 404));
+        site.answer(URL.value(), redirect(URL.value(), 302, second));
+        site.answer(second, redirect(second, 302, end));
+        site.answer(end, status(end, 503), ok(end, "the end"));
+
+        var first = fetchPage().process(send(URL));
+
+        var retry = assertInstanceOf(FetchPage.Outcome.Requeued.class, first, "a retry of the chain's last hop");
+        clock.set(retry.until());
+        frontier.release(URL.siteKey());
+        FetchJob resumed = lastSent();
+        assertEquals(end, resumed.url().value(), "the job sent again starts at the hop that must be asked again");
+        assertEquals(Optional.of(URL), resumed.origin());
+        assertEquals(List.of(URL.value(), second), resumed.via());
+        assertInstanceOf(FetchPage.Outcome.Ended.class, fetchPage().process(resumed));
+        assertEquals(List.of(ROBOTS, URL.value(), "https://www.example.com/robots.txt", second, end, end),
+                site.urls(), "each hop asked once; only the 503 asked again");
+        assertEquals(ItemState.FETCHED, state(URL));
+        FetchRecord record = urls.find(NormalizedUrl.parse(end).urlHash()).orElseThrow().fetch().orElseThrow();
+        assertEquals(List.of(URL.value(), second), record.redirects(), "the chain recorded whole");
+        assertEquals(Optional.of(end), urls.find(URL.urlHash()).orElseThrow().aliasOf());
+        assertEquals(0, frontierStore.released(URL.siteKey()));
+    }
+
+    @Test
+    void process_whenRedirectLeavesTheSite_queuesTheRestUnderTheTargetSiteAndItEndsTheOriginalItem() {
+        String target = "https://elsewhere.example.org/landing";
+        site.answer(URL.value(), redirect(URL.value(), 302, target));
+        site.answer("https://elsewhere.example.org/robots.txt", status("https://elsewhere.example.org/robots.txt",
+                404));
+        site.answer(target, ok(target, "landed"));
+
+        var outcome = fetchPage().process(send(URL));
+
+        assertEquals(target, assertInstanceOf(FetchPage.Outcome.Redirected.class, outcome).target().value());
+        assertEquals(ItemState.QUEUED, state(URL));
+        FetchJob hop = lastSent();
+        assertEquals(target, hop.url().value());
+        assertEquals("example.org", hop.siteKey().value());
+        assertEquals(Optional.of(URL), hop.origin());
+
+        fetchPage().process(hop);
+
+        assertEquals(ItemState.FETCHED, state(URL), "the original URL's item ends with the target's answer");
+        FetchRecord record = urls.find(hop.urlHash()).orElseThrow().fetch().orElseThrow();
+        assertEquals(List.of(URL.value()), record.redirects());
+        assertEquals(Optional.of(target), urls.find(URL.urlHash()).orElseThrow().aliasOf());
+        assertEquals(0, frontierStore.released(hop.siteKey()) + frontierStore.released(URL.siteKey()));
+    }
+
+    @Test
+    void process_whenRedirectsLoop_failsNaming() {
+        String b = "https://example.com/b";
+        site.answer(URL.value(), redirect(URL.value(), 301, b));
+        site.answer(b, redirect(b, 301, URL.value()));
+
+        fetchPage().process(send(URL));
+
+        assertEquals(ItemState.FAILED, state(URL));
+        String detail = batches.items(BATCH, Optional.of(ItemState.FAILED), Optional.empty(), 10).items().getFirst()
+                .detail().orElseThrow();
+        assertEquals("redirect loop at " + URL.value(), detail);
+    }
+
+    @Test
+    void process_whenSiteOptedOut_endsDisallowedWithoutAnyRequest() {
+        optOut = Set.of(URL.siteKey());
+
+        fetchPage().process(send(URL));
+
+        assertEquals(List.of(), site.urls());
+        assertEquals(ItemState.DISALLOWED, state(URL));
+        assertEquals(Optional.of("opt-out"), batches.items(BATCH, Optional.of(ItemState.DISALLOWED),
+                Optional.empty(), 10).items().getFirst().detail());
+    }
+
+    @Test
+    void process_whenKillSwitchOff_parksTheJobSendsNothingAndResumesLater() {
+        site.answer(URL.value(), ok(URL.value(), "x"));
+        FetchJob job = send(URL);
+        paused.set(true);
+
+        var outcome = fetchPage().process(job);
+
+        assertInstanceOf(FetchPage.Outcome.Requeued.class, outcome);
+        assertEquals(List.of(), site.urls());
+        clock.advance(Duration.ofMinutes(5));
+        assertEquals(0, frontier.release(URL.siteKey()), "nothing released while paused");
+
+        paused.set(false);
+        assertEquals(1, frontier.release(URL.siteKey()));
+        fetchPage().process(lastSent());
+
+        assertEquals(ItemState.FETCHED, state(URL));
+    }
+
+    @Test
+    void process_whenAddressBlocked_failsAtOnceWithoutRetry() {
+        site.answer(URL.value(), new FetchResult.Failure(FailureKind.BLOCKED, "link-local address 169.254.169.254",
+                Duration.ZERO));
+
+        fetchPage().process(send(URL));
+
+        assertEquals(ItemState.FAILED, state(URL));
+        assertEquals(Optional.of("blocked: link-local address 169.254.169.254"),
+                urls.find(URL.urlHash()).orElseThrow().fetch().orElseThrow().error());
+    }
+
+    @Test
+    void process_whenFreshCopyStoredSincePlanning_skipsWithoutContactingTheSite() {
+        urls.recordFetch(FetchRecord.builder(URL.urlHash(), URL.value(), ItemState.FETCHED, START.minusSeconds(60))
+                .httpStatus(200).build());
+        fetchPage().process(send(URL));
+
+        assertEquals(List.of(), site.urls());
+        assertEquals(ItemState.SKIPPED, state(URL));
+    }
+
+    /**
+     * A job delivered again after its invocation died: after it recorded the URL's outcome but before it ended the
+     * item ({@code recorded}), or after it ended the item but before its message was deleted ({@code ended}).
+     */
+    @ParameterizedTest
+    @CsvSource({
+        "recorded, 200, FETCHED",
+        "recorded, 404, FAILED",
+        "ended,    200, FETCHED",
+        "ended,    404, FAILED"})
+    void process_whenTheJobComesBackAfterItsOutcomeWasRecorded_endsAsRecordedWithoutAskingAgain(String crash,
+            int status, ItemState expected) {
+        site.answer(URL.value(), status == 200 ? ok(URL.value(), "page") : status(URL.value(), status));
+        FetchJob job = send(URL);
+        if (crash.equals("ended")) {
+            fetchPage().process(job);
+        } else {
+            clock.set(START.plusSeconds(1));
+            urls.recordFetch(FetchRecord.builder(URL.urlHash(), URL.value(), expected, clock.instant())
+                    .httpStatus(status).build());
+        }
+        long asked = site.urls().stream().filter(URL.value()::equals).count();
+
+        FetchPage.Outcome again = fetchPage().process(job);
+
+        assertEquals(asked, site.urls().stream().filter(URL.value()::equals).count(), "not asked again");
+        assertEquals(expected, ((FetchPage.Outcome.Ended) again).state());
+        assertEquals(expected, state(URL));
+        assertEquals(1, batches.status(BATCH).orElseThrow().terminalCounts().values().stream()
+                .mapToLong(Number::longValue).sum(), "the item counted once");
+        assertEquals(0, frontierStore.released(URL.siteKey()), "its place freed");
+    }
+
+    @Test
+    void process_whenBatchAsksForAShorterWindow_fetchesACopyOlderThanIt() {
+        batches.createBatch(BatchHeader.builder().batchId("b-short").total(1).source(BatchSource.HTTP).createdAt(START)
+                .options(new BatchOptions( Optional.empty(), Optional.of(Duration.ofSeconds(30)))).build());
+        batches.addItems("b-short", List.of(URL), START);
+        urls.recordFetch(FetchRecord.builder(URL.urlHash(), URL.value(), ItemState.FETCHED, START.minusSeconds(60))
+                .httpStatus(200).build());
+        site.answer(URL.value(), ok(URL.value(), "new"));
+        frontier.park("b-short", List.of(Hop.of(URL)));
+
+        fetchPage().process(lastSent());
+
+        assertEquals(ItemState.FETCHED, batches.item("b-short", URL.urlHash()).orElseThrow().state());
+    }
+
+    @Test
+    void process_whenBatchCancelled_endsItemCancelledWithoutContactingTheSite() {
+        batches.markCancelled(BATCH, START);
+
+        fetchPage().process(send(URL));
+
+        assertEquals(List.of(), site.urls());
+        assertEquals(ItemState.CANCELLED, state(URL));
+    }
+
+    @Test
+    void process_whenOtherBatchesJoinedTheFetch_endsTheirItemsWithTheSameOutcome() {
+        batches.createBatch(BatchHeader.builder().batchId("b2").total(1).source(BatchSource.HTTP).createdAt(START)
+                .build());
+        batches.addItems("b2", List.of(URL), START);
+        FetchJob job = send(URL);
+        urls.claim(URL.urlHash(), URL.value(), "b2", START, START.minusSeconds(1800));
+        site.answer(URL.value(), ok(URL.value(), "x"));
+
+        fetchPage().process(job);
+
+        assertEquals(1, site.urls().stream().filter(URL.value()::equals).count(), "one fetch for both batches");
+        assertEquals(ItemState.FETCHED, state(URL));
+        assertEquals(ItemState.FETCHED, batches.item("b2", URL.urlHash()).orElseThrow().state());
+        assertTrue(batches.status("b2").orElseThrow().completedAt().isPresent());
+        assertFalse(urls.claimed(URL.urlHash()));
+    }
+
+    @Test
+    void process_whenBatchCancelledButAnotherBatchJoined_fetchesForTheOtherOnly() {
+        batches.createBatch(BatchHeader.builder().batchId("b2").total(1).source(BatchSource.HTTP).createdAt(START)
+                .build());
+        batches.addItems("b2", List.of(URL), START);
+        FetchJob job = send(URL);
+        urls.claim(URL.urlHash(), URL.value(), "b2", START, START.minusSeconds(1800));
+        batches.markCancelled(BATCH, START);
+        site.answer(URL.value(), ok(URL.value(), "x"));
+
+        fetchPage().process(job);
+
+        assertEquals(ItemState.CANCELLED, state(URL));
+        assertEquals(ItemState.FETCHED, batches.item("b2", URL.urlHash()).orElseThrow().state());
+    }
+
+    @Test
+    void process_whenEndingAWaitingBatchFails_putsTheClaimBackSoTheRetryServesIt() {
+        batches.addItems("headerless", List.of(URL), START); // ending its item throws: the store lost the header
+        FetchJob job = send(URL);
+        urls.claim(URL.urlHash(), URL.value(), "headerless", START, START.minusSeconds(1800));
+        site.answer(URL.value(), ok(URL.value(), "x"));
+
+        assertThrows(IllegalStateException.class, () -> fetchPage().process(job));
+
+        assertTrue(urls.claimed(URL.urlHash()));
+        assertEquals(List.of("headerless"), urls.releaseClaim(URL.urlHash()));
+    }
+
+    @Test
+    void process_whenBlobStoreThrows_propagatesAndLeavesItemQueuedAndItsPlaceTaken() {
+        RuntimeException outage = new IllegalStateException("S3 unavailable");
+        site.answer(URL.value(), ok(URL.value(), "x"));
+        FetchJob job = send(URL);
+        BlobStore failing = new InMemoryBlobStore(new CallLog()) {
+            @Override
+            public boolean putIfAbsent(String key, byte[] bytes, String contentType, Map<String, String> metadata) {
+                throw outage;
+            }
+        };
+
+        assertSame(outage, assertThrows(RuntimeException.class, () -> fetchPage(failing).process(job)));
+
+        assertEquals(ItemState.QUEUED, state(URL));
+        assertEquals(1, frontierStore.released(URL.siteKey()), "the message's retry still counts against the site");
+    }
+
+    @Test
+    void deadLettered_whenJobReachesTheDeadLetterQueue_endsItsItemAndWaitersFailedDlq() {
+        batches.createBatch(BatchHeader.builder().batchId("b2").total(1).source(BatchSource.HTTP).createdAt(START)
+                .build());
+        batches.addItems("b2", List.of(URL), START);
+        FetchJob job = send(URL);
+        urls.claim(URL.urlHash(), URL.value(), "b2", START, START.minusSeconds(1800));
+
+        fetchPage().deadLettered(job);
+
+        assertEquals(ItemState.FAILED, state(URL));
+        assertEquals(ItemState.FAILED, batches.item("b2", URL.urlHash()).orElseThrow().state());
+        assertEquals(0, frontierStore.released(URL.siteKey()));
+        assertEquals(List.of(), site.urls());
+    }
+
+    @Test
+    void process_whenRedeliveredAfterRequeue_doesNotRequeueTwice() {
+        site.answer(ROBOTS, status(ROBOTS, 503));
+        FetchJob job = send(URL);
+        fetchPage().process(job);
+
+        fetchPage().process(job); // the same message again
+
+        assertEquals(1, frontierStore.pending(URL.siteKey()));
+        assertEquals(0, frontierStore.released(URL.siteKey()));
+    }
+}

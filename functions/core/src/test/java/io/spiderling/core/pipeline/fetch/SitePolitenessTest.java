@@ -1,0 +1,141 @@
+package io.spiderling.core.pipeline.fetch;
+
+import static io.spiderling.core.testing.ScriptedFetcher.ok;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.spiderling.core.fetch.FetchRequest;
+import io.spiderling.core.fetch.FetchResult;
+import io.spiderling.core.politeness.RateLimiter;
+import io.spiderling.core.politeness.RateOverrides;
+import io.spiderling.core.port.FetchTelemetry;
+import io.spiderling.core.robots.RobotsPolicy;
+import io.spiderling.core.testing.InMemoryRateStore;
+import io.spiderling.core.testing.InMemoryRobotsStore;
+import io.spiderling.core.testing.ScriptedFetcher;
+import io.spiderling.core.testing.TestClock;
+import io.spiderling.core.url.NormalizedUrl;
+import io.spiderling.core.url.SiteKey;
+import io.spiderling.core.url.UrlNormalizer;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvFileSource;
+
+/**
+ * The gate's promise at the site, whatever happens between a slot and the wire: two sessions (two invocations) of one
+ * site on a clock the test moves, the first sending late. The scripted site honours send deadlines as the real fetcher
+ * does (it checks at the moment of writing), and records when each request arrived.
+ */
+class SitePolitenessTest {
+
+    private static final Instant START = Instant.parse("2025-03-01T10:00:00Z");
+    private static final NormalizedUrl FIRST = NormalizedUrl.parse("https://example.com/first");
+    private static final NormalizedUrl SECOND = NormalizedUrl.parse("https://example.com/second");
+    private static final Duration INTERVAL = Duration.ofSeconds(1);
+
+    private final TestClock clock = new TestClock(START);
+    private final ScriptedFetcher site = new ScriptedFetcher(clock);
+    /** Both sessions wait for their slots in the test's own order: waiting moves no clock. */
+    private final SitePoliteness politeness = SitePoliteness.builder()
+            .robots(RobotsPolicy.create()).robotsStore(new InMemoryRobotsStore()).limiter(RateLimiter.create())
+            .rates(new InMemoryRateStore()).overrides(RateOverrides.none()).fetcher(site)
+            .normalizer(UrlNormalizer.create()).clock(clock).pause(until -> { }).jitter(() -> 0.0).build();
+
+    @ParameterizedTest(name = "{0}")
+    @CsvFileSource(resources = "/pipeline/late-send-cases.csv", numLinesToSkip = 1)
+    void acquire_whenAnEarlierSlotsRequestGoesOutLate_siteNeverSeesTwoCloserThanTheInterval(String name,
+            long delayMillis, boolean sentFirst) {
+        site.answer(FIRST.value(), ok(FIRST.value(), "1"));
+        site.answer(SECOND.value(), ok(SECOND.value(), "2"));
+        SiteKey key = FIRST.siteKey();
+        SitePoliteness.Session a = politeness.session();
+        SitePoliteness.Session b = politeness.session();
+        var first = assertInstanceOf(SitePoliteness.Gate.Go.class, a.acquire(key, Optional.empty()));
+        var second = assertInstanceOf(SitePoliteness.Gate.Go.class, b.acquire(key, Optional.empty()));
+
+        clock.set(first.slot().plusMillis(delayMillis));
+        FetchResult firstResult = site.fetch(FetchRequest.get(FIRST.value()).withSend(first.window()));
+        a.done(first, firstResult, FIRST.urlHash());
+        clock.set(second.slot());
+        site.fetch(FetchRequest.get(SECOND.value()).withSend(second.window()));
+
+        List<Instant> arrivals = site.seen().stream().map(ScriptedFetcher.Seen::at).toList();
+        assertEquals(sentFirst ? List.of(first.slot().plusMillis(delayMillis), second.slot())
+                : List.of(second.slot()), arrivals, "what the site saw");
+        for (int i = 1; i < arrivals.size(); i++) {
+            Duration gap = Duration.between(arrivals.get(i - 1), arrivals.get(i));
+            assertTrue(gap.compareTo(INTERVAL) >= 0, name + ": two requests " + gap + " apart");
+        }
+        assertEquals(!sentFirst, SitePoliteness.late(firstResult), "a request past its window is not sent");
+    }
+
+    @Test
+    void send_whenTheRequestMissesItsWindowOnce_getsTheNextSlotAtOnceAndIsAnswered() {
+        site.answer(FIRST.value(), ok(FIRST.value(), "1"));
+        LateCount telemetry = new LateCount();
+        SitePoliteness.Session session = politeness.session(telemetry);
+        AtomicInteger tries = new AtomicInteger();
+
+        SitePoliteness.Sent sent = session.send(() -> session.acquire(FIRST.siteKey(), Optional.empty()), go -> {
+            clock.set(tries.getAndIncrement() == 0 ? go.sendBy().plusMillis(1) : go.slot());
+            return site.fetch(FetchRequest.get(FIRST.value()).withSend(go.window()));
+        }, FIRST.urlHash());
+
+        var answered = assertInstanceOf(SitePoliteness.Sent.Answered.class, sent);
+        assertEquals(2, tries.get());
+        assertEquals(1, telemetry.late.get());
+        assertEquals(List.of(answered.go().slot()), site.seen().stream().map(ScriptedFetcher.Seen::at).toList(),
+                "only the second try reached the site, in its own slot");
+    }
+
+    @Test
+    void send_whenTheRequestMissesItsWindowTwice_isRefusedAsLateAndNothingIsSent() {
+        site.answer(FIRST.value(), ok(FIRST.value(), "1"));
+        LateCount telemetry = new LateCount();
+        SitePoliteness.Session session = politeness.session(telemetry);
+        AtomicInteger tries = new AtomicInteger();
+
+        SitePoliteness.Sent sent = session.send(() -> session.acquire(FIRST.siteKey(), Optional.empty()), go -> {
+            tries.incrementAndGet();
+            clock.set(go.sendBy().plusMillis(1));
+            return site.fetch(FetchRequest.get(FIRST.value()).withSend(go.window()));
+        }, FIRST.urlHash());
+
+        var refused = assertInstanceOf(SitePoliteness.Sent.Refused.class, sent);
+        assertEquals(SitePoliteness.LATE, assertInstanceOf(SitePoliteness.Gate.Wait.class, refused.gate()).why());
+        assertEquals(2, tries.get());
+        assertEquals(2, telemetry.late.get());
+        assertEquals(List.of(), site.seen());
+    }
+
+    @Test
+    void send_whenTheGateSaysWait_sendsNothing() {
+        SitePoliteness.Session session = politeness.session();
+        SitePoliteness.Gate.Wait wait = new SitePoliteness.Gate.Wait(START.plusSeconds(5), "rate: test");
+        AtomicInteger tries = new AtomicInteger();
+
+        SitePoliteness.Sent sent = session.send(() -> wait, go -> {
+            tries.incrementAndGet();
+            return site.fetch(FetchRequest.get(FIRST.value()).withSend(go.window()));
+        }, FIRST.urlHash());
+
+        assertEquals(new SitePoliteness.Sent.Refused(wait), sent);
+        assertEquals(0, tries.get());
+    }
+
+    /** Counts the late sends the session reports. */
+    private static final class LateCount implements FetchTelemetry {
+        final AtomicInteger late = new AtomicInteger();
+
+        @Override
+        public void lateSend() {
+            late.incrementAndGet();
+        }
+    }
+}
