@@ -135,9 +135,13 @@ public final class Pipeline implements AutoCloseable {
             config().get(ConfigKeys.TABLES_LINKS)));
     private final Lazy<DynamoDbFetchSwitch> fetchSwitch = lazy(() -> new DynamoDbFetchSwitch(aws().dynamoDb(),
             config().get(ConfigKeys.TABLES_SITES), clock(), SWITCH_CACHE));
-    // One message group per place in flight: a site's allowed requests overlap across invocations.
+    /**
+     * The fetch queue's message groups per site, one per place in flight: a site's allowed requests overlap across
+     * invocations. The fetch stage reads the same number (a redirect to a URL of another group goes to that group).
+     */
+    private static final int GROUPS_PER_SITE = RateLimiter.Settings.DEFAULTS.admission().maxInFlight();
     private final Lazy<FetchQueue> fetchQueue = lazy(() -> new SqsFetchQueue(aws().sqs(),
-            config().get(ConfigKeys.QUEUES_FETCH), RateLimiter.Settings.DEFAULTS.admission().maxInFlight()));
+            config().get(ConfigKeys.QUEUES_FETCH), GROUPS_PER_SITE));
     private final Lazy<NotifyQueue> notifyQueue = lazy(() -> new SqsNotifyQueue(aws().sqs(),
             config().get(ConfigKeys.QUEUES_NOTIFY)));
     private final Lazy<EventSink> events = lazy(() -> config().get(ConfigKeys.QUEUES_EVENTS)
@@ -557,6 +561,7 @@ public final class Pipeline implements AutoCloseable {
                         .withMaxRedirects(config.get(ConfigKeys.FETCH_MAX_REDIRECTS))
                         // The site's groups already overlap its requests (SqsFetchQueue): one lane per group.
                         .withLanesPerSite(1)
+                        .withGroupsPerSite(GROUPS_PER_SITE)
                         .withCapture(config.get(ConfigKeys.CAPTURE_ENABLED)))
                 .listener(listener)
                 .wake(new SqsWakeQueue(aws().sqs(), config.get(ConfigKeys.QUEUES_WAKE), clock))

@@ -55,7 +55,10 @@ import java.util.function.DoubleSupplier;
  * batch may have fetched the URL since it was planned), robots.txt and the rate slot ({@link SitePoliteness}), then the
  * GET. Whatever must wait (the switch, a rate refusal, a robots.txt outage, a retry after an error) goes back to the
  * frontier with its due time, never to the queue's visibility timeout. Redirects are followed here, one hop at a time:
- * a hop within the site passes the same gate inline; a hop to another site becomes a job in that site's group.
+ * a hop in the job's own message group passes the same gate inline; a hop to another of the site's groups goes back
+ * to the frontier, due at once, to be sent to that group; a hop to another site becomes a job in that site's park. A
+ * URL is thus only ever asked from its own group, where its jobs run one at a time, and a redirect target that the
+ * batch also asked for is never requested by two invocations at once.
  *
  * <p>Storing keeps Secor's order: the body under its deterministic content key first, then the metadata row, then the
  * batch item's terminal state, so a crash in between leaves a retry that overwrites rather than a row pointing at
@@ -98,31 +101,49 @@ public final class FetchPage {
      *     a batch may ask for it where this is off
      */
     public record Settings(Set<SiteKey> optOut, int maxRedirects, Duration pausedRecheck, Duration freshMin,
-            Duration freshMax, int lanesPerSite, boolean capture) {
+            Duration freshMax, int lanesPerSite, int groupsPerSite, boolean capture) {
         public static final Settings DEFAULTS = new Settings(Set.of(), 5, Duration.ofSeconds(30), Duration.ZERO,
-                Duration.ofDays(30), 1, false);
+                Duration.ofDays(30), 1, 1, false);
 
         public Settings {
             optOut = Set.copyOf(optOut);
             if (lanesPerSite < 1) {
                 throw new IllegalArgumentException("lanesPerSite must be at least 1, was " + lanesPerSite);
             }
+            if (groupsPerSite < 1) {
+                throw new IllegalArgumentException("groupsPerSite must be at least 1, was " + groupsPerSite);
+            }
         }
 
         public Settings withOptOut(Set<SiteKey> sites) {
-            return new Settings(sites, maxRedirects, pausedRecheck, freshMin, freshMax, lanesPerSite, capture);
+            return new Settings(sites, maxRedirects, pausedRecheck, freshMin, freshMax, lanesPerSite, groupsPerSite,
+                    capture);
         }
 
         public Settings withMaxRedirects(int hops) {
-            return new Settings(optOut, hops, pausedRecheck, freshMin, freshMax, lanesPerSite, capture);
+            return new Settings(optOut, hops, pausedRecheck, freshMin, freshMax, lanesPerSite, groupsPerSite,
+                    capture);
         }
 
         public Settings withLanesPerSite(int lanes) {
-            return new Settings(optOut, maxRedirects, pausedRecheck, freshMin, freshMax, lanes, capture);
+            return new Settings(optOut, maxRedirects, pausedRecheck, freshMin, freshMax, lanes, groupsPerSite,
+                    capture);
+        }
+
+        /**
+         * The fetch queue's message groups per site ({@link FetchJob#messageGroupId(int)}). A URL is requested only
+         * from its own group, where its jobs run one at a time: the job of a redirect to a URL of another group goes
+         * back to the frontier at that hop, due at once, and is sent to that group, instead of racing that URL's own
+         * job in another invocation.
+         */
+        public Settings withGroupsPerSite(int groups) {
+            return new Settings(optOut, maxRedirects, pausedRecheck, freshMin, freshMax, lanesPerSite, groups,
+                    capture);
         }
 
         public Settings withCapture(boolean on) {
-            return new Settings(optOut, maxRedirects, pausedRecheck, freshMin, freshMax, lanesPerSite, on);
+            return new Settings(optOut, maxRedirects, pausedRecheck, freshMin, freshMax, lanesPerSite, groupsPerSite,
+                    on);
         }
     }
 
@@ -585,7 +606,18 @@ public final class FetchPage {
                 frontier.follow(job, next);
                 return new Step.Done(new Outcome.Redirected(next.url()));
             }
+            if (!inGroup(job, next)) {
+                // The job's own entry, due now at the next hop: released, it is sent to that hop's group.
+                return new Step.Done(requeue(job.continuedAt(next), at.attempt(), clock.instant(),
+                        "continues at " + next.url().value() + " in its message group"));
+            }
             return new Step.Next(job.continuedAt(next));
+        }
+
+        /** Whether {@code next} is fetched in the message group {@code job} was received from. */
+        private boolean inGroup(FetchJob job, Hop next) {
+            int groups = settings.groupsPerSite();
+            return job.messageGroupId(groups).equals(job.continuedAt(next).messageGroupId(groups));
         }
 
         /** Whether the chain has been at {@code target} already: its item's URL, a hop answered, or this hop. */

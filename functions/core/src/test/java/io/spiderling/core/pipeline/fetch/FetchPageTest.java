@@ -86,6 +86,7 @@ class FetchPageTest {
     private SitePoliteness.Pause pause = clock::sleepUntil;
     private Set<io.spiderling.core.url.SiteKey> optOut = Set.of();
     private boolean capture;
+    private int groupsPerSite = 1;
 
     @BeforeEach
     void batchOfTwoQueuedItems() {
@@ -118,7 +119,8 @@ class FetchPageTest {
                 .tracker(new BatchTracker(batches, batches)).frontier(frontier).politeness(politeness)
                 .retry(RetryPolicy.create()).fetchSwitch(paused::get).clock(clock).jitter(() -> 0.0)
                 // One lane: the test's clock moves as its one fetcher sleeps.
-                .settings(FetchPage.Settings.DEFAULTS.withOptOut(optOut).withLanesPerSite(1).withCapture(capture))
+                .settings(FetchPage.Settings.DEFAULTS.withOptOut(optOut).withLanesPerSite(1).withCapture(capture)
+                        .withGroupsPerSite(groupsPerSite))
                 .wake((site, at) -> wakeUps.add(site.value() + " " + at))
                 .listener(new FetchPage.Listener() {
                     @Override
@@ -722,6 +724,50 @@ class FetchPageTest {
         assertEquals(List.of(URL.value()), record.redirects());
         assertEquals(Optional.of(target), urls.find(URL.urlHash()).orElseThrow().aliasOf());
         assertEquals(0, frontierStore.released(hop.siteKey()) + frontierStore.released(URL.siteKey()));
+    }
+
+    @Test
+    void process_whenRedirectLeadsToAnotherOfTheSitesGroups_continuesInThatGroupWhereItsOwnJobRuns() {
+        groupsPerSite = 2;
+        String mine = group(URL.value());
+        String moved = withGroup(URL.value() + "-moved", mine, true);
+        String here = withGroup(URL.value() + "-here", mine, true);
+        String there = withGroup(URL.value() + "-there", mine, false);
+        site.answer(URL.value(), redirect(URL.value(), 301, there));
+        site.answer(moved, redirect(moved, 301, here));
+        site.answer(there, ok(there, "there"));
+        site.answer(here, ok(here, "here"));
+
+        var away = fetchPage().process(send(URL));
+
+        assertEquals(clock.instant(), assertInstanceOf(FetchPage.Outcome.Requeued.class, away).until(),
+                "a URL of another group is asked only from that group, where its own job runs one at a time");
+        FetchJob hop = lastSent();
+        assertEquals(there, hop.url().value());
+        assertEquals(group(there), hop.messageGroupId(groupsPerSite));
+        assertEquals(Optional.of(URL), hop.origin());
+        assertEquals(ItemState.QUEUED, state(URL));
+        fetchPage().process(hop);
+        assertEquals(ItemState.FETCHED, state(URL));
+
+        var inline = fetchPage().process(send(moved));
+
+        assertInstanceOf(FetchPage.Outcome.Ended.class, inline, "a hop within the job's own group stays inline");
+        assertEquals(List.of(ROBOTS, URL.value(), there, moved, here), site.urls());
+    }
+
+    /** {@code base} with the first numeric suffix that puts it in {@code group} (or, if not {@code in}, out of it). */
+    private String withGroup(String base, String group, boolean in) {
+        for (int i = 0; ; i++) {
+            if (group(base + i).equals(group) == in) {
+                return base + i;
+            }
+        }
+    }
+
+    /** The fetch queue's group of {@code url}'s job. */
+    private String group(String url) {
+        return new FetchJob(BATCH, NormalizedUrl.parse(url), 1).messageGroupId(groupsPerSite);
     }
 
     @Test
