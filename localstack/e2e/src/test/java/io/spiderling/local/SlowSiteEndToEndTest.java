@@ -27,23 +27,23 @@ import org.junit.jupiter.api.io.TempDir;
 import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
 
 /**
- * A site that may be asked once every 2 seconds, 30 of its URLs in one batch, and a fetch queue that dead-letters a
+ * A site that may be asked once every 1.25 seconds, 20 of its URLs in one batch, and a fetch queue that dead-letters a
  * message after 3 receives. The rate limiter refuses a slot more than a second away, so most jobs find the site's next
  * slot too far and go back to the frontier, many of them more than three times; none may go back through the queue,
- * or after three refusals it would land in the dead-letter queue. Takes about 70 s by design: 31 requests 2.2 seconds
- * apart (the interval and its send window). (It used 5 s, and 3 minutes, until issue 21: any interval above the
- * limiter's one-second horizon makes the same point.)
+ * or after three refusals it would land in the dead-letter queue. Takes about 30 s by design: 21 requests 1.4 seconds
+ * apart (the interval and its send window). (It used 5 s and 30 pages, 3 minutes, until issue 21: any interval above
+ * the limiter's one-second horizon makes the same point.)
  */
 @ExtendWith(EmbeddedAwsExtension.class)
 class SlowSiteEndToEndTest {
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final HttpClient HTTP = HttpClient.newHttpClient();
-    private static final int PAGES = 30;
-    private static final Duration INTERVAL = Duration.ofSeconds(2);
+    private static final int PAGES = 20;
+    private static final Duration INTERVAL = Duration.ofMillis(1250);
 
     @Test
-    void batch_whenSiteAllowsOneRequestEveryTwoSeconds_expectEveryPageFetchedAndTheDeadLetterQueueEmpty(
+    void batch_whenSiteAllowsOneRequestEvery1250Ms_expectEveryPageFetchedAndTheDeadLetterQueueEmpty(
             EmbeddedAws aws, StackResources resources, @TempDir Path dir) throws Exception {
         aws.sqs().setQueueAttributes(b -> b.queueUrl(resources.fetchQueueUrl()).attributes(Map.of(
                 QueueAttributeName.REDRIVE_POLICY, "{\"deadLetterTargetArn\":\"" + arn(aws, resources.fetchDlqUrl())
@@ -55,7 +55,7 @@ class SlowSiteEndToEndTest {
                 site.page("/slow/" + p, "<title>" + p + "</title>");
                 urls.add(site.url("/slow/" + p));
             }
-            Path rates = Files.writeString(dir.resolve("rates.txt"), site.host() + " 0.5\n");
+            Path rates = Files.writeString(dir.resolve("rates.txt"), site.host() + " 0.8\n");
             try (LocalSpiderling local = LocalSpiderling.start(aws, resources, LocalApi.withSampleClients(LocalSpiderling.Options.defaults())
                     .withConfig("spiderling.fetch.rate-overrides-file", rates.toString()))) {
                 HttpResponse<String> posted = HTTP.send(LocalApi.request(local, "/batches")
@@ -63,7 +63,7 @@ class SlowSiteEndToEndTest {
                                 .toString())).build(), HttpResponse.BodyHandlers.ofString());
                 String batchId = JSON.readTree(posted.body()).get("batchId").asText();
 
-                // Slots are the interval plus its send window (a tenth) apart: 31 requests take about 68 s.
+                // Slots are the interval plus its send window (a tenth) apart: 21 requests take about 29 s.
                 JsonNode status = awaitDone(local, batchId, INTERVAL.multipliedBy(PAGES + 12).multipliedBy(11)
                         .dividedBy(10));
 
