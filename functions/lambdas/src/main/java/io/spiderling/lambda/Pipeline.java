@@ -41,6 +41,7 @@ import io.spiderling.core.pipeline.ingest.Ingest;
 import io.spiderling.core.pipeline.ingest.ItemPlanner;
 import io.spiderling.core.pipeline.batch.NotifyBatch;
 import io.spiderling.core.pipeline.ingest.PlanUpload;
+import io.spiderling.core.pipeline.ingest.PlanningParts;
 import io.spiderling.core.pipeline.batch.BatchWaiting;
 import io.spiderling.core.pipeline.query.Queries;
 import io.spiderling.core.batch.WaitingReasons;
@@ -161,14 +162,14 @@ public final class Pipeline implements AutoCloseable {
     // One planner for both ways a batch's URLs arrive, so a manifest and an upload claim URLs alike.
     private final Lazy<ItemPlanner> planner = lazy(() -> new ItemPlanner(urls(), tracker(), batchStores().origins(),
             ItemPlanner.Settings.DEFAULTS));
+    private final Lazy<PlanningParts> planning = lazy(() -> PlanningParts.builder().blobs(blobs()).batches(batchStores())
+            .planner(planner()).frontier(frontier()).clock(clock()).pendingPlans(pendingPlans()).build());
     private final Lazy<PlanUpload> planUpload = lazy(() -> PlanUpload.builder().normalizer(normalizer())
-            .blobs(blobs()).batches(batchStores()).planner(planner()).frontier(frontier())
-            .queue(new SqsPlanQueue(aws().sqs(), config().get(ConfigKeys.QUEUES_PLAN))).clock(clock())
+            .planning(planning.get())
+            .queue(new SqsPlanQueue(aws().sqs(), config().get(ConfigKeys.QUEUES_PLAN)))
             .settings(new PlanUpload.Settings(config().get(ConfigKeys.UPLOADS_CHUNK_BYTES))).tracker(tracker())
-            .pendingPlans(pendingPlans()).build());
-    private final Lazy<Canonicalize> canonicalize = lazy(() -> Canonicalize.builder().blobs(blobs())
-            .batches(batchStores()).planner(planner()).frontier(frontier()).clock(clock())
-            .pendingPlans(pendingPlans()).build());
+            .build());
+    private final Lazy<Canonicalize> canonicalize = lazy(() -> new Canonicalize(planning.get()));
     private final Lazy<ExtractContent> extract = lazy(() -> ExtractContent.builder().blobs(blobs()).urls(urls())
             .links(links()).extractor(HtmlExtractor.create())
             .canonical(new CanonicalLink(normalizer(), canonicalScope())).clock(clock())

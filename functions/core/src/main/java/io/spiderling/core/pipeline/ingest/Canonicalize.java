@@ -4,7 +4,6 @@ import io.spiderling.core.batch.PlannedManifest;
 import io.spiderling.core.content.BucketKeys;
 import io.spiderling.core.frontier.Frontier;
 import io.spiderling.core.port.BatchStores;
-import io.spiderling.core.port.UrlStore;
 import io.spiderling.core.port.BlobStore;
 import io.spiderling.core.port.PendingPlans;
 import io.spiderling.core.url.NormalizationResult.Accepted;
@@ -12,7 +11,6 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
-import java.util.Objects;
 import java.util.Optional;
 
 /**
@@ -34,74 +32,13 @@ public final class Canonicalize {
     private final Clock clock;
     private final PendingPlans pendingPlans;
 
-    private Canonicalize(Builder b) {
-        this.blobs = Objects.requireNonNull(b.blobs, "blobs");
-        this.batches = Objects.requireNonNull(b.batches, "batches");
-        this.planner = b.planner != null ? b.planner
-                : ItemPlanner.defaults(Objects.requireNonNull(b.urls, "urls or planner"), batches);
-        this.frontier = Objects.requireNonNull(b.frontier, "frontier");
-        this.clock = Objects.requireNonNull(b.clock, "clock");
-        this.pendingPlans = Objects.requireNonNull(b.pendingPlans, "pendingPlans");
-    }
-
-    public static Builder builder() {
-        return new Builder();
-    }
-
-    /** Names each collaborator; give a {@code planner}, or the {@code urls} for one of the default settings. */
-    public static final class Builder {
-        private BlobStore blobs;
-        private BatchStores batches;
-        private UrlStore urls;
-        private ItemPlanner planner;
-        private Frontier frontier;
-        private Clock clock;
-        private PendingPlans pendingPlans = PendingPlans.NONE;
-
-        private Builder() {}
-
-        public Builder blobs(BlobStore value) {
-            blobs = value;
-            return this;
-        }
-
-        /** The batch's header, its items and its origins (a manifest ingest wrote has no upload to plan). */
-        public Builder batches(BatchStores value) {
-            batches = value;
-            return this;
-        }
-
-        /** The URL table, for a planner of the default settings when none is given. */
-        public Builder urls(UrlStore value) {
-            urls = value;
-            return this;
-        }
-
-        /** Decides, per group of URLs, which to skip, join or claim; shared with {@link PlanUpload}. */
-        public Builder planner(ItemPlanner value) {
-            planner = value;
-            return this;
-        }
-
-        public Builder frontier(Frontier value) {
-            frontier = value;
-            return this;
-        }
-
-        public Builder clock(Clock value) {
-            clock = value;
-            return this;
-        }
-
-        /** The manifests waiting for planning: a planned one is no longer watched. */
-        public Builder pendingPlans(PendingPlans value) {
-            pendingPlans = value;
-            return this;
-        }
-
-        public Canonicalize build() {
-            return new Canonicalize(this);
-        }
+    public Canonicalize(PlanningParts planning) {
+        this.blobs = planning.blobs();
+        this.batches = planning.batches();
+        this.planner = planning.planner();
+        this.frontier = planning.frontier();
+        this.clock = planning.clock();
+        this.pendingPlans = planning.pendingPlans();
     }
 
     /**
@@ -141,7 +78,7 @@ public final class Canonicalize {
 
     /**
      * Plans the manifests watched since before {@code cutoff}: their S3 event was lost, or every try of it failed.
-     * Planning is safe to repeat, so one whose event is merely late is planned twice to no harm. A watched manifest
+     * PlanningParts is safe to repeat, so one whose event is merely late is planned twice to no harm. A watched manifest
      * that never reached the bucket stops being watched after {@link #ABANDON_AFTER}. Returns how many it planned.
      */
     public int planStranded(Instant cutoff, int limit) {

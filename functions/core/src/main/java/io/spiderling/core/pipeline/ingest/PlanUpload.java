@@ -15,7 +15,6 @@ import io.spiderling.core.port.BatchStores;
 import io.spiderling.core.port.BlobStore;
 import io.spiderling.core.port.PendingPlans;
 import io.spiderling.core.port.PlanQueue;
-import io.spiderling.core.port.UrlStore;
 import io.spiderling.core.url.NormalizationResult;
 import io.spiderling.core.url.NormalizedUrl;
 import io.spiderling.core.url.UrlNormalizer;
@@ -76,36 +75,30 @@ public final class PlanUpload {
     private final PendingPlans pendingPlans;
 
     private PlanUpload(Builder b) {
+        PlanningParts planning = Objects.requireNonNull(b.planning, "planning");
         this.normalizer = Objects.requireNonNull(b.normalizer, "normalizer");
-        this.blobs = Objects.requireNonNull(b.blobs, "blobs");
-        this.batches = Objects.requireNonNull(b.batches, "batches");
+        this.blobs = planning.blobs();
+        this.batches = planning.batches();
         this.tracker = b.tracker != null ? b.tracker : new BatchTracker(batches.headers(), batches.items());
-        this.planner = b.planner != null ? b.planner
-                : ItemPlanner.defaults(Objects.requireNonNull(b.urls, "urls or planner"), batches);
-        this.frontier = Objects.requireNonNull(b.frontier, "frontier");
+        this.planner = planning.planner();
+        this.frontier = planning.frontier();
         this.queue = Objects.requireNonNull(b.queue, "queue");
-        this.clock = Objects.requireNonNull(b.clock, "clock");
+        this.clock = planning.clock();
         this.settings = Objects.requireNonNull(b.settings, "settings");
-        this.pendingPlans = Objects.requireNonNull(b.pendingPlans, "pendingPlans");
+        this.pendingPlans = planning.pendingPlans();
     }
 
     public static Builder builder() {
         return new Builder();
     }
 
-    /** Names each collaborator; give a {@code planner}, or the {@code urls} for one of the default settings. */
+    /** Names each collaborator. */
     public static final class Builder {
         private UrlNormalizer normalizer;
-        private BlobStore blobs;
-        private BatchStores batches;
-        private UrlStore urls;
-        private ItemPlanner planner;
-        private Frontier frontier;
+        private PlanningParts planning;
         private PlanQueue queue;
-        private Clock clock;
         private Settings settings;
         private BatchTracker tracker;
-        private PendingPlans pendingPlans = PendingPlans.NONE;
 
         private Builder() {}
 
@@ -114,41 +107,15 @@ public final class PlanUpload {
             return this;
         }
 
-        public Builder blobs(BlobStore value) {
-            blobs = value;
+        /** The collaborators planning shares with {@link Canonicalize}. */
+        public Builder planning(PlanningParts value) {
+            planning = value;
             return this;
         }
 
-        /** The batch's header, its items and its origins. */
-        public Builder batches(BatchStores value) {
-            batches = value;
-            return this;
-        }
-
-        /** The URL table, for a planner of the default settings when none is given. */
-        public Builder urls(UrlStore value) {
-            urls = value;
-            return this;
-        }
-
-        /** Decides, per group of URLs, which to skip, join or claim; shared with {@link Canonicalize}. */
-        public Builder planner(ItemPlanner value) {
-            planner = value;
-            return this;
-        }
-
-        public Builder frontier(Frontier value) {
-            frontier = value;
-            return this;
-        }
-
+        /** Where an upload's chunks go to be planned one message each. */
         public Builder queue(PlanQueue value) {
             queue = value;
-            return this;
-        }
-
-        public Builder clock(Clock value) {
-            clock = value;
             return this;
         }
 
@@ -157,15 +124,9 @@ public final class PlanUpload {
             return this;
         }
 
-        /** Checks a batch's completion once a chunk is planned; by default one over {@code batches}. */
+        /** Checks a batch's completion once a chunk is planned; by default one over the planning's batches. */
         public Builder tracker(BatchTracker value) {
             tracker = value;
-            return this;
-        }
-
-        /** The uploads waiting for planning: one whose chunks are sent is no longer watched. */
-        public Builder pendingPlans(PendingPlans value) {
-            pendingPlans = value;
             return this;
         }
 

@@ -47,9 +47,9 @@ class CanonicalizeTest {
     private final RecordingFetchQueue queue = new RecordingFetchQueue(log);
     private final Frontier frontier = new Frontier(new InMemoryFrontierStore(), queue, Clock.fixed(NOW, ZoneOffset.UTC),
             Frontier.Settings.DEFAULTS);
-    private final Canonicalize canonicalize =
-            Canonicalize.builder().blobs(blobs).batches(BatchStores.of(batches, new InMemoryBatchOriginStore()))
-                    .urls(urls).frontier(frontier).clock(Clock.fixed(NOW, ZoneOffset.UTC)).build();
+    private final Canonicalize canonicalize = new Canonicalize(PlanningParts.builder().blobs(blobs)
+            .batches(BatchStores.of(batches, new InMemoryBatchOriginStore())).urls(urls).frontier(frontier)
+            .clock(Clock.fixed(NOW, ZoneOffset.UTC)).build());
 
     @Test
     void onManifest_whenNew_createsQueuedItemsAndQueuesAttemptOneJobsSiteBySiteInManifestOrder() {

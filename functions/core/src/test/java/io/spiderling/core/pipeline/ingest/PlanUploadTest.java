@@ -64,9 +64,10 @@ class PlanUploadTest {
             Frontier.Settings.DEFAULTS);
     private final Ingest ingest = Ingest.builder().normalizer(UrlNormalizer.create()).batches(batches).blobs(blobs)
             .clock(CLOCK).build();
-    private final PlanUpload plan = PlanUpload.builder().normalizer(UrlNormalizer.create()).blobs(blobs)
-            .batches(BatchStores.of(batches, origins)).urls(urls).frontier(frontier).queue(planQueue).clock(CLOCK)
-            .settings(new PlanUpload.Settings(16 * 1024)).build();
+    private final PlanUpload plan = PlanUpload.builder().normalizer(UrlNormalizer.create())
+            .planning(PlanningParts.builder().blobs(blobs).batches(BatchStores.of(batches, origins)).urls(urls)
+                    .frontier(frontier).clock(CLOCK).build())
+            .queue(planQueue).settings(new PlanUpload.Settings(16 * 1024)).build();
 
     /** What the generated manifest holds, counted as it is written. */
     private record Manifest(String text, Set<String> distinct, int duplicates, int invalid) {}
