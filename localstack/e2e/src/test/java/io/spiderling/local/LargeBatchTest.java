@@ -93,7 +93,10 @@ class LargeBatchTest {
                             .add(job.url().value()), "queued twice: " + job);
                     jobs++;
                 }
-                queued.forEach(m -> local.pipeline().frontier().finished(FetchJobCodec.decode(m.body())));
+                // As an invocation does: the places freed together, each site released once at the end.
+                try (var releases = local.pipeline().frontier().releases()) {
+                    queued.forEach(m -> releases.finished(FetchJobCodec.decode(m.body())));
+                }
             }
 
             assertEquals(DISTINCT, jobs, "one fetch job per distinct URL");
