@@ -162,8 +162,9 @@ public final class Pipeline implements AutoCloseable {
     // One planner for both ways a batch's URLs arrive, so a manifest and an upload claim URLs alike.
     private final Lazy<ItemPlanner> planner = lazy(() -> new ItemPlanner(urls(), tracker(), batchStores().origins(),
             ItemPlanner.Settings.DEFAULTS));
-    private final Lazy<PlanningParts> planning = lazy(() -> PlanningParts.builder().blobs(blobs()).batches(batchStores())
-            .planner(planner()).frontier(frontier()).clock(clock()).pendingPlans(pendingPlans()).build());
+    private final Lazy<PlanningParts> planning = lazy(() -> PlanningParts.builder().blobs(blobs())
+            .batches(batchStores()).planner(planner()).frontier(frontier()).clock(clock())
+            .pendingPlans(pendingPlans()).build());
     private final Lazy<PlanUpload> planUpload = lazy(() -> PlanUpload.builder().normalizer(normalizer())
             .planning(planning.get())
             .queue(new SqsPlanQueue(aws().sqs(), config().get(ConfigKeys.QUEUES_PLAN)))

@@ -182,13 +182,7 @@ final class WhatwgParser {
         copyAuthorityFromBase();
         path.addAll(segments(base.path()));
         query = base.query() == null ? null : new StringBuilder(base.query());
-        if (c == '?') {
-            query = new StringBuilder();
-            state = State.QUERY;
-        } else if (c == '#') {
-            fragment = new StringBuilder();
-            state = State.FRAGMENT;
-        } else if (c != EOF) {
+        if (!queryOrFragment(c) && c != EOF) {
             query = null;
             shortenPath();
             state = State.PATH;
@@ -330,13 +324,22 @@ final class WhatwgParser {
             path.add(segment);
         }
         buffer.setLength(0);
+        queryOrFragment(c);
+    }
+
+    /** At {@code ?} starts an empty query, at {@code #} an empty fragment; returns whether {@code c} was either. */
+    private boolean queryOrFragment(int c) {
         if (c == '?') {
             query = new StringBuilder();
             state = State.QUERY;
-        } else if (c == '#') {
+            return true;
+        }
+        if (c == '#') {
             fragment = new StringBuilder();
             state = State.FRAGMENT;
+            return true;
         }
+        return false;
     }
 
     private void query(int c) {

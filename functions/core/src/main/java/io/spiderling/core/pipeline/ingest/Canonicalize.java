@@ -3,14 +3,12 @@ package io.spiderling.core.pipeline.ingest;
 import io.spiderling.core.batch.PlannedManifest;
 import io.spiderling.core.content.BucketKeys;
 import io.spiderling.core.frontier.Frontier;
-import io.spiderling.core.port.BatchStores;
-import io.spiderling.core.port.BlobStore;
 import io.spiderling.core.port.PendingPlans;
 import io.spiderling.core.url.NormalizationResult.Accepted;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 
 /**
@@ -25,20 +23,10 @@ public final class Canonicalize {
     /** A watched manifest that is still not in the bucket this long after: its ingest died before writing it. */
     public static final Duration ABANDON_AFTER = Duration.ofDays(1);
 
-    private final BlobStore blobs;
-    private final BatchStores batches;
-    private final ItemPlanner planner;
-    private final Frontier frontier;
-    private final Clock clock;
-    private final PendingPlans pendingPlans;
+    private final PlanningParts parts;
 
-    public Canonicalize(PlanningParts planning) {
-        this.blobs = planning.blobs();
-        this.batches = planning.batches();
-        this.planner = planning.planner();
-        this.frontier = planning.frontier();
-        this.clock = planning.clock();
-        this.pendingPlans = planning.pendingPlans();
+    public Canonicalize(PlanningParts parts) {
+        this.parts = Objects.requireNonNull(parts, "parts");
     }
 
     /**
@@ -55,40 +43,40 @@ public final class Canonicalize {
         if (batchId.isEmpty()) {
             return Optional.empty();
         }
-        var blob = blobs.get(key);
+        var blob = parts.blobs().get(key);
         if (blob.isEmpty()) {
             return Optional.empty();
         }
         String id = batchId.get();
-        ItemPlanner.Batch batch = ItemPlanner.Batch.of(id, batches.headers().status(id));
+        ItemPlanner.Batch batch = ItemPlanner.Batch.of(id, parts.batches().headers().status(id));
         List<Accepted> manifest = PlannedManifest.read(blob.get().bytes());
-        Instant now = clock.instant();
+        Instant now = parts.clock().instant();
         List<Accepted> pending = ItemPlanner.inOrder(manifest,
-                batches.items().addItems(id, manifest.stream().map(Accepted::url).toList(), now));
-        Frontier.Parking parking = frontier.parking(id);
+                parts.batches().items().addItems(id, manifest.stream().map(Accepted::url).toList(), now));
+        Frontier.Parking parking = parts.frontier().parking(id);
         ItemPlanner.Counts counts = ItemPlanner.Counts.NONE;
         for (int from = 0; from < pending.size(); from += ItemPlanner.GROUP) {
-            counts = counts.plus(planner.plan(batch,
+            counts = counts.plus(parts.planner().plan(batch,
                     pending.subList(from, Math.min(pending.size(), from + ItemPlanner.GROUP)), parking, now));
         }
         parking.release();
-        pendingPlans.planned(key);
+        parts.pendingPlans().planned(key);
         return Optional.of(new Outcome(id, manifest.size(), counts.parked(), counts.skipped(), counts.joined()));
     }
 
     /**
      * Plans the manifests watched since before {@code cutoff}: their S3 event was lost, or every try of it failed.
-     * PlanningParts is safe to repeat, so one whose event is merely late is planned twice to no harm. A watched manifest
+     * Planning is safe to repeat, so one whose event is merely late is planned twice to no harm. A watched manifest
      * that never reached the bucket stops being watched after {@link #ABANDON_AFTER}. Returns how many it planned.
      */
     public int planStranded(Instant cutoff, int limit) {
         int planned = 0;
-        Instant abandoned = clock.instant().minus(ABANDON_AFTER);
-        for (PendingPlans.Pending pending : pendingPlans.waitingSince(BucketKeys.MANIFESTS, cutoff, limit)) {
+        Instant abandoned = parts.clock().instant().minus(ABANDON_AFTER);
+        for (PendingPlans.Pending pending : parts.pendingPlans().waitingSince(BucketKeys.MANIFESTS, cutoff, limit)) {
             if (onManifest(pending.key()).isPresent()) {
                 planned++;
             } else if (pending.since().isBefore(abandoned)) {
-                pendingPlans.planned(pending.key());
+                parts.pendingPlans().planned(pending.key());
             }
         }
         return planned;

@@ -59,8 +59,8 @@ class StrandedPlansTest {
             .clock(clock).uploadUrlTtl(Ingest.DEFAULT_UPLOAD_URL_TTL).callbacks(Optional.empty())
             .notifyQueue(Optional.empty()).pendingPlans(pending).build();
     private final ItemPlanner planner = new ItemPlanner(urls, tracker, origins, ItemPlanner.Settings.DEFAULTS);
-    private final PlanningParts planning = PlanningParts.builder().blobs(blobs).batches(BatchStores.of(batches, origins))
-            .planner(planner).frontier(frontier).clock(clock).pendingPlans(pending).build();
+    private final PlanningParts planning = PlanningParts.builder().blobs(blobs)
+            .batches(BatchStores.of(batches, origins)).planner(planner).frontier(frontier).clock(clock).pendingPlans(pending).build();
     private final Canonicalize canonicalize = new Canonicalize(planning);
     private final PlanUpload planUpload = PlanUpload.builder().normalizer(UrlNormalizer.create()).planning(planning)
             .queue(planQueue).settings(PlanUpload.Settings.DEFAULTS).tracker(tracker).build();
