@@ -68,46 +68,10 @@ public final class RetryPolicy {
             }
         }
 
-        /** These settings with {@code maxAttempts} changed. */
-        public Settings withMaxAttempts(int value) {
-            return new Settings(value, maxThrottledAttempts, backoffBase, backoffMultiplier, maxBackoff, maxRetryAfter,
-                    retryAfterJitter);
-        }
-
-        /** These settings with {@code maxThrottledAttempts} changed. */
-        public Settings withMaxThrottledAttempts(int value) {
-            return new Settings(maxAttempts, value, backoffBase, backoffMultiplier, maxBackoff, maxRetryAfter,
-                    retryAfterJitter);
-        }
-
         /** These settings with {@code backoffBase} changed. */
         public Settings withBackoffBase(Duration value) {
             return new Settings(maxAttempts, maxThrottledAttempts, value, backoffMultiplier, maxBackoff, maxRetryAfter,
                     retryAfterJitter);
-        }
-
-        /** These settings with {@code backoffMultiplier} changed. */
-        public Settings withBackoffMultiplier(int value) {
-            return new Settings(maxAttempts, maxThrottledAttempts, backoffBase, value, maxBackoff, maxRetryAfter,
-                    retryAfterJitter);
-        }
-
-        /** These settings with {@code maxBackoff} changed. */
-        public Settings withMaxBackoff(Duration value) {
-            return new Settings(maxAttempts, maxThrottledAttempts, backoffBase, backoffMultiplier, value, maxRetryAfter,
-                    retryAfterJitter);
-        }
-
-        /** These settings with {@code maxRetryAfter} changed. */
-        public Settings withMaxRetryAfter(Duration value) {
-            return new Settings(maxAttempts, maxThrottledAttempts, backoffBase, backoffMultiplier, maxBackoff, value,
-                    retryAfterJitter);
-        }
-
-        /** These settings with {@code retryAfterJitter} changed. */
-        public Settings withRetryAfterJitter(double value) {
-            return new Settings(maxAttempts, maxThrottledAttempts, backoffBase, backoffMultiplier, maxBackoff,
-                    maxRetryAfter, value);
         }
 
         /** Names each of the 7 parts where the value is made. */
