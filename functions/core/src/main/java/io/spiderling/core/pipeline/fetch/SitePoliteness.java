@@ -54,6 +54,10 @@ public final class SitePoliteness {
 
     /** How long a claim to fetch robots.txt holds off other fetchers: above the fetch's timeouts and hops. */
     private static final Duration ROBOTS_CLAIM = Duration.ofSeconds(45);
+    /** How often a redirect of robots.txt, part-way down its chain, is asked again here rather than given up. */
+    private static final int ROBOTS_HOP_TRIES = 4;
+    /** The furthest slot such a hop waits for here: well within the claim. */
+    private static final Duration ROBOTS_HOP_PATIENCE = Duration.ofSeconds(5);
 
     /** Conditional writes before giving up: each loser sees a newer state, so a few suffice. */
     private static final int RATE_ATTEMPTS = 10;
@@ -506,8 +510,7 @@ public final class SitePoliteness {
             while (true) {
                 Hop asked = hop;
                 Optional<Duration> delay = asked == first ? crawlDelay : Optional.empty();
-                Sent sent = redirects.send(this, asked, () -> acquire(asked.siteKey(), delay),
-                        FetchRequest.get(asked.request().value()));
+                Sent sent = asked == first ? sendRobots(asked, delay) : sendRobotsHop(asked);
                 if (!(sent instanceof Sent.Answered answered)) {
                     return new RobotsChain(sent, asked.via().size());
                 }
@@ -518,6 +521,27 @@ public final class SitePoliteness {
                 }
                 hop = to.hop();
             }
+        }
+
+        private Sent sendRobots(Hop hop, Optional<Duration> crawlDelay) {
+            return redirects.send(this, hop, () -> acquire(hop.siteKey(), crawlDelay),
+                    FetchRequest.get(hop.request().value()));
+        }
+
+        /**
+         * A redirect of robots.txt, part-way down its chain, claim held. Given up, the chain would start again from
+         * robots.txt later, asking the site again for a hop it already answered. So a send that missed its window (a
+         * busy core) or a slot a few seconds away is waited for here, a few times, before giving up.
+         */
+        private Sent sendRobotsHop(Hop hop) {
+            Sent sent = sendRobots(hop, Optional.empty());
+            for (int tries = 1; tries < ROBOTS_HOP_TRIES
+                    && sent instanceof Sent.Refused(Gate.Wait wait)
+                    && !wait.until().isAfter(clock.instant().plus(ROBOTS_HOP_PATIENCE)); tries++) {
+                pause.until(wait.until());
+                sent = sendRobots(hop, Optional.empty());
+            }
+            return sent;
         }
 
         /** What the policy makes of robots.txt's answer, cached; a gate only when the site's address is refused. */

@@ -129,6 +129,33 @@ class SitePolitenessTest {
         assertEquals(0, tries.get());
     }
 
+    @Test
+    void admit_whenRobotsTxtRedirectsAndTheHopMissesItsWindowTwice_sendsThatHopAgainAndNeverRobotsTxt() {
+        String robots = "https://example.com/robots.txt";
+        String moved = "https://example.com/robots-moved.txt";
+        site.answer(robots, ScriptedFetcher.redirect(robots, 301, moved));
+        site.answer(moved, ok(moved, "User-agent: *\nDisallow: /private/\n"));
+        AtomicInteger movedTries = new AtomicInteger();
+        // A busy core: the hop's first two requests reach the wire after their windows, so neither is sent.
+        io.spiderling.core.port.PageFetcher slowOnTheHop = request -> {
+            if (request.url().equals(moved) && movedTries.getAndIncrement() < 2) {
+                clock.set(request.send().orElseThrow().by().plusMillis(1));
+            }
+            return site.fetch(request);
+        };
+        SitePoliteness.Session session = SitePoliteness.builder()
+                .robots(RobotsPolicy.create()).robotsStore(new InMemoryRobotsStore()).limiter(RateLimiter.create())
+                .rates(new InMemoryRateStore()).overrides(RateOverrides.none()).fetcher(slowOnTheHop)
+                .normalizer(UrlNormalizer.create()).clock(clock).pause(clock::set).jitter(() -> 0.0).build()
+                .session();
+
+        SitePoliteness.Gate gate = session.admit(io.spiderling.core.fetch.Hop.of(FIRST));
+
+        assertEquals(List.of(robots, moved), site.urls(), "robots.txt asked once, then its redirect once it went out");
+        assertEquals(3, movedTries.get());
+        assertInstanceOf(SitePoliteness.Gate.Go.class, gate, "the rules the hop gave allow the page: " + gate);
+    }
+
     /** Counts the late sends the session reports. */
     private static final class LateCount implements FetchTelemetry {
         final AtomicInteger late = new AtomicInteger();
