@@ -21,6 +21,7 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Isolated;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
@@ -32,6 +33,7 @@ import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
  * site's rate item is the only thing keeping them apart. No queue poller runs; the threads take the batch's jobs from
  * a shared list, and a job the site's rate sends back to wait is taken again once its time comes.
  */
+@Isolated
 @ExtendWith(EmbeddedAwsExtension.class)
 class FaultConcurrentFetchTest {
 

@@ -15,6 +15,7 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.function.UnaryOperator;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Isolated;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import software.amazon.awssdk.services.dynamodb.model.TransactWriteItemsRequest;
@@ -25,6 +26,7 @@ import software.amazon.awssdk.services.dynamodb.model.UpdateItemRequest;
  * the batch item's end, the frontier entry's done. A crash is an exception thrown once the write applied; the
  * message comes back after the fetch queue's visibility (lowered to {@link FaultChecks#VISIBILITY} here).
  */
+@Isolated
 @ExtendWith(EmbeddedAwsExtension.class)
 class FaultCrashTest {
 

@@ -19,6 +19,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Isolated;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import software.amazon.awssdk.core.interceptor.Context;
@@ -34,6 +35,7 @@ import software.amazon.awssdk.services.sqs.model.ReceiveMessageResponse;
  * bring it back once its visibility ends: one message's delete is refused twice (three deliveries), another once (two
  * deliveries). The receive counts SQS reports are the witness that the deliveries happened.
  */
+@Isolated
 @ExtendWith(EmbeddedAwsExtension.class)
 class FaultDuplicateTest {
 

@@ -14,6 +14,7 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.function.UnaryOperator;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Isolated;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -21,6 +22,7 @@ import org.junit.jupiter.api.io.TempDir;
  * Scenario 2: writes that applied but whose reply was lost (the caller sees a 500 after the write landed), next to
  * transactions cancelled for a TransactionConflict and a send to the fetch queue refused before it landed.
  */
+@Isolated
 @ExtendWith(EmbeddedAwsExtension.class)
 class FaultReplyLostTest {
 

@@ -22,6 +22,7 @@ import io.spiderling.aws.DynamoDbUrlStore;
 import io.spiderling.core.port.UrlStore;
 import io.spiderling.core.url.NormalizedUrl;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Isolated;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -29,6 +30,7 @@ import org.junit.jupiter.api.io.TempDir;
  * the whole embedded stack starts again on the same data folder and the local runner resumes the batch. The
  * emulators cannot be restarted one at a time ({@link EmbeddedAws} starts and stops them together), so the stack is.
  */
+@Isolated
 class FaultRestartTest {
 
     private static final String PREFIX = "faults-restart";

@@ -18,6 +18,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.UnaryOperator;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Isolated;
 import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
@@ -27,6 +28,7 @@ import org.junit.jupiter.api.io.TempDir;
  * Each kind comes twice: as an HTTP answer the SDK's retry policy sees (and usually absorbs, after the request
  * applied), and as an exception the code itself gets, refused before it was sent.
  */
+@Isolated
 @ExtendWith(EmbeddedAwsExtension.class)
 class FaultThrottleTest {
 

@@ -3,141 +3,40 @@ package io.spiderling.local;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPEvent;
-import com.fasterxml.jackson.databind.DeserializationFeature;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.MapperFeature;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.spiderling.aws.FetchJobCodec;
-import io.spiderling.core.fetch.FetchJob;
-import io.spiderling.testkit.EmbeddedAws;
-import io.spiderling.testkit.EmbeddedAwsExtension;
-import io.spiderling.testkit.StackResources;
-import java.time.Clock;
-import java.time.Duration;
-import java.util.ArrayList;
-import java.util.Collections;
-import java.util.HashMap;
-import java.util.HashSet;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
-import java.util.Map;
-import java.util.Random;
-import java.util.Set;
-import org.junit.jupiter.api.Tag;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
-import software.amazon.awssdk.services.sqs.model.DeleteMessageBatchRequestEntry;
-import software.amazon.awssdk.services.sqs.model.Message;
-import software.amazon.awssdk.services.sqs.model.MessageSystemAttributeName;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A full-size batch, planned and released through the frontier but not fetched (no fetch pollers run; the test takes
- * the jobs off the queue itself), in a JVM whose heap is fixed by the build (the {@code bounded-memory} surefire
- * execution) with the emulators in the same heap.
+ * Accepting, planning and releasing a 10,000-URL batch (7,000 distinct over 70 sites, 3,000 respellings) stays within a
+ * small fixed heap, emulators included: {@link LargeBatchScenario} in a child JVM given {@value LargeBatchScenario#HEAP}.
+ * A child JVM rather than a surefire execution of its own, so the build's other end-to-end tests run beside it.
  */
-@Tag("bounded-memory")
-@ExtendWith(EmbeddedAwsExtension.class)
+@Order(1) // started early: one of the longest (junit-platform.properties)
 class LargeBatchTest {
 
-    private static final ObjectMapper JSON = new ObjectMapper()
-            .configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false)
-            .configure(MapperFeature.ACCEPT_CASE_INSENSITIVE_PROPERTIES, true);
-    private static final int DISTINCT = 7_000;
-    private static final int DUPLICATES = 3_000;
-    private static final int HOSTS = 70;
+    private static final long MINUTES = 10;
 
     @Test
     void postBatches_whenTenThousandUrlsWithThirtyPercentRespelled_expectOneJobPerDistinctUrlAndExactCounts(
-            EmbeddedAws aws, StackResources resources) throws Exception {
-        assertTrue(Runtime.getRuntime().maxMemory() <= 400L * 1024 * 1024, "the test must run with -Xmx384m");
-        List<String> distinct = new ArrayList<>();
-        for (int i = 0; i < DISTINCT; i++) {
-            distinct.add("https://site-" + (i % HOSTS) + ".example/page/" + i + "?utm_source=mail");
+            @TempDir Path dir) throws IOException, InterruptedException {
+        Path log = dir.resolve("large-batch.log");
+        Process child = new ProcessBuilder(TestJvm.command(List.of(LargeBatchScenario.HEAP),
+                LargeBatchScenario.class.getName(), List.of()))
+                .redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        boolean ended = child.waitFor(MINUTES, TimeUnit.MINUTES);
+        if (!ended) {
+            child.destroyForcibly().waitFor();
         }
-        List<String> submitted = new ArrayList<>(distinct);
-        Random random = new Random(42);
-        for (int i = 0; i < DUPLICATES; i++) {
-            String url = distinct.get(random.nextInt(DISTINCT));
-            submitted.add(switch (i % 3) {
-                case 0 -> url.replace("https://site-", "HTTPS://SITE-");
-                case 1 -> url.replace(".example/", ".example:443/");
-                default -> url + "#section";
-            });
-        }
-        Collections.shuffle(submitted, random);
-
-        try (LocalSpiderling local = LocalSpiderling.start(aws, resources,
-                LocalApi.withSampleClients(new LocalSpiderling.Options(0, 0, Clock.systemUTC())))) {
-            JsonNode accepted = JSON.readTree(local.http(post(submitted)).getBody());
-            assertEquals(DISTINCT, accepted.get("accepted").asInt(), accepted.toString());
-            assertEquals(DUPLICATES, accepted.get("duplicates").asInt());
-            assertTrue(local.awaitS3Events(Duration.ofMinutes(10)), "planning did not finish");
-
-            // Stand in for the fetchers: take what is queued, check no site ever has more than its cap in the queue,
-            // and report each job finished so the frontier releases the next.
-            Map<String, Set<String>> urlsBySite = new HashMap<>();
-            int jobs = 0;
-            int cap = local.pipeline().config().get(io.spiderling.catalog.ConfigKeys.FRONTIER_DEPTH_CAP);
-            for (List<Message> queued = drain(aws, resources.fetchQueueUrl()); !queued.isEmpty();
-                    queued = drain(aws, resources.fetchQueueUrl())) {
-                Map<String, Integer> inQueue = new HashMap<>();
-                for (Message m : queued) {
-                    FetchJob job = FetchJobCodec.decode(m.body());
-                    // One of the site's two message groups (site#k), chosen by the URL.
-                    assertEquals(job.messageGroupId(2),
-                            m.attributes().get(MessageSystemAttributeName.MESSAGE_GROUP_ID));
-                    assertTrue(inQueue.merge(job.siteKey().value(), 1, Integer::sum) <= cap, "over the site's cap");
-                    assertTrue(urlsBySite.computeIfAbsent(job.siteKey().value(), k -> new HashSet<>())
-                            .add(job.url().value()), "queued twice: " + job);
-                    jobs++;
-                }
-                // As an invocation does: the places freed together, each site released once at the end.
-                try (var releases = local.pipeline().frontier().releases()) {
-                    queued.forEach(m -> releases.finished(FetchJobCodec.decode(m.body())));
-                }
-            }
-
-            assertEquals(DISTINCT, jobs, "one fetch job per distinct URL");
-            assertEquals(HOSTS, urlsBySite.size());
-            String batchId = accepted.get("batchId").asText();
-            JsonNode status = JSON.readTree(local.http(get("/batches/" + batchId)).getBody());
-            assertEquals(DISTINCT, status.get("total").asInt());
-            assertEquals(DISTINCT, status.at("/counts/queued").asInt());
-            assertEquals(DUPLICATES, status.get("duplicates").asInt());
-        }
-    }
-
-    private static List<Message> drain(EmbeddedAws aws, String queueUrl) {
-        List<Message> all = new ArrayList<>();
-        while (true) {
-            List<Message> batch = aws.sqs().receiveMessage(b -> b.queueUrl(queueUrl).maxNumberOfMessages(10)
-                    .waitTimeSeconds(1).messageSystemAttributeNames(MessageSystemAttributeName.ALL)).messages();
-            if (batch.isEmpty()) {
-                return all;
-            }
-            all.addAll(batch);
-            aws.sqs().deleteMessageBatch(b -> b.queueUrl(queueUrl).entries(batch.stream()
-                    .map(m -> DeleteMessageBatchRequestEntry.builder().id(m.messageId())
-                            .receiptHandle(m.receiptHandle()).build())
-                    .toList()));
-        }
-    }
-
-    private static APIGatewayV2HTTPEvent post(List<String> urls) throws Exception {
-        ObjectNode event = PipelineEndToEndTest.sample("api-post-batches.json");
-        ((ObjectNode) event.get("headers")).put("idempotency-key", "large-batch");
-        ArrayNode array = JSON.createArrayNode();
-        urls.forEach(array::add);
-        event.put("body", JSON.createObjectNode().set("urls", array).toString());
-        return JSON.treeToValue(event, APIGatewayV2HTTPEvent.class);
-    }
-
-    private static APIGatewayV2HTTPEvent get(String path) throws Exception {
-        ObjectNode event = PipelineEndToEndTest.sample("api-get-batch.json");
-        event.put("rawPath", path);
-        ((ObjectNode) event.at("/requestContext/http")).put("path", path);
-        return JSON.treeToValue(event, APIGatewayV2HTTPEvent.class);
+        String output = Files.readString(log, StandardCharsets.UTF_8);
+        assertTrue(ended, "the scenario did not end within " + MINUTES + " minutes:\n" + output);
+        assertEquals(0, child.exitValue(), output);
+        assertTrue(output.contains("large batch: every check passed"), output);
     }
 }

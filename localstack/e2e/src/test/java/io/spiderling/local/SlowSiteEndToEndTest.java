@@ -21,6 +21,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
@@ -35,6 +36,7 @@ import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
  * the limiter's one-second horizon makes the same point.)
  */
 @ExtendWith(EmbeddedAwsExtension.class)
+@Order(4) // started early: one of the longest (junit-platform.properties)
 class SlowSiteEndToEndTest {
 
     private static final ObjectMapper JSON = new ObjectMapper();

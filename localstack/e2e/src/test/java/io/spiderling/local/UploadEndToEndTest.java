@@ -26,6 +26,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.nio.file.Path;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -36,6 +37,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * chunks, repeats URLs in other spellings within and across chunks, and holds lines that are not URLs.
  */
 @ExtendWith(EmbeddedAwsExtension.class)
+@Order(2) // started early: one of the longest (junit-platform.properties)
 class UploadEndToEndTest {
 
     private static final ObjectMapper JSON = new ObjectMapper();

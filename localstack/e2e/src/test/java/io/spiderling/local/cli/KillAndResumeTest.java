@@ -9,6 +9,7 @@ import io.spiderling.aws.DynamoDbUrlStore;
 import io.spiderling.core.batch.BatchItem;
 import io.spiderling.core.batch.ItemState;
 import io.spiderling.core.url.NormalizedUrl;
+import io.spiderling.local.TestJvm;
 import io.spiderling.testkit.DataFolder;
 import io.spiderling.testkit.DataFolderInUseException;
 import io.spiderling.testkit.EmbeddedAws;
@@ -31,6 +32,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -40,6 +42,7 @@ import org.junit.jupiter.api.io.TempDir;
  * ends every URL once, and asks no site again for a URL whose outcome was already recorded. Then a run of the same
  * input after the batch finished submits a new batch that fetches nothing still fresh.
  */
+@Order(3) // started early: one of the longest (junit-platform.properties)
 class KillAndResumeTest {
 
     private static final String PREFIX = "spiderling";
@@ -138,15 +141,8 @@ class KillAndResumeTest {
      * runner's main class and arguments.
      */
     static List<String> runnerCommand(Path data, Path input) {
-        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
-                        .toString(), "--enable-native-access=ALL-UNNAMED",
-                "-Djava.util.logging.manager=org.jboss.logmanager.LogManager", "-Xmx512m"));
-        if (Runtime.version().feature() >= 23) {
-            command.add("--sun-misc-unsafe-memory-access=allow");
-        }
-        command.addAll(List.of("-cp", System.getProperty("java.class.path"), SpiderlingCli.class.getName(), "fetch",
-                "--data", data.toString(), "--timeout", "100", "--progress", "lines", input.toString()));
-        return command;
+        return TestJvm.command(List.of("-Xmx512m"), SpiderlingCli.class.getName(), List.of("fetch", "--data",
+                data.toString(), "--timeout", "100", "--progress", "lines", input.toString()));
     }
 
     private static DataFolderInUseException assertThrowsInUse(Path data) {
