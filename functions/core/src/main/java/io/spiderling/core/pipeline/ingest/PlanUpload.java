@@ -11,8 +11,6 @@ import io.spiderling.core.content.BucketKeys;
 import io.spiderling.core.frontier.Frontier;
 import io.spiderling.core.pipeline.BatchTracker;
 import io.spiderling.core.port.BatchItemStore;
-import io.spiderling.core.port.BatchStores;
-import io.spiderling.core.port.BlobStore;
 import io.spiderling.core.port.PendingPlans;
 import io.spiderling.core.port.PlanQueue;
 import io.spiderling.core.url.NormalizationResult;
@@ -21,7 +19,6 @@ import io.spiderling.core.url.UrlNormalizer;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -64,28 +61,18 @@ public final class PlanUpload {
     }
 
     private final UrlNormalizer normalizer;
-    private final BlobStore blobs;
-    private final BatchStores batches;
+    private final PlanningParts parts;
     private final BatchTracker tracker;
-    private final ItemPlanner planner;
-    private final Frontier frontier;
     private final PlanQueue queue;
-    private final Clock clock;
     private final Settings settings;
-    private final PendingPlans pendingPlans;
 
     private PlanUpload(Builder b) {
-        PlanningParts planning = Objects.requireNonNull(b.planning, "planning");
+        this.parts = Objects.requireNonNull(b.planning, "planning");
         this.normalizer = Objects.requireNonNull(b.normalizer, "normalizer");
-        this.blobs = planning.blobs();
-        this.batches = planning.batches();
-        this.tracker = b.tracker != null ? b.tracker : new BatchTracker(batches.headers(), batches.items());
-        this.planner = planning.planner();
-        this.frontier = planning.frontier();
+        this.tracker = b.tracker != null ? b.tracker
+                : new BatchTracker(parts.batches().headers(), parts.batches().items());
         this.queue = Objects.requireNonNull(b.queue, "queue");
-        this.clock = planning.clock();
         this.settings = Objects.requireNonNull(b.settings, "settings");
-        this.pendingPlans = planning.pendingPlans();
     }
 
     public static Builder builder() {
@@ -151,27 +138,28 @@ public final class PlanUpload {
         }
         String batchId = upload.get().batchId();
         Optional<UploadFormat> format = UploadFormat.fromExtension(upload.get().extension());
-        Optional<BatchStatus> status = batches.headers().status(batchId);
+        Optional<BatchStatus> status = parts.batches().headers().status(batchId);
         if (format.isEmpty() || status.isEmpty() || !status.get().header().upload().equals(format)) {
-            pendingPlans.planned(key); // nothing will ever plan it
+            parts.pendingPlans().planned(key); // nothing will ever plan it
             return Optional.empty();
         }
         String planned = BucketKeys.planned(batchId, format.get().extension());
         PlanProgress progress = status.get().planning().orElse(PlanProgress.AWAITING_UPLOAD);
         if (!progress.uploaded()) {
-            if (!blobs.copy(key, planned)) {
+            if (!parts.blobs().copy(key, planned)) {
                 return Optional.empty();
             }
-            long bytes = blobs.size(planned).orElseThrow(() -> new IllegalStateException(planned + " vanished"));
-            batches.uploads().beginPlanning(batchId, ManifestChunks.chunkCount(bytes, settings.chunkBytes()), bytes,
-                    clock.instant());
+            long bytes = parts.blobs().size(planned)
+                    .orElseThrow(() -> new IllegalStateException(planned + " vanished"));
+            parts.batches().uploads().beginPlanning(batchId, ManifestChunks.chunkCount(bytes, settings.chunkBytes()),
+                    bytes, parts.clock().instant());
             // Whoever recorded it, the recorded cut is the one every chunk uses.
-            progress = batches.headers().status(batchId).flatMap(BatchStatus::planning).orElseThrow();
-        } else if (progress.chunks() > 0 && !blobs.exists(planned)) {
-            blobs.copy(key, planned); // a crash between recording the cut and finishing the copy
+            progress = parts.batches().headers().status(batchId).flatMap(BatchStatus::planning).orElseThrow();
+        } else if (progress.chunks() > 0 && !parts.blobs().exists(planned)) {
+            parts.blobs().copy(key, planned); // a crash between recording the cut and finishing the copy
         }
         queue.enqueue(batchId, IntStream.range(0, progress.chunks()).boxed().toList());
-        pendingPlans.planned(key);
+        parts.pendingPlans().planned(key);
         return Optional.of(new Arrival(batchId, progress.bytes(), progress.chunks()));
     }
 
@@ -182,12 +170,12 @@ public final class PlanUpload {
      */
     public int resumeStranded(Instant cutoff, int limit) {
         int started = 0;
-        Instant abandoned = clock.instant().minus(ABANDON_AFTER);
-        for (PendingPlans.Pending pending : pendingPlans.waitingSince(BucketKeys.UPLOADS, cutoff, limit)) {
-            if (blobs.exists(pending.key())) {
+        Instant abandoned = parts.clock().instant().minus(ABANDON_AFTER);
+        for (PendingPlans.Pending pending : parts.pendingPlans().waitingSince(BucketKeys.UPLOADS, cutoff, limit)) {
+            if (parts.blobs().exists(pending.key())) {
                 started += onUpload(pending.key()).isPresent() ? 1 : 0;
             } else if (pending.since().isBefore(abandoned)) {
-                pendingPlans.planned(pending.key());
+                parts.pendingPlans().planned(pending.key());
             }
         }
         return started;
@@ -273,7 +261,7 @@ public final class PlanUpload {
      * @throws IllegalArgumentException for a chunk the batch does not have; retrying cannot help
      */
     public ChunkOutcome onChunk(String batchId, int chunk) {
-        BatchStatus status = batches.headers().status(batchId)
+        BatchStatus status = parts.batches().headers().status(batchId)
                 .orElseThrow(() -> new IllegalArgumentException("no batch " + batchId));
         UploadFormat format = status.header().upload()
                 .orElseThrow(() -> new IllegalArgumentException("batch " + batchId + " has no upload"));
@@ -281,15 +269,16 @@ public final class PlanUpload {
         if (chunk < 0 || chunk >= progress.chunks()) {
             throw new IllegalArgumentException("batch " + batchId + " has no chunk " + chunk);
         }
-        if (batches.uploads().isChunkPlanned(batchId, chunk)) {
+        if (parts.batches().uploads().isChunkPlanned(batchId, chunk)) {
             return ChunkOutcome.builder().batchId(batchId).chunk(chunk).items(0).duplicates(0).parked(0).skipped(0)
                     .joined(0).alreadyPlanned(true).build();
         }
         ManifestChunks.Chunk range = ManifestChunks.chunk(chunk, progress.bytes(), settings.chunkBytes());
         String key = BucketKeys.planned(batchId, format.extension());
-        Instant now = clock.instant();
-        ChunkRun run = new ChunkRun(ItemPlanner.Batch.of(batchId, Optional.of(status)), frontier.parking(batchId), now);
-        try (InputStream in = blobs.open(key, range.readFrom())
+        Instant now = parts.clock().instant();
+        ChunkRun run = new ChunkRun(ItemPlanner.Batch.of(batchId, Optional.of(status)),
+                parts.frontier().parking(batchId), now);
+        try (InputStream in = parts.blobs().open(key, range.readFrom())
                 .orElseThrow(() -> new IllegalStateException(key + " is missing"))) {
             ManifestChunks.Reader reader = ManifestChunks.reader(in, range);
             for (ManifestChunks.Line line = reader.next(); line != null; line = reader.next()) {
@@ -300,8 +289,8 @@ public final class PlanUpload {
         }
         run.flush();
         run.parking.release();
-        batches.uploads().chunkPlanned(batchId, chunk, new ChunkCounts(run.items, run.duplicates), now);
-        tracker.checkCompletion(batchId, clock.instant());
+        parts.batches().uploads().chunkPlanned(batchId, chunk, new ChunkCounts(run.items, run.duplicates), now);
+        tracker.checkCompletion(batchId, parts.clock().instant());
         return ChunkOutcome.builder().batchId(batchId).chunk(chunk).items(run.items).duplicates(run.duplicates)
                 .parked(run.counts.parked()).skipped(run.counts.skipped()).joined(run.counts.joined())
                 .alreadyPlanned(false).build();
@@ -342,7 +331,7 @@ public final class PlanUpload {
         }
 
         private void invalid(long position, String shown, String reason) {
-            batches.items().addInvalid(batchId, position, shown, reason, now);
+            parts.batches().items().addInvalid(batchId, position, shown, reason, now);
             items++;
         }
 
@@ -364,7 +353,7 @@ public final class PlanUpload {
             }
             List<ManifestEntry> entries = new ArrayList<>(group.values());
             group.clear();
-            List<BatchItemStore.Added> added = batches.items().addEntries(batchId, entries, now);
+            List<BatchItemStore.Added> added = parts.batches().items().addEntries(batchId, entries, now);
             List<NormalizationResult.Accepted> toPlan = new ArrayList<>();
             for (int i = 0; i < entries.size(); i++) {
                 switch (added.get(i)) {
@@ -377,7 +366,7 @@ public final class PlanUpload {
                 }
             }
             spelled.clear();
-            counts = counts.plus(planner.plan(batch, toPlan, parking, now));
+            counts = counts.plus(parts.planner().plan(batch, toPlan, parking, now));
         }
     }
 }
