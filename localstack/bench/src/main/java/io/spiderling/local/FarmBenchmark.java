@@ -56,10 +56,10 @@ public final class FarmBenchmark {
                 PolitenessReport report = farm.report();
 
                 System.out.printf(Locale.ROOT, "%d URLs over %d sites at %d requests/s each (one at %d), then %d"
-                        + " follow-up batches, %d fetch pollers%n", farm.urls().size(),
+                        + " follow-up batches, at most %d fetch invocations%n", farm.urls().size(),
                         HostileFarm.Role.values().length, HostileFarm.REQUESTS_PER_SECOND,
                         HostileFarm.SLOW_REQUESTS_PER_SECOND, farm.followUps().size(),
-                        LocalSpiderling.Options.DEFAULT_FETCH_POLLERS);
+                        LocalSpiderling.Options.DEFAULT_FETCH_CONCURRENCY);
                 if (outcomes.settled()) {
                     System.out.printf(Locale.ROOT, "every URL ended but the %d waiting on the unreachable robots.txt:"
                             + " %.1f s%n", farm.waiting().size(), seconds);

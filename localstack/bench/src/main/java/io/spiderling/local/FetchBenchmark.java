@@ -58,7 +58,7 @@ public final class FetchBenchmark {
      * @param cost whether to meter what AWS would bill (it reads transactions' items on the side; see cost)
      * @param capture whether the fetch stage stores wire captures (docs/warc.md)
      */
-    record Settings(int urls, int sites, int qps, int pollers, int runs, long ttfbMs, double mbps, long seed,
+    record Settings(int urls, int sites, int qps, int concurrency, int runs, long ttfbMs, double mbps, long seed,
             boolean cost, boolean capture) {}
 
     /** One phase: its batch's final status, makespan, bound and usage. */
@@ -86,8 +86,8 @@ public final class FetchBenchmark {
     }
 
     private static void measure(Settings s, Metering metering) throws Exception {
-        System.out.printf(Locale.ROOT, "%d URLs over %d sites at %d requests/s each, %d fetch pollers; sites answer"
-                + " after %d ms at %s MB/s; pages seeded %d%n", s.urls(), s.sites(), s.qps(), s.pollers(), s.ttfbMs(),
+        System.out.printf(Locale.ROOT, "%d URLs over %d sites at %d requests/s each, at most %d fetch invocations; sites answer"
+                + " after %d ms at %s MB/s; pages seeded %d%n", s.urls(), s.sites(), s.qps(), s.concurrency(), s.ttfbMs(),
                 s.mbps(), s.seed());
         List<Phase[]> runs = new ArrayList<>();
         for (int r = 1; r <= s.runs(); r++) {
@@ -140,7 +140,7 @@ public final class FetchBenchmark {
             int busiest = perSite.values().stream().mapToInt(Integer::intValue).max().orElse(0);
             double bound = (busiest - 1) / (double) s.qps();
             Path rates = sites.rateOverrides(dir, s.qps());
-            LocalSpiderling.Options options = new LocalSpiderling.Options(0, s.pollers(), Clock.systemUTC())
+            LocalSpiderling.Options options = new LocalSpiderling.Options(0, s.concurrency(), Clock.systemUTC())
                     .withConfig("spiderling.fetch.rate-overrides-file", rates.toString())
                     .withConfig(ConfigKeys.CAPTURE_ENABLED.name(), Boolean.toString(s.capture()))
                     .withMetering(metering);
@@ -211,7 +211,7 @@ public final class FetchBenchmark {
         int urls = 600;
         int sites = 6;
         int qps = 5;
-        int pollers = LocalSpiderling.Options.DEFAULT_FETCH_POLLERS;
+        int concurrency = LocalSpiderling.Options.DEFAULT_FETCH_CONCURRENCY;
         int runs = 1;
         long ttfbMs = 200;
         double mbps = 10;
@@ -223,7 +223,7 @@ public final class FetchBenchmark {
                 case "--urls" -> urls = Integer.parseInt(argv[++i]);
                 case "--sites" -> sites = Integer.parseInt(argv[++i]);
                 case "--qps" -> qps = Integer.parseInt(argv[++i]);
-                case "--pollers" -> pollers = Integer.parseInt(argv[++i]);
+                case "--concurrency" -> concurrency = Integer.parseInt(argv[++i]);
                 case "--runs" -> runs = Integer.parseInt(argv[++i]);
                 case "--ttfb-ms" -> ttfbMs = Long.parseLong(argv[++i]);
                 case "--mbps" -> mbps = Double.parseDouble(argv[++i]);
@@ -231,7 +231,7 @@ public final class FetchBenchmark {
                 case "--no-cost" -> cost = false;
                 case "--capture" -> capture = true;
                 default -> {
-                    System.err.println("Usage: ./spiderling bench-fetch [--urls N] [--sites M] [--qps Q] [--pollers P]"
+                    System.err.println("Usage: ./spiderling bench-fetch [--urls N] [--sites M] [--qps Q] [--concurrency C]"
                             + " [--runs R] [--ttfb-ms MS] [--mbps MB_PER_S] [--seed S] [--no-cost] [--capture]\n"
                             + "  --mbps is the sites' transfer rate in megabytes (10^6 bytes) a second; default 10;"
                             + " --ttfb-ms 200\n  --no-cost: makespan only, without the meter's consumed-capacity"
@@ -241,6 +241,6 @@ public final class FetchBenchmark {
                 }
             }
         }
-        return new Settings(urls, sites, qps, pollers, runs, ttfbMs, mbps, seed, cost, capture);
+        return new Settings(urls, sites, qps, concurrency, runs, ttfbMs, mbps, seed, cost, capture);
     }
 }

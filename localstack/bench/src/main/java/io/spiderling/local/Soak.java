@@ -69,7 +69,7 @@ public final class Soak {
      *     slots an interval plus the window apart), but a site stamps an arrival when its server thread gets to it,
      *     which a busy core can delay. 100 ms by default; {@code PT0S} checks the sends' spacing exactly
      */
-    record Settings(int urls, int sites, int batches, int qps, int pollers, Duration sampleEvery, Duration warmup,
+    record Settings(int urls, int sites, int batches, int qps, int concurrency, Duration sampleEvery, Duration warmup,
             Duration robotsTtl, Duration deadline, Duration gapTolerance, long seed, Path out, boolean inMemory) {
 
         int batchSize() {
@@ -111,7 +111,7 @@ public final class Soak {
             StackResources resources = aws.provision("soak");
             Path rates = sites.rateOverrides(dir);
             Duration[] intervals = sites.intervals(rates);
-            LocalSpiderling.Options options = new LocalSpiderling.Options(0, s.pollers(), Clock.systemUTC())
+            LocalSpiderling.Options options = new LocalSpiderling.Options(0, s.concurrency(), Clock.systemUTC())
                     .withConfig("spiderling.fetch.rate-overrides-file", rates.toString());
             try (LocalSpiderling local = LocalSpiderling.start(aws, resources, options);
                     HeapSampler sampler = HeapSampler.start(s.sampleEvery(), () -> new HeapSampler.Progress(ended.get(),
@@ -310,8 +310,8 @@ public final class Soak {
             Map<String, Integer> planned, List<HeapSampler.Sample> samples, int requests) {
         StringBuilder md = new StringBuilder();
         md.append(String.format(Locale.ROOT, "`./spiderling soak --urls %d --sites %d --batches %d --qps %d"
-                + " --pollers %d --seed %d` (-Xmx %,d MiB, %s; %s)%n%n", s.urls(), s.sites(), s.batches(), s.qps(),
-                s.pollers(), s.seed(), Runtime.getRuntime().maxMemory() >> 20, gcNames(),
+                + " --concurrency %d --seed %d` (-Xmx %,d MiB, %s; %s)%n%n", s.urls(), s.sites(), s.batches(), s.qps(),
+                s.concurrency(), s.seed(), Runtime.getRuntime().maxMemory() >> 20, gcNames(),
                 s.inMemory() ? "stack in memory" : "stack on disk"));
         md.append("| check | result | verdict |\n|---|---|---|\n");
         checks.forEach(c -> md.append("| ").append(c.name()).append(" | ").append(c.result().replace("|", "\\|"))
@@ -474,8 +474,8 @@ public final class Soak {
 
     private static void printJvm(Settings s) {
         System.out.printf(Locale.ROOT, "soak: %,d URLs over %,d sites in %d batches of up to %,d; fast sites at %d"
-                + " requests/s; %d fetch pollers; seed %d%n", s.urls(), s.sites(), s.batches(), s.batchSize(), s.qps(),
-                s.pollers(), s.seed());
+                + " requests/s; at most %d fetch invocations; seed %d%n", s.urls(), s.sites(), s.batches(), s.batchSize(), s.qps(),
+                s.concurrency(), s.seed());
         System.out.printf(Locale.ROOT, "JVM: max heap %,d MiB; GC %s; flags %s%n",
                 Runtime.getRuntime().maxMemory() >> 20, gcNames(),
                 ManagementFactory.getRuntimeMXBean().getInputArguments());
@@ -497,7 +497,7 @@ public final class Soak {
         int sites = 1000;
         int batches = 10;
         int qps = 10;
-        int pollers = LocalSpiderling.Options.DEFAULT_FETCH_POLLERS;
+        int concurrency = LocalSpiderling.Options.DEFAULT_FETCH_CONCURRENCY;
         Duration sampleEvery = Duration.ofMinutes(1);
         Duration warmup = Duration.ofMinutes(10);
         Duration robotsTtl = Duration.ofHours(1);
@@ -513,7 +513,7 @@ public final class Soak {
                     case "--sites" -> sites = Integer.parseInt(argv[++i]);
                     case "--batches" -> batches = Integer.parseInt(argv[++i]);
                     case "--qps" -> qps = Integer.parseInt(argv[++i]);
-                    case "--pollers" -> pollers = Integer.parseInt(argv[++i]);
+                    case "--concurrency" -> concurrency = Integer.parseInt(argv[++i]);
                     case "--sample-every" -> sampleEvery = Duration.parse(argv[++i]);
                     case "--warmup" -> warmup = Duration.parse(argv[++i]);
                     case "--robots-ttl" -> robotsTtl = Duration.parse(argv[++i]);
@@ -525,7 +525,7 @@ public final class Soak {
                     default -> throw new IllegalArgumentException(argv[i]);
                 }
             }
-            Settings settings = new Settings(urls, sites, batches, qps, pollers, sampleEvery, warmup, robotsTtl,
+            Settings settings = new Settings(urls, sites, batches, qps, concurrency, sampleEvery, warmup, robotsTtl,
                     deadline, gapTolerance, seed, out, inMemory);
             if (settings.batchSize() > BatchPlanner.MAX_URLS || sites < 1 || urls < sites || batches < 1) {
                 throw new IllegalArgumentException("need urls >= sites >= 1 and at most " + BatchPlanner.MAX_URLS
@@ -534,7 +534,7 @@ public final class Soak {
             return settings;
         } catch (RuntimeException e) {
             System.err.println("soak: " + e.getMessage() + "\nUsage: ./spiderling soak [--urls N] [--sites S]"
-                    + " [--batches B] [--qps Q] [--pollers P] [--out FILE] [--sample-every PT1M] [--warmup PT10M]"
+                    + " [--batches B] [--qps Q] [--concurrency C] [--out FILE] [--sample-every PT1M] [--warmup PT10M]"
                     + " [--robots-ttl PT1H] [--deadline PT6H] [--gap-tolerance PT0.1S] [--seed N] [--in-memory]\n"
                     + "  defaults: 100,000 URLs, 1,000 sites, 10 batches, 10 requests/s on all but the slow sites,"
                     + " report in soak-report.md and soak-report-samples.csv");

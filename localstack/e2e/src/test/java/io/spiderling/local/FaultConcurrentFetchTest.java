@@ -45,7 +45,7 @@ class FaultConcurrentFetchTest {
         StackResources r = FaultChecks.resources(aws, "eight", FaultChecks.VISIBILITY);
         FaultInjector none = FaultInjector.create();
         try (FaultChecks.Farm farm = FaultChecks.farm(1, 12, dir);
-                LocalSpiderling local = FaultChecks.start(aws, r, farm, none, o -> o.withFetchPollers(0))) {
+                LocalSpiderling local = FaultChecks.start(aws, r, farm, none, o -> o.withFetchConcurrency(0))) {
             String batchId = FaultChecks.submit(local, none, farm.urls());
             awaitPlanned(aws, r);
             FetchPage fetch = local.pipeline().fetchPage();

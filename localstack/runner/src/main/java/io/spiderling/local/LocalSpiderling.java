@@ -37,8 +37,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
@@ -68,8 +70,11 @@ public final class LocalSpiderling implements AutoCloseable {
 
     /**
      * @param apiPort the local HTTP API's port; 0 picks a free one
-     * @param fetchPollers concurrent fetch "invocations"; FIFO groups still keep one site's messages in order. Other
-     *     queue functions get {@link #PLAN_POLLERS} (plan) or one poller
+     * @param fetchConcurrency the most concurrent fetch invocations, as the fetch queue's mapping allows on Lambda
+     *     (by default the catalog's maximum, {@link Catalog#DEFAULT_FETCH_CONCURRENCY}); each runs on a virtual
+     *     thread of its own, and a FIFO queue hands out one batch per message group at a time, so the invocations
+     *     follow the sites that have work; 0 runs no fetcher. Other queue functions get {@link #PLAN_POLLERS} (plan)
+     *     or one poller, each running its batches itself
      * @param config configuration keys set over the functions' own (application.properties), as a deployment's
      *     environment would
      * @param sweepEvery how often scheduled functions run (EventBridge's schedule on AWS is a minute; locally a
@@ -78,14 +83,15 @@ public final class LocalSpiderling implements AutoCloseable {
      *     how fault tests reach its calls; none by default
      * @param meter what a benchmark's meter sees of the run ({@link Meter}); {@link Meter#NONE} by default
      */
-    public record Options(int apiPort, int fetchPollers, Clock clock, Map<String, String> config,
+    public record Options(int apiPort, int fetchConcurrency, Clock clock, Map<String, String> config,
             Duration sweepEvery, List<ExecutionInterceptor> interceptors, Meter meter) {
         /**
-         * Concurrent fetch "invocations". A fetcher waits up to a second for its site's slot, so with fewer pollers
-         * than active sites the sites wait for each other; on AWS, Lambda runs about one invocation per message
-         * group. They mostly sleep, so six cost little even on two cores.
+         * Concurrent fetch invocations, as the deployed mapping allows. A fetcher waits up to a second for its site's
+         * slot, so with fewer invocations than active sites the sites would wait for each other; on AWS, Lambda runs
+         * about one invocation per message group. They mostly wait, on virtual threads, so fifty cost little even on
+         * two cores.
          */
-        public static final int DEFAULT_FETCH_POLLERS = 6;
+        public static final int DEFAULT_FETCH_CONCURRENCY = Catalog.DEFAULT_FETCH_CONCURRENCY;
 
         public Options {
             config = Map.copyOf(config);
@@ -93,35 +99,35 @@ public final class LocalSpiderling implements AutoCloseable {
             Objects.requireNonNull(meter, "meter");
         }
 
-        public Options(int apiPort, int fetchPollers, Clock clock) {
-            this(apiPort, fetchPollers, clock, Map.of(), Duration.ofSeconds(1), List.of(), Meter.NONE);
+        public Options(int apiPort, int fetchConcurrency, Clock clock) {
+            this(apiPort, fetchConcurrency, clock, Map.of(), Duration.ofSeconds(1), List.of(), Meter.NONE);
         }
 
         public Options withSweepEvery(Duration every) {
-            return new Options(apiPort, fetchPollers, clock, config, every, interceptors, meter);
+            return new Options(apiPort, fetchConcurrency, clock, config, every, interceptors, meter);
         }
 
         public Options withInterceptors(List<ExecutionInterceptor> added) {
-            return new Options(apiPort, fetchPollers, clock, config, sweepEvery, added, meter);
+            return new Options(apiPort, fetchConcurrency, clock, config, sweepEvery, added, meter);
         }
 
-        public Options withFetchPollers(int count) {
+        public Options withFetchConcurrency(int count) {
             return new Options(apiPort, count, clock, config, sweepEvery, interceptors, meter);
         }
 
         /** The run shown to {@code metering}: a benchmark's cost meter. */
         public Options withMetering(Meter metering) {
-            return new Options(apiPort, fetchPollers, clock, config, sweepEvery, interceptors, metering);
+            return new Options(apiPort, fetchConcurrency, clock, config, sweepEvery, interceptors, metering);
         }
 
         public static Options defaults() {
-            return new Options(0, DEFAULT_FETCH_POLLERS, Clock.systemUTC());
+            return new Options(0, DEFAULT_FETCH_CONCURRENCY, Clock.systemUTC());
         }
 
         public Options withConfig(String key, String value) {
             Map<String, String> more = new java.util.HashMap<>(config);
             more.put(key, value);
-            return new Options(apiPort, fetchPollers, clock, more, sweepEvery, interceptors, meter);
+            return new Options(apiPort, fetchConcurrency, clock, more, sweepEvery, interceptors, meter);
         }
     }
 
@@ -147,6 +153,14 @@ public final class LocalSpiderling implements AutoCloseable {
     private final UploadWatcher uploads;
     /** Chunks of uploaded manifests planned at once, as concurrent plan invocations would. */
     static final int PLAN_POLLERS = 2;
+    /**
+     * Receivers of a mapping that dispatches ({@link SqsPoller#dispatching}): each waits for a free invocation, then
+     * receives a batch and hands it over; two keep up with invocations that each take a good part of a second.
+     */
+    static final int RECEIVERS = 2;
+    /** The fetch invocations, a virtual thread each. */
+    private final ExecutorService invocationThreads = Executors.newThreadPerTaskExecutor(
+            Thread.ofVirtual().name("invoke-fetch-", 0).factory());
     /** Scheduled functions and the upload watch, so a long sweep does not hold up an upload's event. */
     private final ScheduledExecutorService scheduler = Executors.newScheduledThreadPool(2,
             Thread.ofPlatform().name("scheduled-", 0).daemon().factory());
@@ -200,12 +214,21 @@ public final class LocalSpiderling implements AutoCloseable {
             case EventSource.QueueSource queue -> {
                 RequestHandler<SQSEvent, SQSBatchResponse> handler =
                         meter.handler(function, Handlers.create(function.name(), pipeline));
-                int count = function.name().equals(FunctionNames.FETCH) ? options.fetchPollers()
-                        : function.name().equals(FunctionNames.PLAN) ? PLAN_POLLERS : 1;
+                SqsPoller poller = new SqsPoller(pipeline.aws().sqs(), resources.queueUrl(queue.queue()),
+                        e -> handler.handleRequest(e, null), running, queue.batchSize());
+                if (function.name().equals(FunctionNames.FETCH)) {
+                    int concurrency = options.fetchConcurrency();
+                    SqsPoller.Invocations invocations = new SqsPoller.Invocations(new Semaphore(concurrency),
+                            task -> invocationThreads.execute(meter.eventSource(function, task)));
+                    for (int i = 0; i < Math.min(concurrency, RECEIVERS); i++) {
+                        startPoller(function.name() + "-" + i, meter.eventSource(function,
+                                poller.dispatching(invocations)));
+                    }
+                    return;
+                }
+                int count = function.name().equals(FunctionNames.PLAN) ? PLAN_POLLERS : 1;
                 for (int i = 0; i < count; i++) {
-                    startPoller(function.name() + "-" + i, meter.eventSource(function,
-                            new SqsPoller(pipeline.aws().sqs(), resources.queueUrl(queue.queue()),
-                                    e -> handler.handleRequest(e, null), running, queue.batchSize())));
+                    startPoller(function.name() + "-" + i, meter.eventSource(function, poller));
                 }
             }
             case EventSource.ObjectCreated s3 -> {
@@ -360,6 +383,13 @@ public final class LocalSpiderling implements AutoCloseable {
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
+        }
+        // The invocations under way finish, or their messages come back after their visibility timeout.
+        invocationThreads.shutdown();
+        try {
+            invocationThreads.awaitTermination(10, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
         notifications.close();
         pipeline.close();

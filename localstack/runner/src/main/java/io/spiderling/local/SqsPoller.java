@@ -6,6 +6,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.Executor;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Function;
 import java.util.stream.Collectors;
@@ -18,6 +20,11 @@ import software.amazon.awssdk.services.sqs.model.MessageSystemAttributeName;
  * Lambda's SQS event source mapping, locally: long-poll up to 10 messages, hand them to the handler as one event,
  * then delete every message the handler did not report as failed. Failed messages stay and come back after their
  * visibility timeout, and after maxReceiveCount receives the queue's redrive policy moves them to the DLQ, as on AWS.
+ *
+ * <p>By default a poller runs each batch itself, so a function has as many concurrent invocations as it has pollers.
+ * {@link #dispatching} makes it behave like a mapping that scales: it receives while earlier batches still run, and
+ * runs each batch as its own invocation, up to the mapping's maximum concurrency. A FIFO queue still hands out one
+ * batch per message group at a time, so concurrency follows the groups that have messages, as it does on Lambda.
  */
 final class SqsPoller implements Runnable {
 
@@ -31,6 +38,14 @@ final class SqsPoller implements Runnable {
     private final int batchSize;
     /** Short polls with this pause after a short batch, instead of long polls; empty for long polls. */
     private final Optional<Duration> pause;
+    /** Where each batch runs, when not on the poller's own thread; empty: on it. */
+    private final Optional<Invocations> invocations;
+
+    /**
+     * Concurrent invocations of one function: at most as many as {@code slots} has permits, each run by
+     * {@code runner} (a thread of its own).
+     */
+    record Invocations(Semaphore slots, Executor runner) {}
 
     SqsPoller(SqsClient sqs, String queueUrl, Function<SQSEvent, SQSBatchResponse> handler, AtomicBoolean running) {
         this(sqs, queueUrl, handler, running, 10);
@@ -39,13 +54,14 @@ final class SqsPoller implements Runnable {
     /** @param batchSize the event source mapping's batch size, 1 to 10 */
     SqsPoller(SqsClient sqs, String queueUrl, Function<SQSEvent, SQSBatchResponse> handler, AtomicBoolean running,
             int batchSize) {
-        this(sqs, queueUrl, handler, running, batchSize, Optional.empty());
+        this(sqs, queueUrl, handler, running, batchSize, Optional.empty(), Optional.empty());
     }
 
     private SqsPoller(SqsClient sqs, String queueUrl, Function<SQSEvent, SQSBatchResponse> handler,
-            AtomicBoolean running, int batchSize, Optional<Duration> pause) {
+            AtomicBoolean running, int batchSize, Optional<Duration> pause, Optional<Invocations> invocations) {
         this.batchSize = batchSize;
         this.pause = pause;
+        this.invocations = invocations;
         this.sqs = sqs;
         this.queueUrl = queueUrl;
         this.queueArn = "arn:aws:sqs:" + LocalEvents.REGION + ":000000000000:"
@@ -62,7 +78,16 @@ final class SqsPoller implements Runnable {
      * out after 21 s. A long-polling listener on the busy events queue met that once in 3,000 messages.
      */
     SqsPoller pausing(Duration pause) {
-        return new SqsPoller(sqs, queueUrl, handler, running, batchSize, Optional.of(pause));
+        return new SqsPoller(sqs, queueUrl, handler, running, batchSize, Optional.of(pause), invocations);
+    }
+
+    /**
+     * The same poller, receiving while the batches it received run as invocations of their own, at most as many at
+     * once as {@code invocations} allows: it waits for a free one before it receives, so no batch waits in the
+     * runner while its messages' visibility timeout runs.
+     */
+    SqsPoller dispatching(Invocations invocations) {
+        return new SqsPoller(sqs, queueUrl, handler, running, batchSize, pause, Optional.of(invocations));
     }
 
     @Override
@@ -83,12 +108,53 @@ final class SqsPoller implements Runnable {
 
     /** One receive and what follows; how many messages it brought. */
     private int pollOnce() {
-        List<Message> messages = sqs.receiveMessage(b -> b.queueUrl(queueUrl)
+        if (invocations.isEmpty()) {
+            List<Message> messages = receive();
+            invoke(messages);
+            return messages.size();
+        }
+        Semaphore slots = invocations.get().slots();
+        slots.acquireUninterruptibly();
+        List<Message> messages;
+        try {
+            messages = receive();
+        } catch (RuntimeException e) {
+            slots.release();
+            throw e;
+        }
+        if (messages.isEmpty()) {
+            slots.release();
+            return 0;
+        }
+        try {
+            invocations.get().runner().execute(() -> {
+                try {
+                    invoke(messages);
+                } catch (RuntimeException e) {
+                    // The deletes failed: the messages come back after their visibility timeout, as on Lambda.
+                    LOG.log(System.Logger.Level.WARNING, "deleting a batch from " + queueUrl + " failed", e);
+                } finally {
+                    slots.release();
+                }
+            });
+        } catch (RuntimeException e) {
+            slots.release(); // not started (the runner is closing): the messages come back after their timeout
+            throw e;
+        }
+        return messages.size();
+    }
+
+    private List<Message> receive() {
+        return sqs.receiveMessage(b -> b.queueUrl(queueUrl)
                 .maxNumberOfMessages(batchSize)
                 .waitTimeSeconds(pause.isPresent() ? 0 : 1)
                 .messageSystemAttributeNames(MessageSystemAttributeName.ALL)).messages();
+    }
+
+    /** One invocation of the handler with {@code messages}, then the deletes of those it did not report failed. */
+    private void invoke(List<Message> messages) {
         if (messages.isEmpty()) {
-            return 0;
+            return;
         }
         Set<String> failed;
         try {
@@ -99,7 +165,7 @@ final class SqsPoller implements Runnable {
         } catch (RuntimeException e) {
             // A handler that throws fails the whole batch, as Lambda does.
             LOG.log(System.Logger.Level.WARNING, "handler failed for a batch from " + queueUrl, e);
-            return messages.size();
+            return;
         }
         List<DeleteMessageBatchRequestEntry> done = messages.stream()
                 .filter(m -> !failed.contains(m.messageId()))
@@ -109,7 +175,6 @@ final class SqsPoller implements Runnable {
         if (!done.isEmpty()) {
             sqs.deleteMessageBatch(b -> b.queueUrl(queueUrl).entries(done));
         }
-        return messages.size();
     }
 
     private static void sleep() {

@@ -63,7 +63,7 @@ sealed interface Target extends AutoCloseable {
                 aws = folder.map(EmbeddedAws::start).orElseGet(EmbeddedAws::start);
                 sites = demo ? Demo.startSites() : null;
                 LocalSpiderling spiderling = LocalSpiderling.start(aws, aws.provision("spiderling"),
-                        new LocalSpiderling.Options(port, LocalSpiderling.Options.DEFAULT_FETCH_POLLERS,
+                        new LocalSpiderling.Options(port, LocalSpiderling.Options.DEFAULT_FETCH_CONCURRENCY,
                                 Clock.systemUTC()));
                 return new Embedded(folder, aws, spiderling, Optional.ofNullable(sites));
             } catch (RuntimeException e) {
