@@ -18,7 +18,7 @@ import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedExce
 /**
  * {@link BatchOriginStore} on the {@code batches} table: one item per batch, {@code pk = B#<batchId>}, {@code sk = O},
  * holding the string set {@code origins} and the flag {@code more}. It sits next to the batch's header but apart from
- * it: the header is read at every item's end, and the list is read only by a status call.
+ * it: the header is read by fetchers and status calls, and the list only by a status call.
  */
 public final class DynamoDbBatchOriginStore implements BatchOriginStore {
 

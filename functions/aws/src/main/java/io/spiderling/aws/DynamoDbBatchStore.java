@@ -12,6 +12,7 @@ import static io.spiderling.aws.Attrs.string;
 import io.spiderling.core.batch.BatchHeader;
 import io.spiderling.core.batch.BatchItem;
 import io.spiderling.core.batch.BatchOptions;
+import io.spiderling.core.batch.BatchOutline;
 import io.spiderling.core.batch.BatchSource;
 import io.spiderling.core.batch.BatchStatus;
 import io.spiderling.core.batch.CallbackState;
@@ -25,6 +26,7 @@ import io.spiderling.core.batch.ItemState;
 import io.spiderling.core.batch.Rejection;
 import io.spiderling.core.port.BatchHeaderStore;
 import io.spiderling.core.port.BatchItemStore;
+import io.spiderling.core.port.BatchItemStore.Ending;
 import io.spiderling.core.port.UploadPlanStore;
 import io.spiderling.core.url.NormalizedUrl;
 import java.nio.charset.StandardCharsets;
@@ -37,6 +39,11 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.stream.IntStream;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.CancellationReason;
@@ -52,27 +59,42 @@ import software.amazon.awssdk.services.dynamodb.model.TransactWriteItem;
  * the same transaction as their own write. The origin lists are {@link DynamoDbBatchOriginStore}'s.
  *
  * <ul>
- *   <li>Header: {@code pk = B#<batchId>}, {@code sk = H}; holds the total and one counter per terminal state.</li>
- *   <li>Items: {@code pk = B#<batchId>#<shard>}, {@code sk = U#<urlHash>}, where the shard is the first hex digit of
- *       the URL hash, so a 10,000-URL batch spreads over 16 partitions instead of one.</li>
+ *   <li>Header: {@code pk = B#<batchId>}, {@code sk = H}; holds what the batch was submitted with, its planning and
+ *       its marks (completed, cancelled, callback). No item writes it.</li>
+ *   <li>Items: {@code pk = B#<batchId>#<shard>}, {@code sk = U#<urlHash>}.</li>
+ *   <li>Counters: {@code pk = B#<batchId>#n<shard>}, {@code sk = N}; per shard, the items still {@code queued} and
+ *       one counter per terminal state ({@code n_<state>}). The batch's counts are their sums.</li>
  * </ul>
+ * The shard is the URL hash's first byte modulo {@value #SHARDS} (two hex digits), so a batch's writes spread over
+ * {@value #SHARDS} item keys and as many counter keys: at 2 write units per item ending on each, a batch can end about
+ * {@value #SHARDS} × 500 items a second before one key reaches DynamoDB's 1,000 units a second (ADR 5). The header
+ * was once counted on by every item, which held a batch near 420 items a second.
  *
  * <p>Uploads add {@code upload} (the format), {@code chunks}, {@code chunksDone} and {@code bytes} to the header, and
  * one marker per planned chunk: {@code pk = B#<batchId>#chunks}, {@code sk = C#<chunk>}. Items carry {@code pos}, their
  * position in the manifest, which tells a duplicate from the same line planned again.
  *
- * <p>Ending an item is one transaction: the item's conditional move out of {@code queued} and the header's counter
- * increment succeed or fail together, so counts stay exact under duplicate deliveries and crashes.
+ * <p>Adding items is transactional with their shards' {@code queued} counters, and ending an item is one transaction:
+ * the item's conditional move out of {@code queued} and its shard counter's update succeed or fail together, so counts
+ * stay exact under duplicate deliveries and crashes. The ending's counter update carries the condition
+ * {@code queued > 1}: the one ending it refuses is its shard's last queued item, which is written again without it
+ * and reported as possibly the batch's last ({@link Ending#ENDED_MAYBE_LAST}). So no ending reads the counts; the
+ * batch's completion is checked only after an ending that may be the last.
  */
 public final class DynamoDbBatchStore implements BatchHeaderStore, BatchItemStore, UploadPlanStore {
 
     static final String HEADER_SK = "H";
-    /** Item shards, named by the first hex digit of the URL hash. */
-    private static final String SHARDS = "0123456789abcdef";
+    /** Item and counter shards per batch; a shard is named by two hex digits. */
+    static final int SHARDS = 32;
     static final String ITEM_TRANSITION_CONDITION = "#state = :queued";
     /** Completion and cancellation are each recorded once, on an existing header; {@code #at} names which. */
     static final String SET_ONCE_CONDITION = "attribute_exists(pk) AND attribute_not_exists(#at)";
     private static final String COUNTER_PREFIX = "n_";
+    private static final String COUNTER_SK = "N";
+    /** A counter shard's items still queued. */
+    private static final String QUEUED = "queued";
+    /** The update of an ending's counter shard that refuses the shard's last queued item (see the class comment). */
+    private static final String NOT_LAST_CONDITION = QUEUED + " > :one";
     /** The most items one TransactWriteItems call may hold. */
     static final int MAX_TRANSACTION = 100;
     /** An upload's cut is recorded once, on an existing header. */
@@ -91,7 +113,24 @@ public final class DynamoDbBatchStore implements BatchHeaderStore, BatchItemStor
     }
 
     static Map<String, AttributeValue> itemKey(String batchId, String urlHash) {
-        return Map.of("pk", s("B#" + batchId + "#" + urlHash.charAt(0)), "sk", s("U#" + urlHash));
+        return Map.of("pk", s(itemPartition(batchId, shard(urlHash))), "sk", s("U#" + urlHash));
+    }
+
+    private static String itemPartition(String batchId, int shard) {
+        return "B#" + batchId + "#" + shardName(shard);
+    }
+
+    static Map<String, AttributeValue> counterKey(String batchId, int shard) {
+        return Map.of("pk", s("B#" + batchId + "#n" + shardName(shard)), "sk", s(COUNTER_SK));
+    }
+
+    /** The shard of an item: its hash's first byte (every key here is a hex SHA-256) modulo {@link #SHARDS}. */
+    static int shard(String urlHash) {
+        return Integer.parseInt(urlHash, 0, 2, 16) % SHARDS;
+    }
+
+    private static String shardName(int shard) {
+        return String.format(java.util.Locale.ROOT, "%02x", shard);
     }
 
     @Override
@@ -140,46 +179,78 @@ public final class DynamoDbBatchStore implements BatchHeaderStore, BatchItemStor
     }
 
     /**
-     * Writes the items in transactions of up to {@value #MAX_TRANSACTION} conditional puts. A put refused because
-     * the item exists tells, from the old item returned with the refusal, whether it is this entry's own item from an
-     * earlier attempt (same position) or a duplicate; the rest of a refused transaction is written again without it.
-     * A manifest with no duplicates thus costs one call per hundred URLs.
+     * Writes the items in transactions of up to {@value #MAX_TRANSACTION} actions: conditional puts, taken in shard
+     * order, and for each shard among them one update adding the shard's new items to its {@code queued} counter. A
+     * put refused because the item exists tells, from the old item returned with the refusal, whether it is this
+     * entry's own item from an earlier attempt (same position) or a duplicate; the rest of a refused transaction is
+     * written again without it. Each transaction also checks that the header exists, so no batch has items without
+     * one. A large manifest with no duplicates thus costs one call per 97 or 98 URLs.
      */
     @Override
     public List<Added> addEntries(String batchId, List<ManifestEntry> entries, Instant now) {
         Added[] added = new Added[entries.size()];
-        for (int from = 0; from < entries.size(); from += MAX_TRANSACTION) {
+        List<Integer> order = IntStream.range(0, entries.size()).boxed()
+                .sorted(Comparator.comparingInt(i -> shard(entries.get(i).url().urlHash()))).toList();
+        int from = 0;
+        while (from < order.size()) {
             List<Integer> todo = new ArrayList<>();
-            for (int i = from; i < Math.min(entries.size(), from + MAX_TRANSACTION); i++) {
-                todo.add(i);
-            }
-            while (!todo.isEmpty()) {
-                List<TransactWriteItem> puts = todo.stream()
-                        .map(i -> TransactWriteItem.builder().put(p -> p.tableName(table)
-                                .item(queuedItem(batchId, entries.get(i), now))
-                                .conditionExpression("attribute_not_exists(pk)")
-                                .returnValuesOnConditionCheckFailure(ReturnValuesOnConditionCheckFailure.ALL_OLD))
-                                .build()).toList();
-                Optional<List<CancellationReason>> refused =
-                        Transactions.write(dynamo, puts.toArray(TransactWriteItem[]::new));
-                if (refused.isEmpty()) {
-                    todo.forEach(i -> added[i] = Added.CREATED);
+            Set<Integer> shards = new HashSet<>();
+            while (from < order.size()) {
+                int shard = shard(entries.get(order.get(from)).url().urlHash());
+                // The puts, their shards' counters, and the header's existence.
+                int actions = todo.size() + 1 + shards.size() + (shards.contains(shard) ? 0 : 1) + 1;
+                if (actions > MAX_TRANSACTION) {
                     break;
                 }
-                List<Integer> again = new ArrayList<>();
-                for (int k = 0; k < todo.size(); k++) {
-                    CancellationReason reason = refused.get().get(k);
-                    int i = todo.get(k);
-                    if (Transactions.CONDITION_FAILED.equals(reason.code())) {
-                        added[i] = existing(reason.item(), entries.get(i).position());
-                    } else {
-                        again.add(i);
-                    }
-                }
-                todo = again;
+                todo.add(order.get(from++));
+                shards.add(shard);
             }
+            addTogether(batchId, entries, todo, added, now);
         }
         return List.of(added);
+    }
+
+    /** Writes {@code todo}'s items and counts them on their shards in one transaction, written again without refusals. */
+    private void addTogether(String batchId, List<ManifestEntry> entries, List<Integer> todo, Added[] added,
+            Instant now) {
+        while (!todo.isEmpty()) {
+            List<TransactWriteItem> actions = new ArrayList<>();
+            Map<Integer, Integer> perShard = new TreeMap<>();
+            for (int i : todo) {
+                ManifestEntry entry = entries.get(i);
+                actions.add(TransactWriteItem.builder().put(p -> p.tableName(table)
+                        .item(queuedItem(batchId, entry, now))
+                        .conditionExpression("attribute_not_exists(pk)")
+                        .returnValuesOnConditionCheckFailure(ReturnValuesOnConditionCheckFailure.ALL_OLD)).build());
+                perShard.merge(shard(entry.url().urlHash()), 1, Integer::sum);
+            }
+            perShard.forEach((shard, count) -> actions.add(TransactWriteItem.builder().update(u -> u.tableName(table)
+                    .key(counterKey(batchId, shard)).updateExpression("ADD #queued :n")
+                    .expressionAttributeNames(Map.of("#queued", QUEUED))
+                    .expressionAttributeValues(Map.of(":n", n(count)))).build()));
+            actions.add(TransactWriteItem.builder().conditionCheck(c -> c.tableName(table).key(headerKey(batchId))
+                    .conditionExpression("attribute_exists(pk)")).build());
+            Optional<List<CancellationReason>> refused =
+                    Transactions.write(dynamo, actions.toArray(TransactWriteItem[]::new));
+            if (refused.isEmpty()) {
+                todo.forEach(i -> added[i] = Added.CREATED);
+                return;
+            }
+            if (Transactions.CONDITION_FAILED.equals(refused.get().getLast().code())) {
+                throw new IllegalStateException("batch " + batchId + " has no header");
+            }
+            List<Integer> again = new ArrayList<>();
+            for (int k = 0; k < todo.size(); k++) {
+                CancellationReason reason = refused.get().get(k);
+                int i = todo.get(k);
+                if (Transactions.CONDITION_FAILED.equals(reason.code())) {
+                    added[i] = existing(reason.item(), entries.get(i).position());
+                } else {
+                    again.add(i);
+                }
+            }
+            todo = again;
+        }
     }
 
     private static Map<String, AttributeValue> queuedItem(String batchId, ManifestEntry entry, Instant now) {
@@ -228,10 +299,12 @@ public final class DynamoDbBatchStore implements BatchHeaderStore, BatchItemStor
         return Transactions.write(dynamo,
                 TransactWriteItem.builder().put(p -> p.tableName(table).item(item)
                         .conditionExpression("attribute_not_exists(pk)")).build(),
-                TransactWriteItem.builder().update(u -> u.tableName(table).key(headerKey(batchId))
-                        .updateExpression("ADD #counter :one").conditionExpression("attribute_exists(pk)")
+                TransactWriteItem.builder().update(u -> u.tableName(table).key(counterKey(batchId, shard(key)))
+                        .updateExpression("ADD #counter :one")
                         .expressionAttributeNames(Map.of("#counter", COUNTER_PREFIX + ItemState.INVALID.wireName()))
-                        .expressionAttributeValues(Map.of(":one", n(1)))).build()).isEmpty();
+                        .expressionAttributeValues(Map.of(":one", n(1)))).build(),
+                TransactWriteItem.builder().conditionCheck(c -> c.tableName(table).key(headerKey(batchId))
+                        .conditionExpression("attribute_exists(pk)")).build()).isEmpty();
     }
 
     @Override
@@ -277,7 +350,7 @@ public final class DynamoDbBatchStore implements BatchHeaderStore, BatchItemStor
     }
 
     @Override
-    public boolean finishItem(String batchId, String urlHash, ItemState terminal, String detail, Instant at) {
+    public Ending finishItem(String batchId, String urlHash, ItemState terminal, String detail, Instant at) {
         if (!terminal.terminal()) {
             throw new IllegalArgumentException("not a terminal state: " + terminal);
         }
@@ -295,54 +368,95 @@ public final class DynamoDbBatchStore implements BatchHeaderStore, BatchItemStor
                 .key(itemKey(batchId, urlHash)).updateExpression(finalUpdate)
                 .conditionExpression(ITEM_TRANSITION_CONDITION).expressionAttributeNames(Map.of("#state", "state"))
                 .expressionAttributeValues(itemValues)).build();
-        TransactWriteItem counter = TransactWriteItem.builder().update(u -> u.tableName(table).key(headerKey(batchId))
-                .updateExpression("ADD #counter :one").conditionExpression("attribute_exists(pk)")
-                .expressionAttributeNames(Map.of("#counter", COUNTER_PREFIX + terminal.wireName()))
-                .expressionAttributeValues(Map.of(":one", n(1)))).build();
-        Optional<List<CancellationReason>> refused = Transactions.write(dynamo, item, counter);
+        Optional<List<CancellationReason>> refused = Transactions.write(dynamo, item,
+                counted(batchId, urlHash, terminal, NOT_LAST_CONDITION));
         if (refused.isEmpty()) {
-            return true;
+            return Ending.ENDED;
         }
         if (Transactions.CONDITION_FAILED.equals(refused.get().get(0).code())) {
-            return false; // already terminal, or never added
+            return Ending.ALREADY_ENDED; // already terminal, or never added
         }
-        throw new IllegalStateException("batch " + batchId + " has no header");
+        // The shard's last queued item (or a batch with no counters, which cannot have queued items).
+        refused = Transactions.write(dynamo, item, counted(batchId, urlHash, terminal, "attribute_exists(pk)"));
+        if (refused.isEmpty()) {
+            return Ending.ENDED_MAYBE_LAST;
+        }
+        if (Transactions.CONDITION_FAILED.equals(refused.get().get(0).code())) {
+            return Ending.ALREADY_ENDED; // ended by a concurrent delivery in between
+        }
+        throw new IllegalStateException("batch " + batchId + " has no counter for the item's shard");
+    }
+
+    /** The update counting an ending on its shard: one fewer queued, one more in {@code terminal}. */
+    private TransactWriteItem counted(String batchId, String urlHash, ItemState terminal, String condition) {
+        return TransactWriteItem.builder().update(u -> u.tableName(table).key(counterKey(batchId, shard(urlHash)))
+                .updateExpression("ADD #counter :one, #queued :minusOne").conditionExpression(condition)
+                .expressionAttributeNames(Map.of("#counter", COUNTER_PREFIX + terminal.wireName(), "#queued", QUEUED))
+                .expressionAttributeValues(Map.of(":one", n(1), ":minusOne", n(-1)))).build();
     }
 
     @Override
     public Optional<BatchStatus> status(String batchId) {
-        Map<String, AttributeValue> item = dynamo.getItem(b -> b.tableName(table).key(headerKey(batchId))
-                .consistentRead(true)).item();
+        Map<String, AttributeValue> item = headerItem(batchId);
         if (item == null || item.isEmpty()) {
             return Optional.empty();
         }
-        List<Rejection> rejected = item.getOrDefault("rejected", AttributeValue.fromL(List.of())).l().stream()
-                .map(v -> new Rejection(string(v.m(), "url").orElse(null), string(v.m(), "reason").orElse("")))
-                .toList();
-        BatchOptions options = new BatchOptions(string(item, "callbackUrl"),
-                string(item, "recrawlAfter").map(Duration::parse), string(item, "progressEvery").map(Duration::parse),
-                bool(item, "capture"));
-        Optional<UploadFormat> upload = string(item, "upload").flatMap(UploadFormat::fromWireName);
-        BatchHeader header = BatchHeader.builder().batchId(batchId).total((int) requiredNumber(item, "total"))
-                .duplicates((int) requiredNumber(item, "duplicates")).rejected(rejected)
-                .rejectedCount((int) requiredNumber(item, "rejectedCount")).source(source(item))
-                .createdAt(Instant.ofEpochMilli(requiredNumber(item, "createdAt"))).options(options)
-                .fingerprint(string(item, "fingerprint").orElse("")).upload(upload)
-                .client(string(item, "client").orElse("")).build();
-        Optional<PlanProgress> planning = upload.map(u -> number(item, "chunks")
+        BatchHeader header = header(batchId, item);
+        Optional<PlanProgress> planning = header.upload().map(u -> number(item, "chunks")
                 .map(chunks -> new PlanProgress(chunks.intValue(), (int) number(item, "chunksDone", 0),
                         number(item, "bytes", 0)))
                 .orElse(PlanProgress.AWAITING_UPLOAD));
-        Map<ItemState, Integer> counts = new EnumMap<>(ItemState.class);
-        for (ItemState state : ItemState.values()) {
-            number(item, COUNTER_PREFIX + state.wireName()).ifPresent(c -> counts.put(state, c.intValue()));
-        }
+        Map<ItemState, Integer> counts = counts(batchId);
         CallbackState callback = new CallbackState(instant(item, "completionEmittedAt"),
                 instant(item, "callbackDeliveredAt"), string(item, "callbackFailure"),
                 (int) number(item, "callbackAttempts", 0), number(item, "progressSent", 0));
         return Optional.of(BatchStatus.builder().header(header).terminalCounts(counts)
                 .completedAt(instant(item, "completedAt")).cancelledAt(instant(item, "cancelledAt"))
                 .planning(planning).callback(callback).build());
+    }
+
+    /** One consistent read of the header item, none of the counters. */
+    @Override
+    public Optional<BatchOutline> outline(String batchId) {
+        Map<String, AttributeValue> item = headerItem(batchId);
+        if (item == null || item.isEmpty()) {
+            return Optional.empty();
+        }
+        return Optional.of(new BatchOutline(header(batchId, item), instant(item, "cancelledAt")));
+    }
+
+    private Map<String, AttributeValue> headerItem(String batchId) {
+        return dynamo.getItem(b -> b.tableName(table).key(headerKey(batchId)).consistentRead(true)).item();
+    }
+
+    private static BatchHeader header(String batchId, Map<String, AttributeValue> item) {
+        List<Rejection> rejected = item.getOrDefault("rejected", AttributeValue.fromL(List.of())).l().stream()
+                .map(v -> new Rejection(string(v.m(), "url").orElse(null), string(v.m(), "reason").orElse("")))
+                .toList();
+        BatchOptions options = new BatchOptions(string(item, "callbackUrl"),
+                string(item, "recrawlAfter").map(Duration::parse), string(item, "progressEvery").map(Duration::parse),
+                bool(item, "capture"));
+        return BatchHeader.builder().batchId(batchId).total((int) requiredNumber(item, "total"))
+                .duplicates((int) requiredNumber(item, "duplicates")).rejected(rejected)
+                .rejectedCount((int) requiredNumber(item, "rejectedCount")).source(source(item))
+                .createdAt(Instant.ofEpochMilli(requiredNumber(item, "createdAt"))).options(options)
+                .fingerprint(string(item, "fingerprint").orElse(""))
+                .upload(string(item, "upload").flatMap(UploadFormat::fromWireName))
+                .client(string(item, "client").orElse("")).build();
+    }
+
+    /** The terminal counts, summed over the counter shards, read consistently in one BatchGetItem. */
+    private Map<ItemState, Integer> counts(String batchId) {
+        List<Map<String, AttributeValue>> keys = IntStream.range(0, SHARDS).mapToObj(i -> counterKey(batchId, i))
+                .toList();
+        Map<ItemState, Integer> counts = new EnumMap<>(ItemState.class);
+        for (Map<String, AttributeValue> shard : BatchGets.all(dynamo, table, keys, true)) {
+            for (ItemState state : ItemState.values()) {
+                number(shard, COUNTER_PREFIX + state.wireName())
+                        .ifPresent(c -> counts.merge(state, c.intValue(), Integer::sum));
+            }
+        }
+        return counts;
     }
 
     @Override
@@ -410,8 +524,8 @@ public final class DynamoDbBatchStore implements BatchHeaderStore, BatchItemStor
     }
 
     /**
-     * Walks the 16 item shards in order, querying each from where the cursor left off. The cursor names the shard and
-     * the last sort key returned; it is opaque to clients.
+     * Walks the {@value #SHARDS} item shards in order, querying each from where the cursor left off. The cursor names
+     * the shard and the last sort key returned; it is opaque to clients.
      */
     @Override
     public ItemPage items(String batchId, Optional<ItemState> state, Optional<String> cursor, int limit) {
@@ -419,9 +533,9 @@ public final class DynamoDbBatchStore implements BatchHeaderStore, BatchItemStor
         List<BatchItem> page = new ArrayList<>();
         int shard = at.shard();
         Optional<String> after = at.afterSk();
-        while (shard < SHARDS.length() && page.size() < limit) {
+        while (shard < SHARDS && page.size() < limit) {
             Map<String, AttributeValue> values = new HashMap<>();
-            values.put(":pk", s("B#" + batchId + "#" + SHARDS.charAt(shard)));
+            values.put(":pk", s(itemPartition(batchId, shard)));
             StringBuilder keyCondition = new StringBuilder("pk = :pk");
             after.ifPresent(sk -> {
                 values.put(":after", s(sk));
@@ -444,7 +558,7 @@ public final class DynamoDbBatchStore implements BatchHeaderStore, BatchItemStor
                 after = Optional.empty();
             }
         }
-        Optional<String> next = shard < SHARDS.length()
+        Optional<String> next = shard < SHARDS
                 ? Optional.of(new ItemCursor(shard, after).encode()) : Optional.empty();
         return new ItemPage(page, next);
     }
@@ -464,7 +578,7 @@ public final class DynamoDbBatchStore implements BatchHeaderStore, BatchItemStor
                 String[] parts = new String(Base64.getUrlDecoder().decode(cursor), StandardCharsets.UTF_8)
                         .split(":", 3);
                 int shard = Integer.parseInt(parts[1]);
-                if (parts.length != 3 || !VERSION.equals(parts[0]) || shard < 0 || shard >= SHARDS.length()
+                if (parts.length != 3 || !VERSION.equals(parts[0]) || shard < 0 || shard >= SHARDS
                         || !(parts[2].isEmpty() || parts[2].startsWith("U#"))) {
                     throw new IllegalArgumentException();
                 }

@@ -148,9 +148,10 @@ class DynamoDbBatchStoreTest extends BatchStoreContracts {
         retrying.createBatch(header(1));
         store.addItems(batchId, List.of(url), CREATED);
 
-        assertTrue(retrying.finishItem(batchId, url.urlHash(), ItemState.FETCHED, null, LATER));
+        assertTrue(retrying.finishItem(batchId, url.urlHash(), ItemState.FETCHED, null, LATER).ended());
 
-        assertEquals(3, conflicting.transactions.get());
+        // Two conflicts, the refusal of its shard's last queued item by the counter's condition, and the write.
+        assertEquals(4, conflicting.transactions.get());
         assertEquals(Map.of(ItemState.FETCHED, 1), store.status(batchId).orElseThrow().terminalCounts());
     }
 
@@ -170,18 +171,18 @@ class DynamoDbBatchStoreTest extends BatchStoreContracts {
     }
 
     @Test
-    void addItems_whenItemsWritten_spreadsOneBatchOverPartitionsByFirstHashDigit() {
+    void addItems_whenItemsWritten_spreadsOneBatchOverPartitionsByFirstHashByte() {
         List<NormalizedUrl> urls = urls(40);
         store.createBatch(header(40));
 
         store.addItems(batchId, urls, CREATED);
 
-        Set<String> partitions = urls.stream().map(u -> "B#" + batchId + "#" + u.urlHash().charAt(0))
+        Set<String> partitions = urls.stream().map(u -> "B#" + batchId + "#" + shard(u))
                 .collect(Collectors.toSet());
         assertTrue(partitions.size() > 1, "the fixture should cover several hash digits: " + partitions);
         for (NormalizedUrl url : urls) {
             Map<String, AttributeValue> item = dynamo.getItem(b -> b.tableName(table).consistentRead(true).key(Map.of(
-                    "pk", AttributeValue.fromS("B#" + batchId + "#" + url.urlHash().charAt(0)),
+                    "pk", AttributeValue.fromS("B#" + batchId + "#" + shard(url)),
                     "sk", AttributeValue.fromS("U#" + url.urlHash())))).item();
             assertEquals(url.value(), item.get("url").s(), "item of " + url + " not under its shard key");
             assertEquals("queued", item.get("state").s());
@@ -197,6 +198,17 @@ class DynamoDbBatchStoreTest extends BatchStoreContracts {
                 .keyConditionExpression("pk = :pk")
                 .expressionAttributeValues(Map.of(":pk", AttributeValue.fromS("B#" + batchId)))).items();
         assertEquals(List.of("H"), headerPartition.stream().map(i -> i.get("sk").s()).toList());
+        // Each shard's counter, under a key of its own, holds its queued items.
+        int queued = partitions.stream().map(pk -> pk.replaceFirst("#(..)$", "#n$1"))
+                .mapToInt(pk -> Integer.parseInt(dynamo.getItem(b -> b.tableName(table).consistentRead(true)
+                        .key(Map.of("pk", AttributeValue.fromS(pk), "sk", AttributeValue.fromS("N")))).item()
+                        .get("queued").n())).sum();
+        assertEquals(urls.size(), queued);
+    }
+
+    /** The shard named as the store names it: the first byte of the hash modulo 32, in two hex digits. */
+    private static String shard(NormalizedUrl url) {
+        return String.format("%02x", Integer.parseInt(url.urlHash().substring(0, 2), 16) % 32);
     }
 
     private BatchHeader header(int total) {

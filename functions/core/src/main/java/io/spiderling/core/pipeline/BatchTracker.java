@@ -1,9 +1,11 @@
 package io.spiderling.core.pipeline;
 
+import io.spiderling.core.batch.BatchOutline;
 import io.spiderling.core.batch.BatchStatus;
 import io.spiderling.core.batch.ItemState;
 import io.spiderling.core.port.BatchHeaderStore;
 import io.spiderling.core.port.BatchItemStore;
+import io.spiderling.core.port.BatchItemStore.Ending;
 import java.time.Instant;
 import java.util.Optional;
 
@@ -39,22 +41,25 @@ public final class BatchTracker {
     /**
      * Ends one item. Returns false when it had already ended (a duplicate delivery), in which case no count changes.
      *
-     * <p>Whenever the batch is then complete by its counts but has no completion recorded, completion is recorded.
-     * That covers the call that ends the last item, and also a redelivery after a crash between ending the last item
-     * and recording completion. Concurrent callers race on a conditional write, so completion is recorded once.
+     * <p>Whenever the item may have been the batch's last ({@link Ending#mayComplete}) and the batch is then complete
+     * by its counts but has no completion recorded, completion is recorded. That covers the call that ends the last
+     * item, and also a redelivery after a crash between ending the last item and recording completion. Concurrent
+     * callers race on a conditional write, so completion is recorded once.
      */
     public boolean finish(String batchId, String urlHash, ItemState state, String detail, Instant at) {
-        boolean moved = finishItem(batchId, urlHash, state, detail, at);
-        checkCompletion(batchId, at);
-        return moved;
+        Ending ending = finishItem(batchId, urlHash, state, detail, at);
+        if (ending.mayComplete()) {
+            checkCompletion(batchId, at);
+        }
+        return ending.ended();
     }
 
     /**
      * Ends one item without checking the batch's completion: for a caller that ends several items and then calls
-     * {@link #checkCompletion} once per batch, before it reports its work done (so a crash in between is retried,
-     * and the retry checks). Returns false when the item had already ended.
+     * {@link #checkCompletion} once for each batch where an ending {@link Ending#mayComplete}, before it reports its
+     * work done (so a crash in between is retried, and the retry checks).
      */
-    public boolean finishItem(String batchId, String urlHash, ItemState state, String detail, Instant at) {
+    public Ending finishItem(String batchId, String urlHash, ItemState state, String detail, Instant at) {
         if (!state.terminal()) {
             throw new IllegalArgumentException("not a terminal state: " + state);
         }
@@ -87,12 +92,17 @@ public final class BatchTracker {
         headers.markCompletionEmitted(batchId, at);
     }
 
-    public java.util.Optional<BatchStatus> status(String batchId) {
+    public Optional<BatchStatus> status(String batchId) {
         return headers.status(batchId);
+    }
+
+    /** The batch's header and cancellation, without its counts (see {@link BatchHeaderStore#outline}). */
+    public Optional<BatchOutline> outline(String batchId) {
+        return headers.outline(batchId);
     }
 
     /** Whether the client cancelled the batch; an unknown batch is not cancelled. */
     public boolean cancelled(String batchId) {
-        return headers.status(batchId).flatMap(BatchStatus::cancelledAt).isPresent();
+        return headers.outline(batchId).flatMap(BatchOutline::cancelledAt).isPresent();
     }
 }

@@ -1,6 +1,7 @@
 package io.spiderling.core.port;
 
 import io.spiderling.core.batch.BatchHeader;
+import io.spiderling.core.batch.BatchOutline;
 import io.spiderling.core.batch.BatchStatus;
 import java.time.Instant;
 import java.util.Optional;
@@ -21,6 +22,12 @@ public interface BatchHeaderStore {
 
     /** The header, its counts and its marks; empty for an unknown batch. */
     Optional<BatchStatus> status(String batchId);
+
+    /**
+     * The header and its cancellation, without the counts: for a caller that needs a batch's options, creation time
+     * or cancellation, not its progress, and reads it often (the fetcher). Empty for an unknown batch.
+     */
+    Optional<BatchOutline> outline(String batchId);
 
     /** Records completion once. Returns true only for the call that recorded it; false for an unknown batch. */
     boolean markCompleted(String batchId, Instant at);

@@ -11,8 +11,7 @@ import java.util.Optional;
 
 /**
  * A batch's items, one per accepted URL or invalid manifest line, and the exact count of those ended, by state. The
- * counts live on the batch's header, written in the same atomic step as the item, and are read with
- * {@link BatchHeaderStore#status}.
+ * counts are written in the same atomic step as the item, and read with {@link BatchHeaderStore#status}.
  */
 public interface BatchItemStore {
 
@@ -40,6 +39,8 @@ public interface BatchItemStore {
      * Creates one {@code queued} item per entry unless the batch already has an item for its URL, with conditional
      * writes: no memory of earlier entries is needed, so a manifest of any size can be deduplicated a chunk at a time.
      * The entries of one call must have distinct URLs. Returns what happened to each entry, in order.
+     *
+     * @throws IllegalStateException when the batch has no header; nothing is added
      */
     List<Added> addEntries(String batchId, List<ManifestEntry> entries, Instant now);
 
@@ -68,13 +69,40 @@ public interface BatchItemStore {
     boolean addInvalid(String batchId, long position, String shown, String reason, Instant now);
 
     /**
-     * Moves an item from {@code queued} to a terminal state and counts it, atomically. Returns false, and counts
-     * nothing, when the item was already terminal (a duplicate delivery) or does not exist.
+     * Moves an item from {@code queued} to a terminal state and counts it, atomically. Counts nothing when the item
+     * was already terminal (a duplicate delivery) or does not exist ({@link Ending#ALREADY_ENDED}).
+     *
+     * <p>Ending an item does not read the batch's counts: a store that keeps them in shards tells only whether this
+     * item may have been the last queued one ({@link Ending#ENDED_MAYBE_LAST}), so that the caller reads the whole
+     * batch's counts once in a while rather than after every item.
      *
      * @throws IllegalArgumentException when {@code terminal} is not a terminal state
-     * @throws IllegalStateException when the item is queued but its batch has no header
      */
-    boolean finishItem(String batchId, String urlHash, ItemState terminal, String detail, Instant at);
+    Ending finishItem(String batchId, String urlHash, ItemState terminal, String detail, Instant at);
+
+    /** What {@link #finishItem} did. */
+    enum Ending {
+        /** The item ended now, and other items of its batch are known to be still queued. */
+        ENDED,
+        /** The item ended now, and may have been its batch's last queued item. */
+        ENDED_MAYBE_LAST,
+        /** The item had already ended, or does not exist: nothing was counted. */
+        ALREADY_ENDED;
+
+        /** Whether this call ended the item (false for a duplicate delivery). */
+        public boolean ended() {
+            return this != ALREADY_ENDED;
+        }
+
+        /**
+         * Whether the batch's completion must be checked: after an item that may have been the last, and after a
+         * repeated ending too, which may be the retry of a call that died between ending the last item and recording
+         * the completion.
+         */
+        public boolean mayComplete() {
+            return this != ENDED;
+        }
+    }
 
     /**
      * Lists a batch's items, a page at a time, optionally only those in one state. Pages may hold fewer than

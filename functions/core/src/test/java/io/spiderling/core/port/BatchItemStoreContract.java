@@ -41,6 +41,7 @@ public abstract class BatchItemStoreContract extends BatchPortsContract {
     @Test
     void addItems_whenFirstCall_returnsEveryUrlQueued() {
         List<NormalizedUrl> urls = urls(5);
+        stores.headers().createBatch(header(5));
 
         assertEquals(urls, items().addItems(batchId, urls, CREATED));
 
@@ -53,7 +54,7 @@ public abstract class BatchItemStoreContract extends BatchPortsContract {
         List<NormalizedUrl> urls = urls(4);
         stores.headers().createBatch(header(4));
         items().addItems(batchId, urls, CREATED);
-        assertTrue(items().finishItem(batchId, urls.get(1).urlHash(), ItemState.FETCHED, null, LATER));
+        assertTrue(items().finishItem(batchId, urls.get(1).urlHash(), ItemState.FETCHED, null, LATER).ended());
 
         List<NormalizedUrl> pending = items().addItems(batchId, urls, LATER);
 
@@ -109,7 +110,7 @@ public abstract class BatchItemStoreContract extends BatchPortsContract {
         stores.headers().createBatch(header(1));
         items().addItems(batchId, List.of(url), CREATED);
 
-        assertTrue(items().finishItem(batchId, url.urlHash(), ItemState.FAILED, "HTTP 503", LATER));
+        assertTrue(items().finishItem(batchId, url.urlHash(), ItemState.FAILED, "HTTP 503", LATER).ended());
 
         assertEquals(Map.of(ItemState.FAILED, 1), status().terminalCounts());
         assertEquals(new BatchItem(url.value(), url.urlHash(), ItemState.FAILED, Optional.of("HTTP 503"),
@@ -117,14 +118,47 @@ public abstract class BatchItemStoreContract extends BatchPortsContract {
     }
 
     @Test
+    void finishItem_whenItemsEndOneByOne_saysMaybeLastAtTheLastAndNeverWhileOthersAreQueued() {
+        List<NormalizedUrl> urls = urls(40);
+        stores.headers().createBatch(header(urls.size()));
+        items().addItems(batchId, urls, CREATED);
+
+        List<BatchItemStore.Ending> endings = new ArrayList<>();
+        for (NormalizedUrl url : urls) {
+            BatchItemStore.Ending ending = items().finishItem(batchId, url.urlHash(), ItemState.FETCHED, null, LATER);
+            endings.add(ending);
+            if (ending == BatchItemStore.Ending.ENDED) {
+                assertTrue(status().queued() > 0, "ENDED with nothing queued, after " + endings);
+            }
+        }
+
+        assertEquals(BatchItemStore.Ending.ENDED_MAYBE_LAST, endings.getLast());
+        assertTrue(status().done());
+    }
+
+    @Test
+    void finishItem_whenAnItemEndsAgain_saysToCheckCompletionButCountsNothing() {
+        NormalizedUrl url = urls(1).getFirst();
+        stores.headers().createBatch(header(1));
+        items().addItems(batchId, List.of(url), CREATED);
+        items().finishItem(batchId, url.urlHash(), ItemState.FETCHED, null, LATER);
+
+        BatchItemStore.Ending again = items().finishItem(batchId, url.urlHash(), ItemState.FETCHED, null, LATER);
+
+        assertEquals(BatchItemStore.Ending.ALREADY_ENDED, again);
+        assertTrue(again.mayComplete());
+        assertEquals(Map.of(ItemState.FETCHED, 1), status().terminalCounts());
+    }
+
+    @Test
     void finishItem_whenDuplicateWithSameOrOtherState_returnsFalseAndCountsNothing() {
         NormalizedUrl url = urls(1).getFirst();
         stores.headers().createBatch(header(1));
         items().addItems(batchId, List.of(url), CREATED);
-        assertTrue(items().finishItem(batchId, url.urlHash(), ItemState.FETCHED, null, LATER));
+        assertTrue(items().finishItem(batchId, url.urlHash(), ItemState.FETCHED, null, LATER).ended());
 
-        assertFalse(items().finishItem(batchId, url.urlHash(), ItemState.FETCHED, null, LATER.plusSeconds(1)));
-        assertFalse(items().finishItem(batchId, url.urlHash(), ItemState.FAILED, "late", LATER.plusSeconds(2)));
+        assertFalse(items().finishItem(batchId, url.urlHash(), ItemState.FETCHED, null, LATER.plusSeconds(1)).ended());
+        assertFalse(items().finishItem(batchId, url.urlHash(), ItemState.FAILED, "late", LATER.plusSeconds(2)).ended());
 
         assertEquals(Map.of(ItemState.FETCHED, 1), status().terminalCounts());
         assertEquals(new BatchItem(url.value(), url.urlHash(), ItemState.FETCHED, Optional.empty(),
@@ -135,21 +169,21 @@ public abstract class BatchItemStoreContract extends BatchPortsContract {
     void finishItem_whenItemUnknown_returnsFalseAndCountsNothing() {
         stores.headers().createBatch(header(1));
 
-        assertFalse(items().finishItem(batchId, "0".repeat(64), ItemState.FETCHED, null, LATER));
+        assertFalse(items().finishItem(batchId, "0".repeat(64), ItemState.FETCHED, null, LATER).ended());
 
         assertEquals(Map.of(), status().terminalCounts());
     }
 
     @Test
-    void finishItem_whenBatchHasNoHeader_throwsIllegalStateAndLeavesItemQueued() {
+    void addItems_whenBatchHasNoHeader_throwsIllegalStateAndAddsNothing() {
         NormalizedUrl url = urls(1).getFirst();
-        items().addItems(batchId, List.of(url), CREATED);
 
         IllegalStateException e = assertThrows(IllegalStateException.class,
-                () -> items().finishItem(batchId, url.urlHash(), ItemState.FETCHED, null, LATER));
+                () -> items().addItems(batchId, List.of(url), CREATED));
 
         assertTrue(e.getMessage().contains(batchId), e.getMessage());
-        assertEquals(ItemState.QUEUED, item(url).state());
+        assertEquals(List.of(), drain(Optional.empty(), 10));
+        assertFalse(items().finishItem(batchId, url.urlHash(), ItemState.FETCHED, null, LATER).ended());
         assertEquals(Optional.empty(), stores.headers().status(batchId));
     }
 
@@ -201,7 +235,7 @@ public abstract class BatchItemStoreContract extends BatchPortsContract {
 
         List<Boolean> results = Contracts.race(IntStream.range(0, THREADS)
                 .mapToObj(i -> (Callable<Boolean>) () -> items().finishItem(
-                        batchId, url.urlHash(), states[i % 2], "thread " + i, LATER))
+                        batchId, url.urlHash(), states[i % 2], "thread " + i, LATER).ended())
                 .toList());
 
         assertEquals(1, results.stream().filter(won -> won).count(), "winners among " + results);
@@ -220,7 +254,7 @@ public abstract class BatchItemStoreContract extends BatchPortsContract {
                 .mapToObj(t -> (Callable<Boolean>) () -> {
                     boolean all = true;
                     for (NormalizedUrl url : urls.subList(t * itemsPerThread, (t + 1) * itemsPerThread)) {
-                        all &= items().finishItem(batchId, url.urlHash(), ItemState.FETCHED, null, LATER);
+                        all &= items().finishItem(batchId, url.urlHash(), ItemState.FETCHED, null, LATER).ended();
                     }
                     return all;
                 })

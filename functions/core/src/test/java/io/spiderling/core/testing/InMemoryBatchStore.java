@@ -5,6 +5,7 @@ import static java.nio.charset.StandardCharsets.UTF_8;
 import io.spiderling.core.batch.BatchHeader;
 import io.spiderling.core.batch.BatchItem;
 import io.spiderling.core.batch.ItemPage;
+import io.spiderling.core.batch.BatchOutline;
 import io.spiderling.core.batch.BatchStatus;
 import io.spiderling.core.batch.CallbackState;
 import io.spiderling.core.batch.ItemState;
@@ -60,6 +61,8 @@ public final class InMemoryBatchStore implements BatchHeaderStore, BatchItemStor
     private final CallLog log;
     private final Map<String, Batch> batches = new HashMap<>();
     private final Map<String, Item> items = new HashMap<>();
+    /** Items still queued, by batch. */
+    private final Map<String, Integer> queued = new HashMap<>();
     /** Where each item's URL stood in its manifest, and what an invalid line said. */
     private final Map<String, Long> positions = new HashMap<>();
     private final Map<String, String> shown = new HashMap<>();
@@ -77,12 +80,16 @@ public final class InMemoryBatchStore implements BatchHeaderStore, BatchItemStor
     @Override
     public synchronized List<Added> addEntries(String batchId, List<ManifestEntry> entries, Instant now) {
         log.record("BatchStore", "addEntries", batchId + " " + entries.size());
+        if (!batches.containsKey(batchId)) {
+            throw new IllegalStateException("batch " + batchId + " has no header");
+        }
         List<Added> added = new ArrayList<>();
         for (ManifestEntry entry : entries) {
             String key = key(batchId, entry.url().urlHash());
             Item item = items.get(key);
             if (item == null) {
                 items.put(key, new Item(entry.url(), ItemState.QUEUED, null, null));
+                queued.merge(batchId, 1, Integer::sum);
                 positions.put(key, entry.position());
                 added.add(Added.CREATED);
             } else if (positions.get(key) != entry.position()) {
@@ -140,7 +147,7 @@ public final class InMemoryBatchStore implements BatchHeaderStore, BatchItemStor
     }
 
     @Override
-    public synchronized boolean finishItem(String batchId, String urlHash, ItemState terminal, String detail,
+    public synchronized Ending finishItem(String batchId, String urlHash, ItemState terminal, String detail,
             Instant at) {
         log.record("BatchStore", "finishItem", batchId + " " + urlHash + " " + terminal);
         if (!terminal.terminal()) {
@@ -148,7 +155,7 @@ public final class InMemoryBatchStore implements BatchHeaderStore, BatchItemStor
         }
         Item item = items.get(key(batchId, urlHash));
         if (item == null || item.state() != ItemState.QUEUED) {
-            return false;
+            return Ending.ALREADY_ENDED;
         }
         Batch batch = batches.get(batchId);
         if (batch == null) {
@@ -156,7 +163,14 @@ public final class InMemoryBatchStore implements BatchHeaderStore, BatchItemStor
         }
         items.put(key(batchId, urlHash), new Item(item.url(), terminal, detail, at));
         batch.counts.merge(terminal, 1, Integer::sum);
-        return true;
+        // One shard: the ending may be the last exactly when none of the batch's items is still queued.
+        return queued.merge(batchId, -1, Integer::sum) > 0 ? Ending.ENDED : Ending.ENDED_MAYBE_LAST;
+    }
+
+    @Override
+    public synchronized Optional<BatchOutline> outline(String batchId) {
+        return Optional.ofNullable(batches.get(batchId))
+                .map(b -> new BatchOutline(withAdded(b), Optional.ofNullable(b.cancelledAt)));
     }
 
     @Override
@@ -282,6 +296,11 @@ public final class InMemoryBatchStore implements BatchHeaderStore, BatchItemStor
         String hash = key.substring(prefix.length());
         return new BatchItem(i.url() == null ? shown.get(key) : i.url().value(), hash, i.state(),
                 Optional.ofNullable(i.detail()), Optional.ofNullable(i.endedAt()));
+    }
+
+    /** Loses the batch's header, as a broken store would: ending its items then fails. */
+    public synchronized void loseHeader(String batchId) {
+        batches.remove(batchId);
     }
 
     public synchronized Optional<Item> item(String batchId, String urlHash) {

@@ -1,6 +1,6 @@
 package io.spiderling.core.pipeline.fetch;
 
-import io.spiderling.core.batch.BatchStatus;
+import io.spiderling.core.batch.BatchOutline;
 import io.spiderling.core.batch.ItemState;
 import io.spiderling.core.content.BucketKeys;
 import io.spiderling.core.content.Hashing;
@@ -74,6 +74,12 @@ public final class FetchPage {
 
     /** One DEBUG line per job's outcome; off at the functions' INFO level, so it costs no log bytes on Lambda. */
     private static final System.Logger LOG = System.getLogger(FetchPage.class.getName());
+
+    /**
+     * How long an invocation trusts its read of a batch's header: a cancellation stops the batch's next pages within
+     * this, and the header, one item per batch, is read at most this often per invocation.
+     */
+    static final Duration OUTLINE_MAX_AGE = Duration.ofSeconds(1);
 
     /** Told what the fetch stage stored, for what follows it. */
     public interface Listener {
@@ -348,12 +354,17 @@ public final class FetchPage {
      */
     public final class Invocation implements AutoCloseable {
 
+        /** A value read at a time. */
+        private record Read<T>(T value, Instant at) {}
+
         private final FetchTelemetry telemetry;
         private final SitePoliteness.Session session;
         private final Frontier.Releases releases = frontier.releases();
         private final Map<String, Optional<UrlStore.UrlRecord>> rows = new ConcurrentHashMap<>();
         private final Set<String> checkLater = ConcurrentHashMap.newKeySet();
         private final Map<SiteKey, Instant> dueLater = new ConcurrentHashMap<>();
+        /** The batches' headers as last read, with when: read again once {@link #OUTLINE_MAX_AGE} old. */
+        private final Map<String, Read<Optional<BatchOutline>>> outlines = new ConcurrentHashMap<>();
         /** URLs a lane of this invocation is fetching now: another lane reaching one by a redirect waits for it. */
         private final Map<String, CompletableFuture<Void>> fetching = new ConcurrentHashMap<>();
 
@@ -451,6 +462,18 @@ public final class FetchPage {
             });
         }
 
+        /**
+         * The job's batch, read once per invocation and batch, and again when the last read is
+         * {@link #OUTLINE_MAX_AGE} old: a batch cancelled while earlier jobs of the invocation were fetched has no
+         * page requested a second after, and a batch's header is read at most once a second per invocation, not per
+         * URL (ADR 5).
+         */
+        private Optional<BatchOutline> outline(String batchId, Instant now) {
+            return outlines.compute(batchId, (id, last) -> last != null
+                    && now.isBefore(last.at().plus(OUTLINE_MAX_AGE)) ? last
+                    : new Read<>(tracker.outline(id), now)).value();
+        }
+
         private void prefetchRows(List<FetchJob> jobs) {
             List<String> hashes = jobs.stream().map(FetchJob::urlHash).distinct()
                     .filter(hash -> !rows.containsKey(hash)).toList();
@@ -465,10 +488,8 @@ public final class FetchPage {
             if (fetchSwitch.paused()) {
                 return requeue(job, job.attempt(), now.plus(settings.pausedRecheck()), "fetching paused");
             }
-            // Read for every job, not once per invocation: a batch cancelled while an earlier job was fetched must
-            // not have its next page requested.
-            Optional<BatchStatus> batch = tracker.status(job.batchId());
-            if (batch.flatMap(BatchStatus::cancelledAt).isPresent()
+            Optional<BatchOutline> batch = outline(job.batchId(), now);
+            if (batch.flatMap(BatchOutline::cancelledAt).isPresent()
                     && endings.cancel(job, now, checkLater).isEmpty()) {
                 return new Outcome.Ended(ItemState.CANCELLED, Optional.empty());
             }
@@ -499,7 +520,7 @@ public final class FetchPage {
          * when it already ended; the claim is released and its waiters served, as the dead invocation would have.
          */
         private Optional<FetchRecord> recordedSince(FetchJob job, Optional<FetchRecord> stored,
-                Optional<BatchStatus> batch) {
+                Optional<BatchOutline> batch) {
             if (job.origin().isPresent() || stored.isEmpty() || batch.isEmpty()) {
                 return Optional.empty();
             }

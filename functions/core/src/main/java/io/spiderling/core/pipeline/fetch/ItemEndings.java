@@ -31,8 +31,9 @@ final class ItemEndings {
      * @param checkLater collects the batches whose completion must be checked
      */
     List<String> end(FetchJob job, ItemState state, String detail, Instant at, Set<String> checkLater) {
-        tracker.finishItem(job.batchId(), job.itemHash(), state, detail, at);
-        checkLater.add(job.batchId());
+        if (tracker.finishItem(job.batchId(), job.itemHash(), state, detail, at).mayComplete()) {
+            checkLater.add(job.batchId());
+        }
         List<String> waiters = urls.releaseClaim(job.itemHash());
         List<String> batchIds = new ArrayList<>(List.of(job.batchId()));
         for (int i = 0; i < waiters.size(); i++) {
@@ -41,12 +42,13 @@ final class ItemEndings {
                 continue;
             }
             try {
-                tracker.finishItem(batchId, job.itemHash(), state, detail, at);
+                if (tracker.finishItem(batchId, job.itemHash(), state, detail, at).mayComplete()) {
+                    checkLater.add(batchId);
+                }
             } catch (RuntimeException e) {
                 rejoin(job, waiters.subList(i, waiters.size()), at);
                 throw e;
             }
-            checkLater.add(batchId);
             batchIds.add(batchId);
         }
         return batchIds;
@@ -57,8 +59,10 @@ final class ItemEndings {
      * were waiting on the URL, with the claim taken back for them (the fetch goes on for them); empty when none were.
      */
     List<String> cancel(FetchJob job, Instant at, Set<String> checkLater) {
-        tracker.finishItem(job.batchId(), job.itemHash(), ItemState.CANCELLED, "batch cancelled", at);
-        checkLater.add(job.batchId());
+        if (tracker.finishItem(job.batchId(), job.itemHash(), ItemState.CANCELLED, "batch cancelled", at)
+                .mayComplete()) {
+            checkLater.add(job.batchId());
+        }
         List<String> waiters = urls.releaseClaim(job.itemHash()).stream()
                 .filter(batchId -> !batchId.equals(job.batchId())).toList();
         if (!waiters.isEmpty()) {

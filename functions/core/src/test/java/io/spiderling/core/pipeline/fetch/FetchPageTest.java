@@ -932,7 +932,10 @@ class FetchPageTest {
 
     @Test
     void process_whenEndingAWaitingBatchFails_putsTheClaimBackSoTheRetryServesIt() {
-        batches.addItems("headerless", List.of(URL), START); // ending its item throws: the store lost the header
+        batches.createBatch(BatchHeader.builder().batchId("headerless").total(1).source(BatchSource.HTTP)
+                .createdAt(START).build());
+        batches.addItems("headerless", List.of(URL), START);
+        batches.loseHeader("headerless"); // ending its item throws: the store lost the header
         FetchJob job = send(URL);
         urls.claim(URL.urlHash(), URL.value(), "headerless", START, START.minusSeconds(1800));
         site.answer(URL.value(), ok(URL.value(), "x"));

@@ -68,6 +68,8 @@ class CanonicalizeTest {
     void onManifest_whenALineHoldsASpellingApartFromItsKey_itsJobRequestsThatSpelling() {
         String written = "https://a.example/q?b=2&a=1";
         var accepted = (io.spiderling.core.url.NormalizationResult.Accepted) UrlNormalizer.create().normalize(written);
+        batches.createBatch(BatchHeader.builder().batchId(BATCH).total(1).source(BatchSource.HTTP).createdAt(NOW)
+                .build());
         blobs.put(BucketKeys.manifest(BATCH), PlannedManifest.write(List.of(accepted)), "text/plain", Map.of());
 
         canonicalize.onManifest(BucketKeys.manifest(BATCH));
@@ -90,9 +92,9 @@ class CanonicalizeTest {
 
     @Test
     void onManifest_whenItemAlreadyTerminal_leavesItAlone() {
-        storeManifest(BucketKeys.manifest(BATCH));
         batches.createBatch(BatchHeader.builder().batchId(BATCH).total(3).source(BatchSource.HTTP).createdAt(NOW)
                 .build());
+        storeManifest(BucketKeys.manifest(BATCH));
         canonicalize.onManifest(BucketKeys.manifest(BATCH));
         batches.finishItem(BATCH, B1.urlHash(), ItemState.FETCHED, null, NOW);
 
@@ -105,9 +107,9 @@ class CanonicalizeTest {
 
     @Test
     void onManifest_whenFreshCopyStored_skipsThatUrlWithoutAJob() {
-        storeManifest(BucketKeys.manifest(BATCH));
         batches.createBatch(BatchHeader.builder().batchId(BATCH).total(3).source(BatchSource.HTTP).createdAt(NOW)
                 .build());
+        storeManifest(BucketKeys.manifest(BATCH));
         urls.recordFetch(fetched(B1, NOW.minus(Duration.ofMinutes(59))));
         urls.recordFetch(fetched(A2, NOW.minus(Duration.ofMinutes(61))));
 
@@ -122,9 +124,9 @@ class CanonicalizeTest {
 
     @Test
     void onManifest_whenRunAgainAfterTheBatchFetchedAUrlButDiedBeforeEndingItsItem_endsItAsRecordedNotSkipped() {
-        storeManifest(BucketKeys.manifest(BATCH));
         batches.createBatch(BatchHeader.builder().batchId(BATCH).total(3)
                 .source(BatchSource.HTTP).createdAt(NOW.minus(Duration.ofMinutes(1))).build());
+        storeManifest(BucketKeys.manifest(BATCH));
         urls.recordFetch(fetched(B1, NOW.minus(Duration.ofSeconds(30))));
 
         Optional<Canonicalize.Outcome> outcome = canonicalize.onManifest(BucketKeys.manifest(BATCH));
@@ -137,9 +139,9 @@ class CanonicalizeTest {
 
     @Test
     void onManifest_whenBatchAsksForAShorterWindow_refetchesWhatIsOlder() {
-        storeManifest(BucketKeys.manifest(BATCH));
         batches.createBatch(BatchHeader.builder().batchId(BATCH).total(3).source(BatchSource.HTTP).createdAt(NOW)
                 .options(new BatchOptions(Optional.empty(), Optional.of(Duration.ofMinutes(5)))).build());
+        storeManifest(BucketKeys.manifest(BATCH));
         urls.recordFetch(fetched(B1, NOW.minus(Duration.ofMinutes(10))));
 
         Optional<Canonicalize.Outcome> outcome = canonicalize.onManifest(BucketKeys.manifest(BATCH));
@@ -188,7 +190,10 @@ class CanonicalizeTest {
         assertEquals(List.of(), log.entries());
     }
 
+    /** The manifest as the ingest stage leaves it: stored after its batch's header (a plain one, unless made before). */
     private void storeManifest(String key) {
+        batches.createBatch(BatchHeader.builder().batchId(BATCH).total(3).source(BatchSource.HTTP).createdAt(NOW)
+                .build());
         blobs.put(key, MANIFEST.getBytes(StandardCharsets.UTF_8), "text/plain; charset=utf-8", Map.of());
     }
 
