@@ -89,6 +89,8 @@ public final class Functions extends Construct {
                 .role(role)
                 .logGroup(logGroup)
                 .environment(props.config().environmentOf(spec));
+        Optional.ofNullable(props.reservedConcurrency().get(spec.name()))
+                .ifPresent(builder::reservedConcurrentExecutions);
         switch (props.artifact().packaging()) {
             case JVM -> builder.runtime(Runtime.JAVA_21).handler(JVM_HANDLER)
                     .snapStart(SnapStartConf.ON_PUBLISHED_VERSIONS);
@@ -158,6 +160,7 @@ public final class Functions extends Construct {
         private final Optional<SiteLists> siteLists;
         private final Storage storage;
         private final Queues queues;
+        private final Map<String, Integer> reservedConcurrency;
 
         private FunctionsProps(Builder b) {
             this.functions = List.copyOf(b.functions);
@@ -169,6 +172,7 @@ public final class Functions extends Construct {
             this.siteLists = Objects.requireNonNull(b.siteLists, "siteLists");
             this.storage = Objects.requireNonNull(b.storage, "storage");
             this.queues = Objects.requireNonNull(b.queues, "queues");
+            this.reservedConcurrency = Map.copyOf(b.reservedConcurrency);
         }
 
         public static Builder builder() {
@@ -215,6 +219,11 @@ public final class Functions extends Construct {
             return queues;
         }
 
+        /** The concurrency reserved for each function that has some, by name. */
+        Map<String, Integer> reservedConcurrency() {
+            return reservedConcurrency;
+        }
+
         public static final class Builder {
             private List<FunctionSpec> functions;
             private String resourcePrefix;
@@ -225,6 +234,7 @@ public final class Functions extends Construct {
             private Optional<SiteLists> siteLists = Optional.empty();
             private Storage storage;
             private Queues queues;
+            private Map<String, Integer> reservedConcurrency = Map.of();
 
             private Builder() {}
 
@@ -270,6 +280,11 @@ public final class Functions extends Construct {
 
             public Builder queues(Queues queues) {
                 this.queues = queues;
+                return this;
+            }
+
+            public Builder reservedConcurrency(Map<String, Integer> reserved) {
+                this.reservedConcurrency = reserved;
                 return this;
             }
 

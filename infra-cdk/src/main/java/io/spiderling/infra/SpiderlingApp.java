@@ -2,6 +2,7 @@ package io.spiderling.infra;
 
 import io.github.cdklabs.cdknag.AwsSolutionsChecks;
 import io.spiderling.catalog.ConfigKeys;
+import io.spiderling.catalog.Catalog;
 import io.spiderling.catalog.FunctionNames;
 import io.spiderling.catalog.Queue;
 import java.net.URI;
@@ -41,6 +42,9 @@ public final class SpiderlingApp {
     static final String BUCKET_VERSIONING = "bucketVersioning";
     static final String CONTENT_EXPIRY_DAYS = "contentExpiryDays";
     static final String FETCH_CONCURRENCY = "fetchConcurrency";
+    static final String PLAN_CONCURRENCY = "planConcurrency";
+    static final String EXTRACT_CONCURRENCY = "extractConcurrency";
+    static final String CANONICALIZE_CONCURRENCY = "canonicalizeConcurrency";
     static final String FRONTIER_LAG_ALARM_SECONDS = "frontierLagAlarmSeconds";
 
     static final String DEFAULT_STACK_NAME = "Spiderling";
@@ -96,6 +100,12 @@ public final class SpiderlingApp {
         context.integer(CONTENT_EXPIRY_DAYS, 1, 36_500).map(Duration::ofDays).ifPresent(props::contentExpiry);
         context.integer(FETCH_CONCURRENCY, 2, 1000)
                 .ifPresent(limit -> props.maxConcurrency(FunctionNames.FETCH, limit));
+        context.integer(PLAN_CONCURRENCY, 2, 1000)
+                .ifPresent(limit -> props.maxConcurrency(FunctionNames.PLAN, limit));
+        context.integer(EXTRACT_CONCURRENCY, 1, Catalog.ACCOUNT_CONCURRENCY - Catalog.UNRESERVED_MINIMUM)
+                .ifPresent(limit -> props.reservedConcurrency(FunctionNames.EXTRACT, limit));
+        context.integer(CANONICALIZE_CONCURRENCY, 1, Catalog.ACCOUNT_CONCURRENCY - Catalog.UNRESERVED_MINIMUM)
+                .ifPresent(limit -> props.reservedConcurrency(FunctionNames.CANONICALIZE, limit));
         return props.build();
     }
 

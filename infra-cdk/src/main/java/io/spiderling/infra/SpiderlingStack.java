@@ -72,6 +72,7 @@ public final class SpiderlingStack extends Stack {
                 .siteLists(siteLists)
                 .storage(storage)
                 .queues(queues)
+                .reservedConcurrency(reservedConcurrency(props))
                 .build());
         EventSources events = new EventSources(this, "EventSources", EventSources.EventSourcesProps.builder()
                 .functions(functions)
@@ -165,6 +166,14 @@ public final class SpiderlingStack extends Stack {
             }
         }
         return limits;
+    }
+
+    private static Map<String, Integer> reservedConcurrency(SpiderlingStackProps props) {
+        Map<String, Integer> reserved = new LinkedHashMap<>();
+        for (FunctionSpec function : props.functions()) {
+            props.reservedConcurrency(function).ifPresent(limit -> reserved.put(function.name(), limit));
+        }
+        return reserved;
     }
 
     private void output(String id, String value, String description) {

@@ -52,6 +52,7 @@ public final class SpiderlingStackProps {
     private final boolean bucketVersioning;
     private final Optional<Duration> contentExpiry;
     private final Map<String, Integer> maxConcurrency;
+    private final Map<String, Integer> reservedConcurrency;
     private final Duration frontierLagAlarm;
     private final List<FunctionSpec> functions;
 
@@ -75,6 +76,7 @@ public final class SpiderlingStackProps {
         this.bucketVersioning = b.bucketVersioning;
         this.contentExpiry = b.contentExpiry;
         this.maxConcurrency = Map.copyOf(b.maxConcurrency);
+        this.reservedConcurrency = Map.copyOf(b.reservedConcurrency);
         this.frontierLagAlarm = b.frontierLagAlarm;
         this.functions = List.copyOf(b.functions);
         List<String> problems = problems();
@@ -169,6 +171,11 @@ public final class SpiderlingStackProps {
         return function.source() instanceof EventSource.QueueSource q ? q.maxConcurrency() : Optional.empty();
     }
 
+    /** The concurrency reserved for {@code function}: the deployment's, else the catalog's; empty for none. */
+    public Optional<Integer> reservedConcurrency(FunctionSpec function) {
+        return Optional.ofNullable(reservedConcurrency.get(function.name())).or(function::reservedConcurrency);
+    }
+
     /** How old the oldest due frontier entry may get before the lag alarm fires. */
     public Duration frontierLagAlarm() {
         return frontierLagAlarm;
@@ -228,6 +235,20 @@ public final class SpiderlingStackProps {
                 problems.add("maximum concurrency for " + name + " must be 2-1000 (Lambda's limits), was " + limit);
             }
         });
+        reservedConcurrency.forEach((name, limit) -> {
+            if (functions.stream().noneMatch(f -> f.name().equals(name))) {
+                problems.add("reserved concurrency for " + name + ": not a function of the catalog");
+            }
+            if (limit < 1) {
+                problems.add("reserved concurrency for " + name + " must be at least 1, was " + limit);
+            }
+        });
+        int reserved = functions.stream().mapToInt(f -> reservedConcurrency(f).orElse(0)).sum();
+        if (reserved > Catalog.ACCOUNT_CONCURRENCY - Catalog.UNRESERVED_MINIMUM) {
+            problems.add("reserved concurrency " + reserved + " in all leaves less than the "
+                    + Catalog.UNRESERVED_MINIMUM + " unreserved that AWS keeps of the default "
+                    + Catalog.ACCOUNT_CONCURRENCY + " (request a higher quota and lower the reservations first)");
+        }
         contentExpiry.filter(d -> d.toDays() < 1 || !d.equals(Duration.ofDays(d.toDays())))
                 .ifPresent(d -> problems.add("content expiry must be a whole number of days, was " + d));
         if (frontierLagAlarm.isNegative() || frontierLagAlarm.isZero()) {
@@ -255,6 +276,7 @@ public final class SpiderlingStackProps {
         private boolean bucketVersioning;
         private Optional<Duration> contentExpiry = Optional.empty();
         private final Map<String, Integer> maxConcurrency = new LinkedHashMap<>();
+        private final Map<String, Integer> reservedConcurrency = new LinkedHashMap<>();
         private Duration frontierLagAlarm = Duration.ofSeconds(900);
         private List<FunctionSpec> functions = Catalog.FUNCTIONS;
 
@@ -346,6 +368,12 @@ public final class SpiderlingStackProps {
         /** Overrides the catalog's maximum concurrency of a queue-driven function's mapping. */
         public Builder maxConcurrency(String function, int limit) {
             this.maxConcurrency.put(function, limit);
+            return this;
+        }
+
+        /** Reserves {@code limit} concurrent executions for {@code function}, in place of the catalog's figure. */
+        public Builder reservedConcurrency(String function, int limit) {
+            this.reservedConcurrency.put(function, limit);
             return this;
         }
 

@@ -32,6 +32,9 @@ class FunctionsTest {
             assertEquals(List.of("arm64"), function.get("Architectures"), spec.name());
             assertEquals(Map.of("ApplyOn", "PublishedVersions"), function.get("SnapStart"), spec.name());
             assertEquals(spec.name(), jvm.environment(spec.name()).get("QUARKUS_LAMBDA_HANDLER"), spec.name());
+            assertEquals(spec.reservedConcurrency().orElse(null),
+                    function.get("ReservedConcurrentExecutions") == null ? null
+                            : ((Number) function.get("ReservedConcurrentExecutions")).intValue(), spec.name());
         }
     }
 

@@ -34,6 +34,13 @@ class SpiderlingAppTest {
         assertEquals(Duration.ofSeconds(900), props.frontierLagAlarm());
         assertEquals(Optional.of(Catalog.DEFAULT_FETCH_CONCURRENCY),
                 props.maxConcurrency(Catalog.function(FunctionNames.FETCH)));
+        assertEquals(Optional.of(Catalog.DEFAULT_PLAN_CONCURRENCY),
+                props.maxConcurrency(Catalog.function(FunctionNames.PLAN)));
+        assertEquals(Optional.of(Catalog.DEFAULT_EXTRACT_CONCURRENCY),
+                props.reservedConcurrency(Catalog.function(FunctionNames.EXTRACT)));
+        assertEquals(Optional.of(Catalog.DEFAULT_CANONICALIZE_CONCURRENCY),
+                props.reservedConcurrency(Catalog.function(FunctionNames.CANONICALIZE)));
+        assertEquals(Optional.empty(), props.reservedConcurrency(Catalog.function(FunctionNames.FETCH)));
         assertEquals(Optional.empty(), props.lostAfter());
         assertTrue(props.omittedQueues().isEmpty());
         assertTrue(props.siteLists().isEmpty());
@@ -56,6 +63,7 @@ class SpiderlingAppTest {
                 "fetchConcurrency", "300"));
         context.put("frontierLagAlarmSeconds", "1200");
         context.put("prefix", "crawl-eu");
+        context.putAll(Map.of("planConcurrency", "5", "extractConcurrency", "250", "canonicalizeConcurrency", "8"));
 
         SpiderlingStackProps props = props(context);
         assertEquals(ApiAuth.jwt(URI.create("https://auth.example.com/"), List.of("a", "b")), props.auth());
@@ -74,6 +82,9 @@ class SpiderlingAppTest {
         assertTrue(props.bucketVersioning());
         assertEquals(Optional.of(Duration.ofDays(90)), props.contentExpiry());
         assertEquals(Optional.of(300), props.maxConcurrency(Catalog.function(FunctionNames.FETCH)));
+        assertEquals(Optional.of(5), props.maxConcurrency(Catalog.function(FunctionNames.PLAN)));
+        assertEquals(Optional.of(250), props.reservedConcurrency(Catalog.function(FunctionNames.EXTRACT)));
+        assertEquals(Optional.of(8), props.reservedConcurrency(Catalog.function(FunctionNames.CANONICALIZE)));
         assertEquals(Duration.ofSeconds(1200), props.frontierLagAlarm());
         assertEquals("crawl-eu", props.resourcePrefix());
     }
@@ -117,6 +128,8 @@ class SpiderlingAppTest {
         assertProblem(with("throttleBurstLimit", "1.5"), "-c throttleBurstLimit must be a whole number");
         assertProblem(with("fetchConcurrency", "1"), "-c fetchConcurrency must be 2-1000, was 1");
         assertProblem(with("fetchConcurrency", "1001"), "-c fetchConcurrency must be 2-1000, was 1001");
+        assertProblem(with("extractConcurrency", "0"), "-c extractConcurrency must be 1-900, was 0");
+        assertProblem(with("extractConcurrency", "890"), "reserved concurrency 910 in all leaves less than the 100");
         assertProblem(with("contentExpiryDays", "0"), "-c contentExpiryDays must be 1-36500, was 0");
         assertProblem(with("frontierLagAlarmSeconds", "ten"), "-c frontierLagAlarmSeconds must be a whole number");
         assertProblem(with("eventsQueue", "maybe"), "-c eventsQueue must be true or false, was 'maybe'");

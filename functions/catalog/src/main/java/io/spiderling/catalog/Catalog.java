@@ -24,8 +24,29 @@ public final class Catalog {
 
     private Catalog() {}
 
-    /** The concurrency the fetch function's queue mapping allows unless the deployment says otherwise. */
-    public static final int DEFAULT_FETCH_CONCURRENCY = 50;
+    // Concurrency, sized on purpose (docs/capacity.md shows the arithmetic). A region's account allows 1,000
+    // concurrent executions unless raised, of which 100 must stay unreserved. The fetch queue's mapping takes the most,
+    // capped by its maximum concurrency; extract, invoked by S3 asynchronously, would follow every stored body and so
+    // is capped by reserving its share, which also keeps the others from starving it; planning a chunk is heavy
+    // (a 15-minute function, its chunk's URLs in transactions), so its mapping is capped low; canonicalize, invoked
+    // by S3 for every manifest, is capped by a reservation so that a burst of batches cannot take the fetchers'
+    // share. What is left serves the API, ingest, notify, sweep and wake. A deployment sets each from context.
+
+    /** The account's concurrent executions that the model assumes: AWS's default quota per region. */
+    public static final int ACCOUNT_CONCURRENCY = 1_000;
+    /** What AWS keeps unreserved whatever the reservations. */
+    public static final int UNRESERVED_MINIMUM = 100;
+    /**
+     * The fetch queue mapping's maximum concurrency: about 900 fetched URLs a second at the measured 0.44 s of
+     * function time per URL, and one invocation per active site up to 400 sites at a time.
+     */
+    public static final int DEFAULT_FETCH_CONCURRENCY = 400;
+    /** The plan queue mapping's maximum concurrency: chunks of uploads planned at once. */
+    public static final int DEFAULT_PLAN_CONCURRENCY = 10;
+    /** Reserved for extract: one invocation per stored body, of about a tenth of the fetch's time. */
+    public static final int DEFAULT_EXTRACT_CONCURRENCY = 100;
+    /** Reserved for canonicalize: manifests planned at once. */
+    public static final int DEFAULT_CANONICALIZE_CONCURRENCY = 20;
 
     /** The longest an HTTP API integration may take (API Gateway gives up at 30 s). */
     static final Duration HTTP_TIMEOUT = Duration.ofSeconds(29);
@@ -116,12 +137,14 @@ public final class Catalog {
                     .description("S3 manifests/ and uploads/: plan a manifest, or cut an upload into chunks")
                     .source(EventSource.objectCreated(BucketPrefix.MANIFESTS, BucketPrefix.UPLOADS))
                     .memoryMb(1024).timeout(Duration.ofMinutes(5))
+                    .reservedConcurrency(DEFAULT_CANONICALIZE_CONCURRENCY)
                     .uses(Catalog::canonicalize).uses(Catalog::planUpload)
                     .sampleEvents("s3-manifest-created.json", "s3-upload-created.json")
                     .build(),
             FunctionSpec.named(FunctionNames.PLAN)
                     .description("The plan queue: plan one chunk of an uploaded manifest")
-                    .source(EventSource.queue(Queue.PLAN).batchSize(1).reportingBatchItemFailures())
+                    .source(EventSource.queue(Queue.PLAN).batchSize(1).reportingBatchItemFailures()
+                            .maxConcurrency(DEFAULT_PLAN_CONCURRENCY))
                     .memoryMb(1024).timeout(Duration.ofMinutes(15))
                     .uses(Catalog::planUpload)
                     .sampleEvents("sqs-plan.json")
@@ -145,6 +168,7 @@ public final class Catalog {
                     .description("S3 content/: extract metadata, canonical link and outlinks into the URL's row")
                     .source(EventSource.objectCreated(BucketPrefix.CONTENT))
                     .memoryMb(1024).timeout(Duration.ofSeconds(60))
+                    .reservedConcurrency(DEFAULT_EXTRACT_CONCURRENCY)
                     .uses(Catalog::extract)
                     .sampleEvents("s3-content-created.json")
                     .build(),
@@ -266,6 +290,13 @@ public final class Catalog {
                 problems.add(prefix.prefix() + ": notifies " + notified + " functions; S3 allows one per prefix");
             }
         }
+        int reserved = functions.stream().mapToInt(f -> f.reservedConcurrency().orElse(0)).sum();
+        if (reserved > ACCOUNT_CONCURRENCY - UNRESERVED_MINIMUM) {
+            problems.add("reserved concurrency " + reserved + " leaves less than the " + UNRESERVED_MINIMUM
+                    + " unreserved that AWS keeps of the default " + ACCOUNT_CONCURRENCY);
+        }
+        functions.stream().filter(f -> f.reservedConcurrency().filter(c -> c < 1).isPresent()).forEach(f ->
+                problems.add(f.name() + ": reserved concurrency must be at least 1"));
         Queue fetch = Queue.FETCH;
         Duration live = fetch.visibility().multipliedBy(fetch.deadLetter().map(Queue.DeadLetter::maxReceiveCount)
                 .orElse(1));

@@ -9,6 +9,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -24,13 +25,16 @@ import java.util.Set;
  * @param objects bucket prefixes the function uses, and how
  * @param secrets secrets the function reads
  * @param sampleEvents files under {@code events/} with events this function receives
+ * @param reservedConcurrency concurrency reserved for the function, which is also the most it may use; empty for
+ *     none (it shares the account's unreserved pool). See {@link Catalog} for the model
  */
 public record FunctionSpec(String name, String description, EventSource source, int memoryMb, Duration timeout,
         Set<ConfigKey<?>> settings, Map<Table, Access> tables, Set<Queue> sends, Map<BucketPrefix, Access> objects,
-        Set<Secret> secrets, List<String> sampleEvents) {
+        Set<Secret> secrets, List<String> sampleEvents, Optional<Integer> reservedConcurrency) {
 
     public FunctionSpec {
         Objects.requireNonNull(source, "source");
+        Objects.requireNonNull(reservedConcurrency, "reservedConcurrency");
         settings = Collections.unmodifiableSet(new LinkedHashSet<>(settings));
         tables = Collections.unmodifiableMap(new EnumMap<>(tables.isEmpty() ? new EnumMap<>(Table.class) : tables));
         sends = Collections.unmodifiableSet(sends.isEmpty() ? EnumSet.noneOf(Queue.class) : EnumSet.copyOf(sends));
@@ -110,6 +114,7 @@ public record FunctionSpec(String name, String description, EventSource source, 
         private final Map<BucketPrefix, Access> objects = new EnumMap<>(BucketPrefix.class);
         private final Set<Secret> secrets = EnumSet.noneOf(Secret.class);
         private final List<String> sampleEvents = new ArrayList<>();
+        private Optional<Integer> reservedConcurrency = Optional.empty();
 
         private Builder(String name) {
             this.name = Objects.requireNonNull(name, "name");
@@ -165,6 +170,12 @@ public record FunctionSpec(String name, String description, EventSource source, 
             return useCase.apply(this);
         }
 
+        /** Reserves {@code concurrency} of the account's for the function, and caps it there. */
+        public Builder reservedConcurrency(int concurrency) {
+            this.reservedConcurrency = Optional.of(concurrency);
+            return this;
+        }
+
         public Builder sampleEvents(String... files) {
             sampleEvents.addAll(List.of(files));
             return this;
@@ -172,7 +183,7 @@ public record FunctionSpec(String name, String description, EventSource source, 
 
         public FunctionSpec build() {
             return new FunctionSpec(name, description, source, memoryMb, timeout, settings, tables, sends, objects,
-                    secrets, sampleEvents);
+                    secrets, sampleEvents, reservedConcurrency);
         }
     }
 }
