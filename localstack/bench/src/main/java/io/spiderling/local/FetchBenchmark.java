@@ -7,6 +7,7 @@ import io.spiderling.catalog.ConfigKeys;
 import io.spiderling.local.cost.Account;
 import io.spiderling.local.cost.AwsPrices;
 import io.spiderling.local.cost.CostReport;
+import io.spiderling.local.cost.KeyLoadReport;
 import io.spiderling.local.cost.Metering;
 import io.spiderling.local.cost.Usage;
 import io.spiderling.testkit.EmbeddedAws;
@@ -29,6 +30,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * {@code ./spiderling bench-fetch}: N URLs spread over M local sites at q requests per second each, fetched once and
@@ -62,7 +64,8 @@ public final class FetchBenchmark {
             boolean cost, boolean capture) {}
 
     /** One phase: its batch's final status, makespan, bound and usage. */
-    record Phase(String name, JsonNode status, double makespan, double bound, Usage usage) {
+    record Phase(String name, JsonNode status, double makespan, double bound, Usage usage,
+            KeyLoadReport.Sites sites) {
         int count(String state) {
             return status.at("/counts/" + state).asInt();
         }
@@ -73,7 +76,7 @@ public final class FetchBenchmark {
 
         CostReport report() {
             return new CostReport(name, usage, count("fetched") + count("not-modified"), "fetched URL",
-                    AwsPrices.US_EAST_1, AwsPrices.Architecture.ARM64);
+                    AwsPrices.US_EAST_1, AwsPrices.Architecture.ARM64, Optional.of(sites));
         }
     }
 
@@ -147,11 +150,12 @@ public final class FetchBenchmark {
             try (LocalSpiderling local = LocalSpiderling.start(aws, resources, options)) {
                 ObjectNode first = JSON.createObjectNode();
                 first.set("urls", list);
-                Phase fetch = phase(local, metering, "first fetch", first, bound);
+                KeyLoadReport.Sites siteLoad = new KeyLoadReport.Sites(busiest, s.qps());
+                Phase fetch = phase(local, metering, "first fetch", first, bound, siteLoad);
                 ObjectNode again = JSON.createObjectNode();
                 again.set("urls", list);
                 again.put("recrawlAfter", "PT0S");
-                Phase recrawl = phase(local, metering, "recrawl", again, bound);
+                Phase recrawl = phase(local, metering, "recrawl", again, bound, siteLoad);
                 return new Phase[] {fetch, recrawl};
             }
         } finally {
@@ -161,8 +165,8 @@ public final class FetchBenchmark {
     }
 
     /** Submits the batch as a client would, and waits for it as the harness, polling once a second. */
-    private static Phase phase(LocalSpiderling local, Metering metering, String name, ObjectNode body, double bound)
-            throws Exception {
+    private static Phase phase(LocalSpiderling local, Metering metering, String name, ObjectNode body, double bound,
+            KeyLoadReport.Sites sites) throws Exception {
         Usage before = metering.snapshot();
         long start = System.nanoTime();
         HttpResponse<String> posted = HTTP.send(local.apiRequest("/batches")
@@ -185,7 +189,7 @@ public final class FetchBenchmark {
         double makespan = (System.nanoTime() - start) / 1e9;
         local.awaitS3Events(Duration.ofMinutes(1)); // the extract events of the last pages
         Thread.sleep(SETTLE);
-        return new Phase(name, status, makespan, bound, metering.snapshot().minus(before));
+        return new Phase(name, status, makespan, bound, metering.snapshot().minus(before), sites);
     }
 
     static boolean oddPage(String path) {
