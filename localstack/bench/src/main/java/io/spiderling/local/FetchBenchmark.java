@@ -9,6 +9,7 @@ import io.spiderling.local.cost.AwsPrices;
 import io.spiderling.local.cost.CostReport;
 import io.spiderling.local.cost.KeyLoadReport;
 import io.spiderling.local.cost.Metering;
+import io.spiderling.local.cost.ScaleModel;
 import io.spiderling.local.cost.Usage;
 import io.spiderling.testkit.EmbeddedAws;
 import io.spiderling.testkit.GeneratedPages;
@@ -61,7 +62,7 @@ public final class FetchBenchmark {
      * @param capture whether the fetch stage stores wire captures (docs/warc.md)
      */
     record Settings(int urls, int sites, int qps, int pollers, int runs, long ttfbMs, double mbps, long seed,
-            boolean cost, boolean capture) {}
+            boolean cost, boolean capture, double scaleModel) {}
 
     /** One phase: its batch's final status, makespan, bound and usage. */
     record Phase(String name, JsonNode status, double makespan, double bound, Usage usage,
@@ -82,20 +83,22 @@ public final class FetchBenchmark {
 
     public static void main(String[] argv) throws Exception {
         Settings s = parse(argv);
-        try (Metering metering = s.cost() ? Metering.billing() : Metering.counting()) {
+        try (Metering metering = s.cost() || s.scaleModel() > 0 ? Metering.billing() : Metering.counting()) {
             metering.actAs(Account.HARNESS);
-            measure(s, metering);
+            Optional<ScaleModel> model = s.scaleModel() > 0
+                    ? Optional.of(ScaleModel.on(metering, s.scaleModel(), Clock.systemUTC())) : Optional.empty();
+            measure(s, metering, model);
         }
     }
 
-    private static void measure(Settings s, Metering metering) throws Exception {
+    private static void measure(Settings s, Metering metering, Optional<ScaleModel> model) throws Exception {
         System.out.printf(Locale.ROOT, "%d URLs over %d sites at %d requests/s each, %d fetch pollers; sites answer"
                 + " after %d ms at %s MB/s; pages seeded %d%n", s.urls(), s.sites(), s.qps(), s.pollers(), s.ttfbMs(),
                 s.mbps(), s.seed());
         List<Phase[]> runs = new ArrayList<>();
         for (int r = 1; r <= s.runs(); r++) {
             System.out.printf(Locale.ROOT, "%n######## run %d of %d%n", r, s.runs());
-            Phase[] run = run(s, metering);
+            Phase[] run = run(s, metering, model);
             runs.add(run);
             for (Phase phase : run) {
                 System.out.printf(Locale.ROOT, "%n%s: fetched %d, not-modified %d, other %d; makespan %.1f s; lower"
@@ -118,7 +121,7 @@ public final class FetchBenchmark {
         }
     }
 
-    private static Phase[] run(Settings s, Metering metering) throws Exception {
+    private static Phase[] run(Settings s, Metering metering, Optional<ScaleModel> model) throws Exception {
         Path dir = Files.createTempDirectory("spiderling-bench-fetch");
         try (EmbeddedAws aws = EmbeddedAws.start();
                 LocalSites sites = LocalSites.start(s.sites()).latency(SiteLatency.of(s.ttfbMs(), s.mbps()))) {
@@ -146,16 +149,18 @@ public final class FetchBenchmark {
             LocalSpiderling.Options options = new LocalSpiderling.Options(0, s.pollers(), Clock.systemUTC())
                     .withConfig("spiderling.fetch.rate-overrides-file", rates.toString())
                     .withConfig(ConfigKeys.CAPTURE_ENABLED.name(), Boolean.toString(s.capture()))
-                    .withMetering(metering);
+                    .withMetering(metering)
+                    .withInterceptors(model.<List<software.amazon.awssdk.core.interceptor.ExecutionInterceptor>>map(
+                            List::of).orElse(List.of()));
             try (LocalSpiderling local = LocalSpiderling.start(aws, resources, options)) {
                 ObjectNode first = JSON.createObjectNode();
                 first.set("urls", list);
                 KeyLoadReport.Sites siteLoad = new KeyLoadReport.Sites(busiest, s.qps());
-                Phase fetch = phase(local, metering, "first fetch", first, bound, siteLoad);
+                Phase fetch = phase(local, metering, model, "first fetch", first, bound, siteLoad);
                 ObjectNode again = JSON.createObjectNode();
                 again.set("urls", list);
                 again.put("recrawlAfter", "PT0S");
-                Phase recrawl = phase(local, metering, "recrawl", again, bound, siteLoad);
+                Phase recrawl = phase(local, metering, model, "recrawl", again, bound, siteLoad);
                 return new Phase[] {fetch, recrawl};
             }
         } finally {
@@ -165,9 +170,10 @@ public final class FetchBenchmark {
     }
 
     /** Submits the batch as a client would, and waits for it as the harness, polling once a second. */
-    private static Phase phase(LocalSpiderling local, Metering metering, String name, ObjectNode body, double bound,
-            KeyLoadReport.Sites sites) throws Exception {
+    private static Phase phase(LocalSpiderling local, Metering metering, Optional<ScaleModel> model, String name,
+            ObjectNode body, double bound, KeyLoadReport.Sites sites) throws Exception {
         Usage before = metering.snapshot();
+        Map<Usage.Key, Long> throttledBefore = model.map(ScaleModel::throttles).orElse(Map.of());
         long start = System.nanoTime();
         HttpResponse<String> posted = HTTP.send(local.apiRequest("/batches")
                 .POST(HttpRequest.BodyPublishers.ofString(body.toString())).build(),
@@ -187,6 +193,7 @@ public final class FetchBenchmark {
             }
         }
         double makespan = (System.nanoTime() - start) / 1e9;
+        model.ifPresent(m -> System.out.printf(Locale.ROOT, "%n%s: %s", name, m.report(throttledBefore)));
         local.awaitS3Events(Duration.ofMinutes(1)); // the extract events of the last pages
         Thread.sleep(SETTLE);
         return new Phase(name, status, makespan, bound, metering.snapshot().minus(before), sites);
@@ -222,6 +229,7 @@ public final class FetchBenchmark {
         long seed = 20261124L;
         boolean cost = true;
         boolean capture = false;
+        double scaleModel = 0;
         for (int i = 0; i < argv.length; i++) {
             switch (argv[i]) {
                 case "--urls" -> urls = Integer.parseInt(argv[++i]);
@@ -234,17 +242,20 @@ public final class FetchBenchmark {
                 case "--seed" -> seed = Long.parseLong(argv[++i]);
                 case "--no-cost" -> cost = false;
                 case "--capture" -> capture = true;
+                case "--scale-model" -> scaleModel = Double.parseDouble(argv[++i]);
                 default -> {
                     System.err.println("Usage: ./spiderling bench-fetch [--urls N] [--sites M] [--qps Q] [--pollers P]"
-                            + " [--runs R] [--ttfb-ms MS] [--mbps MB_PER_S] [--seed S] [--no-cost] [--capture]\n"
+                            + " [--runs R] [--ttfb-ms MS] [--mbps MB_PER_S] [--seed S] [--no-cost] [--capture]"
+                            + " [--scale-model N]\n"
                             + "  --mbps is the sites' transfer rate in megabytes (10^6 bytes) a second; default 10;"
                             + " --ttfb-ms 200\n  --no-cost: makespan only, without the meter's consumed-capacity"
                             + " requests and side reads of transactions' items\n  --capture: store wire captures for WARC"
-                            + " (spiderling.capture.enabled), so the cost includes them");
+                            + " (spiderling.capture.enabled), so the cost includes them\n  --scale-model N: DynamoDB's"
+                            + " throughput limits divided by N (ScaleModel), throttles per key printed per phase");
                     System.exit(2);
                 }
             }
         }
-        return new Settings(urls, sites, qps, pollers, runs, ttfbMs, mbps, seed, cost, capture);
+        return new Settings(urls, sites, qps, pollers, runs, ttfbMs, mbps, seed, cost, capture, scaleModel);
     }
 }

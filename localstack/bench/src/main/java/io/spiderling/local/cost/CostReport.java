@@ -141,7 +141,7 @@ public record CostReport(String phase, Usage usage, long urls, String unit, AwsP
     }
 
     /** Three significant digits, no exponent: 19.6, 0.00213, 1,234. */
-    static String num(double value) {
+    public static String num(double value) {
         if (value == 0) {
             return "0";
         }
