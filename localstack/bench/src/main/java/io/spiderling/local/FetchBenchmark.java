@@ -98,17 +98,7 @@ public final class FetchBenchmark {
         List<Phase[]> runs = new ArrayList<>();
         for (int r = 1; r <= s.runs(); r++) {
             System.out.printf(Locale.ROOT, "%n######## run %d of %d%n", r, s.runs());
-            Phase[] run = run(s, metering, model);
-            runs.add(run);
-            for (Phase phase : run) {
-                System.out.printf(Locale.ROOT, "%n%s: fetched %d, not-modified %d, other %d; makespan %.1f s; lower"
-                        + " bound max_s (n_s - 1)/q = %.1f s; ratio %.2f%n", phase.name(), phase.count("fetched"),
-                        phase.count("not-modified"), phase.status().get("total").asInt() - phase.count("fetched")
-                        - phase.count("not-modified"), phase.makespan(), phase.bound(), phase.ratio());
-                if (s.cost()) {
-                    System.out.print(phase.report().render());
-                }
-            }
+            runs.add(run(s, metering, model));
         }
         System.out.printf(Locale.ROOT, "%n######## %d run(s)%n", runs.size());
         for (int p = 0; p < 2; p++) {
@@ -119,6 +109,19 @@ public final class FetchBenchmark {
                     format(ratios), median(ratios), !s.cost() ? " (not metered)" : String.format(Locale.ROOT,
                             "; $ per million fetched URLs %s, median %.2f", format(dollars), median(dollars)));
         }
+    }
+
+    /** A phase's figures, printed as soon as it ends (a run that hangs later keeps them). */
+    private static Phase print(Settings s, Phase phase) {
+        System.out.printf(Locale.ROOT, "%n%s: fetched %d, not-modified %d, other %d; makespan %.1f s; lower"
+                + " bound max_s (n_s - 1)/q = %.1f s; ratio %.2f%n", phase.name(), phase.count("fetched"),
+                phase.count("not-modified"), phase.status().get("total").asInt() - phase.count("fetched")
+                - phase.count("not-modified"), phase.makespan(), phase.bound(), phase.ratio());
+        if (s.cost()) {
+            System.out.print(phase.report().render());
+        }
+        System.out.flush();
+        return phase;
     }
 
     private static Phase[] run(Settings s, Metering metering, Optional<ScaleModel> model) throws Exception {
@@ -156,11 +159,11 @@ public final class FetchBenchmark {
                 ObjectNode first = JSON.createObjectNode();
                 first.set("urls", list);
                 KeyLoadReport.Sites siteLoad = new KeyLoadReport.Sites(busiest, s.qps());
-                Phase fetch = phase(local, metering, model, "first fetch", first, bound, siteLoad);
+                Phase fetch = print(s, phase(local, metering, model, "first fetch", first, bound, siteLoad));
                 ObjectNode again = JSON.createObjectNode();
                 again.set("urls", list);
                 again.put("recrawlAfter", "PT0S");
-                Phase recrawl = phase(local, metering, model, "recrawl", again, bound, siteLoad);
+                Phase recrawl = print(s, phase(local, metering, model, "recrawl", again, bound, siteLoad));
                 return new Phase[] {fetch, recrawl};
             }
         } finally {
