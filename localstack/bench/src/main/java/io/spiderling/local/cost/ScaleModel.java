@@ -49,7 +49,7 @@ import software.amazon.awssdk.services.dynamodb.model.WriteRequest;
  * <ul>
  *   <li>Per partition-key value: {@value KeyLoadReport#KEY_WRU_PER_S} WRU/s and {@value KeyLoadReport#KEY_RRU_PER_S}
  *       RRU/s ÷ N, with up to {@value #BURST_SECONDS} s of unused capacity saved for bursts ({@link TokenBucket}); a
- *       key starts with {@value #START_SECONDS} s of it. Over it, AWS answers ProvisionedThroughputExceededException
+ *       key starts with a full burst ({@link #START_SECONDS}). Over it, AWS answers ProvisionedThroughputExceededException
  *       (throttling reason {@code Table<Read|Write>KeyRangeThroughputExceeded}), on on-demand tables too.</li>
  *   <li>Per table: the on-demand per-table quota ({@link KeyLoadReport#quota}, 40,000 RRU/s and WRU/s) ÷ N, the same
  *       burst. Over it, AWS answers ThrottlingException (reason {@code Table<Read|Write>AccountLimitExceeded}).</li>
@@ -73,8 +73,12 @@ public final class ScaleModel implements ExecutionInterceptor {
 
     /** Seconds of unused capacity a key or table saves for bursts. */
     public static final double BURST_SECONDS = 300;
-    /** Seconds of capacity a key or table holds when first used. */
-    public static final double START_SECONDS = 1;
+    /**
+     * Seconds of capacity a key or table holds when first used: a full burst, as a partition that has been idle has
+     * (and a new on-demand table can take 4,000 WRU at once). Without it a local batch's planning, which writes its
+     * rows at once, would be throttled for a burst that AWS absorbs.
+     */
+    public static final double START_SECONDS = BURST_SECONDS;
     /** The largest item collection of a table with a local secondary index. */
     public static final long ITEM_COLLECTION_BYTES = 10L * 1024 * 1024 * 1024;
     /** The pseudo-key under which a table's own throttles are counted. */
@@ -86,6 +90,7 @@ public final class ScaleModel implements ExecutionInterceptor {
             new ExecutionAttribute<>("spiderling.scale.heldReads");
 
     private final double n;
+    private final double startSeconds;
     private final Clock clock;
     private final Map<Usage.Key, TokenBucket> keyReads = new ConcurrentHashMap<>();
     private final Map<Usage.Key, TokenBucket> keyWrites = new ConcurrentHashMap<>();
@@ -94,11 +99,12 @@ public final class ScaleModel implements ExecutionInterceptor {
     private final Map<Usage.Key, LongAdder> throttles = new ConcurrentHashMap<>();
     private final Map<Usage.Key, Double> collectionBytes = new ConcurrentHashMap<>();
 
-    private ScaleModel(double n, Clock clock) {
+    private ScaleModel(double n, double startSeconds, Clock clock) {
         if (n < 1) {
             throw new IllegalArgumentException("the scale model divides AWS's limits by N >= 1, not " + n);
         }
         this.n = n;
+        this.startSeconds = startSeconds;
         this.clock = clock;
     }
 
@@ -107,10 +113,15 @@ public final class ScaleModel implements ExecutionInterceptor {
      * ({@link Metering#billing()}), and its interceptor must come after this one on the clients.
      */
     public static ScaleModel on(Metering metering, double n, Clock clock) {
+        return on(metering, n, START_SECONDS, clock);
+    }
+
+    /** The same, with keys and tables holding {@code startSeconds} of capacity when first used. */
+    static ScaleModel on(Metering metering, double n, double startSeconds, Clock clock) {
         if (!metering.bills()) {
             throw new IllegalArgumentException("the scale model charges the units a billing meter works out");
         }
-        ScaleModel model = new ScaleModel(n, clock);
+        ScaleModel model = new ScaleModel(n, startSeconds, clock);
         metering.listen(model::charged);
         return model;
     }
@@ -122,12 +133,12 @@ public final class ScaleModel implements ExecutionInterceptor {
     /** A key's limit: a partition's ÷ N, or a partition's for a site-bound key. */
     TokenBucket.Limit keyLimit(Usage.Key key, boolean write) {
         TokenBucket.Limit limit = new TokenBucket.Limit(write ? KeyLoadReport.KEY_WRU_PER_S
-                : KeyLoadReport.KEY_RRU_PER_S, BURST_SECONDS, START_SECONDS);
+                : KeyLoadReport.KEY_RRU_PER_S, BURST_SECONDS, startSeconds);
         return key.shape().siteBound() ? limit : limit.scaledDown(n);
     }
 
     TokenBucket.Limit tableLimit(String table) {
-        return new TokenBucket.Limit(KeyLoadReport.quota(table), BURST_SECONDS, START_SECONDS).scaledDown(n);
+        return new TokenBucket.Limit(KeyLoadReport.quota(table), BURST_SECONDS, startSeconds).scaledDown(n);
     }
 
     /** Units a call was billed, per key: charged to its keys' and tables' buckets. */

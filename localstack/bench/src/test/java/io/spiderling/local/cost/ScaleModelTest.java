@@ -35,7 +35,7 @@ import software.amazon.awssdk.services.dynamodb.model.WriteRequest;
 
 /**
  * The scale model against DynamoDB Local, on a clock that only moves when told: with AWS's limits divided by 1,000, a
- * key allows 1 WRU/s and starts with 1 s of it; a key written faster is throttled, one written once is not, and the clock paying back the debt
+ * key allows 1 WRU/s and here starts with 1 s of it (not a full burst); a key written faster is throttled, one written once is not, and the clock paying back the debt
  * lets it through again.
  */
 @ExtendWith(EmbeddedAwsExtension.class)
@@ -43,7 +43,7 @@ class ScaleModelTest {
 
     private final Metering metering = Metering.billing();
     private final MovableClock clock = new MovableClock(Instant.parse("2026-11-27T00:00:00Z"));
-    private final ScaleModel model = ScaleModel.on(metering, 1_000, clock);
+    private final ScaleModel model = ScaleModel.on(metering, 1_000, 1, clock);
     private DynamoDbClient dynamo;
     private String batches;
     private String sites;
