@@ -210,7 +210,7 @@ public final class DynamoDbBatchStore implements BatchHeaderStore, BatchItemStor
         return List.of(added);
     }
 
-    /** Writes {@code todo}'s items and counts them on their shards in one transaction, written again without refusals. */
+    /** Writes {@code todo}'s items and counts them on their shards in one transaction, again without refusals. */
     private void addTogether(String batchId, List<ManifestEntry> entries, List<Integer> todo, Added[] added,
             Instant now) {
         while (!todo.isEmpty()) {

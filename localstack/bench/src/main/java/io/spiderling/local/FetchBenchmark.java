@@ -7,7 +7,9 @@ import io.spiderling.catalog.ConfigKeys;
 import io.spiderling.local.cost.Account;
 import io.spiderling.local.cost.AwsPrices;
 import io.spiderling.local.cost.CostReport;
+import io.spiderling.local.cost.KeyLoadReport;
 import io.spiderling.local.cost.Metering;
+import io.spiderling.local.cost.ScaleModel;
 import io.spiderling.local.cost.Usage;
 import io.spiderling.testkit.EmbeddedAws;
 import io.spiderling.testkit.GeneratedPages;
@@ -29,6 +31,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * {@code ./spiderling bench-fetch}: N URLs spread over M local sites at q requests per second each, fetched once and
@@ -59,10 +62,11 @@ public final class FetchBenchmark {
      * @param capture whether the fetch stage stores wire captures (docs/warc.md)
      */
     record Settings(int urls, int sites, int qps, int concurrency, int runs, long ttfbMs, double mbps, long seed,
-            boolean cost, boolean capture) {}
+            boolean cost, boolean capture, double scaleModel) {}
 
     /** One phase: its batch's final status, makespan, bound and usage. */
-    record Phase(String name, JsonNode status, double makespan, double bound, Usage usage) {
+    record Phase(String name, JsonNode status, double makespan, double bound, Usage usage,
+            KeyLoadReport.Sites sites) {
         int count(String state) {
             return status.at("/counts/" + state).asInt();
         }
@@ -73,36 +77,28 @@ public final class FetchBenchmark {
 
         CostReport report() {
             return new CostReport(name, usage, count("fetched") + count("not-modified"), "fetched URL",
-                    AwsPrices.US_EAST_1, AwsPrices.Architecture.ARM64);
+                    AwsPrices.US_EAST_1, AwsPrices.Architecture.ARM64, Optional.of(sites));
         }
     }
 
     public static void main(String[] argv) throws Exception {
         Settings s = parse(argv);
-        try (Metering metering = s.cost() ? Metering.billing() : Metering.counting()) {
+        try (Metering metering = s.cost() || s.scaleModel() > 0 ? Metering.billing() : Metering.counting()) {
             metering.actAs(Account.HARNESS);
-            measure(s, metering);
+            Optional<ScaleModel> model = s.scaleModel() > 0
+                    ? Optional.of(ScaleModel.on(metering, s.scaleModel(), Clock.systemUTC())) : Optional.empty();
+            measure(s, metering, model);
         }
     }
 
-    private static void measure(Settings s, Metering metering) throws Exception {
-        System.out.printf(Locale.ROOT, "%d URLs over %d sites at %d requests/s each, at most %d fetch invocations; sites answer"
-                + " after %d ms at %s MB/s; pages seeded %d%n", s.urls(), s.sites(), s.qps(), s.concurrency(), s.ttfbMs(),
-                s.mbps(), s.seed());
+    private static void measure(Settings s, Metering metering, Optional<ScaleModel> model) throws Exception {
+        System.out.printf(Locale.ROOT, "%d URLs over %d sites at %d requests/s each, at most %d fetch invocations;"
+                + " sites answer after %d ms at %s MB/s; pages seeded %d%n", s.urls(), s.sites(), s.qps(),
+                s.concurrency(), s.ttfbMs(), s.mbps(), s.seed());
         List<Phase[]> runs = new ArrayList<>();
         for (int r = 1; r <= s.runs(); r++) {
             System.out.printf(Locale.ROOT, "%n######## run %d of %d%n", r, s.runs());
-            Phase[] run = run(s, metering);
-            runs.add(run);
-            for (Phase phase : run) {
-                System.out.printf(Locale.ROOT, "%n%s: fetched %d, not-modified %d, other %d; makespan %.1f s; lower"
-                        + " bound max_s (n_s - 1)/q = %.1f s; ratio %.2f%n", phase.name(), phase.count("fetched"),
-                        phase.count("not-modified"), phase.status().get("total").asInt() - phase.count("fetched")
-                        - phase.count("not-modified"), phase.makespan(), phase.bound(), phase.ratio());
-                if (s.cost()) {
-                    System.out.print(phase.report().render());
-                }
-            }
+            runs.add(run(s, metering, model));
         }
         System.out.printf(Locale.ROOT, "%n######## %d run(s)%n", runs.size());
         for (int p = 0; p < 2; p++) {
@@ -115,7 +111,20 @@ public final class FetchBenchmark {
         }
     }
 
-    private static Phase[] run(Settings s, Metering metering) throws Exception {
+    /** A phase's figures, printed as soon as it ends (a run that hangs later keeps them). */
+    private static Phase print(Settings s, Phase phase) {
+        System.out.printf(Locale.ROOT, "%n%s: fetched %d, not-modified %d, other %d; makespan %.1f s; lower"
+                + " bound max_s (n_s - 1)/q = %.1f s; ratio %.2f%n", phase.name(), phase.count("fetched"),
+                phase.count("not-modified"), phase.status().get("total").asInt() - phase.count("fetched")
+                - phase.count("not-modified"), phase.makespan(), phase.bound(), phase.ratio());
+        if (s.cost()) {
+            System.out.print(phase.report().render());
+        }
+        System.out.flush();
+        return phase;
+    }
+
+    private static Phase[] run(Settings s, Metering metering, Optional<ScaleModel> model) throws Exception {
         Path dir = Files.createTempDirectory("spiderling-bench-fetch");
         try (EmbeddedAws aws = EmbeddedAws.start();
                 LocalSites sites = LocalSites.start(s.sites()).latency(SiteLatency.of(s.ttfbMs(), s.mbps()))) {
@@ -143,15 +152,18 @@ public final class FetchBenchmark {
             LocalSpiderling.Options options = new LocalSpiderling.Options(0, s.concurrency(), Clock.systemUTC())
                     .withConfig("spiderling.fetch.rate-overrides-file", rates.toString())
                     .withConfig(ConfigKeys.CAPTURE_ENABLED.name(), Boolean.toString(s.capture()))
-                    .withMetering(metering);
+                    .withMetering(metering)
+                    .withInterceptors(model.<List<software.amazon.awssdk.core.interceptor.ExecutionInterceptor>>map(
+                            List::of).orElse(List.of()));
             try (LocalSpiderling local = LocalSpiderling.start(aws, resources, options)) {
                 ObjectNode first = JSON.createObjectNode();
                 first.set("urls", list);
-                Phase fetch = phase(local, metering, "first fetch", first, bound);
+                KeyLoadReport.Sites siteLoad = new KeyLoadReport.Sites(busiest, s.qps());
+                Phase fetch = print(s, phase(local, metering, model, "first fetch", first, bound, siteLoad));
                 ObjectNode again = JSON.createObjectNode();
                 again.set("urls", list);
                 again.put("recrawlAfter", "PT0S");
-                Phase recrawl = phase(local, metering, "recrawl", again, bound);
+                Phase recrawl = print(s, phase(local, metering, model, "recrawl", again, bound, siteLoad));
                 return new Phase[] {fetch, recrawl};
             }
         } finally {
@@ -161,9 +173,10 @@ public final class FetchBenchmark {
     }
 
     /** Submits the batch as a client would, and waits for it as the harness, polling once a second. */
-    private static Phase phase(LocalSpiderling local, Metering metering, String name, ObjectNode body, double bound)
-            throws Exception {
+    private static Phase phase(LocalSpiderling local, Metering metering, Optional<ScaleModel> model, String name,
+            ObjectNode body, double bound, KeyLoadReport.Sites sites) throws Exception {
         Usage before = metering.snapshot();
+        Map<Usage.Key, Long> throttledBefore = model.map(ScaleModel::throttles).orElse(Map.of());
         long start = System.nanoTime();
         HttpResponse<String> posted = HTTP.send(local.apiRequest("/batches")
                 .POST(HttpRequest.BodyPublishers.ofString(body.toString())).build(),
@@ -183,9 +196,10 @@ public final class FetchBenchmark {
             }
         }
         double makespan = (System.nanoTime() - start) / 1e9;
+        model.ifPresent(m -> System.out.printf(Locale.ROOT, "%n%s: %s", name, m.report(throttledBefore)));
         local.awaitS3Events(Duration.ofMinutes(1)); // the extract events of the last pages
         Thread.sleep(SETTLE);
-        return new Phase(name, status, makespan, bound, metering.snapshot().minus(before));
+        return new Phase(name, status, makespan, bound, metering.snapshot().minus(before), sites);
     }
 
     static boolean oddPage(String path) {
@@ -218,6 +232,7 @@ public final class FetchBenchmark {
         long seed = 20261124L;
         boolean cost = true;
         boolean capture = false;
+        double scaleModel = 0;
         for (int i = 0; i < argv.length; i++) {
             switch (argv[i]) {
                 case "--urls" -> urls = Integer.parseInt(argv[++i]);
@@ -230,17 +245,20 @@ public final class FetchBenchmark {
                 case "--seed" -> seed = Long.parseLong(argv[++i]);
                 case "--no-cost" -> cost = false;
                 case "--capture" -> capture = true;
+                case "--scale-model" -> scaleModel = Double.parseDouble(argv[++i]);
                 default -> {
-                    System.err.println("Usage: ./spiderling bench-fetch [--urls N] [--sites M] [--qps Q] [--concurrency C]"
-                            + " [--runs R] [--ttfb-ms MS] [--mbps MB_PER_S] [--seed S] [--no-cost] [--capture]\n"
+                    System.err.println("Usage: ./spiderling bench-fetch [--urls N] [--sites M] [--qps Q]"
+                            + " [--concurrency C] [--runs R] [--ttfb-ms MS] [--mbps MB_PER_S] [--seed S] [--no-cost] [--capture]"
+                            + " [--scale-model N]\n"
                             + "  --mbps is the sites' transfer rate in megabytes (10^6 bytes) a second; default 10;"
                             + " --ttfb-ms 200\n  --no-cost: makespan only, without the meter's consumed-capacity"
                             + " requests and side reads of transactions' items\n  --capture: store wire captures for WARC"
-                            + " (spiderling.capture.enabled), so the cost includes them");
+                            + " (spiderling.capture.enabled), so the cost includes them\n  --scale-model N: DynamoDB's"
+                            + " throughput limits divided by N (ScaleModel), throttles per key printed per phase");
                     System.exit(2);
                 }
             }
         }
-        return new Settings(urls, sites, qps, concurrency, runs, ttfbMs, mbps, seed, cost, capture);
+        return new Settings(urls, sites, qps, concurrency, runs, ttfbMs, mbps, seed, cost, capture, scaleModel);
     }
 }

@@ -2,6 +2,12 @@ package io.spiderling.local;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.spiderling.core.batch.BatchPlanner;
+import io.spiderling.local.cost.Account;
+import io.spiderling.local.cost.CostReport;
+import io.spiderling.local.cost.KeyLoadReport;
+import io.spiderling.local.cost.Metering;
+import io.spiderling.local.cost.ScaleModel;
+import io.spiderling.local.cost.Usage;
 import io.spiderling.testkit.DataFolder;
 import io.spiderling.testkit.EmbeddedAws;
 import io.spiderling.testkit.PolitenessReport;
@@ -24,6 +30,7 @@ import java.util.Optional;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Stream;
 
 /**
@@ -70,7 +77,8 @@ public final class Soak {
      *     which a busy core can delay. 100 ms by default; {@code PT0S} checks the sends' spacing exactly
      */
     record Settings(int urls, int sites, int batches, int qps, int concurrency, Duration sampleEvery, Duration warmup,
-            Duration robotsTtl, Duration deadline, Duration gapTolerance, long seed, Path out, boolean inMemory) {
+            Duration robotsTtl, Duration deadline, Duration gapTolerance, long seed, Path out, boolean inMemory,
+            double scaleModel) {
 
         int batchSize() {
             return (urls + batches - 1) / batches;
@@ -104,6 +112,9 @@ public final class Soak {
         Optional<DataFolder> folder = s.inMemory() ? Optional.empty()
                 : Optional.of(DataFolder.lock(dir.resolve("data")));
         AtomicInteger ended = new AtomicInteger();
+        Optional<Metering> metering = s.scaleModel() > 0 ? Optional.of(Metering.billing()) : Optional.empty();
+        Optional<ScaleModel> model = metering.map(m -> ScaleModel.on(m, s.scaleModel(), Clock.systemUTC()));
+        metering.ifPresent(m -> m.actAs(Account.HARNESS));
         try (SoakSites sites = SoakSites.start(s.sites(), s.urls(), s.qps(), s.robotsTtl(), s.seed());
                 EmbeddedAws aws = folder.map(EmbeddedAws::start).orElseGet(EmbeddedAws::start)) {
             System.out.printf(Locale.ROOT, "%,d sites up (%s): %s%n", s.sites(), sites.host(0) + " … "
@@ -113,6 +124,9 @@ public final class Soak {
             Duration[] intervals = sites.intervals(rates);
             LocalSpiderling.Options options = new LocalSpiderling.Options(0, s.concurrency(), Clock.systemUTC())
                     .withConfig("spiderling.fetch.rate-overrides-file", rates.toString());
+            if (model.isPresent()) {
+                options = options.withMetering(metering.get()).withInterceptors(List.of(model.get()));
+            }
             try (LocalSpiderling local = LocalSpiderling.start(aws, resources, options);
                     HeapSampler sampler = HeapSampler.start(s.sampleEvery(), () -> new HeapSampler.Progress(ended.get(),
                             sites.requestCount(), local.s3EventsWaiting()),
@@ -120,6 +134,15 @@ public final class Soak {
                 SoakEvents events = new SoakEvents(sites);
                 local.listen(events);
                 Instant submitted = Instant.now();
+                AtomicReference<Map<Usage.Key, Long>> atWarmup = new AtomicReference<>();
+                model.ifPresent(m -> Thread.ofVirtual().start(() -> {
+                    try {
+                        Thread.sleep(s.warmup());
+                        atWarmup.set(m.throttles());
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                }));
                 List<String> batchIds = submit(local, sites, s);
                 System.out.printf(Locale.ROOT, "submitted %,d URLs as %d batches in %.1f s%n", s.urls(),
                         batchIds.size(), Duration.between(submitted, Instant.now()).toMillis() / 1000.0);
@@ -140,14 +163,43 @@ public final class Soak {
                 for (String id : batchIds) {
                     items.putAll(FarmRun.states(local, id, PAGE));
                 }
+                List<Check> extra = new ArrayList<>();
+                if (model.isPresent()) {
+                    extra.add(scaleModel(s, model.get(), metering.get(), atWarmup.get()));
+                }
                 return report(s, sites, intervals, statuses, items, samples, makespan,
-                        events.check(items, batchIds));
+                        events.check(items, batchIds), extra);
             }
         } finally {
+            metering.ifPresent(Metering::close);
             if (folder.isPresent()) {
                 folder.get().close();
             }
         }
+    }
+
+    /**
+     * The scale model's throttles, over the whole run and after the warm-up, and the load per key that caused them;
+     * passes when nothing was throttled after the warm-up.
+     */
+    private static Check scaleModel(Settings s, ScaleModel model, Metering metering, Map<Usage.Key, Long> atWarmup) {
+        System.out.println();
+        System.out.print("whole run: " + model.report(Map.of()));
+        Usage used = metering.snapshot();
+        System.out.print(new KeyLoadReport(used.keys(), s.urls(), "URL", Optional.of(new KeyLoadReport.Sites(
+                (s.urls() + s.sites() - 1) / s.sites(), s.qps()))).render());
+        if (atWarmup == null) {
+            return new Check("scale model (AWS / " + CostReport.num(s.scaleModel()) + "): 0 throttled calls after the"
+                    + " warm-up", "the run ended within its warm-up of " + s.warmup(), false);
+        }
+        String after = model.report(atWarmup);
+        System.out.print("after the warm-up: " + after);
+        long throttled = model.throttles().entrySet().stream()
+                .mapToLong(e -> e.getValue() - atWarmup.getOrDefault(e.getKey(), 0L)).sum();
+        return new Check("scale model (AWS / " + CostReport.num(s.scaleModel()) + "): 0 throttled calls after the"
+                + " warm-up", String.format(Locale.ROOT, "%,d throttled attempts after %s; %s", throttled, s.warmup(),
+                after.lines().skip(1).map(String::strip).reduce((a, b) -> a + "; " + b).orElse("none")),
+                throttled == 0);
     }
 
     private static List<String> submit(LocalSpiderling local, SoakSites sites, Settings s) throws Exception {
@@ -185,11 +237,11 @@ public final class Soak {
     }
 
     private static int report(Settings s, SoakSites sites, Duration[] intervals, Map<String, JsonNode> statuses,
-            Map<String, String> items, List<HeapSampler.Sample> samples, double makespan, Check listened)
-            throws IOException {
+            Map<String, String> items, List<HeapSampler.Sample> samples, double makespan, Check listened,
+            List<Check> extra) throws IOException {
         List<SoakSites.Hit> log = sites.hits();
         String[] served = sites.servedStates(log);
-        List<Check> checks = new ArrayList<>();
+        List<Check> checks = new ArrayList<>(extra);
 
         // Every URL terminal, through the API.
         int total = statuses.values().stream().mapToInt(b -> b.get("total").asInt()).sum();
@@ -474,8 +526,8 @@ public final class Soak {
 
     private static void printJvm(Settings s) {
         System.out.printf(Locale.ROOT, "soak: %,d URLs over %,d sites in %d batches of up to %,d; fast sites at %d"
-                + " requests/s; at most %d fetch invocations; seed %d%n", s.urls(), s.sites(), s.batches(), s.batchSize(), s.qps(),
-                s.concurrency(), s.seed());
+                + " requests/s; at most %d fetch invocations; seed %d%n", s.urls(), s.sites(), s.batches(),
+                s.batchSize(), s.qps(), s.concurrency(), s.seed());
         System.out.printf(Locale.ROOT, "JVM: max heap %,d MiB; GC %s; flags %s%n",
                 Runtime.getRuntime().maxMemory() >> 20, gcNames(),
                 ManagementFactory.getRuntimeMXBean().getInputArguments());
@@ -506,6 +558,7 @@ public final class Soak {
         long seed = 20261124L;
         Path out = Path.of("soak-report.md");
         boolean inMemory = false;
+        double scaleModel = 0;
         try {
             for (int i = 0; i < argv.length; i++) {
                 switch (argv[i]) {
@@ -522,11 +575,12 @@ public final class Soak {
                     case "--seed" -> seed = Long.parseLong(argv[++i]);
                     case "--out" -> out = Path.of(argv[++i]);
                     case "--in-memory" -> inMemory = true;
+                    case "--scale-model" -> scaleModel = Double.parseDouble(argv[++i]);
                     default -> throw new IllegalArgumentException(argv[i]);
                 }
             }
             Settings settings = new Settings(urls, sites, batches, qps, concurrency, sampleEvery, warmup, robotsTtl,
-                    deadline, gapTolerance, seed, out, inMemory);
+                    deadline, gapTolerance, seed, out, inMemory, scaleModel);
             if (settings.batchSize() > BatchPlanner.MAX_URLS || sites < 1 || urls < sites || batches < 1) {
                 throw new IllegalArgumentException("need urls >= sites >= 1 and at most " + BatchPlanner.MAX_URLS
                         + " URLs a batch");
@@ -535,9 +589,12 @@ public final class Soak {
         } catch (RuntimeException e) {
             System.err.println("soak: " + e.getMessage() + "\nUsage: ./spiderling soak [--urls N] [--sites S]"
                     + " [--batches B] [--qps Q] [--concurrency C] [--out FILE] [--sample-every PT1M] [--warmup PT10M]"
-                    + " [--robots-ttl PT1H] [--deadline PT6H] [--gap-tolerance PT0.1S] [--seed N] [--in-memory]\n"
+                    + " [--robots-ttl PT1H] [--deadline PT6H] [--gap-tolerance PT0.1S] [--seed N] [--in-memory]"
+                    + " [--scale-model N]\n"
                     + "  defaults: 100,000 URLs, 1,000 sites, 10 batches, 10 requests/s on all but the slow sites,"
-                    + " report in soak-report.md and soak-report-samples.csv");
+                    + " report in soak-report.md and soak-report-samples.csv\n  --scale-model N: DynamoDB's throughput"
+                    + " limits divided by N (ScaleModel; N = 10,000 / the soak's URLs/s stands for 10,000 URLs/s),"
+                    + " metered, with a check of 0 throttles after the warm-up");
             System.exit(2);
             throw e;
         }

@@ -4,6 +4,7 @@ import io.spiderling.catalog.FunctionNames;
 import io.spiderling.local.cost.AwsPrices.Architecture;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
@@ -17,11 +18,22 @@ import java.util.TreeSet;
  * @param usage the phase: a difference of two {@link Metering#snapshot()}s
  * @param urls the URLs the figures are divided by (fetched and not-modified in the phase, or planned)
  * @param unit what a URL is here ("fetched URL", "planned URL")
+ * @param sites the busiest site's URLs and rate, to judge the keys only one site touches ({@link KeyLoadReport})
  */
 public record CostReport(String phase, Usage usage, long urls, String unit, AwsPrices prices,
-        Architecture architecture) {
+        Architecture architecture, Optional<KeyLoadReport.Sites> sites) {
 
     private static final Account SWEEP = Account.function(FunctionNames.SWEEP);
+
+    public CostReport(String phase, Usage usage, long urls, String unit, AwsPrices prices,
+            Architecture architecture) {
+        this(phase, usage, urls, unit, prices, architecture, Optional.empty());
+    }
+
+    /** The pipeline's DynamoDB load per table and per partition key. */
+    public KeyLoadReport keyLoad() {
+        return new KeyLoadReport(usage.keys(), urls, unit, sites);
+    }
 
     /** The pipeline's part of the phase. */
     public Usage pipeline() {
@@ -105,6 +117,9 @@ public record CostReport(String phase, Usage usage, long urls, String unit, AwsP
         usage.accounts(a -> !a.pipeline()).invocations().forEach((account, i) ->
                 apart.append(String.format(Locale.ROOT, "; %s %,d invocations", account, i.count())));
         line(out, "not in the figures: %s", apart.isEmpty() ? "nothing" : apart);
+        if (!usage.keys().isEmpty()) {
+            out.append(keyLoad().render());
+        }
         return out.toString();
     }
 
@@ -126,7 +141,7 @@ public record CostReport(String phase, Usage usage, long urls, String unit, AwsP
     }
 
     /** Three significant digits, no exponent: 19.6, 0.00213, 1,234. */
-    static String num(double value) {
+    public static String num(double value) {
         if (value == 0) {
             return "0";
         }

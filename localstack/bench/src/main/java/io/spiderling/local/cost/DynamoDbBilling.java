@@ -2,6 +2,7 @@ package io.spiderling.local.cost;
 
 import io.spiderling.catalog.Table;
 import io.spiderling.local.cost.CapacityUnits.Consistency;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
@@ -29,6 +30,7 @@ import software.amazon.awssdk.services.dynamodb.model.ReturnConsumedCapacity;
 import software.amazon.awssdk.services.dynamodb.model.ReturnValuesOnConditionCheckFailure;
 import software.amazon.awssdk.services.dynamodb.model.ScanRequest;
 import software.amazon.awssdk.services.dynamodb.model.ScanResponse;
+import software.amazon.awssdk.services.dynamodb.model.TransactGetItemsRequest;
 import software.amazon.awssdk.services.dynamodb.model.TransactGetItemsResponse;
 import software.amazon.awssdk.services.dynamodb.model.TransactWriteItem;
 import software.amazon.awssdk.services.dynamodb.model.TransactWriteItemsRequest;
@@ -64,9 +66,14 @@ import software.amazon.awssdk.services.dynamodb.model.UpdateItemResponse;
  */
 final class DynamoDbBilling {
 
-    /** Request units of one call. */
-    record Units(double read, double write) {
-        static final Units NONE = new Units(0, 0);
+    /** Request units of one call, and how they split over the partition keys it touched ({@link KeyAttribution}). */
+    record Units(double read, double write, List<KeyAttribution.Charge> charges) {
+        static final Units NONE = new Units(0, 0, List.of());
+
+        /** A call on one key (or on none it can name): everything to the request's key. */
+        static Units single(SdkRequest request, double read, double write) {
+            return new Units(read, write, KeyAttribution.single(request, read, write));
+        }
     }
 
     /** What the meter added to a request, so it can take it off the response again. */
@@ -149,22 +156,37 @@ final class DynamoDbBilling {
     /** Billed units of a call that succeeded, from DynamoDB Local's figure corrected where it is wrong. */
     static Units succeeded(SdkRequest request, SdkResponse response) {
         return switch (response) {
-            case GetItemResponse r -> new Units(reported(r.consumedCapacity()), 0);
-            case BatchGetItemResponse r -> new Units(reported(r.consumedCapacity()), 0);
-            case QueryResponse r -> new Units(atLeastOneRead(reported(r.consumedCapacity()),
+            case GetItemResponse r -> Units.single(request, reported(r.consumedCapacity()), 0);
+            case BatchGetItemResponse r -> new Units(reported(r.consumedCapacity()), 0,
+                    KeyAttribution.batchGet((BatchGetItemRequest) request, r));
+            case QueryResponse r -> Units.single(request, atLeastOneRead(reported(r.consumedCapacity()),
                     Consistency.of(((QueryRequest) request).consistentRead())), 0);
-            case ScanResponse r -> new Units(atLeastOneRead(reported(r.consumedCapacity()),
+            case ScanResponse r -> Units.single(request, atLeastOneRead(reported(r.consumedCapacity()),
                     Consistency.of(((ScanRequest) request).consistentRead())), 0);
-            case TransactGetItemsResponse r -> new Units(r.responses().stream()
-                    .mapToDouble(item -> CapacityUnits.getUnits(item.hasItem() ? CapacityUnits.itemSize(item.item())
-                            : 0, Consistency.TRANSACTIONAL)).sum(), 0);
-            case PutItemResponse r -> new Units(0, reported(r.consumedCapacity()));
-            case UpdateItemResponse r -> new Units(0, reported(r.consumedCapacity()));
-            case DeleteItemResponse r -> new Units(0, reported(r.consumedCapacity()));
-            case BatchWriteItemResponse r -> new Units(0, reported(r.consumedCapacity()));
+            case TransactGetItemsResponse r -> transactGet((TransactGetItemsRequest) request, r);
+            case PutItemResponse r -> Units.single(request, 0, reported(r.consumedCapacity()));
+            case UpdateItemResponse r -> Units.single(request, 0, reported(r.consumedCapacity()));
+            case DeleteItemResponse r -> Units.single(request, 0, reported(r.consumedCapacity()));
+            case BatchWriteItemResponse r -> new Units(0, reported(r.consumedCapacity()),
+                    KeyAttribution.batchWrite((BatchWriteItemRequest) request, r));
             // TransactWriteItems: DynamoDB Local's figure is wrong; see transaction().
             default -> Units.NONE;
         };
+    }
+
+    /** TransactGetItems: each item 2 units per started 4 KB, to its own key. */
+    private static Units transactGet(TransactGetItemsRequest request, TransactGetItemsResponse response) {
+        List<KeyAttribution.Charge> charges = new ArrayList<>();
+        double read = 0;
+        for (int i = 0; i < response.responses().size(); i++) {
+            var item = response.responses().get(i);
+            double units = CapacityUnits.getUnits(item.hasItem() ? CapacityUnits.itemSize(item.item()) : 0,
+                    Consistency.TRANSACTIONAL);
+            read += units;
+            var get = request.transactItems().get(i).get();
+            charges.add(new KeyAttribution.Charge(KeyAttribution.key(get.tableName(), get.key()), units, 0));
+        }
+        return new Units(read, 0, charges);
     }
 
     /** Billed units of a refused conditional write or a transaction a condition cancelled; empty for other failures. */
@@ -173,7 +195,7 @@ final class DynamoDbBilling {
             Optional<Long> existing = e.hasItem() ? Optional.of(CapacityUnits.itemSize(e.item())) : Optional.empty();
             Optional<Long> attempted = request instanceof PutItemRequest put
                     ? Optional.of(CapacityUnits.itemSize(put.item())) : Optional.empty();
-            return Optional.of(new Units(0, CapacityUnits.refusedWriteUnits(existing, attempted)));
+            return Optional.of(Units.single(request, 0, CapacityUnits.refusedWriteUnits(existing, attempted)));
         }
         return Optional.empty();
     }
@@ -188,11 +210,11 @@ final class DynamoDbBilling {
     static Units transaction(TransactWriteItemsRequest request, List<Optional<TransactionItems.Target>> targets,
             Map<TransactionItems.Target, Map<String, AttributeValue>> before,
             Map<TransactionItems.Target, Map<String, AttributeValue>> after) {
-        long units = 0;
+        List<Long> units = new ArrayList<>();
         for (int i = 0; i < targets.size(); i++) {
             TransactWriteItem action = request.transactItems().get(i);
             if (targets.get(i).isEmpty()) {
-                units += CapacityUnits.transactional(1);
+                units.add(CapacityUnits.transactional(1));
                 continue;
             }
             TransactionItems.Target target = targets.get(i).get();
@@ -212,9 +234,9 @@ final class DynamoDbBilling {
                             keyBefore != null && keyAfter != null && !keyBefore.equals(keyAfter));
                 }
             }
-            units += CapacityUnits.transactional(standard);
+            units.add(CapacityUnits.transactional(standard));
         }
-        return new Units(0, units);
+        return perAction(request, units);
     }
 
     /**
@@ -227,14 +249,24 @@ final class DynamoDbBilling {
                 || e.cancellationReasons().stream().noneMatch(r -> "ConditionalCheckFailed".equals(r.code()))) {
             return Optional.empty();
         }
-        long units = 0;
+        List<Long> units = new ArrayList<>();
         for (int i = 0; i < targets.size(); i++) {
             TransactWriteItem action = request.transactItems().get(i);
             Optional<Long> existing = targets.get(i).map(before::get).flatMap(DynamoDbBilling::size);
             Optional<Long> attempted = Optional.ofNullable(action.put()).map(p -> CapacityUnits.itemSize(p.item()));
-            units += CapacityUnits.transactional(CapacityUnits.refusedWriteUnits(existing, attempted));
+            units.add(CapacityUnits.transactional(CapacityUnits.refusedWriteUnits(existing, attempted)));
         }
-        return Optional.of(new Units(0, units));
+        return Optional.of(perAction(request, units));
+    }
+
+    /** A transaction's write units, each action's to its own item's key. */
+    private static Units perAction(TransactWriteItemsRequest request, List<Long> units) {
+        List<KeyAttribution.Charge> charges = new ArrayList<>();
+        List<Usage.Key> keys = request.transactItems().stream().map(KeyAttribution::action).toList();
+        for (int i = 0; i < units.size(); i++) {
+            charges.add(new KeyAttribution.Charge(keys.get(i), 0, units.get(i)));
+        }
+        return new Units(0, units.stream().mapToLong(Long::longValue).sum(), charges);
     }
 
     private static Optional<Long> size(Map<String, AttributeValue> item) {

@@ -87,8 +87,14 @@ final class LogMeter extends Handler {
         }
     }
 
+    /**
+     * A level by its JBoss name ({@code WARN}, {@code DEBUG}, …). {@code parse} is java.util.logging's, which knows
+     * those names once JBoss's levels exist; touching one first makes sure they do, also when the meter is the first
+     * thing in the JVM to log (the soak creates it before the stack).
+     */
     private static Level level(String name) {
-        return org.jboss.logmanager.Level.parse(name.strip());
+        java.util.Objects.requireNonNull(org.jboss.logmanager.Level.WARN);
+        return Level.parse(name.strip());
     }
 
     @Override

@@ -51,6 +51,8 @@ public final class Metering implements Meter, AutoCloseable {
     private final Map<Usage.Call, CallCounter> calls = new ConcurrentHashMap<>();
     private final Map<Account, InvocationCounter> invocations = new ConcurrentHashMap<>();
     private final Map<String, LongAdder> stored = new ConcurrentHashMap<>();
+    private final Map<Usage.Key, KeyCounter> keys = new ConcurrentHashMap<>();
+    private final List<KeyListener> keyListeners = new java.util.concurrent.CopyOnWriteArrayList<>();
     private final RequestCounter interceptor = new RequestCounter(this);
     private final TransactionItems transactionItems = new TransactionItems();
     private final Optional<LogMeter> logMeter;
@@ -221,6 +223,39 @@ public final class Metering implements Meter, AutoCloseable {
         return invocation.get() != null;
     }
 
+    /**
+     * Told of every DynamoDB call's units per partition key, whoever made it (the harness's status polls load the
+     * batch header too), when the meter has billed the call: how the scale model ({@code ScaleModel}) charges its
+     * buckets from the meter's own figures.
+     */
+    interface KeyListener {
+        void charged(List<KeyAttribution.Charge> charges);
+    }
+
+    /** Tells {@code listener} of every call's units per key from now on; only a billing meter has any. */
+    void listen(KeyListener listener) {
+        keyListeners.add(listener);
+    }
+
+    /**
+     * Counts one DynamoDB call of {@code account}'s, and its units per partition key: into the figures per key when
+     * the account is the pipeline's, and to the listeners whoever's it is.
+     */
+    void recordDynamoDbCall(Account account, String operation, DynamoDbBilling.Units units, boolean refused) {
+        recordCall(account, "DynamoDB", operation, 1, units.read(), units.write(), refused);
+        if (units.charges().isEmpty()) {
+            return;
+        }
+        if (account.pipeline()) {
+            for (KeyAttribution.Charge charge : units.charges()) {
+                KeyCounter k = keys.computeIfAbsent(charge.key(), x -> new KeyCounter());
+                k.readUnits.add(charge.read());
+                k.writeUnits.add(charge.write());
+            }
+        }
+        keyListeners.forEach(l -> l.charged(units.charges()));
+    }
+
     /** Counts one call of {@code account}'s. */
     void recordCall(Account account, String service, String operation, long billedRequests, double readUnits,
             double writeUnits, boolean refused) {
@@ -257,7 +292,9 @@ public final class Metering implements Meter, AutoCloseable {
                 v.gbSeconds.sum(), v.logBytes.sum())));
         Map<String, Long> s = new HashMap<>();
         stored.forEach((k, v) -> s.put(k, v.sum()));
-        return new Usage(c, i, s);
+        Map<Usage.Key, Usage.KeyLoad> k = new HashMap<>();
+        keys.forEach((key, v) -> k.put(key, new Usage.KeyLoad(v.readUnits.sum(), v.writeUnits.sum())));
+        return new Usage(c, i, s, k);
     }
 
     /** Stops counting log records, and closes the meter's own client. */
@@ -273,6 +310,11 @@ public final class Metering implements Meter, AutoCloseable {
         final DoubleAdder readUnits = new DoubleAdder();
         final DoubleAdder writeUnits = new DoubleAdder();
         final LongAdder refused = new LongAdder();
+    }
+
+    private static final class KeyCounter {
+        final DoubleAdder readUnits = new DoubleAdder();
+        final DoubleAdder writeUnits = new DoubleAdder();
     }
 
     private static final class InvocationCounter {

@@ -81,7 +81,7 @@ final class SdkCallBilling {
                     units = metering.bills() ? DynamoDbBilling.succeeded(request, response)
                             : DynamoDbBilling.Units.NONE;
                 }
-                metering.recordCall(account, "DynamoDB", operation, 1, units.read(), units.write(), false);
+                metering.recordDynamoDbCall(account, operation, units, false);
             }
             case "Sqs" -> {
                 boolean empty = response instanceof ReceiveMessageResponse r && r.messages().isEmpty();
@@ -114,8 +114,7 @@ final class SdkCallBilling {
                         ? DynamoDbBilling.cancelled(tx, targets, before, failure)
                         : DynamoDbBilling.refused(request, failure);
                 DynamoDbBilling.Units units = refused.orElse(DynamoDbBilling.Units.NONE);
-                metering.recordCall(account, "DynamoDB", operation, 1, units.read(), units.write(),
-                        refused.isPresent());
+                metering.recordDynamoDbCall(account, operation, units, refused.isPresent());
             }
             // A request that failed is billed all the same (S3's 412 for a conditional PUT among them).
             case "Sqs" -> metering.recordCall(account, sqsService(request), operation, 1, 0, 0, false);

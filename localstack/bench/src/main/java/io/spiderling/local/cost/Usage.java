@@ -13,14 +13,56 @@ import java.util.function.Predicate;
  * @param invocations Lambda invocations, billed duration and log bytes, by account
  * @param storedBytes bytes written to S3 (successful PutObject), by the key's first path segment ({@code content/})
  */
-public record Usage(Map<Call, Calls> calls, Map<Account, Invocations> invocations, Map<String, Long> storedBytes) {
+public record Usage(Map<Call, Calls> calls, Map<Account, Invocations> invocations, Map<String, Long> storedBytes,
+        Map<Key, KeyLoad> keys) {
 
-    public static final Usage NONE = new Usage(Map.of(), Map.of(), Map.of());
+    public static final Usage NONE = new Usage(Map.of(), Map.of(), Map.of(), Map.of());
 
     public Usage {
         calls = sorted(calls);
         invocations = sorted(invocations);
         storedBytes = sorted(storedBytes);
+        keys = java.util.Collections.unmodifiableMap(new java.util.HashMap<>(keys));
+    }
+
+    /** Usage with no figures per key. */
+    public Usage(Map<Call, Calls> calls, Map<Account, Invocations> invocations, Map<String, Long> storedBytes) {
+        this(calls, invocations, storedBytes, Map.of());
+    }
+
+    /**
+     * A partition-key value of a table: where DynamoDB puts an item, and what its per-partition limits apply to.
+     *
+     * @param table the catalog's name of the table ({@code batches}), or the table's name if it is not the catalog's
+     * @param key the partition-key value as text, or a pseudo-key ({@link KeyShape#SCAN_KEY})
+     */
+    public record Key(String table, String key) implements Comparable<Key> {
+        @Override
+        public int compareTo(Key o) {
+            int c = table.compareTo(o.table);
+            return c != 0 ? c : key.compareTo(o.key);
+        }
+
+        public KeyShape shape() {
+            return KeyShape.of(table, key);
+        }
+    }
+
+    /** The read and write request units charged to one key, as AWS bills them ({@code KeyAttribution}). */
+    public record KeyLoad(double readUnits, double writeUnits) {
+        public static final KeyLoad NONE = new KeyLoad(0, 0);
+
+        public KeyLoad plus(KeyLoad o) {
+            return new KeyLoad(readUnits + o.readUnits, writeUnits + o.writeUnits);
+        }
+
+        KeyLoad minus(KeyLoad o) {
+            return new KeyLoad(readUnits - o.readUnits, writeUnits - o.writeUnits);
+        }
+
+        boolean isZero() {
+            return Math.abs(readUnits) < 1e-9 && Math.abs(writeUnits) < 1e-9;
+        }
     }
 
     /**
@@ -90,10 +132,11 @@ public record Usage(Map<Call, Calls> calls, Map<Account, Invocations> invocation
     public Usage minus(Usage before) {
         return new Usage(difference(calls, before.calls, Calls.NONE, Calls::minus, Calls::isZero),
                 difference(invocations, before.invocations, Invocations.NONE, Invocations::minus, Invocations::isZero),
-                difference(storedBytes, before.storedBytes, 0L, (a, b) -> a - b, v -> v == 0));
+                difference(storedBytes, before.storedBytes, 0L, (a, b) -> a - b, v -> v == 0),
+                difference(keys, before.keys, KeyLoad.NONE, KeyLoad::minus, KeyLoad::isZero));
     }
 
-    /** Only the accounts that match. */
+    /** Only the accounts that match; the figures per key, which are the pipeline's ({@link Metering}), stay. */
     public Usage accounts(Predicate<Account> keep) {
         Map<Call, Calls> c = new TreeMap<>();
         calls.forEach((k, v) -> {
@@ -107,7 +150,7 @@ public record Usage(Map<Call, Calls> calls, Map<Account, Invocations> invocation
                 i.put(k, v);
             }
         });
-        return new Usage(c, i, storedBytes);
+        return new Usage(c, i, storedBytes, keys);
     }
 
     /** A service's operation, as {@link Call} names it, whoever called it. */

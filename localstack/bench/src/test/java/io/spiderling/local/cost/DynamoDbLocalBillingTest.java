@@ -44,6 +44,7 @@ class DynamoDbLocalBillingTest {
     @BeforeEach
     void meter(EmbeddedAws aws) {
         dynamo = aws.dynamoDb(metering.interceptor());
+        metering.actAs(Account.function("fetch"));
     }
 
     @AfterEach
@@ -70,6 +71,10 @@ class DynamoDbLocalBillingTest {
         assertEquals(wru, billed.writeUnits(), 1e-9, rule + ": write units");
         assertEquals(rru, billed.readUnits(), 1e-9, rule + ": read units");
         assertEquals(refused, billed.refused(), rule + ": refused");
+        Usage.KeyLoad keys = metering.snapshot().minus(before).keys().values().stream()
+                .reduce(Usage.KeyLoad.NONE, Usage.KeyLoad::plus);
+        assertEquals(wru, keys.writeUnits(), 1e-9, rule + ": write units over the keys");
+        assertEquals(rru, keys.readUnits(), 1e-9, rule + ": read units over the keys");
     }
 
     @Test
