@@ -4,6 +4,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.spiderling.catalog.ConfigKeys;
+import io.spiderling.core.politeness.RateLimiter;
+import io.spiderling.core.politeness.RateOverrides;
 import io.spiderling.local.cost.Account;
 import io.spiderling.local.cost.AwsPrices;
 import io.spiderling.local.cost.CostReport;
@@ -13,6 +15,7 @@ import io.spiderling.testkit.EmbeddedAws;
 import io.spiderling.testkit.GeneratedPages;
 import io.spiderling.testkit.LocalSite;
 import io.spiderling.testkit.LocalSites;
+import io.spiderling.testkit.RecordedRequest;
 import io.spiderling.testkit.SiteLatency;
 import io.spiderling.testkit.StackResources;
 import java.net.http.HttpClient;
@@ -41,7 +44,8 @@ import java.util.Map;
  * even-numbered pages answer 304 to the fetcher's validators, the odd-numbered ones ignore them and answer 200 with the
  * same body, as many servers do. {@code --runs R} repeats the whole measurement on a fresh stack and prints the
  * median ratios. Metering reads each transaction's items on the side, which adds DynamoDB Local work;
- * {@code --no-cost} measures the makespan without it. {@code --capture} turns on wire captures for WARC
+ * {@code --no-cost} measures the makespan without it. Each phase prints what the busiest sites saw: their rate, the most
+ * requests in any second and the smallest gap between two, against the rate they were given ({@link SiteLog}). {@code --capture} turns on wire captures for WARC
  * ({@code spiderling.capture.enabled}), so the cost figures include their S3 PUTs and the larger URL rows.
  */
 public final class FetchBenchmark {
@@ -61,8 +65,8 @@ public final class FetchBenchmark {
     record Settings(int urls, int sites, int qps, int pollers, int runs, long ttfbMs, double mbps, long seed,
             boolean cost, boolean capture) {}
 
-    /** One phase: its batch's final status, makespan, bound and usage. */
-    record Phase(String name, JsonNode status, double makespan, double bound, Usage usage) {
+    /** One phase: its batch's final status, makespan, bound and usage, and what the sites saw. */
+    record Phase(String name, JsonNode status, double makespan, double bound, Usage usage, List<SiteLog> sites) {
         int count(String state) {
             return status.at("/counts/" + state).asInt();
         }
@@ -99,6 +103,10 @@ public final class FetchBenchmark {
                         + " bound max_s (n_s - 1)/q = %.1f s; ratio %.2f%n", phase.name(), phase.count("fetched"),
                         phase.count("not-modified"), phase.status().get("total").asInt() - phase.count("fetched")
                         - phase.count("not-modified"), phase.makespan(), phase.bound(), phase.ratio());
+                phase.sites().stream().sorted(java.util.Comparator.comparingDouble(SiteLog::perSecond).reversed())
+                        .limit(5).forEach(site -> System.out.println("  " + site.render()));
+                System.out.printf(Locale.ROOT, "  politeness: %d of %d sites over their rate in some 1 s%n",
+                        phase.sites().stream().filter(SiteLog::violated).count(), phase.sites().size());
                 if (s.cost()) {
                     System.out.print(phase.report().render());
                 }
@@ -144,14 +152,16 @@ public final class FetchBenchmark {
                     .withConfig("spiderling.fetch.rate-overrides-file", rates.toString())
                     .withConfig(ConfigKeys.CAPTURE_ENABLED.name(), Boolean.toString(s.capture()))
                     .withMetering(metering);
+            Duration interval = RateOverrides.parse(Files.readString(rates)).intervalFor(sites.site(0).host(),
+                    RateLimiter.Settings.DEFAULTS.spacing().defaultInterval());
             try (LocalSpiderling local = LocalSpiderling.start(aws, resources, options)) {
                 ObjectNode first = JSON.createObjectNode();
                 first.set("urls", list);
-                Phase fetch = phase(local, metering, "first fetch", first, bound);
+                Phase fetch = phase(local, metering, "first fetch", first, bound, sites, interval);
                 ObjectNode again = JSON.createObjectNode();
                 again.set("urls", list);
                 again.put("recrawlAfter", "PT0S");
-                Phase recrawl = phase(local, metering, "recrawl", again, bound);
+                Phase recrawl = phase(local, metering, "recrawl", again, bound, sites, interval);
                 return new Phase[] {fetch, recrawl};
             }
         } finally {
@@ -161,9 +171,10 @@ public final class FetchBenchmark {
     }
 
     /** Submits the batch as a client would, and waits for it as the harness, polling once a second. */
-    private static Phase phase(LocalSpiderling local, Metering metering, String name, ObjectNode body, double bound)
-            throws Exception {
+    private static Phase phase(LocalSpiderling local, Metering metering, String name, ObjectNode body, double bound,
+            LocalSites sites, Duration interval) throws Exception {
         Usage before = metering.snapshot();
+        int[] seen = sites.sites().stream().mapToInt(site -> site.requests().size()).toArray();
         long start = System.nanoTime();
         HttpResponse<String> posted = HTTP.send(local.apiRequest("/batches")
                 .POST(HttpRequest.BodyPublishers.ofString(body.toString())).build(),
@@ -185,7 +196,63 @@ public final class FetchBenchmark {
         double makespan = (System.nanoTime() - start) / 1e9;
         local.awaitS3Events(Duration.ofMinutes(1)); // the extract events of the last pages
         Thread.sleep(SETTLE);
-        return new Phase(name, status, makespan, bound, metering.snapshot().minus(before));
+        List<SiteLog> logs = new ArrayList<>();
+        for (int i = 0; i < seen.length; i++) {
+            LocalSite site = sites.site(i);
+            List<RecordedRequest> requests = site.requests();
+            logs.add(SiteLog.of(site.host(), requests.subList(seen[i], requests.size()), interval));
+        }
+        return new Phase(name, status, makespan, bound, metering.snapshot().minus(before), logs);
+    }
+
+    /**
+     * One site's requests in a phase, as it recorded them: how fast they came (between the first and the last), the
+     * most within any 1 s against the rate it was given, and the smallest gap between two against its interval. The
+     * sites stamp arrivals on their own threads, so a gap a little below the interval can be a stamp taken late; the
+     * count of such gaps is printed with the smallest, and the rate in any 1 s is the verdict, as the testkit's
+     * {@code PolitenessReport} judges it.
+     *
+     * @param perSecond requests per second between the first and the last request
+     * @param maxInAnySecond the most requests that arrived within 1 s of one another (a half-open window)
+     * @param allowedPerSecond 1 s / interval
+     * @param shortGaps gaps between consecutive arrivals below the interval
+     */
+    record SiteLog(String host, int requests, double perSecond, int maxInAnySecond, int allowedPerSecond,
+            Duration minGap, int shortGaps, Duration interval) {
+
+        static SiteLog of(String host, List<RecordedRequest> requests, Duration interval) {
+            List<Instant> at = requests.stream().map(RecordedRequest::receivedAt).sorted().toList();
+            int most = 0;
+            int from = 0;
+            Duration minGap = null;
+            int shortGaps = 0;
+            for (int i = 0; i < at.size(); i++) {
+                while (!at.get(from).plusSeconds(1).isAfter(at.get(i))) {
+                    from++;
+                }
+                most = Math.max(most, i - from + 1);
+                if (i > 0) {
+                    Duration gap = Duration.between(at.get(i - 1), at.get(i));
+                    minGap = minGap == null || gap.compareTo(minGap) < 0 ? gap : minGap;
+                    shortGaps += gap.compareTo(interval) < 0 ? 1 : 0;
+                }
+            }
+            double seconds = at.size() < 2 ? 0 : Duration.between(at.getFirst(), at.getLast()).toNanos() / 1e9;
+            return new SiteLog(host, at.size(), seconds > 0 ? (at.size() - 1) / seconds : 0, most,
+                    (int) (1000 / interval.toMillis()), minGap == null ? Duration.ZERO : minGap, shortGaps, interval);
+        }
+
+        /** More requests in some 1 s than the rate allows: the testkit's rule ({@code PolitenessReport}). */
+        boolean violated() {
+            return maxInAnySecond > allowedPerSecond;
+        }
+
+        String render() {
+            return String.format(Locale.ROOT, "%s: %d requests at %.1f/s; at most %d in any 1 s (allowed %d);"
+                    + " smallest gap %.1f ms, %d gaps below the %d ms interval%s", host, requests, perSecond,
+                    maxInAnySecond, allowedPerSecond, minGap.toNanos() / 1e6, shortGaps, interval.toMillis(),
+                    violated() ? "  RATE VIOLATION" : "");
+        }
     }
 
     static boolean oddPage(String path) {
