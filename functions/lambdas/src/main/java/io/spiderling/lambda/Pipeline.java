@@ -506,7 +506,10 @@ public final class Pipeline implements AutoCloseable {
                 .firstByteTimeout(config.get(ConfigKeys.FETCH_FIRST_BYTE_TIMEOUT))
                 .totalTimeout(config.get(ConfigKeys.FETCH_TOTAL_TIMEOUT))
                 .maxBodyBytes(config.get(ConfigKeys.FETCH_MAX_BODY_BYTES))
-                .allowLoopback(config.get(ConfigKeys.FETCH_ALLOW_LOOPBACK)).build(), CheckedAddress::resolve, clock));
+                .allowLoopback(config.get(ConfigKeys.FETCH_ALLOW_LOOPBACK))
+                // An invocation may fetch a site's groups side by side, and the local stack shares one fetcher.
+                .connectionsPerHost(limiterSettings().admission().maxInFlightCap()).build(), CheckedAddress::resolve,
+                clock));
     }
 
     /** The robots.txt policy as the fetcher applies it; the status reports use the same. */

@@ -54,12 +54,12 @@ public final class Lanes {
     }
 
     /**
-     * The frontier's depth cap for the site: {@code depthCap} for a site in the usual lanes, and as much per lane for
-     * one in more ({@code ceil(depthCap × lanes / usual lanes)}), so that each lane has jobs waiting in the queue.
+     * The frontier's depth cap for the site: {@code depthCap}, or two jobs per lane if that is more (one being
+     * fetched, one waiting in its group for when it ends), so that every lane of a site allowed more stays busy. No
+     * more than that: the queue's messages cost a receive its scan (ElasticMQ scans every message of a FIFO queue for
+     * a free group on each receive: 250 jobs of one site made it half of the local stack's CPU).
      */
     public int depthCap(SiteKey site, int depthCap) {
-        int lanes = groups(site);
-        return lanes <= usual ? depthCap : (int) Math.min(Integer.MAX_VALUE,
-                ((long) depthCap * lanes + usual - 1) / usual);
+        return Math.max(depthCap, 2 * groups(site));
     }
 }

@@ -18,7 +18,7 @@ import java.util.List;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 
-/** The depth cap follows a site's lanes: a site allowed more keeps each of its message groups as deep. */
+/** The depth cap follows a site's lanes: a site allowed more gets two jobs per message group in the queue. */
 class FrontierLanesTest {
 
     private final InMemoryFrontierStore store = new InMemoryFrontierStore();
@@ -28,13 +28,13 @@ class FrontierLanesTest {
             new Frontier.Settings(10, Duration.ofSeconds(1), Duration.ofMinutes(15), lanes));
 
     @Test
-    void park_whenSiteHasFiftyLanes_releasesTenPerTwoLanesAndOtherSitesTheCap() {
+    void park_whenSiteHasFiftyLanes_releasesTwoPerLaneAndOtherSitesTheCap() {
         frontier.park("b", urls("fast.example", 1_000));
         frontier.park("b", urls("slow.example", 1_000));
 
         List<FetchJob> sent = queue.sends().stream().flatMap(List::stream).toList();
-        assertEquals(250, sent.stream().filter(j -> j.siteKey().value().equals("fast.example")).count(),
-                "50 lanes x 10 / 2");
+        assertEquals(100, sent.stream().filter(j -> j.siteKey().value().equals("fast.example")).count(),
+                "50 lanes x 2");
         assertEquals(10, sent.stream().filter(j -> j.siteKey().value().equals("slow.example")).count());
     }
 

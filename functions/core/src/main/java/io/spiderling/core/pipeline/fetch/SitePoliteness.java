@@ -295,7 +295,8 @@ public final class SitePoliteness {
 
         /**
          * Gives back the request's in-flight place and lets the site's answer adjust its rate: at the site's next
-         * write for an ordinary answer, at once for one that slows the site down.
+         * write for an ordinary answer or a request not sent (late, or blocked), at once for one that slows the site
+         * down. A late request asks for its next slot at once, so its release rides on that write.
          *
          * @param urlHash the URL asked, for the site's failure streak
          */
@@ -309,7 +310,7 @@ public final class SitePoliteness {
             Site site = site(go.site());
             synchronized (site) {
                 site.deferred.add(answer);
-                if (outcome == FetchOutcome.OK || outcome == FetchOutcome.CLIENT_ERROR) {
+                if (outcome != FetchOutcome.THROTTLED && !outcome.siteFailure()) {
                     return;
                 }
                 change(go.site(), site, state -> new Step<>(state, null));
