@@ -1,19 +1,21 @@
 package io.spiderling.aws;
 
 import io.spiderling.core.fetch.FetchJob;
+import io.spiderling.core.politeness.Lanes;
 import io.spiderling.core.port.FetchQueue;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import software.amazon.awssdk.services.sqs.SqsClient;
 import software.amazon.awssdk.services.sqs.model.BatchResultErrorEntry;
 import software.amazon.awssdk.services.sqs.model.SendMessageBatchRequestEntry;
 import software.amazon.awssdk.services.sqs.model.SendMessageBatchResponse;
 
 /**
- * {@link FetchQueue} on an SQS FIFO queue: the message group is the site key, so one site's jobs are handed out one
- * at a time while other sites proceed. SendMessageBatch can fail per entry, so failed entries are re-sent (with the
+ * {@link FetchQueue} on an SQS FIFO queue: the message group is the site key (split into the site's {@link Lanes}), so
+ * one site's jobs are handed out one lane at a time while other sites proceed. SendMessageBatch can fail per entry, so failed entries are re-sent (with the
  * same deduplication ids, which makes a re-send of an entry that did get through harmless) before giving up.
  */
 public final class SqsFetchQueue implements FetchQueue {
@@ -23,17 +25,17 @@ public final class SqsFetchQueue implements FetchQueue {
 
     private final SqsClient sqs;
     private final String queueUrl;
-    private final int groupsPerSite;
+    private final Lanes lanes;
 
     public SqsFetchQueue(SqsClient sqs, String queueUrl) {
-        this(sqs, queueUrl, 1);
+        this(sqs, queueUrl, Lanes.fixed(1));
     }
 
-    /** @param groupsPerSite message groups per site (see {@link FetchJob#messageGroupId(int)}) */
-    public SqsFetchQueue(SqsClient sqs, String queueUrl, int groupsPerSite) {
+    /** @param lanes each site's message groups (see {@link Lanes#messageGroupId}) */
+    public SqsFetchQueue(SqsClient sqs, String queueUrl, Lanes lanes) {
         this.sqs = sqs;
         this.queueUrl = queueUrl;
-        this.groupsPerSite = groupsPerSite;
+        this.lanes = Objects.requireNonNull(lanes, "lanes");
     }
 
     @Override
@@ -59,7 +61,7 @@ public final class SqsFetchQueue implements FetchQueue {
                     .map(e -> SendMessageBatchRequestEntry.builder()
                             .id(e.getKey())
                             .messageBody(FetchJobCodec.encode(e.getValue()))
-                            .messageGroupId(e.getValue().messageGroupId(groupsPerSite))
+                            .messageGroupId(lanes.messageGroupId(e.getValue()))
                             .messageDeduplicationId(e.getValue().deduplicationId())
                             .build())
                     .toList();

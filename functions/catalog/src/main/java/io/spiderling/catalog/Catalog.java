@@ -51,8 +51,10 @@ public final class Catalog {
     /** The longest an HTTP API integration may take (API Gateway gives up at 30 s). */
     static final Duration HTTP_TIMEOUT = Duration.ofSeconds(29);
 
+    /** The frontier's settings, and what a site's lanes (message groups, and depth) follow: its rate override. */
     private static final ConfigKey<?>[] FRONTIER = {ConfigKeys.FRONTIER_DEPTH_CAP, ConfigKeys.FRONTIER_SPACING,
-            ConfigKeys.FRONTIER_LOST_AFTER};
+            ConfigKeys.FRONTIER_LOST_AFTER, ConfigKeys.FETCH_RATE_OVERRIDES_FILE,
+            ConfigKeys.FETCH_MAX_IN_FLIGHT_PER_SITE};
     private static final ConfigKey<?>[] CALLBACKS = {ConfigKeys.NOTIFY_ALLOWED_HOSTS, ConfigKeys.NOTIFY_ALLOW_HTTP,
             ConfigKeys.FETCH_ALLOW_LOOPBACK};
     private static final ConfigKey<?>[] GATEWAY_AUTH = {ConfigKeys.AUTH_MODE, ConfigKeys.AUTH_CLIENT_CLAIM};
@@ -193,7 +195,7 @@ public final class Catalog {
                     .settings(GATEWAY_AUTH).settings(ConfigKeys.LINKS_ENABLED)
                     // What a batch waits on: its sites' state, read as the fetcher's policies read it.
                     .settings(ConfigKeys.FETCH_ROBOTS_AGENT, ConfigKeys.FETCH_ROBOTS_RETRY_BASE,
-                            ConfigKeys.FETCH_THROTTLE_PAUSE)
+                            ConfigKeys.FETCH_THROTTLE_PAUSE, ConfigKeys.FETCH_MAX_IN_FLIGHT_PER_SITE)
                     .table(Table.BATCHES, READ_WRITE).table(Table.URLS, READ_WRITE).table(Table.LINKS, READ)
                     .table(Table.SITES, READ)
                     .objects(BucketPrefix.CONTENT, READ)

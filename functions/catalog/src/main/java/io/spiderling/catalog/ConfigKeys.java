@@ -72,6 +72,8 @@ public final class ConfigKeys {
     public static final ConfigKey<Optional<String>> FETCH_OPT_OUT_FILE = ConfigKey.optional("spiderling.fetch.opt-out-file");
     public static final ConfigKey<Optional<String>> FETCH_RATE_OVERRIDES_FILE =
             ConfigKey.optional("spiderling.fetch.rate-overrides-file");
+    public static final ConfigKey<Integer> FETCH_MAX_IN_FLIGHT_PER_SITE =
+            ConfigKey.integer("spiderling.fetch.max-in-flight-per-site");
     public static final ConfigKey<Duration> FETCH_ROBOTS_RETRY_BASE =
             ConfigKey.duration("spiderling.fetch.robots-retry-base");
     public static final ConfigKey<Duration> FETCH_THROTTLE_PAUSE = ConfigKey.duration("spiderling.fetch.throttle-pause");

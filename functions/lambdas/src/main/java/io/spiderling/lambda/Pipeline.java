@@ -49,6 +49,7 @@ import io.spiderling.core.pipeline.fetch.SitePoliteness;
 import io.spiderling.core.pipeline.query.UpdateFields;
 import io.spiderling.core.politeness.OptOut;
 import io.spiderling.core.politeness.RateLimiter;
+import io.spiderling.core.politeness.Lanes;
 import io.spiderling.core.politeness.RateOverrides;
 import io.spiderling.core.politeness.RetryPolicy;
 import io.spiderling.core.port.BatchOriginStore;
@@ -136,13 +137,17 @@ public final class Pipeline implements AutoCloseable {
             config().get(ConfigKeys.TABLES_LINKS)));
     private final Lazy<DynamoDbFetchSwitch> fetchSwitch = lazy(() -> new DynamoDbFetchSwitch(aws().dynamoDb(),
             config().get(ConfigKeys.TABLES_SITES), clock(), SWITCH_CACHE));
+    private final Lazy<RateOverrides> overrides = lazy(() -> config().get(ConfigKeys.FETCH_RATE_OVERRIDES_FILE)
+            .map(f -> RateOverrides.parse(read(ConfigKeys.FETCH_RATE_OVERRIDES_FILE, Path.of(f))))
+            .orElse(RateOverrides.none()));
     /**
-     * The fetch queue's message groups per site, one per place in flight: a site's allowed requests overlap across
-     * invocations. The fetch stage reads the same number (a redirect to a URL of another group goes to that group).
+     * The fetch queue's message groups of each site, one per place in flight: a site's allowed requests overlap across
+     * invocations. Every sender of fetch jobs and the fetch stage (a redirect to a URL of another group goes to that
+     * group) derive them alike, from the overrides and the limiter's places.
      */
-    private static final int GROUPS_PER_SITE = RateLimiter.Settings.DEFAULTS.admission().maxInFlight();
+    private final Lazy<Lanes> lanes = lazy(() -> Lanes.of(RateLimiter.create(limiterSettings()), overrides.get()));
     private final Lazy<FetchQueue> fetchQueue = lazy(() -> new SqsFetchQueue(aws().sqs(),
-            config().get(ConfigKeys.QUEUES_FETCH), GROUPS_PER_SITE));
+            config().get(ConfigKeys.QUEUES_FETCH), lanes.get()));
     private final Lazy<NotifyQueue> notifyQueue = lazy(() -> new SqsNotifyQueue(aws().sqs(),
             config().get(ConfigKeys.QUEUES_NOTIFY)));
     private final Lazy<EventSink> events = lazy(() -> config().get(ConfigKeys.QUEUES_EVENTS)
@@ -444,7 +449,8 @@ public final class Pipeline implements AutoCloseable {
     private Frontier buildFrontier() {
         return new Frontier(new DynamoDbFrontierStore(aws().dynamoDb(), config.get(ConfigKeys.TABLES_SITES)),
                 fetchQueue.get(), clock, new Frontier.Settings(config.get(ConfigKeys.FRONTIER_DEPTH_CAP),
-                        config.get(ConfigKeys.FRONTIER_SPACING), config.get(ConfigKeys.FRONTIER_LOST_AFTER)),
+                        config.get(ConfigKeys.FRONTIER_SPACING), config.get(ConfigKeys.FRONTIER_LOST_AFTER),
+                        lanes.get()),
                 fetchSwitch());
     }
 
@@ -500,7 +506,10 @@ public final class Pipeline implements AutoCloseable {
                 .firstByteTimeout(config.get(ConfigKeys.FETCH_FIRST_BYTE_TIMEOUT))
                 .totalTimeout(config.get(ConfigKeys.FETCH_TOTAL_TIMEOUT))
                 .maxBodyBytes(config.get(ConfigKeys.FETCH_MAX_BODY_BYTES))
-                .allowLoopback(config.get(ConfigKeys.FETCH_ALLOW_LOOPBACK)).build(), CheckedAddress::resolve, clock));
+                .allowLoopback(config.get(ConfigKeys.FETCH_ALLOW_LOOPBACK))
+                // An invocation may fetch a site's groups side by side, and the local stack shares one fetcher.
+                .connectionsPerHost(limiterSettings().admission().maxInFlightCap()).build(), CheckedAddress::resolve,
+                clock));
     }
 
     /** The robots.txt policy as the fetcher applies it; the status reports use the same. */
@@ -518,8 +527,12 @@ public final class Pipeline implements AutoCloseable {
 
     /** The rate limiter as the fetcher applies it; the status reports use the same. */
     private RateLimiter rateLimiter() {
-        return RateLimiter.create(RateLimiter.Settings.DEFAULTS
-                .withDefaultPause(config.get(ConfigKeys.FETCH_THROTTLE_PAUSE)));
+        return RateLimiter.create(limiterSettings().withDefaultPause(config.get(ConfigKeys.FETCH_THROTTLE_PAUSE)));
+    }
+
+    /** The limiter's places in flight, on which a site's lanes depend as well as its slots. */
+    private RateLimiter.Settings limiterSettings() {
+        return RateLimiter.Settings.DEFAULTS.withMaxInFlightCap(config.get(ConfigKeys.FETCH_MAX_IN_FLIGHT_PER_SITE));
     }
 
     private BatchWaiting buildWaiting() {
@@ -532,14 +545,11 @@ public final class Pipeline implements AutoCloseable {
     private FetchPage buildFetchPage() {
         RetryPolicy.Settings retries = RetryPolicy.Settings.DEFAULTS
                 .withBackoffBase(config.get(ConfigKeys.FETCH_RETRY_BASE));
-        RateOverrides overrides = config.get(ConfigKeys.FETCH_RATE_OVERRIDES_FILE)
-                .map(f -> RateOverrides.parse(read(ConfigKeys.FETCH_RATE_OVERRIDES_FILE, Path.of(f))))
-                .orElse(RateOverrides.none());
         Set<SiteKey> optOut = config.get(ConfigKeys.FETCH_OPT_OUT_FILE)
                 .map(f -> OptOut.parse(read(ConfigKeys.FETCH_OPT_OUT_FILE, Path.of(f))))
                 .orElse(Set.of());
         SitePoliteness politeness = SitePoliteness.builder().robots(robotsPolicy())
-                .robotsStore(robotsStore()).limiter(rateLimiter()).rates(rateStore()).overrides(overrides)
+                .robotsStore(robotsStore()).limiter(rateLimiter()).rates(rateStore()).overrides(overrides.get())
                 .fetcher(fetcher.get()).normalizer(normalizer()).clock(clock).pause(Pipeline::sleepUntil)
                 .jitter(jitter).build();
         ExtractContent extractContent = extract();
@@ -563,7 +573,7 @@ public final class Pipeline implements AutoCloseable {
                         .withMaxRedirects(config.get(ConfigKeys.FETCH_MAX_REDIRECTS))
                         // The site's groups already overlap its requests (SqsFetchQueue): one lane per group.
                         .withLanesPerSite(1)
-                        .withGroupsPerSite(GROUPS_PER_SITE)
+                        .withLanes(lanes.get())
                         .withCapture(config.get(ConfigKeys.CAPTURE_ENABLED)))
                 .listener(listener)
                 .wake(new SqsWakeQueue(aws().sqs(), config.get(ConfigKeys.QUEUES_WAKE), clock))

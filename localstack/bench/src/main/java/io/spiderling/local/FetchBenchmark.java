@@ -4,6 +4,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.spiderling.catalog.ConfigKeys;
+import io.spiderling.core.politeness.RateLimiter;
+import io.spiderling.core.politeness.RateOverrides;
 import io.spiderling.local.cost.Account;
 import io.spiderling.local.cost.AwsPrices;
 import io.spiderling.local.cost.CostReport;
@@ -15,6 +17,7 @@ import io.spiderling.testkit.EmbeddedAws;
 import io.spiderling.testkit.GeneratedPages;
 import io.spiderling.testkit.LocalSite;
 import io.spiderling.testkit.LocalSites;
+import io.spiderling.testkit.RecordedRequest;
 import io.spiderling.testkit.SiteLatency;
 import io.spiderling.testkit.StackResources;
 import java.net.http.HttpClient;
@@ -64,9 +67,9 @@ public final class FetchBenchmark {
     record Settings(int urls, int sites, int qps, int concurrency, int runs, long ttfbMs, double mbps, long seed,
             boolean cost, boolean capture, double scaleModel) {}
 
-    /** One phase: its batch's final status, makespan, bound and usage. */
+    /** One phase: its batch's final status, makespan, bound and usage, and what the sites saw. */
     record Phase(String name, JsonNode status, double makespan, double bound, Usage usage,
-            KeyLoadReport.Sites sites) {
+            KeyLoadReport.Sites sites, List<SiteLog> logs) {
         int count(String state) {
             return status.at("/counts/" + state).asInt();
         }
@@ -117,6 +120,10 @@ public final class FetchBenchmark {
                 + " bound max_s (n_s - 1)/q = %.1f s; ratio %.2f%n", phase.name(), phase.count("fetched"),
                 phase.count("not-modified"), phase.status().get("total").asInt() - phase.count("fetched")
                 - phase.count("not-modified"), phase.makespan(), phase.bound(), phase.ratio());
+        phase.logs().stream().sorted(java.util.Comparator.comparingDouble(SiteLog::perSecond).reversed())
+                .limit(5).forEach(site -> System.out.println("  " + site.render()));
+        System.out.printf(Locale.ROOT, "  politeness: %d of %d sites over their rate in some 1 s%n",
+                phase.logs().stream().filter(SiteLog::violated).count(), phase.logs().size());
         if (s.cost()) {
             System.out.print(phase.report().render());
         }
@@ -155,15 +162,19 @@ public final class FetchBenchmark {
                     .withMetering(metering)
                     .withInterceptors(model.<List<software.amazon.awssdk.core.interceptor.ExecutionInterceptor>>map(
                             List::of).orElse(List.of()));
+            Duration interval = RateOverrides.parse(Files.readString(rates)).intervalFor(sites.site(0).host(),
+                    RateLimiter.Settings.DEFAULTS.spacing().defaultInterval());
             try (LocalSpiderling local = LocalSpiderling.start(aws, resources, options)) {
                 ObjectNode first = JSON.createObjectNode();
                 first.set("urls", list);
                 KeyLoadReport.Sites siteLoad = new KeyLoadReport.Sites(busiest, s.qps());
-                Phase fetch = print(s, phase(local, metering, model, "first fetch", first, bound, siteLoad));
+                Phase fetch = print(s, phase(local, metering, model, "first fetch", first, bound, siteLoad,
+                        sites, interval));
                 ObjectNode again = JSON.createObjectNode();
                 again.set("urls", list);
                 again.put("recrawlAfter", "PT0S");
-                Phase recrawl = print(s, phase(local, metering, model, "recrawl", again, bound, siteLoad));
+                Phase recrawl = print(s, phase(local, metering, model, "recrawl", again, bound, siteLoad,
+                        sites, interval));
                 return new Phase[] {fetch, recrawl};
             }
         } finally {
@@ -174,8 +185,10 @@ public final class FetchBenchmark {
 
     /** Submits the batch as a client would, and waits for it as the harness, polling once a second. */
     private static Phase phase(LocalSpiderling local, Metering metering, Optional<ScaleModel> model, String name,
-            ObjectNode body, double bound, KeyLoadReport.Sites sites) throws Exception {
+            ObjectNode body, double bound, KeyLoadReport.Sites sites, LocalSites localSites, Duration interval)
+            throws Exception {
         Usage before = metering.snapshot();
+        int[] seen = localSites.sites().stream().mapToInt(site -> site.requests().size()).toArray();
         Map<Usage.Key, Long> throttledBefore = model.map(ScaleModel::throttles).orElse(Map.of());
         long start = System.nanoTime();
         HttpResponse<String> posted = HTTP.send(local.apiRequest("/batches")
@@ -199,7 +212,63 @@ public final class FetchBenchmark {
         model.ifPresent(m -> System.out.printf(Locale.ROOT, "%n%s: %s", name, m.report(throttledBefore)));
         local.awaitS3Events(Duration.ofMinutes(1)); // the extract events of the last pages
         Thread.sleep(SETTLE);
-        return new Phase(name, status, makespan, bound, metering.snapshot().minus(before), sites);
+        List<SiteLog> logs = new ArrayList<>();
+        for (int i = 0; i < seen.length; i++) {
+            LocalSite site = localSites.site(i);
+            List<RecordedRequest> requests = site.requests();
+            logs.add(SiteLog.of(site.host(), requests.subList(seen[i], requests.size()), interval));
+        }
+        return new Phase(name, status, makespan, bound, metering.snapshot().minus(before), sites, logs);
+    }
+
+    /**
+     * One site's requests in a phase, as it recorded them: how fast they came (between the first and the last), the
+     * most within any 1 s against the rate it was given, and the smallest gap between two against its interval. The
+     * sites stamp arrivals on their own threads, so a gap a little below the interval can be a stamp taken late; the
+     * count of such gaps is printed with the smallest, and the rate in any 1 s is the verdict, as the testkit's
+     * {@code PolitenessReport} judges it.
+     *
+     * @param perSecond requests per second between the first and the last request
+     * @param maxInAnySecond the most requests that arrived within 1 s of one another (a half-open window)
+     * @param allowedPerSecond 1 s / interval
+     * @param shortGaps gaps between consecutive arrivals below the interval
+     */
+    record SiteLog(String host, int requests, double perSecond, int maxInAnySecond, int allowedPerSecond,
+            Duration minGap, int shortGaps, Duration interval) {
+
+        static SiteLog of(String host, List<RecordedRequest> requests, Duration interval) {
+            List<Instant> at = requests.stream().map(RecordedRequest::receivedAt).sorted().toList();
+            int most = 0;
+            int from = 0;
+            Duration minGap = null;
+            int shortGaps = 0;
+            for (int i = 0; i < at.size(); i++) {
+                while (!at.get(from).plusSeconds(1).isAfter(at.get(i))) {
+                    from++;
+                }
+                most = Math.max(most, i - from + 1);
+                if (i > 0) {
+                    Duration gap = Duration.between(at.get(i - 1), at.get(i));
+                    minGap = minGap == null || gap.compareTo(minGap) < 0 ? gap : minGap;
+                    shortGaps += gap.compareTo(interval) < 0 ? 1 : 0;
+                }
+            }
+            double seconds = at.size() < 2 ? 0 : Duration.between(at.getFirst(), at.getLast()).toNanos() / 1e9;
+            return new SiteLog(host, at.size(), seconds > 0 ? (at.size() - 1) / seconds : 0, most,
+                    (int) (1000 / interval.toMillis()), minGap == null ? Duration.ZERO : minGap, shortGaps, interval);
+        }
+
+        /** More requests in some 1 s than the rate allows: the testkit's rule ({@code PolitenessReport}). */
+        boolean violated() {
+            return maxInAnySecond > allowedPerSecond;
+        }
+
+        String render() {
+            return String.format(Locale.ROOT, "%s: %d requests at %.1f/s; at most %d in any 1 s (allowed %d);"
+                    + " smallest gap %.1f ms, %d gaps below the %d ms interval%s", host, requests, perSecond,
+                    maxInAnySecond, allowedPerSecond, minGap.toNanos() / 1e6, shortGaps, interval.toMillis(),
+                    violated() ? "  RATE VIOLATION" : "");
+        }
     }
 
     static boolean oddPage(String path) {
@@ -248,8 +317,8 @@ public final class FetchBenchmark {
                 case "--scale-model" -> scaleModel = Double.parseDouble(argv[++i]);
                 default -> {
                     System.err.println("Usage: ./spiderling bench-fetch [--urls N] [--sites M] [--qps Q]"
-                            + " [--concurrency C] [--runs R] [--ttfb-ms MS] [--mbps MB_PER_S] [--seed S] [--no-cost] [--capture]"
-                            + " [--scale-model N]\n"
+                            + " [--concurrency C] [--runs R] [--ttfb-ms MS] [--mbps MB_PER_S] [--seed S] [--no-cost]"
+                            + " [--capture] [--scale-model N]\n"
                             + "  --mbps is the sites' transfer rate in megabytes (10^6 bytes) a second; default 10;"
                             + " --ttfb-ms 200\n  --no-cost: makespan only, without the meter's consumed-capacity"
                             + " requests and side reads of transactions' items\n  --capture: store wire captures for WARC"

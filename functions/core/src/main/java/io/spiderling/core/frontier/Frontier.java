@@ -2,6 +2,7 @@ package io.spiderling.core.frontier;
 
 import io.spiderling.core.fetch.FetchJob;
 import io.spiderling.core.fetch.Hop;
+import io.spiderling.core.politeness.Lanes;
 import io.spiderling.core.port.FetchQueue;
 import io.spiderling.core.port.FetchSwitch;
 import io.spiderling.core.port.FrontierStore;
@@ -15,6 +16,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Optional;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -35,17 +37,30 @@ import java.util.concurrent.ConcurrentHashMap;
 public final class Frontier {
 
     /**
-     * @param depthCap most jobs of one site in the fetch queue (or in flight) at once
+     * @param depthCap most jobs of one site in the fetch queue (or in flight) at once, for a site in the usual lanes
      * @param spacing the order step between consecutive URLs of one batch and site
      * @param lostAfter a released job not finished by then is sent again
+     * @param lanes the sites' message groups: a site in more lanes than usual (an override allows it more) gets as
+     *     much depth per lane ({@link Lanes#depthCap})
      */
-    public record Settings(int depthCap, Duration spacing, Duration lostAfter) {
+    public record Settings(int depthCap, Duration spacing, Duration lostAfter, Lanes lanes) {
         public static final Settings DEFAULTS = new Settings(10, Duration.ofSeconds(1), Duration.ofMinutes(15));
 
         public Settings {
             if (depthCap < 1) {
                 throw new IllegalArgumentException("depthCap must be at least 1, was " + depthCap);
             }
+            Objects.requireNonNull(lanes, "lanes");
+        }
+
+        /** Every site with the same cap. */
+        public Settings(int depthCap, Duration spacing, Duration lostAfter) {
+            this(depthCap, spacing, lostAfter, Lanes.fixed(1));
+        }
+
+        /** The cap of this site. */
+        int depthCap(SiteKey site) {
+            return lanes.depthCap(site, depthCap);
         }
     }
 
@@ -131,14 +146,15 @@ public final class Frontier {
         if (fetchSwitch.paused()) {
             return new Released(0, true);
         }
-        int room = settings.depthCap() - store.released(site);
+        int cap = settings.depthCap(site);
+        int room = cap - store.released(site);
         if (room <= 0) {
             return new Released(0, true);
         }
         Instant now = clock.instant();
         List<FrontierEntry> due = store.due(site, now, room);
         // An entry left out was taken by another releaser, or found the site's last place filled: skip it.
-        List<FetchJob> jobs = store.releaseAll(site, due, now, settings.depthCap()).stream()
+        List<FetchJob> jobs = store.releaseAll(site, due, now, cap).stream()
                 .map(FrontierEntry::job).toList();
         try {
             queue.enqueue(jobs);

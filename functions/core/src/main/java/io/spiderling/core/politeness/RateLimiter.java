@@ -31,8 +31,9 @@ import java.util.Optional;
  * Consecutive slots are {@code interval + window} apart, so two requests that each went out within their windows
  * reach the site at least one interval apart, however late either was within its own: a busy fetcher (a loaded
  * core, a GC pause, another invocation of the same site) can delay a request but never bring two closer than the
- * interval. The window costs {@code sendWindow} of the site's rate; without it, a request sent late by δ would be
- * followed by the next one, on time, only {@code interval − δ} later.
+ * interval. The window costs {@code sendWindow} of the site's rate (at most {@link #MAX_WINDOW_SHARE} where the
+ * shortest window applies); without it, a request sent late by δ would be followed by the next one, on time, only
+ * {@code interval − δ} later.
  *
  * <p><b>In flight.</b> Every granted slot is a lease that the fetcher ends with {@link #release} once the fetch is
  * done (whatever its outcome), and that lapses on its own {@code lease} after its slot, so a fetcher that crashed
@@ -40,16 +41,25 @@ import java.util.Optional;
  * because slots strictly increase. At {@code maxInFlight} live leases, acquiring is refused until one interval later
  * (or until the next slot is within reach, if that is later): a lease usually ends well before it lapses.
  *
+ * <p><b>Sites allowed more get more places</b> ({@link #maxInFlight}). A site's places follow its base interval: the
+ * default {@code maxInFlight} (2), unless an override allows it more than the default rate, R requests a second;
+ * then {@code ceil(R × heldPerRequest)}, at least the default and at most {@code maxInFlightCap} (50). A request
+ * holds its place for more than the answer (the fetcher's lead before the slot, storing the page after), about 1 s
+ * with a site answering in 200 ms, so 2 places allowed such a site about 2 requests a second whatever its override;
+ * 50 places let it reach 50. The fetch queue gives the site as many message groups ({@code Lanes}), so that as many
+ * fetchers can hold them. A crawl delay that raises the base lowers the places with it.
+ *
  * <p><b>Effective interval.</b>
  * <pre>
  *   interval(state) = max(base, min(maxInterval, max(state.interval, responseFactor × rt / maxInFlight)))
  *   rt ← rt + smoothing × (sample − rt)       (the first sample is taken as it is)
  * </pre>
  * where {@code rt} is an exponentially weighted moving average of the durations of the site's answers (not of
- * failures to get one), in milliseconds. With the default
- * factor 2 and 2 in flight, a site answering in 1.5 s is asked once every 1.5 s: on average our requests hold at
- * most half of the connections we may hold at once (one of two), however slow the site gets (until the cap). A site
- * answering in 200 ms can thus be asked 5 times a second with two requests overlapping. The
+ * failures to get one), in milliseconds, and {@code maxInFlight} is the site's ({@link #maxInFlight}). With the
+ * default factor 2 and 2 in flight, a site answering in 1.5 s is asked once every 1.5 s: on average our requests hold
+ * at most half of the connections we may hold at once (one of two), however slow the site gets (until the cap). A site
+ * answering in 200 ms can thus be asked 5 times a second with two requests overlapping; one allowed 50 a second, with
+ * 50 places, 250 times (its base holds it to 50), and it keeps its 50 while it answers within 500 ms. The
  * base (configured interval raised to robots.txt's crawl delay) is a floor that nothing lowers, and only it may exceed
  * {@code maxInterval}.
  *
@@ -73,15 +83,30 @@ import java.util.Optional;
  */
 public final class RateLimiter {
 
-    /** The shortest send window of a slot (see {@link #window}): at most the interval itself. */
+    /**
+     * The shortest send window of a slot (see {@link #window}), for a site whose interval is at least
+     * {@code MIN_WINDOW / MAX_WINDOW_SHARE} (200 ms).
+     */
     public static final Duration MIN_WINDOW = Duration.ofMillis(25);
+
+    /**
+     * The most of a fast site's interval that {@link #MIN_WINDOW} may take: a window costs the site that share of its
+     * rate, so a site allowed 50 requests a second gets a 3 ms window and 43 requests a second, not 25.
+     */
+    public static final double MAX_WINDOW_SHARE = 0.125;
+
+    /**
+     * The most places in flight, and so message groups, of one site: a group id leaves four characters for its
+     * {@code #k} suffix ({@link io.spiderling.core.url.SiteKey#messageGroupId}).
+     */
+    public static final int MAX_LANES = 999;
 
     /** The limiter's settings, by concern. */
     public record Settings(Spacing spacing, Admission admission, Pacing pacing, Pausing pausing) {
 
         public static final Settings DEFAULTS = new Settings(
                 new Spacing(Duration.ofSeconds(1), Duration.ofSeconds(60), 0.1),
-                new Admission(Duration.ofSeconds(1), 2, Duration.ofMinutes(2)),
+                new Admission(Duration.ofSeconds(1), 2, Duration.ofMinutes(2), 50, Duration.ofSeconds(1)),
                 new Pacing(2.0, 0.3, 10),
                 new Pausing(Duration.ofSeconds(60), Duration.ofMinutes(10), 0.2, 3, Duration.ofSeconds(10)));
 
@@ -119,10 +144,18 @@ public final class RateLimiter {
          * Who gets a slot now.
          *
          * @param maxDelay the longest a fetcher waits for its slot; a later slot is refused (Aragog: 1 s)
-         * @param maxInFlight most fetches of one site at once
+         * @param maxInFlight most fetches of one site at once, unless an override allows it more (see
+         *     {@link RateLimiter#maxInFlight})
          * @param lease how long a granted slot counts as in flight without a release; above the fetch's total timeout
+         * @param maxInFlightCap most fetches at once of a site whose override allows it more: a ceiling on the
+         *     places, and so on the fetch queue's message groups, that one site can take; {@code maxInFlight} or more
+         * @param heldPerRequest how long one request holds its place in flight, from its grant to its release (the
+         *     fetcher's lead, the answer, storing it): a site allowed R requests a second gets
+         *     {@code ceil(R × heldPerRequest)} places, and keeps its rate while it answers within
+         *     {@code heldPerRequest / responseFactor}
          */
-        public record Admission(Duration maxDelay, int maxInFlight, Duration lease) {
+        public record Admission(Duration maxDelay, int maxInFlight, Duration lease, int maxInFlightCap,
+                Duration heldPerRequest) {
             public Admission {
                 Objects.requireNonNull(maxDelay, "maxDelay");
                 if (maxDelay.isNegative()) {
@@ -132,6 +165,16 @@ public final class RateLimiter {
                     throw new IllegalArgumentException("maxInFlight must be at least 1, was " + maxInFlight);
                 }
                 positive(lease, "lease");
+                if (maxInFlightCap < maxInFlight || maxInFlightCap > MAX_LANES) {
+                    throw new IllegalArgumentException("maxInFlightCap must be in [maxInFlight, " + MAX_LANES
+                            + "], was " + maxInFlightCap + " with maxInFlight " + maxInFlight);
+                }
+                positive(heldPerRequest, "heldPerRequest");
+            }
+
+            /** An admission where no site gets more than {@code maxInFlight} places, whatever its override. */
+            public Admission(Duration maxDelay, int maxInFlight, Duration lease) {
+                this(maxDelay, maxInFlight, lease, maxInFlight, Duration.ofSeconds(1));
             }
         }
 
@@ -186,6 +229,15 @@ public final class RateLimiter {
         public Settings withDefaultPause(Duration pause) {
             return new Settings(spacing, admission, pacing, new Pausing(pause, pausing.maxPause(),
                     pausing.pauseJitter(), pausing.failuresToPause(), pausing.failurePause()));
+        }
+
+        /**
+         * These settings with another ceiling on the places in flight of a site whose override allows it more (1 or
+         * {@code maxInFlight}: none gets more than {@code maxInFlight}).
+         */
+        public Settings withMaxInFlightCap(int cap) {
+            return new Settings(spacing, new Admission(admission.maxDelay(), admission.maxInFlight(),
+                    admission.lease(), cap, admission.heldPerRequest()), pacing, pausing);
         }
 
         /** These settings with another send window (a fraction of the interval, in [0, 1]). */
@@ -251,10 +303,25 @@ public final class RateLimiter {
                 .failing(state.failing()).version(state.version() + 1).build();
     }
 
+    /**
+     * The most fetches at once of a site with this base interval: {@code maxInFlight}, or for a site whose override
+     * allows it more than the default rate (a base below {@code defaultInterval}) {@code ceil(R × heldPerRequest)} at
+     * R requests a second, up to {@code maxInFlightCap}. See the class comment.
+     */
+    public int maxInFlight(Duration baseInterval) {
+        Settings.Admission admission = settings.admission();
+        if (baseInterval.compareTo(settings.spacing().defaultInterval()) >= 0) {
+            return admission.maxInFlight();
+        }
+        long interval = Math.max(1, baseInterval.toMillis());
+        long needed = (admission.heldPerRequest().toMillis() + interval - 1) / interval;
+        return (int) Math.max(admission.maxInFlight(), Math.min(admission.maxInFlightCap(), needed));
+    }
+
     /** The spacing between this site's slots now: see the class comment for the formula. */
     public Duration interval(SiteRate state) {
         Duration paced = max(state.interval(), scale(state.responseTime(),
-                settings.pacing().responseFactor() / settings.admission().maxInFlight()));
+                settings.pacing().responseFactor() / maxInFlight(state.baseInterval())));
         return max(state.baseInterval(), min(settings.spacing().maxInterval(), paced));
     }
 
@@ -275,7 +342,7 @@ public final class RateLimiter {
         Instant first = latest(latest(now, state.lastSlot().plus(every)), state.pausedUntil());
         Instant reachable = first.minus(longest);
         List<Instant> inFlight = live(state, now);
-        int places = settings.admission().maxInFlight() - inFlight.size();
+        int places = maxInFlight(state.baseInterval()) - inFlight.size();
         if (places <= 0) {
             return new Refused(latest(reachable, now.plus(every)), Reason.IN_FLIGHT, state);
         }
@@ -303,17 +370,20 @@ public final class RateLimiter {
     }
 
     /**
-     * The slack of a slot: {@code sendWindow × interval}, to the millisecond, but at least {@link #MIN_WINDOW} and at
-     * most the interval (none when {@code sendWindow} is 0). How late a fetcher writes is a matter of milliseconds
-     * whatever the site's rate (a timer, a busy event loop), so a fast site's tenth of its interval (2 ms at 50 per
-     * second) would leave almost every request late and never sent.
+     * The slack of a slot: {@code sendWindow × interval}, to the millisecond, but at least {@link #MIN_WINDOW} or
+     * {@link #MAX_WINDOW_SHARE} of the interval, whichever is shorter (none when {@code sendWindow} is 0). How late a
+     * fetcher writes is a matter of milliseconds whatever the site's rate (a timer, a busy event loop), so a tenth of a
+     * 100 ms interval would leave many requests late and never sent; but the window also spaces the slots, and 25 ms
+     * on a 20 ms interval would halve the rate of a site allowed 50 requests a second. Its requests are held on the
+     * fetcher's event loop until the slot ({@code PageFetcher.lead()}), which writes them within a few milliseconds.
      */
     private Duration window(SiteRate state) {
         Duration interval = interval(state);
         if (settings.spacing().sendWindow() == 0) {
             return Duration.ZERO;
         }
-        return min(interval, max(MIN_WINDOW, scale(interval, settings.spacing().sendWindow())));
+        return max(scale(interval, settings.spacing().sendWindow()), min(MIN_WINDOW, scale(interval,
+                MAX_WINDOW_SHARE)));
     }
 
     /**

@@ -26,8 +26,9 @@ import java.util.regex.Pattern;
  * {@link #MAX_QPS}; a site appears once. A file that breaks a rule is refused whole, naming the line, so a typo
  * cannot quietly leave a site at the wrong rate.
  *
- * <p>An override sets the interval only: the cap on fetches in flight still holds, so a site gets a fast rate only
- * if it also answers fast (2 in flight at 200 ms each is at most 10 requests per second).
+ * <p>An override sets the interval, and through it the site's places in flight ({@link RateLimiter#maxInFlight}) and
+ * its message groups ({@link Lanes}): a site allowed R requests a second above the default gets {@code ceil(R × 1 s)}
+ * of each, up to a cap, and keeps its rate while it answers within 500 ms.
  *
  * @param qps requests per second by site key, lower-case
  */

@@ -30,6 +30,7 @@ import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvFileSource;
 import org.junit.jupiter.params.provider.CsvSource;
 
 class RateLimiterTest {
@@ -49,7 +50,67 @@ class RateLimiterTest {
      */
     @TestFactory
     Stream<DynamicTest> acquire_whenSequenceTableScenario_givesExpectedSlotsAndState() throws IOException {
-        return scenarios(SEQUENCES, RateLimiter.create(RateLimiter.Settings.DEFAULTS.withSendWindow(0)));
+        return scenarios(SEQUENCES, RateLimiter.create(RateLimiter.Settings.DEFAULTS.withSendWindow(0)
+                .withMaxInFlightCap(2)));
+    }
+
+    /** The allowance table: places, pacing and window of a site by its override, cap and response time. */
+    @ParameterizedTest(name = "{0}")
+    @CsvFileSource(resources = "/politeness/rate-limiter-allowance.csv", numLinesToSkip = 1)
+    void maxInFlight_whenOverrideTableCase_scalesPlacesPacingAndWindow(String name, int cap, String rate,
+            Duration responseTime, int maxInFlight, Duration interval, Duration window, double perSecond,
+            int grantedAtOnce) {
+        RateLimiter capped = RateLimiter.create(RateLimiter.Settings.DEFAULTS.withMaxInFlightCap(cap));
+        RateOverrides overrides = rate.equals("none") ? RateOverrides.none()
+                : RateOverrides.parse("site.example " + rate);
+        Duration base = capped.baseInterval("site.example", overrides, Optional.empty());
+        SiteRate answered = capped.onSuccess(capped.initial(base), responseTime);
+
+        assertEquals(maxInFlight, capped.maxInFlight(base), "places");
+        assertEquals(interval, capped.interval(answered), "interval");
+        assertEquals(window, Duration.between(NOW, capped.sendBy(answered, NOW)), "window");
+        assertEquals(perSecond, Math.round(100_000.0 / interval.plus(window).toMillis()) / 100.0, "per second");
+        Granted granted = assertInstanceOf(Granted.class, capped.acquire(answered, NOW, 1000));
+        assertEquals(grantedAtOnce, granted.slots().size(), "slots at once");
+        for (int i = 1; i < granted.slots().size(); i++) {
+            assertEquals(interval.plus(window), Duration.between(granted.slots().get(i - 1), granted.slots().get(i)),
+                    "slots an interval plus the window apart");
+        }
+    }
+
+    /**
+     * A site without an override decides as the limiter did before overrides raised places: every acquire, pacing
+     * and window the same as with a cap of 2 (no site above 2 places), over throttles, failures and slow answers.
+     */
+    @ParameterizedTest
+    @CsvSource({"PT1S", "PT2S", "PT30S"})
+    void acquire_whenNoOverride_decidesAsWithTwoPlacesForEverySite(Duration base) {
+        RateLimiter two = RateLimiter.create(RateLimiter.Settings.DEFAULTS.withMaxInFlightCap(2));
+        SiteRate state = limiter.initial(base);
+        Instant at = NOW;
+        for (int step = 0; step < 60; step++) {
+            assertEquals(2, limiter.maxInFlight(state.baseInterval()));
+            assertEquals(two.interval(state), limiter.interval(state), "interval at step " + step);
+            assertEquals(two.sendBy(state, at), limiter.sendBy(state, at), "window at step " + step);
+            RateDecision decision = limiter.acquire(state, at, 3);
+            assertEquals(two.acquire(state, at, 3), decision, "decision at step " + step);
+            state = switch (step % 6) {
+                case 0 -> decision instanceof Granted g ? g.next() : state;
+                case 1 -> limiter.onSuccess(state, Duration.ofMillis(150 + 40L * step));
+                case 2 -> state.inFlight().isEmpty() ? state : limiter.release(state, state.inFlight().getFirst());
+                case 3 -> step % 4 == 3 ? limiter.onThrottled(state, at, 429, Optional.empty(), 0.5)
+                        : limiter.onSuccess(state, Duration.ofMillis(90));
+                case 4 -> limiter.onFailure(state, URL_A, FetchOutcome.TIMEOUT, at, 0.3);
+                default -> decision instanceof Granted g ? g.next() : state;
+            };
+            at = at.plusMillis(700);
+        }
+    }
+
+    @ParameterizedTest
+    @CsvSource({"1", "1000"})
+    void settings_whenMaxInFlightCapOutsideDefaultTo999_throws(int cap) {
+        assertThrows(IllegalArgumentException.class, () -> RateLimiter.Settings.DEFAULTS.withMaxInFlightCap(cap));
     }
 
     /** The send-window table, on the default settings: a request late within its window never crowds the next. */

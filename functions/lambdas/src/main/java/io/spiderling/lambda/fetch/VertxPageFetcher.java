@@ -18,6 +18,7 @@ import io.vertx.core.http.HttpClientOptions;
 import io.vertx.core.http.HttpClientRequest;
 import io.vertx.core.http.HttpClientResponse;
 import io.vertx.core.http.HttpMethod;
+import io.vertx.core.http.PoolOptions;
 import io.vertx.core.http.RequestOptions;
 import io.spiderling.core.fetch.WireExchange;
 import io.vertx.core.http.HttpVersion;
@@ -76,9 +77,12 @@ public final class VertxPageFetcher implements PageFetcher, AutoCloseable {
      * @param firstByteTimeout the longest silence from the site (no byte) before giving up
      * @param maxBodyBytes bodies are cut at this size and flagged as truncated
      * @param allowLoopback local and test runs only: allow 127.0.0.0/8 past the SSRF guard (never 169.254.0.0/16)
+     * @param connectionsPerHost the most connections open to one address at once: a site's places in flight, which
+     *     its rate item bounds anyway (a request waiting for a connection past its send window is not sent); 5, Vert.x's
+     *     default, unless set
      */
     public record Settings(String userAgent, Duration connectTimeout, Duration firstByteTimeout, Duration totalTimeout,
-            long maxBodyBytes, boolean allowLoopback) {
+            long maxBodyBytes, boolean allowLoopback, int connectionsPerHost) {
 
         public static Builder builder() {
             return new Builder();
@@ -92,6 +96,7 @@ public final class VertxPageFetcher implements PageFetcher, AutoCloseable {
             private Duration totalTimeout;
             private long maxBodyBytes;
             private boolean allowLoopback;
+            private int connectionsPerHost = 5;
 
             public Builder userAgent(String value) {
                 userAgent = value;
@@ -123,11 +128,17 @@ public final class VertxPageFetcher implements PageFetcher, AutoCloseable {
                 return this;
             }
 
+            public Builder connectionsPerHost(int value) {
+                connectionsPerHost = value;
+                return this;
+            }
+
             public Settings build() {
                 return new Settings(java.util.Objects.requireNonNull(userAgent, "userAgent"),
                         java.util.Objects.requireNonNull(connectTimeout, "connectTimeout"),
                         java.util.Objects.requireNonNull(firstByteTimeout, "firstByteTimeout"),
-                        java.util.Objects.requireNonNull(totalTimeout, "totalTimeout"), maxBodyBytes, allowLoopback);
+                        java.util.Objects.requireNonNull(totalTimeout, "totalTimeout"), maxBodyBytes, allowLoopback,
+                        connectionsPerHost);
             }
         }
     }
@@ -169,7 +180,8 @@ public final class VertxPageFetcher implements PageFetcher, AutoCloseable {
                 .setKeepAlive(true)
                 .setForceSni(true)
                 .setVerifyHost(true)
-                .setTryUseCompression(false)); // decoded here, under the ratio guard
+                .setTryUseCompression(false), // decoded here, under the ratio guard
+                new PoolOptions().setHttp1MaxSize(settings.connectionsPerHost()));
     }
 
     /**

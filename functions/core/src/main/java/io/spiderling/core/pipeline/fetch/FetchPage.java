@@ -17,6 +17,7 @@ import io.spiderling.core.fetch.WireExchange;
 import io.spiderling.core.frontier.Frontier;
 import io.spiderling.core.pipeline.BatchTracker;
 import io.spiderling.core.politeness.FetchOutcome;
+import io.spiderling.core.politeness.Lanes;
 import io.spiderling.core.politeness.RetryDecision;
 import io.spiderling.core.politeness.RetryPolicy;
 import io.spiderling.core.port.BlobStore;
@@ -65,9 +66,9 @@ import java.util.function.DoubleSupplier;
  * nothing. Only the stores failing is an infrastructure failure; it propagates so the message is retried.
  *
  * <p><b>Invocations.</b> Jobs are handled inside an {@link Invocation}, which reads each stored row, robots.txt entry
- * and rate item once (the batch header is read per job, so a cancellation is seen at once), fetches a site's jobs
- * {@code lanesPerSite} at a time and different sites side by side (each request still taking its slot from the
- * shared rate item), and at its end writes the sites' rate answers, releases the sites' next jobs and checks the
+ * and rate item once (the batch header is read per job, so a cancellation is seen at once), fetches a message
+ * group's jobs {@code lanesPerSite} at a time and different groups and sites side by side (each request still taking
+ * its slot from the shared rate item), and at its end writes the sites' rate answers, releases the sites' next jobs and checks the
  * batches' completion once each.
  */
 public final class FetchPage {
@@ -101,55 +102,54 @@ public final class FetchPage {
      * @param pausedRecheck how long a job waits in the frontier while the kill switch is off
      * @param freshMin the shortest freshness caching headers can set
      * @param freshMax the longest freshness caching headers can set
-     * @param lanesPerSite a site's jobs fetched at once within an invocation; 1 when the fetch queue already splits
-     *     each site into as many message groups as it may have requests in flight
+     * @param lanesPerSite a message group's jobs fetched at once within an invocation; 1 when the fetch queue already
+     *     splits each site into as many message groups as it may have requests in flight
+     * @param lanes the fetch queue's message groups of each site ({@link Lanes})
      * @param capture store every page fetch's exchange as it went over the wire ({@link CaptureFormat}), for WARC;
      *     a batch may ask for it where this is off
      */
     public record Settings(Set<SiteKey> optOut, int maxRedirects, Duration pausedRecheck, Duration freshMin,
-            Duration freshMax, int lanesPerSite, int groupsPerSite, boolean capture) {
+            Duration freshMax, int lanesPerSite, Lanes lanes, boolean capture) {
         public static final Settings DEFAULTS = new Settings(Set.of(), 5, Duration.ofSeconds(30), Duration.ZERO,
-                Duration.ofDays(30), 1, 1, false);
+                Duration.ofDays(30), 1, Lanes.fixed(1), false);
 
         public Settings {
             optOut = Set.copyOf(optOut);
             if (lanesPerSite < 1) {
                 throw new IllegalArgumentException("lanesPerSite must be at least 1, was " + lanesPerSite);
             }
-            if (groupsPerSite < 1) {
-                throw new IllegalArgumentException("groupsPerSite must be at least 1, was " + groupsPerSite);
-            }
+            Objects.requireNonNull(lanes, "lanes");
         }
 
         public Settings withOptOut(Set<SiteKey> sites) {
-            return new Settings(sites, maxRedirects, pausedRecheck, freshMin, freshMax, lanesPerSite, groupsPerSite,
-                    capture);
+            return new Settings(sites, maxRedirects, pausedRecheck, freshMin, freshMax, lanesPerSite, lanes, capture);
         }
 
         public Settings withMaxRedirects(int hops) {
-            return new Settings(optOut, hops, pausedRecheck, freshMin, freshMax, lanesPerSite, groupsPerSite,
-                    capture);
+            return new Settings(optOut, hops, pausedRecheck, freshMin, freshMax, lanesPerSite, lanes, capture);
         }
 
-        public Settings withLanesPerSite(int lanes) {
-            return new Settings(optOut, maxRedirects, pausedRecheck, freshMin, freshMax, lanes, groupsPerSite,
-                    capture);
+        public Settings withLanesPerSite(int count) {
+            return new Settings(optOut, maxRedirects, pausedRecheck, freshMin, freshMax, count, lanes, capture);
         }
 
         /**
-         * The fetch queue's message groups per site ({@link FetchJob#messageGroupId(int)}). A URL is requested only
-         * from its own group, where its jobs run one at a time: the job of a redirect to a URL of another group goes
-         * back to the frontier at that hop, due at once, and is sent to that group, instead of racing that URL's own
-         * job in another invocation.
+         * The fetch queue's message groups of each site ({@link Lanes#messageGroupId}). A URL is requested only from
+         * its own group, where its jobs run one at a time: the job of a redirect to a URL of another group goes back
+         * to the frontier at that hop, due at once, and is sent to that group, instead of racing that URL's own job in
+         * another invocation.
          */
+        public Settings withLanes(Lanes value) {
+            return new Settings(optOut, maxRedirects, pausedRecheck, freshMin, freshMax, lanesPerSite, value, capture);
+        }
+
+        /** {@link #withLanes} with every site in {@code groups} message groups. */
         public Settings withGroupsPerSite(int groups) {
-            return new Settings(optOut, maxRedirects, pausedRecheck, freshMin, freshMax, lanesPerSite, groups,
-                    capture);
+            return withLanes(Lanes.fixed(groups));
         }
 
         public Settings withCapture(boolean on) {
-            return new Settings(optOut, maxRedirects, pausedRecheck, freshMin, freshMax, lanesPerSite, groupsPerSite,
-                    on);
+            return new Settings(optOut, maxRedirects, pausedRecheck, freshMin, freshMax, lanesPerSite, lanes, on);
         }
     }
 
@@ -374,20 +374,22 @@ public final class FetchPage {
         }
 
         /**
-         * Handles the jobs: each site's {@code lanesPerSite} at a time, in their order, and sites side by side. A job
-         * whose store fails is {@link Result.Failed}, and its site's jobs not yet started are left
-         * ({@link Result.NotStarted}) for the retry. Once {@code outOfTime} says so, jobs not yet started are
-         * {@link #postpone}d. Results come in the order of {@code jobs}.
+         * Handles the jobs: each message group's {@code lanesPerSite} at a time, in their order, and groups side by
+         * side (a receive may hand out several groups of one site, each a lane of its own). A job whose store fails
+         * is {@link Result.Failed}, and its group's jobs not yet started are left ({@link Result.NotStarted}) for the
+         * retry. Once {@code outOfTime} says so, jobs not yet started are {@link #postpone}d. Results come in the
+         * order of {@code jobs}.
          */
         public List<Result> processAll(List<FetchJob> jobs, BooleanSupplier outOfTime) {
             prefetchRows(jobs);
-            Map<SiteKey, ConcurrentLinkedQueue<Integer>> bySite = new LinkedHashMap<>();
+            Map<String, ConcurrentLinkedQueue<Integer>> byGroup = new LinkedHashMap<>();
             for (int i = 0; i < jobs.size(); i++) {
-                bySite.computeIfAbsent(jobs.get(i).siteKey(), s -> new ConcurrentLinkedQueue<>()).add(i);
+                byGroup.computeIfAbsent(settings.lanes().messageGroupId(jobs.get(i)),
+                        g -> new ConcurrentLinkedQueue<>()).add(i);
             }
             Result[] results = new Result[jobs.size()];
             List<Runnable> lanes = new ArrayList<>();
-            bySite.values().forEach(queue -> {
+            byGroup.values().forEach(queue -> {
                 AtomicBoolean failed = new AtomicBoolean();
                 int count = Math.min(settings.lanesPerSite(), queue.size());
                 for (int lane = 0; lane < count; lane++) {
@@ -637,8 +639,8 @@ public final class FetchPage {
 
         /** Whether {@code next} is fetched in the message group {@code job} was received from. */
         private boolean inGroup(FetchJob job, Hop next) {
-            int groups = settings.groupsPerSite();
-            return job.messageGroupId(groups).equals(job.continuedAt(next).messageGroupId(groups));
+            Lanes lanes = settings.lanes();
+            return lanes.messageGroupId(job).equals(lanes.messageGroupId(job.continuedAt(next)));
         }
 
         /** Whether the chain has been at {@code target} already: its item's URL, a hop answered, or this hop. */

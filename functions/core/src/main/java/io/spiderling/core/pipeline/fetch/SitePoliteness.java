@@ -59,8 +59,23 @@ public final class SitePoliteness {
     /** The furthest slot such a hop waits for here: well within the claim. */
     private static final Duration ROBOTS_HOP_PATIENCE = Duration.ofSeconds(5);
 
-    /** Conditional writes before giving up: each loser sees a newer state, so a few suffice. */
-    private static final int RATE_ATTEMPTS = 10;
+    /**
+     * Conditional writes before giving up: each loser sees a newer state, so a few suffice for a site at the default
+     * rate. A site allowed 50 a second has as many fetchers writing its item, so from the third loss on a loser backs
+     * off for a random part of {@code CONTENTION_STEP × 2^losses} (at most 64 steps) before it writes again.
+     */
+    private static final int RATE_ATTEMPTS = 20;
+    private static final java.time.Duration CONTENTION_STEP = java.time.Duration.ofMillis(2);
+
+    /**
+     * The site's rate item kept changing under every attempt to write it: other fetchers took its slots meanwhile. A
+     * slot asked for is then a wait, not a failure (the job goes back to the frontier, and its message is not retried).
+     */
+    static final class Contended extends IllegalStateException {
+        Contended(String message) {
+            super(message);
+        }
+    }
 
     /** Blocks until an instant; a test passes one that moves its clock instead. */
     @FunctionalInterface
@@ -295,7 +310,8 @@ public final class SitePoliteness {
 
         /**
          * Gives back the request's in-flight place and lets the site's answer adjust its rate: at the site's next
-         * write for an ordinary answer, at once for one that slows the site down.
+         * write for an ordinary answer or a request not sent (late, or blocked), at once for one that slows the site
+         * down. A late request asks for its next slot at once, so its release rides on that write.
          *
          * @param urlHash the URL asked, for the site's failure streak
          */
@@ -309,20 +325,31 @@ public final class SitePoliteness {
             Site site = site(go.site());
             synchronized (site) {
                 site.deferred.add(answer);
-                if (outcome == FetchOutcome.OK || outcome == FetchOutcome.CLIENT_ERROR) {
+                if (outcome != FetchOutcome.THROTTLED && !outcome.siteFailure()) {
                     return;
                 }
-                change(go.site(), site, state -> new Step<>(state, null));
+                try {
+                    change(go.site(), site, state -> new Step<>(state, null));
+                } catch (Contended e) {
+                    // Still deferred: the answer rides on the site's next write, as an ordinary one does.
+                }
             }
         }
 
-        /** Writes every site's answers not yet written. */
+        /**
+         * Writes every site's answers not yet written. A site whose item kept changing under every attempt keeps them
+         * unwritten: its places lapse with their leases, and failing the invocation would send its jobs again.
+         */
         @Override
         public void close() {
             sites.forEach((key, site) -> {
                 synchronized (site) {
                     if (!site.deferred.isEmpty()) {
-                        change(key, site, state -> new Step<>(state, null));
+                        try {
+                            change(key, site, state -> new Step<>(state, null));
+                        } catch (Contended e) {
+                            site.deferred.clear();
+                        }
                     }
                 }
             });
@@ -362,19 +389,13 @@ public final class SitePoliteness {
             Site site = site(key);
             Gate gate;
             synchronized (site) {
-                gate = change(key, site, state -> {
-                    SiteRate rebased = limiter.rebase(state, base);
-                    // A slot no earlier than the fetcher's lead from now: a request whose slot is "now" would have to
-                    // open its connection within the window (a cold start misses it); with the lead it connects
-                    // before.
-                    return switch (limiter.acquire(rebased, nowMillis().plus(fetcher.lead()), 1)) {
-                        case RateDecision.Refused refused -> new Step<>(null, new Gate.Wait(refused.retryAt(),
-                                "rate: " + refused.reason().name().toLowerCase(java.util.Locale.ROOT)), true);
-                        case RateDecision.Granted granted -> new Step<>(granted.next(), new Gate.Go(key,
-                                granted.slots().getFirst(), limiter.sendBy(rebased,
-                                        granted.slots().getFirst())));
-                    };
-                }, base);
+                try {
+                    gate = slot(key, site, base);
+                } catch (Contended e) {
+                    // Every attempt lost to another fetcher's slot: the site's slots are taken for now.
+                    gate = new Gate.Wait(clock.instant().plus(limiter.settings().admission().maxDelay()),
+                            "rate: contended");
+                }
             }
             // The fetcher holds a request that comes early until its slot, on the thread that writes it: waking a
             // little before the slot leaves its own delays (a busy core, a connection to open) out of the send time.
@@ -385,6 +406,21 @@ public final class SitePoliteness {
                 telemetry.rateRefused();
             }
             return gate;
+        }
+
+        /** The read-decide-write of one slot: a {@link Gate.Go} with its send window, or a refusal's wait. */
+        private Gate slot(SiteKey key, Site site, Duration base) {
+            return change(key, site, state -> {
+                SiteRate rebased = limiter.rebase(state, base);
+                // A slot no earlier than the fetcher's lead from now: a request whose slot is "now" would have to
+                // open its connection within the window (a cold start misses it); with the lead it connects before.
+                return switch (limiter.acquire(rebased, nowMillis().plus(fetcher.lead()), 1)) {
+                    case RateDecision.Refused refused -> new Step<>(null, new Gate.Wait(refused.retryAt(),
+                            "rate: " + refused.reason().name().toLowerCase(java.util.Locale.ROOT)), true);
+                    case RateDecision.Granted granted -> new Step<>(granted.next(), new Gate.Go(key,
+                            granted.slots().getFirst(), limiter.sendBy(rebased, granted.slots().getFirst())));
+                };
+            }, base);
         }
 
         private <T> T change(SiteKey key, Site site, Function<SiteRate, Step<T>> step) {
@@ -427,10 +463,14 @@ public final class SitePoliteness {
                     case RateStore.Written.Conflict conflict -> {
                         site.known = conflict.stored();
                         fresh = true;
+                        if (attempt >= 2) {
+                            pause.until(clock.instant().plus(CONTENTION_STEP.multipliedBy(
+                                    Math.round(jitter.getAsDouble() * (1L << Math.min(attempt, 6))))));
+                        }
                     }
                 }
             }
-            throw new IllegalStateException("rate item of " + key.value() + " kept changing under " + RATE_ATTEMPTS
+            throw new Contended("rate item of " + key.value() + " kept changing under " + RATE_ATTEMPTS
                     + " attempts");
         }
 

@@ -156,6 +156,40 @@ class SitePolitenessTest {
         assertInstanceOf(SitePoliteness.Gate.Go.class, gate, "the rules the hop gave allow the page: " + gate);
     }
 
+    @Test
+    void acquire_whenEveryWriteOfTheRateItemLoses_waitsInsteadOfFailingAndBacksOff() {
+        InMemoryRateStore stored = new InMemoryRateStore();
+        List<Instant> backoffs = new java.util.ArrayList<>();
+        // Another fetcher's write lands before each of ours: the store always answers with a newer state.
+        io.spiderling.core.port.RateStore busy = new io.spiderling.core.port.RateStore() {
+            @Override
+            public java.util.Optional<io.spiderling.core.politeness.SiteRate> find(
+                    io.spiderling.core.url.SiteKey key) {
+                return stored.find(key);
+            }
+
+            @Override
+            public Written save(io.spiderling.core.url.SiteKey key, io.spiderling.core.politeness.SiteRate next,
+                    long readVersion) {
+                // A state with room for a slot, newer than any read: the other fetcher's slot was long ago.
+                return new Written.Conflict(java.util.Optional.of(io.spiderling.core.politeness.SiteRate.initial(
+                        INTERVAL).toBuilder().version(readVersion + 1).build()));
+            }
+        };
+        SitePoliteness.Session session = SitePoliteness.builder()
+                .robots(RobotsPolicy.create()).robotsStore(new InMemoryRobotsStore()).limiter(RateLimiter.create())
+                .rates(busy).overrides(RateOverrides.none()).fetcher(site)
+                .normalizer(UrlNormalizer.create()).clock(clock).pause(backoffs::add).jitter(() -> 0.5).build()
+                .session();
+
+        SitePoliteness.Gate gate = session.acquire(FIRST.siteKey(), java.util.Optional.empty());
+
+        SitePoliteness.Gate.Wait wait = assertInstanceOf(SitePoliteness.Gate.Wait.class, gate);
+        assertEquals("rate: contended", wait.why());
+        assertEquals(START.plusSeconds(1), wait.until());
+        assertEquals(18, backoffs.size(), "a random backoff after each loss from the third on");
+    }
+
     /** Counts the late sends the session reports. */
     private static final class LateCount implements FetchTelemetry {
         final AtomicInteger late = new AtomicInteger();

@@ -1,0 +1,65 @@
+package io.spiderling.core.politeness;
+
+import io.spiderling.core.fetch.FetchJob;
+import io.spiderling.core.url.SiteKey;
+import java.util.Objects;
+import java.util.function.ToIntFunction;
+
+/**
+ * A site's lanes: the fetch queue's message groups that its jobs are spread over ({@link FetchJob#messageGroupId}),
+ * one per place it may have in flight ({@link RateLimiter#maxInFlight}) on its configured rate. SQS FIFO hands out a
+ * group's messages one at a time, so a site's lanes are the fetchers that can hold its requests at once: 2 for a site
+ * at the default rate, up to {@code maxInFlightCap} for one whose override allows it more. The rate item still decides
+ * every slot; lanes only let the slots be used.
+ *
+ * <p>The planner (the frontier's sends) and the fetch stage (a redirect to a URL of another group) must agree on a
+ * site's lanes, so both derive them here from the same overrides file. The lanes follow the override, not the
+ * robots.txt crawl delay, which only the fetch stage reads: a crawl delay lowers the places in flight, and the lanes
+ * beyond them get refusals, which the frontier's depth cap bounds.
+ */
+public final class Lanes {
+
+    private final ToIntFunction<SiteKey> groups;
+    private final int usual;
+
+    private Lanes(ToIntFunction<SiteKey> groups, int usual) {
+        this.groups = groups;
+        this.usual = usual;
+    }
+
+    /** Every site in {@code groups} lanes, whatever its rate. */
+    public static Lanes fixed(int groups) {
+        if (groups < 1) {
+            throw new IllegalArgumentException("groups must be at least 1, was " + groups);
+        }
+        return new Lanes(site -> groups, groups);
+    }
+
+    /** Each site in as many lanes as {@code limiter} gives it places in flight on its rate in {@code overrides}. */
+    public static Lanes of(RateLimiter limiter, RateOverrides overrides) {
+        Objects.requireNonNull(limiter, "limiter");
+        Objects.requireNonNull(overrides, "overrides");
+        return new Lanes(site -> limiter.maxInFlight(overrides.intervalFor(site.value(),
+                limiter.settings().spacing().defaultInterval())), limiter.settings().admission().maxInFlight());
+    }
+
+    /** The site's message groups in the fetch queue. */
+    public int groups(SiteKey site) {
+        return groups.applyAsInt(site);
+    }
+
+    /** The job's message group, among its site's. */
+    public String messageGroupId(FetchJob job) {
+        return job.messageGroupId(groups(job.siteKey()));
+    }
+
+    /**
+     * The frontier's depth cap for the site: {@code depthCap}, or two jobs per lane if that is more (one being
+     * fetched, one waiting in its group for when it ends), so that every lane of a site allowed more stays busy. No
+     * more than that: the queue's messages cost a receive its scan (ElasticMQ scans every message of a FIFO queue for
+     * a free group on each receive: 250 jobs of one site made it half of the local stack's CPU).
+     */
+    public int depthCap(SiteKey site, int depthCap) {
+        return Math.max(depthCap, 2 * groups(site));
+    }
+}
