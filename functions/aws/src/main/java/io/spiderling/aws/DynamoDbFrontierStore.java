@@ -19,6 +19,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicLongArray;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.CancellationReason;
@@ -43,8 +44,10 @@ import software.amazon.awssdk.services.dynamodb.model.TransactWriteItem;
  *       marks due, oldest first, and never lists idle sites. Marks are written an hour's bucket ahead at most by one
  *       sweep period, so a shard's writes spread over {@value #SHARDS} partitions at any time.</li>
  *   <li>Sweep cursor: {@code pk = SWEEP#cursor}, {@code sk = <shard>}; {@code hour}, the oldest hour that may still
- *       hold the shard's marks. Hours more than one before the present found empty are passed for good, since marks
- *       are only set in the future.</li>
+ *       hold the shard's marks. Hours before the present one found empty are passed for good: marks are set a sweep
+ *       period (a minute or more) ahead, so none lands in a past hour unless clocks disagree by more than that. So a
+ *       shard costs one query per sweep, and a sweep stopped for days catches up {@value #HOURS_PER_READ} hours per
+ *       read.</li>
  * </ul>
  *
  * Every move between states is one transaction with the counter update, so the counts, and the cap on releases they
@@ -88,10 +91,22 @@ public final class DynamoDbFrontierStore implements FrontierStore {
 
     private final DynamoDbClient dynamo;
     private final String table;
+    private final String sweepPrefix;
+    /** Each shard's cursor as this instance last read or moved it (−1: not read yet); it only ever moves on. */
+    private final AtomicLongArray cursors = new AtomicLongArray(SHARDS);
 
     public DynamoDbFrontierStore(DynamoDbClient dynamo, String table) {
+        this(dynamo, table, "SWEEP#");
+    }
+
+    /** With the sweep's marks and cursors under another prefix: for a test that moves its clock by hours. */
+    DynamoDbFrontierStore(DynamoDbClient dynamo, String table, String sweepPrefix) {
         this.dynamo = dynamo;
         this.table = table;
+        this.sweepPrefix = sweepPrefix;
+        for (int i = 0; i < SHARDS; i++) {
+            cursors.set(i, -1);
+        }
     }
 
     static Map<String, AttributeValue> pendingKey(SiteKey site, String batchId, String urlHash) {
@@ -106,18 +121,18 @@ public final class DynamoDbFrontierStore implements FrontierStore {
         return Map.of("pk", s("COUNT#" + site.value()), "sk", s("count"));
     }
 
-    static Map<String, AttributeValue> markKey(SiteKey site, Instant at) {
+    Map<String, AttributeValue> markKey(SiteKey site, Instant at) {
         long ms = at.toEpochMilli();
         return Map.of("pk", s(markPartition(Math.floorDiv(ms, HOUR_MS), shardOf(site))),
                 "sk", s(String.format("%013d#%s", ms, site.value())));
     }
 
-    private static String markPartition(long hour, int shard) {
-        return "SWEEP#" + hour + "#" + shard;
+    private String markPartition(long hour, int shard) {
+        return sweepPrefix + hour + "#" + shard;
     }
 
-    private static Map<String, AttributeValue> cursorKey(int shard) {
-        return Map.of("pk", s("SWEEP#cursor"), "sk", s(Integer.toString(shard)));
+    private Map<String, AttributeValue> cursorKey(int shard) {
+        return Map.of("pk", s(sweepPrefix + "cursor"), "sk", s(Integer.toString(shard)));
     }
 
     static int shardOf(SiteKey site) {
@@ -257,14 +272,13 @@ public final class DynamoDbFrontierStore implements FrontierStore {
 
     /**
      * Reads the shard's hours from its cursor to the present, each with one query (more when an hour holds more
-     * marks than a page), until {@code limit} marks are found; then moves the cursor past the hours found empty that
-     * are more than an hour old. Eventually consistent: a mark written a moment ago is read by the next sweep.
+     * marks than a page), until {@code limit} marks are found; then moves the cursor past the hours found empty
+     * before the present one. Eventually consistent: a mark written a moment ago is read by the next sweep.
      */
     @Override
     public List<SweepMark> sweepDue(int shard, Instant now, int limit) {
         long present = Math.floorDiv(now.toEpochMilli(), HOUR_MS);
-        Map<String, AttributeValue> cursor = dynamo.getItem(b -> b.tableName(table).key(cursorKey(shard))).item();
-        long from = cursor == null || cursor.isEmpty() ? present - 24 : number(cursor, "hour", present - 24);
+        long from = cursor(shard, present);
         List<SweepMark> due = new ArrayList<>();
         long passed = from;
         String upTo = String.format("%013d", now.toEpochMilli() + 1);
@@ -274,9 +288,9 @@ public final class DynamoDbFrontierStore implements FrontierStore {
             dynamo.queryPaginator(b -> b.tableName(table)
                             .keyConditionExpression("pk = :pk AND sk < :upTo")
                             .expressionAttributeValues(Map.of(":pk", s(partition), ":upTo", s(upTo)))
-                            .limit(Math.min(limit, 1_000)))
+                            .limit(Math.min(limit - before, 1_000)))
                     .items().stream().limit(limit - before).forEach(item -> due.add(mark(item)));
-            if (due.size() == before && hour == passed && hour < present - 1) {
+            if (due.size() == before && hour == passed && hour < present) {
                 passed = hour + 1;
             }
         }
@@ -286,7 +300,20 @@ public final class DynamoDbFrontierStore implements FrontierStore {
         return due;
     }
 
+    /** The shard's cursor: read once per instance, then as this instance moved it; a day back when none yet. */
+    private long cursor(int shard, long present) {
+        long known = cursors.get(shard);
+        if (known >= 0) {
+            return known;
+        }
+        Map<String, AttributeValue> item = dynamo.getItem(b -> b.tableName(table).key(cursorKey(shard))).item();
+        long read = item == null || item.isEmpty() ? present - 24 : number(item, "hour", present - 24);
+        cursors.accumulateAndGet(shard, read, Math::max);
+        return cursors.get(shard);
+    }
+
     private void advance(int shard, long hour) {
+        cursors.accumulateAndGet(shard, hour, Math::max);
         try {
             dynamo.updateItem(b -> b.tableName(table).key(cursorKey(shard))
                     .updateExpression("SET #hour = :hour")

@@ -161,19 +161,22 @@ class DynamoDbFrontierStoreTest extends FrontierStoreContract {
         store.schedule(site(), Optional.empty(), first);
         store.schedule(site(), Optional.of(first), NOW.plusSeconds(7200));
 
-        Map<String, AttributeValue> key = DynamoDbFrontierStore.markKey(site(), NOW.plusSeconds(7200));
+        DynamoDbFrontierStore own = new DynamoDbFrontierStore(dynamo, table);
+        Map<String, AttributeValue> key = own.markKey(site(), NOW.plusSeconds(7200));
         assertEquals("SWEEP#" + NOW.plusSeconds(7200).toEpochMilli() / 3_600_000 + "#"
                 + DynamoDbFrontierStore.shardOf(site()), key.get("pk").s());
         assertFalse(dynamo.getItem(b -> b.tableName(table).consistentRead(true).key(key)).item().isEmpty());
         assertTrue(dynamo.getItem(b -> b.tableName(table).consistentRead(true)
-                .key(DynamoDbFrontierStore.markKey(site(), first))).item().isEmpty(), "the old mark went with it");
+                .key(own.markKey(site(), first))).item().isEmpty(), "the old mark went with it");
     }
 
     @Test
     void sweepDue_whenReadHoursLater_findsTheMarksOfEveryHourSinceItsCursor() {
+        // Marks and cursors of its own: its clock moves by hours, which would pass other tests' hours for good.
+        DynamoDbFrontierStore store = new DynamoDbFrontierStore(dynamo, table, "SWEEP-HOURS#");
         SiteKey lone = site("lone");
         store.park(entry("lone", "x", 1, NOW));
-        Instant later = NOW.plus(Duration.ofHours(3)); // hours after the marks of other tests
+        Instant later = NOW.plus(Duration.ofHours(3));
         store.schedule(lone, Optional.empty(), later);
         int shard = DynamoDbFrontierStore.shardOf(lone);
 

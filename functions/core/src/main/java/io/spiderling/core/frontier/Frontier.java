@@ -342,8 +342,8 @@ public final class Frontier {
      * @param failed sites whose visit failed; their marks stay, so the next sweep reads them first
      * @param lag how long the longest-waiting due entry of a visited site has been due and not released (zero when
      *     none waits): the backlog lives in the sites table, so the fetch queue's age cannot show it
-     * @param behind how long the oldest mark still due after the walk has been due (zero when the walk took every
-     *     due mark): how late the sweep itself runs
+     * @param behind how long the oldest mark the walk left due has been due (zero when it took every due mark): how
+     *     late the sweep itself runs
      */
     public record SweepReport(int visited, int sent, int failed, Duration lag, Duration behind) {
 
@@ -381,13 +381,7 @@ public final class Frontier {
                 pool.execute(() -> walk.shard(s, now, deadline, perShard));
             }
         }
-        Duration behind = Duration.ZERO;
-        for (int shard = 0; shard < shards; shard++) {
-            for (SweepMark left : store.sweepDue(shard, now, 1)) {
-                behind = longer(behind, Duration.between(left.at(), now));
-            }
-        }
-        return new SweepReport(walk.visited.get(), walk.sent.get(), walk.failed.get(), walk.lag(), behind);
+        return new SweepReport(walk.visited.get(), walk.sent.get(), walk.failed.get(), walk.lag(), walk.behind());
     }
 
     /**
@@ -409,18 +403,22 @@ public final class Frontier {
         private final AtomicInteger sent = new AtomicInteger();
         private final AtomicInteger failed = new AtomicInteger();
         private Duration lag = Duration.ZERO;
+        private Duration behind = Duration.ZERO;
 
+        /** Visits up to {@code limit} due marks; one more is read, to tell how late what is left waits. */
         void shard(int shard, Instant now, Instant deadline, int limit) {
             List<SweepMark> marks;
             try {
-                marks = store.sweepDue(shard, now, limit);
+                marks = store.sweepDue(shard, now, limit + 1);
             } catch (RuntimeException e) {
                 failed.incrementAndGet(); // the shard's marks stay for the next sweep
                 LOG.log(System.Logger.Level.WARNING, "sweep: reading shard " + shard + " failed", e);
                 return;
             }
-            for (SweepMark mark : marks) {
-                if (clock.instant().isAfter(deadline)) {
+            for (int i = 0; i < marks.size(); i++) {
+                SweepMark mark = marks.get(i);
+                if (i == limit || clock.instant().isAfter(deadline)) {
+                    left(Duration.between(mark.at(), now));
                     return;
                 }
                 visited.incrementAndGet();
@@ -439,6 +437,14 @@ public final class Frontier {
 
         synchronized Duration lag() {
             return lag;
+        }
+
+        synchronized void left(Duration waiting) {
+            behind = longer(behind, waiting);
+        }
+
+        synchronized Duration behind() {
+            return behind;
         }
     }
 

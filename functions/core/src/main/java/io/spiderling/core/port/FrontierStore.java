@@ -86,8 +86,8 @@ public interface FrontierStore {
     /**
      * Up to {@code limit} marks of the shard due by {@code now}, oldest first. Marks stay until {@link #schedule}
      * moves them or {@link #unmark} removes them, so what is left for another call is read first by the next one.
-     * Marks are for the future: one set more than an hour before the latest {@code now} its shard was read at may
-     * never be read (an adapter may stop looking at times long past that it found empty).
+     * Marks are for the future: one set in an hour before the hour of the latest {@code now} its shard was read at
+     * may never be read (an adapter may stop looking at hours past that it found empty).
      */
     List<SweepMark> sweepDue(int shard, Instant now, int limit);
 

@@ -472,15 +472,15 @@ public abstract class FrontierStoreContract {
         List<SiteKey> sites = IntStream.range(0, 40).mapToObj(i -> site("m" + i)).toList();
         for (int i = 0; i < sites.size(); i++) {
             store.park(entry("m" + i, "x", 1, NOW));
-            // A minute ago and a second apart, in reverse order of the sites.
-            assertTrue(store.schedule(sites.get(i), Optional.empty(), NOW.minusSeconds(60 + i)));
+            // A second apart, in reverse order of the sites, in the hour other tests read.
+            assertTrue(store.schedule(sites.get(i), Optional.empty(), NOW.plusSeconds(100 - i)));
         }
         store.park(entry("later", "x", 1, NOW));
         store.schedule(site("later"), Optional.empty(), NOW.plusSeconds(3600));
 
         List<FrontierStore.SweepMark> all = new ArrayList<>();
         for (int shard = 0; shard < store.sweepShards(); shard++) {
-            List<FrontierStore.SweepMark> due = store.sweepDue(shard, NOW, 1_000).stream()
+            List<FrontierStore.SweepMark> due = store.sweepDue(shard, NOW.plusSeconds(100), 1_000).stream()
                     .filter(m -> m.site().value().endsWith(site().value())).toList();
             assertEquals(due.stream().sorted(Comparator.comparing(FrontierStore.SweepMark::at)).toList(), due,
                     "oldest first in shard " + shard);
@@ -490,13 +490,14 @@ public abstract class FrontierStoreContract {
                 all.stream().map(FrontierStore.SweepMark::site).sorted(Comparator.comparing(SiteKey::value)).toList(),
                 "every due site once, the later one not");
         for (int shard = 0; shard < store.sweepShards(); shard++) {
-            List<FrontierStore.SweepMark> due = store.sweepDue(shard, NOW, 1_000);
-            assertEquals(due.stream().limit(1).toList(), store.sweepDue(shard, NOW, 1), "limit, shard " + shard);
+            List<FrontierStore.SweepMark> due = store.sweepDue(shard, NOW.plusSeconds(100), 1_000);
+            assertEquals(due.stream().limit(1).toList(), store.sweepDue(shard, NOW.plusSeconds(100), 1),
+                    "limit, shard " + shard);
         }
 
         FrontierStore.SweepMark gone = all.getFirst();
         store.unmark(gone);
-        assertFalse(marksDue(NOW).contains(gone));
+        assertFalse(marksDue(NOW.plusSeconds(100)).contains(gone));
     }
 
     /** This test's site's marks due by {@code now}, over every shard. */
