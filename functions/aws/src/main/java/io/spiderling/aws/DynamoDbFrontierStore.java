@@ -507,7 +507,7 @@ public final class DynamoDbFrontierStore implements FrontierStore {
     }
 
     /** The released copy of a pending entry, for its next send. */
-    private static Map<String, AttributeValue> releasedItem(FrontierEntry e, Instant now) {
+    static Map<String, AttributeValue> releasedItem(FrontierEntry e, Instant now) {
         Map<String, AttributeValue> item = new HashMap<>(releasedKey(e.site(), e.batchId(), e.urlHash()));
         item.putAll(common(e));
         item.put("send", n(e.send() + 1));
@@ -516,7 +516,7 @@ public final class DynamoDbFrontierStore implements FrontierStore {
         return item;
     }
 
-    private static Map<String, AttributeValue> common(FrontierEntry e) {
+    static Map<String, AttributeValue> common(FrontierEntry e) {
         Map<String, AttributeValue> m = new HashMap<>(Map.of("url", s(e.url().value()), "batchId", s(e.batchId()),
                 "attempt", n(e.attempt()), "notBefore", n(e.notBefore().toEpochMilli()), "send", n(e.send())));
         if (!e.hop().request().value().equals(e.url().value())) {
