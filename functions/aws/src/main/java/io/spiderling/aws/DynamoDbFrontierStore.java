@@ -82,6 +82,8 @@ public final class DynamoDbFrontierStore implements FrontierStore {
     private static final long HOUR_MS = 3_600_000L;
     /** Hours one read of a shard looks through at most, so a long-stopped sweep catches up in bounded steps. */
     static final int HOURS_PER_READ = 48;
+    /** Where a shard's first read ever starts: marks are set a period ahead, and the sweep runs from the start. */
+    static final int FIRST_LOOKBACK_HOURS = 2;
     /** Not-yet-due entries are filtered after reading, so read a little more than asked per page. */
     private static final int MIN_PAGE = 50;
     /** The most items one TransactWriteItems call may hold. */
@@ -300,14 +302,18 @@ public final class DynamoDbFrontierStore implements FrontierStore {
         return due;
     }
 
-    /** The shard's cursor: read once per instance, then as this instance moved it; a day back when none yet. */
+    /**
+     * The shard's cursor: read once per instance, then as this instance moved it. A table never swept has none: its
+     * marks are at most {@value #FIRST_LOOKBACK_HOURS} hours old unless its sweep never ran since they were set.
+     */
     private long cursor(int shard, long present) {
         long known = cursors.get(shard);
         if (known >= 0) {
             return known;
         }
         Map<String, AttributeValue> item = dynamo.getItem(b -> b.tableName(table).key(cursorKey(shard))).item();
-        long read = item == null || item.isEmpty() ? present - 24 : number(item, "hour", present - 24);
+        long first = present - FIRST_LOOKBACK_HOURS;
+        long read = item == null || item.isEmpty() ? first : number(item, "hour", first);
         cursors.accumulateAndGet(shard, read, Math::max);
         return cursors.get(shard);
     }

@@ -69,13 +69,17 @@ public class SweepHandler implements RequestHandler<ScheduledEvent, Integer> {
         }
     }
 
-    /** The frontier's walk stops taking sites with {@link #MARGIN} of the invocation left, to publish and return. */
+    /**
+     * The frontier's walk stops taking sites with {@link #MARGIN} of the invocation left, to publish and return. No
+     * context, or no deadline in it (a local invocation reports none as zero or less), means the default budget.
+     */
     static Duration budget(Context context) {
-        if (context == null) {
+        long left = context == null ? 0 : context.getRemainingTimeInMillis();
+        if (left <= 0) {
             return Frontier.SWEEP_BUDGET;
         }
-        Duration left = Duration.ofMillis(context.getRemainingTimeInMillis()).minus(MARGIN);
-        return left.isNegative() ? Duration.ZERO : left.compareTo(Frontier.SWEEP_BUDGET) < 0 ? left
-                : Frontier.SWEEP_BUDGET;
+        Duration usable = Duration.ofMillis(left).minus(MARGIN);
+        return usable.isNegative() ? Duration.ZERO
+                : usable.compareTo(Frontier.SWEEP_BUDGET) < 0 ? usable : Frontier.SWEEP_BUDGET;
     }
 }
