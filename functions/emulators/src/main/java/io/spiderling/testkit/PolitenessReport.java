@@ -220,7 +220,8 @@ public record PolitenessReport(List<Violation> robotsViolations, List<Duplicate>
         return new PolitenessReport(violations, duplicates, load);
     }
 
-    private static SiteLoad load(String host, List<Instant> times, int allowed) {
+    /** The load of a site that received requests at {@code times} (in order), against {@code allowed} a second. */
+    public static SiteLoad load(String host, List<Instant> times, int allowed) {
         if (times.isEmpty()) {
             return new SiteLoad(host, 0, 0, null, allowed, null, null);
         }

@@ -17,6 +17,7 @@ import io.spiderling.testkit.EmbeddedAws;
 import io.spiderling.testkit.GeneratedPages;
 import io.spiderling.testkit.LocalSite;
 import io.spiderling.testkit.LocalSites;
+import io.spiderling.testkit.PolitenessReport;
 import io.spiderling.testkit.RecordedRequest;
 import io.spiderling.testkit.SiteLatency;
 import io.spiderling.testkit.StackResources;
@@ -222,52 +223,41 @@ public final class FetchBenchmark {
     }
 
     /**
-     * One site's requests in a phase, as it recorded them: how fast they came (between the first and the last), the
-     * most within any 1 s against the rate it was given, and the smallest gap between two against its interval. The
-     * sites stamp arrivals on their own threads, so a gap a little below the interval can be a stamp taken late; the
-     * count of such gaps is printed with the smallest, and the rate in any 1 s is the verdict, as the testkit's
-     * {@code PolitenessReport} judges it.
+     * One site's requests in a phase, as it recorded them: its load as the testkit's {@link PolitenessReport} judges it
+     * (how fast they came, the most within any 1 s against the rate it was given), and the smallest gap between two
+     * against its interval. The sites stamp arrivals on their own threads, so a gap a little below the interval can be
+     * a stamp taken late; the count of such gaps is printed with the smallest, and the rate in any 1 s is the verdict.
      *
-     * @param perSecond requests per second between the first and the last request
-     * @param maxInAnySecond the most requests that arrived within 1 s of one another (a half-open window)
-     * @param allowedPerSecond 1 s / interval
      * @param shortGaps gaps between consecutive arrivals below the interval
      */
-    record SiteLog(String host, int requests, double perSecond, int maxInAnySecond, int allowedPerSecond,
-            Duration minGap, int shortGaps, Duration interval) {
+    record SiteLog(PolitenessReport.SiteLoad load, Duration minGap, int shortGaps, Duration interval) {
 
         static SiteLog of(String host, List<RecordedRequest> requests, Duration interval) {
             List<Instant> at = requests.stream().map(RecordedRequest::receivedAt).sorted().toList();
-            int most = 0;
-            int from = 0;
             Duration minGap = null;
             int shortGaps = 0;
-            for (int i = 0; i < at.size(); i++) {
-                while (!at.get(from).plusSeconds(1).isAfter(at.get(i))) {
-                    from++;
-                }
-                most = Math.max(most, i - from + 1);
-                if (i > 0) {
-                    Duration gap = Duration.between(at.get(i - 1), at.get(i));
-                    minGap = minGap == null || gap.compareTo(minGap) < 0 ? gap : minGap;
-                    shortGaps += gap.compareTo(interval) < 0 ? 1 : 0;
-                }
+            for (int i = 1; i < at.size(); i++) {
+                Duration gap = Duration.between(at.get(i - 1), at.get(i));
+                minGap = minGap == null || gap.compareTo(minGap) < 0 ? gap : minGap;
+                shortGaps += gap.compareTo(interval) < 0 ? 1 : 0;
             }
-            double seconds = at.size() < 2 ? 0 : Duration.between(at.getFirst(), at.getLast()).toNanos() / 1e9;
-            return new SiteLog(host, at.size(), seconds > 0 ? (at.size() - 1) / seconds : 0, most,
-                    (int) (1000 / interval.toMillis()), minGap == null ? Duration.ZERO : minGap, shortGaps, interval);
+            return new SiteLog(PolitenessReport.load(host, at, (int) (1000 / interval.toMillis())),
+                    minGap == null ? Duration.ZERO : minGap, shortGaps, interval);
         }
 
-        /** More requests in some 1 s than the rate allows: the testkit's rule ({@code PolitenessReport}). */
+        double perSecond() {
+            return load.ratePerSecond();
+        }
+
         boolean violated() {
-            return maxInAnySecond > allowedPerSecond;
+            return load.exceeded();
         }
 
         String render() {
             return String.format(Locale.ROOT, "%s: %d requests at %.1f/s; at most %d in any 1 s (allowed %d);"
-                    + " smallest gap %.1f ms, %d gaps below the %d ms interval%s", host, requests, perSecond,
-                    maxInAnySecond, allowedPerSecond, minGap.toNanos() / 1e6, shortGaps, interval.toMillis(),
-                    violated() ? "  RATE VIOLATION" : "");
+                    + " smallest gap %.1f ms, %d gaps below the %d ms interval%s", load.host(), load.requests(),
+                    perSecond(), load.maxInAnySecond(), load.allowedPerSecond(), minGap.toNanos() / 1e6, shortGaps,
+                    interval.toMillis(), violated() ? "  RATE VIOLATION" : "");
         }
     }
 
