@@ -243,12 +243,8 @@ public final class SpiderlingStackProps {
                 problems.add("reserved concurrency for " + name + " must be at least 1, was " + limit);
             }
         });
-        int reserved = functions.stream().mapToInt(f -> reservedConcurrency(f).orElse(0)).sum();
-        if (reserved > Catalog.ACCOUNT_CONCURRENCY - Catalog.UNRESERVED_MINIMUM) {
-            problems.add("reserved concurrency " + reserved + " in all leaves less than the "
-                    + Catalog.UNRESERVED_MINIMUM + " unreserved that AWS keeps of the default "
-                    + Catalog.ACCOUNT_CONCURRENCY + " (request a higher quota and lower the reservations first)");
-        }
+        Catalog.reservationProblem(functions.stream().mapToInt(f -> reservedConcurrency(f).orElse(0)).sum())
+                .ifPresent(problems::add);
         contentExpiry.filter(d -> d.toDays() < 1 || !d.equals(Duration.ofDays(d.toDays())))
                 .ifPresent(d -> problems.add("content expiry must be a whole number of days, was " + d));
         if (frontierLagAlarm.isNegative() || frontierLagAlarm.isZero()) {

@@ -238,6 +238,18 @@ public final class Catalog {
     }
 
     /**
+     * What is wrong with reserving {@code reserved} concurrent executions in all: more than the default account leaves
+     * once AWS keeps its unreserved minimum. The CDK stack asks it again with a deployment's own reservations.
+     */
+    public static Optional<String> reservationProblem(int reserved) {
+        return reserved > ACCOUNT_CONCURRENCY - UNRESERVED_MINIMUM
+                ? Optional.of("reserved concurrency " + reserved + " in all leaves less than the " + UNRESERVED_MINIMUM
+                        + " unreserved that AWS keeps of the default " + ACCOUNT_CONCURRENCY
+                        + " (request a higher quota and lower the reservations first)")
+                : Optional.empty();
+    }
+
+    /**
      * What is wrong with {@code functions} as a catalog, given the frontier's {@code lostAfter}. Public so the CDK
      * stack can check exactly the entries it deploys (its tests add one to show an entry is all a function needs).
      */
@@ -292,11 +304,8 @@ public final class Catalog {
                 problems.add(prefix.prefix() + ": notifies " + notified + " functions; S3 allows one per prefix");
             }
         }
-        int reserved = functions.stream().mapToInt(f -> f.reservedConcurrency().orElse(0)).sum();
-        if (reserved > ACCOUNT_CONCURRENCY - UNRESERVED_MINIMUM) {
-            problems.add("reserved concurrency " + reserved + " leaves less than the " + UNRESERVED_MINIMUM
-                    + " unreserved that AWS keeps of the default " + ACCOUNT_CONCURRENCY);
-        }
+        reservationProblem(functions.stream().mapToInt(f -> f.reservedConcurrency().orElse(0)).sum())
+                .ifPresent(problems::add);
         functions.stream().filter(f -> f.reservedConcurrency().filter(c -> c < 1).isPresent()).forEach(f ->
                 problems.add(f.name() + ": reserved concurrency must be at least 1"));
         Queue fetch = Queue.FETCH;
