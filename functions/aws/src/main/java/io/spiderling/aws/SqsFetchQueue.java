@@ -15,8 +15,9 @@ import software.amazon.awssdk.services.sqs.model.SendMessageBatchResponse;
 
 /**
  * {@link FetchQueue} on an SQS FIFO queue: the message group is the site key (split into the site's {@link Lanes}), so
- * one site's jobs are handed out one lane at a time while other sites proceed. SendMessageBatch can fail per entry, so failed entries are re-sent (with the
- * same deduplication ids, which makes a re-send of an entry that did get through harmless) before giving up.
+ * one site's jobs are handed out one lane at a time while other sites proceed. SendMessageBatch can fail per entry, so
+ * failed entries are re-sent (with the same deduplication ids, which makes a re-send of an entry that did get through
+ * harmless) before giving up.
  */
 public final class SqsFetchQueue implements FetchQueue {
 

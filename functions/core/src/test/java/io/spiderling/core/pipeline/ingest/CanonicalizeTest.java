@@ -190,7 +190,7 @@ class CanonicalizeTest {
         assertEquals(List.of(), log.entries());
     }
 
-    /** The manifest as the ingest stage leaves it: stored after its batch's header (a plain one, unless made before). */
+    /** The manifest as the ingest stage leaves it: after its batch's header (a plain one, unless made before). */
     private void storeManifest(String key) {
         batches.createBatch(BatchHeader.builder().batchId(BATCH).total(3).source(BatchSource.HTTP).createdAt(NOW)
                 .build());
