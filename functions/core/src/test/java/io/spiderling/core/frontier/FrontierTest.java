@@ -160,16 +160,6 @@ class FrontierTest {
         assertEquals(3, fifo.queued(site("again.example")));
     }
 
-    private static List<Hop> urls(String host, int n) {
-        return IntStream.range(0, n).mapToObj(i -> Hop.of(NormalizedUrl.parse("https://" + host + "/p/" + i)))
-                .toList();
-    }
-
-    private static SiteKey site(String host) {
-        return NormalizedUrl.parse("https://" + host + "/").siteKey();
-    }
-
-    /** The fetch queue seen from outside: jobs in send order, counted per site while they wait. */
     @Test
     void release_whenTheSendFails_putsTheJobsBackSoTheNextReleaseSendsThemUnderANewDeduplicationId() {
         fifo.failNextSend = true;
@@ -189,6 +179,31 @@ class FrontierTest {
                 "a send that failed may have landed: its ids are not reused, or SQS FIFO would drop the new copies");
     }
 
+    @Test
+    void parking_whenASiteFillsItsDepthInOneGroup_releasesItThenAndTheRestAtTheEnd() {
+        Frontier.Parking parking = frontier.parking("upload");
+        parking.park(urls("big.example", 100).subList(0, 50));
+        parking.park(urls("small.example", CAP - 1));
+        assertEquals(CAP, fifo.queued(site("big.example")), "a full depth is released before the chunk ends");
+        assertEquals(0, fifo.queued(site("small.example")), "a site short of its depth waits for the end");
+
+        parking.park(urls("big.example", 100).subList(50, 100));
+        assertEquals(CAP, fifo.queued(site("big.example")), "released once per site, at its cap");
+        parking.release();
+        assertEquals(CAP - 1, fifo.queued(site("small.example")));
+        assertEquals(100 - CAP, store.pending(site("big.example")));
+    }
+
+    private static List<Hop> urls(String host, int n) {
+        return IntStream.range(0, n).mapToObj(i -> Hop.of(NormalizedUrl.parse("https://" + host + "/p/" + i)))
+                .toList();
+    }
+
+    private static SiteKey site(String host) {
+        return NormalizedUrl.parse("https://" + host + "/").siteKey();
+    }
+
+    /** The fetch queue seen from outside: jobs in send order, counted per site while they wait. */
     private static final class FakeFifo implements FetchQueue {
         private final Deque<FetchJob> jobs = new ArrayDeque<>();
         private final Map<SiteKey, Integer> perSite = new HashMap<>();
