@@ -89,7 +89,7 @@ public final class Frontier {
      */
     public void park(String batchId, List<Hop> urls) {
         Parking parking = parking(batchId);
-        parking.park(urls);
+        parking.park(urls, false);
         parking.release();
     }
 
@@ -118,6 +118,10 @@ public final class Frontier {
          * fetching after its first group instead of its whole chunk; a site with fewer URLs costs no extra release.
          */
         public void park(List<Hop> urls) {
+            park(urls, true);
+        }
+
+        private void park(List<Hop> urls, boolean releaseFilled) {
             List<FrontierEntry> entries = new ArrayList<>(urls.size());
             Set<SiteKey> filled = new java.util.LinkedHashSet<>();
             for (Hop url : urls) {
@@ -125,7 +129,7 @@ public final class Frontier {
                 long k = rank.merge(site, 1, Integer::sum) - 1;
                 entries.add(new FrontierEntry(batchId, url, 1, start.toEpochMilli() + k * settings.spacing().toMillis(),
                         start));
-                if (k + 1 == settings.depthCap(site)) {
+                if (releaseFilled && k + 1 == settings.depthCap(site)) {
                     filled.add(site);
                 }
             }
