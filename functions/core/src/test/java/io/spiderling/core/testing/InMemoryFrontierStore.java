@@ -19,6 +19,8 @@ public final class InMemoryFrontierStore implements FrontierStore {
 
     private final Map<SiteKey, Map<String, FrontierEntry>> pending = new HashMap<>();
     private final Map<SiteKey, Map<String, Released>> released = new HashMap<>();
+    /** Run after every {@link #due} read: a test's clock may move while a release runs, as a slow store's would. */
+    private Runnable afterDue = () -> {};
 
     @Override
     public synchronized boolean park(FrontierEntry entry) {
@@ -32,11 +34,18 @@ public final class InMemoryFrontierStore implements FrontierStore {
 
     @Override
     public synchronized List<FrontierEntry> due(SiteKey site, Instant now, int limit) {
-        return pendingOf(site).values().stream()
+        List<FrontierEntry> due = pendingOf(site).values().stream()
                 .filter(e -> !e.notBefore().isAfter(now))
                 .sorted(Comparator.comparingLong(FrontierEntry::order))
                 .limit(limit)
                 .toList();
+        afterDue.run();
+        return due;
+    }
+
+    /** Runs {@code action} after every read of due entries from now on. */
+    public synchronized void afterDue(Runnable action) {
+        afterDue = action;
     }
 
     @Override

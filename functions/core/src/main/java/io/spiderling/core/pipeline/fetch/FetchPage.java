@@ -455,10 +455,12 @@ public final class FetchPage {
             session.close();
             Instant now = clock.instant();
             checkLater.forEach(batchId -> tracker.checkCompletion(batchId, now));
+            // Released up to the time the release began: a wait that fell due while it ran was not released, so it
+            // gets a wake-up too (at once); otherwise it would wait for the sweep's next look at its site.
+            Instant releasing = clock.instant();
             releases.close();
-            Instant after = clock.instant();
             dueLater.forEach((site, at) -> {
-                if (at.isAfter(after)) {
+                if (at.isAfter(releasing)) {
                     wake.wake(site, at);
                 }
             });

@@ -265,6 +265,21 @@ class FetchPageTest {
     }
 
     @Test
+    void invocation_whenTheWaitFallsDueWhileTheSiteIsReleased_stillAsksToWakeItAtOnce() {
+        site.answer(URL.value(), response(URL.value(), 500, "", Map.of()));
+        FetchJob job = send(URL);
+        Instant due;
+        try (FetchPage.Invocation invocation = fetchPage().invocation()) {
+            due = assertInstanceOf(FetchPage.Outcome.Requeued.class, invocation.process(job)).until();
+            // The release at the invocation's end reads nothing due, and is slow: the wait falls due meanwhile.
+            frontierStore.afterDue(() -> clock.set(due.plusMillis(1)));
+        }
+
+        assertEquals(List.of(URL.siteKey().value() + " " + due), wakeUps,
+                "without a wake-up, the wait would sit until the sweep's next look at its site");
+    }
+
+    @Test
     void process_whenARedirectLeadsToAPageJustFetched_endsAsItWithoutAskingAgainAndAliasesTheChain() {
         site.answer(URL.value(), ok(URL.value(), "the page"));
         site.answer(OTHER.value(), redirect(OTHER.value(), 301, URL.value()));
