@@ -19,6 +19,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicLongArray;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.CancellationReason;
@@ -35,8 +36,18 @@ import software.amazon.awssdk.services.dynamodb.model.TransactWriteItem;
  *       {@code ord}, so the sparse {@code byOrder} index holds exactly the pending entries, in release order.</li>
  *   <li>Released entry: {@code pk = F#<site>}, {@code sk = R#<batchId>#<urlHash>}; the same attributes, but the order
  *       in {@code order} (not {@code ord}, which would put it back in the index), and {@code releasedAt}.</li>
- *   <li>Site counter: {@code pk = SITES#<first hex digit of sha256(site)>}, {@code sk = <site>}; {@code pending} and
- *       {@code released}. The sixteen partitions keep the list of active sites off one hot partition.</li>
+ *   <li>Site counter: {@code pk = COUNT#<site>}, {@code sk = count}; {@code pending}, {@code released},
+ *       {@code progressAt} (epoch ms of the last done or wait) and {@code checkAt} (epoch ms of the sweep's next look).
+ *       Keyed by its site, so no two sites share a partition through it, and deleted when both counts are zero.</li>
+ *   <li>Sweep mark: {@code pk = SWEEP#<hour>#<shard>}, {@code sk = <checkAt, 13 digits>#<site>}, where hour is
+ *       checkAt's hour since the epoch and shard one of {@value #SHARDS} by the site's hash: the sweep queries the
+ *       marks due, oldest first, and never lists idle sites. Marks are written an hour's bucket ahead at most by one
+ *       sweep period, so a shard's writes spread over {@value #SHARDS} partitions at any time.</li>
+ *   <li>Sweep cursor: {@code pk = SWEEP#cursor}, {@code sk = <shard>}; {@code hour}, the oldest hour that may still
+ *       hold the shard's marks. Hours before the present one found empty are passed for good: marks are set a sweep
+ *       period (a minute or more) ahead, so none lands in a past hour unless clocks disagree by more than that. So a
+ *       shard costs one query per sweep, and a sweep stopped for days catches up {@value #HOURS_PER_READ} hours per
+ *       read.</li>
  * </ul>
  *
  * Every move between states is one transaction with the counter update, so the counts, and the cap on releases they
@@ -59,9 +70,20 @@ public final class DynamoDbFrontierStore implements FrontierStore {
     /** Room for n more releases: at most cap − n released now. */
     static final String ROOM_FOR = "attribute_not_exists(released) OR released <= :room";
     static final String DUE_FILTER = "notBefore <= :now";
-    static final String ACTIVE_FILTER = "pending > :zero OR released > :zero";
     static final String RELEASED_BEFORE_FILTER = "releasedAt < :cutoff";
-    private static final String SHARDS = "0123456789abcdef";
+    /** A counter goes only when nothing is parked or released and its mark is the one read. */
+    static final String EMPTY_AS_READ = "(attribute_not_exists(pending) OR pending = :zero)"
+            + " AND (attribute_not_exists(released) OR released = :zero) AND ";
+    static final String CHECK_AS_READ = "checkAt = :was";
+    static final String NOT_SCHEDULED = "attribute_not_exists(checkAt)";
+    /** A re-send takes the released entry only as the sweep read it: another sweep may have re-sent it since. */
+    static final String RELEASED_AS_READ = "attribute_exists(pk) AND send = :send";
+    static final int SHARDS = 32;
+    private static final long HOUR_MS = 3_600_000L;
+    /** Hours one read of a shard looks through at most, so a long-stopped sweep catches up in bounded steps. */
+    static final int HOURS_PER_READ = 48;
+    /** Where a shard's first read ever starts: marks are set a period ahead, and the sweep runs from the start. */
+    static final int FIRST_LOOKBACK_HOURS = 2;
     /** Not-yet-due entries are filtered after reading, so read a little more than asked per page. */
     private static final int MIN_PAGE = 50;
     /** The most items one TransactWriteItems call may hold. */
@@ -71,10 +93,22 @@ public final class DynamoDbFrontierStore implements FrontierStore {
 
     private final DynamoDbClient dynamo;
     private final String table;
+    private final String sweepPrefix;
+    /** Each shard's cursor as this instance last read or moved it (−1: not read yet); it only ever moves on. */
+    private final AtomicLongArray cursors = new AtomicLongArray(SHARDS);
 
     public DynamoDbFrontierStore(DynamoDbClient dynamo, String table) {
+        this(dynamo, table, "SWEEP#");
+    }
+
+    /** With the sweep's marks and cursors under another prefix: for a test that moves its clock by hours. */
+    DynamoDbFrontierStore(DynamoDbClient dynamo, String table, String sweepPrefix) {
         this.dynamo = dynamo;
         this.table = table;
+        this.sweepPrefix = sweepPrefix;
+        for (int i = 0; i < SHARDS; i++) {
+            cursors.set(i, -1);
+        }
     }
 
     static Map<String, AttributeValue> pendingKey(SiteKey site, String batchId, String urlHash) {
@@ -86,7 +120,25 @@ public final class DynamoDbFrontierStore implements FrontierStore {
     }
 
     static Map<String, AttributeValue> counterKey(SiteKey site) {
-        return Map.of("pk", s("SITES#" + Hashing.sha256Hex(site.value()).charAt(0)), "sk", s(site.value()));
+        return Map.of("pk", s("COUNT#" + site.value()), "sk", s("count"));
+    }
+
+    Map<String, AttributeValue> markKey(SiteKey site, Instant at) {
+        long ms = at.toEpochMilli();
+        return Map.of("pk", s(markPartition(Math.floorDiv(ms, HOUR_MS), shardOf(site))),
+                "sk", s(String.format("%013d#%s", ms, site.value())));
+    }
+
+    private String markPartition(long hour, int shard) {
+        return sweepPrefix + hour + "#" + shard;
+    }
+
+    private Map<String, AttributeValue> cursorKey(int shard) {
+        return Map.of("pk", s(sweepPrefix + "cursor"), "sk", s(Integer.toString(shard)));
+    }
+
+    static int shardOf(SiteKey site) {
+        return Integer.parseInt(Hashing.sha256Hex(site.value()).substring(0, 4), 16) % SHARDS;
     }
 
     @Override
@@ -187,10 +239,128 @@ public final class DynamoDbFrontierStore implements FrontierStore {
     }
 
     @Override
-    public int released(SiteKey site) {
+    public Optional<SiteState> state(SiteKey site) {
         Map<String, AttributeValue> item = dynamo.getItem(b -> b.tableName(table).key(counterKey(site))
                 .consistentRead(true)).item();
-        return item == null ? 0 : (int) number(item, "released", 0);
+        if (item == null || item.isEmpty()) {
+            return Optional.empty();
+        }
+        return Optional.of(new SiteState((int) number(item, "pending", 0), (int) number(item, "released", 0),
+                instant(item, "progressAt"), instant(item, "checkAt")));
+    }
+
+    private static Optional<Instant> instant(Map<String, AttributeValue> item, String name) {
+        return item.containsKey(name) ? Optional.of(Instant.ofEpochMilli(number(item, name, 0))) : Optional.empty();
+    }
+
+    /** The counter and its mark in one transaction, on condition of both counts zero and the mark as read. */
+    @Override
+    public boolean forget(SiteKey site, SiteState seen) {
+        Map<String, AttributeValue> values = new HashMap<>(Map.of(":zero", n(0)));
+        seen.checkAt().ifPresent(at -> values.put(":was", n(at.toEpochMilli())));
+        String condition = EMPTY_AS_READ + (seen.checkAt().isPresent() ? CHECK_AS_READ : NOT_SCHEDULED);
+        List<TransactWriteItem> items = new ArrayList<>();
+        items.add(TransactWriteItem.builder().delete(d -> d.tableName(table).key(counterKey(site))
+                .conditionExpression(condition).expressionAttributeValues(values)).build());
+        seen.checkAt().ifPresent(at -> items.add(TransactWriteItem.builder()
+                .delete(d -> d.tableName(table).key(markKey(site, at))).build()));
+        return transact(items.toArray(TransactWriteItem[]::new));
+    }
+
+    @Override
+    public int sweepShards() {
+        return SHARDS;
+    }
+
+    /**
+     * Reads the shard's hours from its cursor to the present, each with one query (more when an hour holds more
+     * marks than a page), until {@code limit} marks are found; then moves the cursor past the hours found empty
+     * before the present one. Eventually consistent: a mark written a moment ago is read by the next sweep.
+     */
+    @Override
+    public List<SweepMark> sweepDue(int shard, Instant now, int limit) {
+        long present = Math.floorDiv(now.toEpochMilli(), HOUR_MS);
+        long from = cursor(shard, present);
+        List<SweepMark> due = new ArrayList<>();
+        long passed = from;
+        String upTo = String.format("%013d", now.toEpochMilli() + 1);
+        for (long hour = from; hour <= present && hour < from + HOURS_PER_READ && due.size() < limit; hour++) {
+            String partition = markPartition(hour, shard);
+            int before = due.size();
+            dynamo.queryPaginator(b -> b.tableName(table)
+                            .keyConditionExpression("pk = :pk AND sk < :upTo")
+                            .expressionAttributeValues(Map.of(":pk", s(partition), ":upTo", s(upTo)))
+                            .limit(Math.min(limit - before, 1_000)))
+                    .items().stream().limit(limit - before).forEach(item -> due.add(mark(item)));
+            if (due.size() == before && hour == passed && hour < present) {
+                passed = hour + 1;
+            }
+        }
+        if (passed > from) {
+            advance(shard, passed);
+        }
+        return due;
+    }
+
+    /**
+     * The shard's cursor: read once per instance, then as this instance moved it. A table never swept has none: its
+     * marks are at most {@value #FIRST_LOOKBACK_HOURS} hours old unless its sweep never ran since they were set.
+     */
+    private long cursor(int shard, long present) {
+        long known = cursors.get(shard);
+        if (known >= 0) {
+            return known;
+        }
+        Map<String, AttributeValue> item = dynamo.getItem(b -> b.tableName(table).key(cursorKey(shard))).item();
+        long first = present - FIRST_LOOKBACK_HOURS;
+        long read = item == null || item.isEmpty() ? first : number(item, "hour", first);
+        cursors.accumulateAndGet(shard, read, Math::max);
+        return cursors.get(shard);
+    }
+
+    private void advance(int shard, long hour) {
+        cursors.accumulateAndGet(shard, hour, Math::max);
+        try {
+            dynamo.updateItem(b -> b.tableName(table).key(cursorKey(shard))
+                    .updateExpression("SET #hour = :hour")
+                    .conditionExpression("attribute_not_exists(#hour) OR #hour < :hour")
+                    .expressionAttributeNames(Map.of("#hour", "hour"))
+                    .expressionAttributeValues(Map.of(":hour", n(hour))));
+        } catch (ConditionalCheckFailedException another) {
+            // another sweep moved it as far or further
+        }
+    }
+
+    private static SweepMark mark(Map<String, AttributeValue> item) {
+        String sk = item.get("sk").s();
+        int hash = sk.indexOf('#');
+        return new SweepMark(new SiteKey(sk.substring(hash + 1)), Instant.ofEpochMilli(Long.parseLong(sk.substring(0,
+                hash))));
+    }
+
+    /** The counter's {@code checkAt}, the new mark and the old one's removal, in one transaction. */
+    @Override
+    public boolean schedule(SiteKey site, Optional<Instant> from, Instant to) {
+        if (from.isPresent() && from.get().equals(to)) {
+            return state(site).flatMap(SiteState::checkAt).equals(from);
+        }
+        Map<String, AttributeValue> values = new HashMap<>(Map.of(":to", n(to.toEpochMilli())));
+        from.ifPresent(at -> values.put(":was", n(at.toEpochMilli())));
+        String condition = PRESENT + " AND " + (from.isPresent() ? CHECK_AS_READ : NOT_SCHEDULED);
+        List<TransactWriteItem> items = new ArrayList<>();
+        items.add(TransactWriteItem.builder().update(u -> u.tableName(table).key(counterKey(site))
+                .updateExpression("SET checkAt = :to").conditionExpression(condition)
+                .expressionAttributeValues(values)).build());
+        Map<String, AttributeValue> mark = new HashMap<>(markKey(site, to));
+        items.add(TransactWriteItem.builder().put(p -> p.tableName(table).item(mark)).build());
+        from.ifPresent(at -> items.add(TransactWriteItem.builder()
+                .delete(d -> d.tableName(table).key(markKey(site, at))).build()));
+        return transact(items.toArray(TransactWriteItem[]::new));
+    }
+
+    @Override
+    public void unmark(SweepMark mark) {
+        dynamo.deleteItem(b -> b.tableName(table).key(markKey(mark.site(), mark.at())));
     }
 
     @Override
@@ -246,11 +416,11 @@ public final class DynamoDbFrontierStore implements FrontierStore {
      * update. A refused transaction (an entry not released: a duplicate delivery) falls back to one at a time.
      */
     @Override
-    public void doneAll(SiteKey site, List<EntryKey> entries) {
+    public void doneAll(SiteKey site, List<EntryKey> entries, Instant now) {
         for (int from = 0; from < entries.size(); from += MAX_TRANSACTION - 1) {
             List<EntryKey> chunk = entries.subList(from, Math.min(entries.size(), from + MAX_TRANSACTION - 1));
             if (chunk.size() == 1) {
-                done(site, chunk.getFirst().batchId(), chunk.getFirst().urlHash());
+                done(site, chunk.getFirst().batchId(), chunk.getFirst().urlHash(), now);
                 continue;
             }
             List<TransactWriteItem> items = new ArrayList<>();
@@ -258,15 +428,16 @@ public final class DynamoDbFrontierStore implements FrontierStore {
                 items.add(TransactWriteItem.builder().delete(d -> d.tableName(table)
                         .key(releasedKey(site, e.batchId(), e.urlHash())).conditionExpression(PRESENT)).build());
             }
-            items.add(counter(site, "ADD released :minusN", null, Map.of(":minusN", n(-chunk.size()))));
+            items.add(counter(site, "ADD released :minusN SET progressAt = :now", null,
+                    Map.of(":minusN", n(-chunk.size()), ":now", n(now.toEpochMilli()))));
             if (!transact(items.toArray(TransactWriteItem[]::new))) {
-                chunk.forEach(e -> done(site, e.batchId(), e.urlHash()));
+                chunk.forEach(e -> done(site, e.batchId(), e.urlHash(), now));
             }
         }
     }
 
     @Override
-    public boolean requeue(FetchJob at, int attempt, Instant notBefore) {
+    public boolean requeue(FetchJob at, int attempt, Instant notBefore, Instant now) {
         SiteKey site = at.siteKey();
         String batchId = at.batchId();
         String urlHash = at.itemHash();
@@ -284,29 +455,28 @@ public final class DynamoDbFrontierStore implements FrontierStore {
                 TransactWriteItem.builder().delete(d -> d.tableName(table)
                         .key(releasedKey(site, batchId, urlHash)).conditionExpression(PRESENT)).build(),
                 TransactWriteItem.builder().put(p -> p.tableName(table).item(item)).build(),
-                counter(site, "ADD released :minusOne, pending :one", null, Map.of(":one", n(1), ":minusOne", n(-1))));
+                counter(site, "ADD released :minusOne, pending :one SET progressAt = :now", null,
+                        Map.of(":one", n(1), ":minusOne", n(-1), ":now", n(now.toEpochMilli()))));
     }
 
     @Override
-    public void done(SiteKey site, String batchId, String urlHash) {
+    public void done(SiteKey site, String batchId, String urlHash, Instant now) {
         transact(
                 TransactWriteItem.builder().delete(d -> d.tableName(table)
                         .key(releasedKey(site, batchId, urlHash)).conditionExpression(PRESENT)).build(),
-                counter(site, "ADD released :minusOne", null, Map.of(":minusOne", n(-1))));
+                counter(site, "ADD released :minusOne SET progressAt = :now", null,
+                        Map.of(":minusOne", n(-1), ":now", n(now.toEpochMilli()))));
     }
 
+    /** A scan of the whole table for its counters: for the local stack's restart, never for the sweep. */
     @Override
     public List<SiteKey> activeSites() {
-        // Eventually consistent: a site missed now is listed by the next sweep.
         List<SiteKey> sites = new ArrayList<>();
-        for (char shard : SHARDS.toCharArray()) {
-            dynamo.queryPaginator(b -> b.tableName(table)
-                            .keyConditionExpression("pk = :pk")
-                            .filterExpression(ACTIVE_FILTER)
-                            .projectionExpression("sk")
-                            .expressionAttributeValues(Map.of(":pk", s("SITES#" + shard), ":zero", n(0))))
-                    .items().forEach(item -> sites.add(new SiteKey(item.get("sk").s())));
-        }
+        dynamo.scanPaginator(b -> b.tableName(table)
+                        .filterExpression("sk = :count AND begins_with(pk, :prefix)")
+                        .projectionExpression("pk")
+                        .expressionAttributeValues(Map.of(":count", s("count"), ":prefix", s("COUNT#"))))
+                .items().forEach(item -> sites.add(new SiteKey(item.get("pk").s().substring("COUNT#".length()))));
         return sites;
     }
 
@@ -322,14 +492,16 @@ public final class DynamoDbFrontierStore implements FrontierStore {
     }
 
     @Override
-    public void resent(FrontierEntry e, Instant now) {
+    public boolean resend(FrontierEntry e, Instant now) {
         try {
             dynamo.updateItem(b -> b.tableName(table).key(releasedKey(e.site(), e.batchId(), e.urlHash()))
-                    .updateExpression("SET releasedAt = :now")
-                    .conditionExpression(PRESENT)
-                    .expressionAttributeValues(Map.of(":now", n(now.toEpochMilli()))));
-        } catch (ConditionalCheckFailedException doneMeanwhile) {
-            // nothing to resend
+                    .updateExpression("SET send = :next, releasedAt = :now")
+                    .conditionExpression(RELEASED_AS_READ)
+                    .expressionAttributeValues(Map.of(":now", n(now.toEpochMilli()), ":send", n(e.send()),
+                            ":next", n(e.send() + 1))));
+            return true;
+        } catch (ConditionalCheckFailedException doneOrResentMeanwhile) {
+            return false;
         }
     }
 
@@ -341,7 +513,7 @@ public final class DynamoDbFrontierStore implements FrontierStore {
     }
 
     /** The released copy of a pending entry, for its next send. */
-    private static Map<String, AttributeValue> releasedItem(FrontierEntry e, Instant now) {
+    static Map<String, AttributeValue> releasedItem(FrontierEntry e, Instant now) {
         Map<String, AttributeValue> item = new HashMap<>(releasedKey(e.site(), e.batchId(), e.urlHash()));
         item.putAll(common(e));
         item.put("send", n(e.send() + 1));
@@ -350,7 +522,7 @@ public final class DynamoDbFrontierStore implements FrontierStore {
         return item;
     }
 
-    private static Map<String, AttributeValue> common(FrontierEntry e) {
+    static Map<String, AttributeValue> common(FrontierEntry e) {
         Map<String, AttributeValue> m = new HashMap<>(Map.of("url", s(e.url().value()), "batchId", s(e.batchId()),
                 "attempt", n(e.attempt()), "notBefore", n(e.notBefore().toEpochMilli()), "send", n(e.send())));
         if (!e.hop().request().value().equals(e.url().value())) {

@@ -14,9 +14,12 @@ import io.spiderling.testkit.EmbeddedAws;
 import io.spiderling.testkit.EmbeddedAwsExtension;
 import io.spiderling.testkit.FaultInjector;
 import io.spiderling.testkit.StackResources;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
@@ -74,8 +77,12 @@ class DynamoDbFrontierStoreTest extends FrontierStoreContract {
         assertEquals("attribute_exists(pk) AND send = :send", DynamoDbFrontierStore.PENDING_AS_READ);
         assertEquals("attribute_not_exists(released) OR released <= :room", DynamoDbFrontierStore.ROOM_FOR);
         assertEquals("attribute_not_exists(released) OR released < :cap", DynamoDbFrontierStore.BELOW_CAP);
-        assertEquals("pending > :zero OR released > :zero", DynamoDbFrontierStore.ACTIVE_FILTER);
         assertEquals("releasedAt < :cutoff", DynamoDbFrontierStore.RELEASED_BEFORE_FILTER);
+        assertEquals("(attribute_not_exists(pending) OR pending = :zero)"
+                + " AND (attribute_not_exists(released) OR released = :zero) AND ", DynamoDbFrontierStore.EMPTY_AS_READ);
+        assertEquals("checkAt = :was", DynamoDbFrontierStore.CHECK_AS_READ);
+        assertEquals("attribute_not_exists(checkAt)", DynamoDbFrontierStore.NOT_SCHEDULED);
+        assertEquals("attribute_exists(pk) AND send = :send", DynamoDbFrontierStore.RELEASED_AS_READ);
     }
 
     @Test
@@ -122,18 +129,65 @@ class DynamoDbFrontierStoreTest extends FrontierStoreContract {
     }
 
     @Test
-    void activeSites_whenASiteEmptied_dropsIt() {
+    void activeSites_whenASiteEmptiedAndWasForgotten_dropsIt() {
         FrontierEntry kept = entry("kept", "a", 1, NOW);
         FrontierEntry emptied = entry("emptied", "a", 1, NOW);
         List.of(kept, emptied).forEach(store::park);
         store.release(emptied, NOW, 5);
         assertTrue(store.activeSites().contains(emptied.site()));
 
-        store.done(emptied.site(), emptied.batchId(), emptied.urlHash());
+        store.done(emptied.site(), emptied.batchId(), emptied.urlHash(), NOW);
+        assertTrue(store.forget(emptied.site(), store.state(emptied.site()).orElseThrow()));
         List<SiteKey> active = store.activeSites();
 
         assertTrue(active.contains(kept.site()), active::toString);
         assertFalse(active.contains(emptied.site()), active::toString);
+    }
+
+    @Test
+    void state_whenParked_isOneItemKeyedByTheSiteItself() {
+        store.park(entry("k", 1, NOW));
+
+        Map<String, AttributeValue> item = dynamo.getItem(b -> b.tableName(table).consistentRead(true)
+                .key(Map.of("pk", AttributeValue.fromS("COUNT#" + site().value()), "sk", AttributeValue.fromS("count"))))
+                .item();
+        assertEquals("1", item.get("pending").n());
+    }
+
+    @Test
+    void schedule_whenMoved_keepsOneMarkKeyedByHourShardAndTime() {
+        store.park(entry("m", 1, NOW));
+        Instant first = NOW.plusSeconds(600);
+        store.schedule(site(), Optional.empty(), first);
+        store.schedule(site(), Optional.of(first), NOW.plusSeconds(7200));
+
+        DynamoDbFrontierStore own = new DynamoDbFrontierStore(dynamo, table);
+        Map<String, AttributeValue> key = own.markKey(site(), NOW.plusSeconds(7200));
+        assertEquals("SWEEP#" + NOW.plusSeconds(7200).toEpochMilli() / 3_600_000 + "#"
+                + DynamoDbFrontierStore.shardOf(site()), key.get("pk").s());
+        assertFalse(dynamo.getItem(b -> b.tableName(table).consistentRead(true).key(key)).item().isEmpty());
+        assertTrue(dynamo.getItem(b -> b.tableName(table).consistentRead(true)
+                .key(own.markKey(site(), first))).item().isEmpty(), "the old mark went with it");
+    }
+
+    @Test
+    void sweepDue_whenReadHoursLater_findsTheMarksOfEveryHourSinceItsCursor() {
+        // Marks and cursors of its own: its clock moves by hours, which would pass other tests' hours for good.
+        DynamoDbFrontierStore store = new DynamoDbFrontierStore(dynamo, table, "SWEEP-HOURS#");
+        SiteKey lone = site("lone");
+        store.park(entry("lone", "x", 1, NOW));
+        Instant later = NOW.plus(Duration.ofHours(3));
+        store.schedule(lone, Optional.empty(), later);
+        int shard = DynamoDbFrontierStore.shardOf(lone);
+
+        assertEquals(List.of(), store.sweepDue(shard, later.minusMillis(1), 10).stream()
+                .filter(m -> m.site().equals(lone)).toList(), "not due before its time");
+        assertEquals(List.of(new FrontierStore.SweepMark(lone, later)), store.sweepDue(shard, later, 10).stream()
+                .filter(m -> m.site().equals(lone)).toList());
+        Instant next = later.plus(Duration.ofMinutes(90));
+        store.schedule(lone, Optional.of(later), next);
+        assertEquals(List.of(new FrontierStore.SweepMark(lone, next)), store.sweepDue(shard, next, 10).stream()
+                .filter(m -> m.site().equals(lone)).toList());
     }
 
     @Test
@@ -197,8 +251,8 @@ class DynamoDbFrontierStoreTest extends FrontierStoreContract {
         store.park(e);
         store.release(e, NOW, 10);
 
-        store.requeue(e.sentJob(), 2, NOW.plusSeconds(60));
-        store.requeue(e.sentJob(), 2, NOW.plusSeconds(60));
+        store.requeue(e.sentJob(), 2, NOW.plusSeconds(60), NOW);
+        store.requeue(e.sentJob(), 2, NOW.plusSeconds(60), NOW);
 
         assertEquals(1, counter(site(), "pending"));
         assertEquals(0, counter(site(), "released"));

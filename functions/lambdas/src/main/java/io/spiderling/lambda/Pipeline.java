@@ -449,8 +449,8 @@ public final class Pipeline implements AutoCloseable {
     private Frontier buildFrontier() {
         return new Frontier(new DynamoDbFrontierStore(aws().dynamoDb(), config.get(ConfigKeys.TABLES_SITES)),
                 fetchQueue.get(), clock, new Frontier.Settings(config.get(ConfigKeys.FRONTIER_DEPTH_CAP),
-                        config.get(ConfigKeys.FRONTIER_SPACING), config.get(ConfigKeys.FRONTIER_LOST_AFTER),
-                        lanes.get()),
+                        config.get(ConfigKeys.FRONTIER_SPACING), config.get(ConfigKeys.FRONTIER_LOST_AFTER))
+                        .withLanes(lanes.get()),
                 fetchSwitch());
     }
 

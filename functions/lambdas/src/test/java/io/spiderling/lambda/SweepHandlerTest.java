@@ -20,7 +20,9 @@ import io.spiderling.lambda.wake.WakeHandler;
 import jakarta.inject.Inject;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.List;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.services.sqs.model.Message;
 
@@ -37,6 +39,8 @@ class SweepHandlerTest {
         var store = new DynamoDbFrontierStore(TestStack.aws().dynamoDb(), TestStack.resources().sitesTable());
         NormalizedUrl url = NormalizedUrl.parse("https://sweep-test.example/parked");
         store.park(new FrontierEntry("sweep-batch", url, 1, 0, Instant.now().minusSeconds(1)));
+        // Parked and never released (a wake-up lost), the site's mark due now: the sweep's look releases it.
+        store.schedule(url.siteKey(), Optional.empty(), Instant.now().truncatedTo(ChronoUnit.MILLIS));
 
         assertEquals("1", Events.invoke(Events.load("eventbridge-sweep.json")).statusCode(200).extract().asString());
 

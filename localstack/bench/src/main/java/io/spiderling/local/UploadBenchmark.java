@@ -2,6 +2,8 @@ package io.spiderling.local;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.spiderling.aws.DynamoDbFrontierStore;
+import io.spiderling.core.url.SiteKey;
 import io.spiderling.local.cost.Account;
 import io.spiderling.local.cost.AwsPrices;
 import io.spiderling.local.cost.CostReport;
@@ -23,8 +25,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Locale;
-import java.util.Map;
-import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 /**
  * {@code ./spiderling bench-upload}: the harness for planning a large uploaded manifest end to end through
@@ -189,22 +189,14 @@ public final class UploadBenchmark {
         return new Manifest(file, Files.size(file), lines, distinct, duplicates, invalid);
     }
 
-    /** Pending plus released entries, summed over the sixteen partitions of site counters. */
+    /** Pending plus released entries, summed over the site counters. */
     private static long frontierEntries(EmbeddedAws aws, StackResources resources) {
+        DynamoDbFrontierStore store = new DynamoDbFrontierStore(aws.dynamoDb(), resources.sitesTable());
         long sum = 0;
-        for (char shard : "0123456789abcdef".toCharArray()) {
-            for (Map<String, AttributeValue> item : aws.dynamoDb().queryPaginator(b -> b
-                    .tableName(resources.sitesTable()).keyConditionExpression("pk = :pk")
-                    .expressionAttributeValues(Map.of(":pk", AttributeValue.fromS("SITES#" + shard)))).items()) {
-                sum += number(item, "pending") + number(item, "released");
-            }
+        for (SiteKey site : store.activeSites()) {
+            sum += store.state(site).map(s -> s.pending() + s.released()).orElse(0);
         }
         return sum;
-    }
-
-    private static long number(Map<String, AttributeValue> item, String name) {
-        AttributeValue v = item.get(name);
-        return v == null ? 0 : Long.parseLong(v.n());
     }
 
     /** Heap in use right after the last collection: the live data, not the garbage awaiting collection. */

@@ -6,10 +6,13 @@ import io.spiderling.core.politeness.Lanes;
 import io.spiderling.core.port.FetchQueue;
 import io.spiderling.core.port.FetchSwitch;
 import io.spiderling.core.port.FrontierStore;
+import io.spiderling.core.port.FrontierStore.SiteState;
+import io.spiderling.core.port.FrontierStore.SweepMark;
 import io.spiderling.core.url.SiteKey;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -19,6 +22,9 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The per-site park between planning and the FIFO fetch queue.
@@ -26,8 +32,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * <p>SQS FIFO hands out a message group's messages one at a time but scans only its first 120,000 messages for
  * available groups, so one site with a huge backlog would starve every other site queued behind it. The frontier keeps
  * each site's backlog in DynamoDB and lets at most {@code depthCap} of its jobs into the queue at a time. It releases
- * more when a fetch of that site finishes, and on a periodic sweep, which also re-sends jobs presumed lost (released
- * but neither finished nor seen for {@code lostAfter}).
+ * more when a fetch of that site finishes, and on a periodic sweep, which also re-sends jobs presumed lost (see
+ * {@link #presumedLost}). The sweep reads the sites due for a look, never every site, so its work per run is bounded.
  *
  * <p><b>Fairness between clients.</b> Each batch's URLs of a site get release orders {@code park time + k × spacing}
  * for k = 0, 1, 2, …, and a site releases lowest order first. A batch submitted later therefore interleaves with an
@@ -36,14 +42,18 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 public final class Frontier {
 
+    private static final System.Logger LOG = System.getLogger(Frontier.class.getName());
+
     /**
      * @param depthCap most jobs of one site in the fetch queue (or in flight) at once, for a site in the usual lanes
      * @param spacing the order step between consecutive URLs of one batch and site
-     * @param lostAfter a released job not finished by then is sent again
+     * @param lostAfter a released job is presumed lost once neither it nor any other job of its site has moved for
+     *     this long (see {@link #presumedLost}); it must exceed the fetch queue's visibility × maxReceiveCount
      * @param lanes the sites' message groups: a site in more lanes than usual (an override allows it more) gets as
      *     much depth per lane ({@link Lanes#depthCap})
+     * @param sweep how often the sweep looks at each site, and how many sites at most per sweep
      */
-    public record Settings(int depthCap, Duration spacing, Duration lostAfter, Lanes lanes) {
+    public record Settings(int depthCap, Duration spacing, Duration lostAfter, Lanes lanes, Sweep sweep) {
         public static final Settings DEFAULTS = new Settings(10, Duration.ofSeconds(1), Duration.ofMinutes(15));
 
         public Settings {
@@ -51,16 +61,62 @@ public final class Frontier {
                 throw new IllegalArgumentException("depthCap must be at least 1, was " + depthCap);
             }
             Objects.requireNonNull(lanes, "lanes");
+            Objects.requireNonNull(sweep, "sweep");
         }
 
-        /** Every site with the same cap. */
+        /** Every site with the same cap; the sweep's period half of {@code lostAfter}, and its default bound. */
         public Settings(int depthCap, Duration spacing, Duration lostAfter) {
-            this(depthCap, spacing, lostAfter, Lanes.fixed(1));
+            this(depthCap, spacing, lostAfter, Lanes.fixed(1), Sweep.halfOf(lostAfter));
+        }
+
+        /** The same settings with these lanes. */
+        public Settings withLanes(Lanes siteLanes) {
+            return new Settings(depthCap, spacing, lostAfter, siteLanes, sweep);
+        }
+
+        /** The same settings with another sweep period and bound. */
+        public Settings withSweep(Duration period, int sites) {
+            return new Settings(depthCap, spacing, lostAfter, lanes, new Sweep(period, sites));
+        }
+
+        /** The sweep looks at every site with entries at least this often. */
+        public Duration sweepPeriod() {
+            return sweep.period();
+        }
+
+        /** The most sites one sweep looks at. */
+        public int sweepSites() {
+            return sweep.sites();
         }
 
         /** The cap of this site. */
         int depthCap(SiteKey site) {
             return lanes.depthCap(site, depthCap);
+        }
+    }
+
+    /**
+     * @param period the sweep looks at every site with entries at least this often (plus the schedule's interval
+     *     when it runs late): it releases what nobody else released and finds lost jobs
+     * @param sites the most sites one sweep looks at, over all shards: its bound on work per invocation
+     */
+    public record Sweep(Duration period, int sites) {
+        /** Enough for 10⁶ sites with entries at a sweep a minute and the default period (10 minutes). */
+        public static final int DEFAULT_SITES = 100_000;
+
+        public Sweep {
+            if (period.compareTo(Duration.ofMinutes(1)) < 0) {
+                throw new IllegalArgumentException("sweepPeriod must be at least a minute, was " + period);
+            }
+            if (sites < 1) {
+                throw new IllegalArgumentException("sweepSites must be at least 1, was " + sites);
+            }
+        }
+
+        /** Half of {@code lostAfter} (at least a minute), and the default bound. */
+        static Sweep halfOf(Duration lostAfter) {
+            Duration half = lostAfter.dividedBy(2);
+            return new Sweep(half.compareTo(Duration.ofMinutes(1)) >= 0 ? half : Duration.ofMinutes(1), DEFAULT_SITES);
         }
     }
 
@@ -157,15 +213,32 @@ public final class Frontier {
     private record Released(int sent, boolean saturated) {}
 
     private Released releaseDue(SiteKey site) {
+        Optional<SiteState> read = store.state(site);
+        if (read.isEmpty()) {
+            return new Released(0, false);
+        }
+        SiteState state = read.get();
+        Instant now = clock.instant();
+        if (state.empty()) {
+            store.forget(site, state); // refused when a park raced it: that park's release comes next
+            return new Released(0, false);
+        }
+        if (state.checkAt().isEmpty()) {
+            // The site's first release since its counter was made: the sweep looks at it from now on.
+            store.schedule(site, Optional.empty(), nextCheck(now));
+        }
+        return releaseDue(site, state, now);
+    }
+
+    private Released releaseDue(SiteKey site, SiteState state, Instant now) {
         if (fetchSwitch.paused()) {
             return new Released(0, true);
         }
         int cap = settings.depthCap(site);
-        int room = cap - store.released(site);
+        int room = cap - state.released();
         if (room <= 0) {
             return new Released(0, true);
         }
-        Instant now = clock.instant();
         List<FrontierEntry> due = store.due(site, now, room);
         // An entry left out was taken by another releaser, or found the site's last place filled: skip it.
         List<FetchJob> jobs = store.releaseAll(site, due, now, cap).stream()
@@ -179,6 +252,10 @@ public final class Frontier {
         return new Released(jobs.size(), due.size() >= room || jobs.size() < due.size());
     }
 
+    private Instant nextCheck(Instant now) {
+        return now.plus(settings.sweepPeriod()).truncatedTo(ChronoUnit.MILLIS);
+    }
+
     /**
      * The send of released jobs failed: they go back to pending, due at once, for the next release, instead of staying
      * released with no message until the sweep presumes them lost ({@code lostAfter}, 20 minutes). A send that failed
@@ -188,7 +265,7 @@ public final class Frontier {
     private void unrelease(List<FetchJob> jobs, Instant now, RuntimeException failure) {
         for (FetchJob job : jobs) {
             try {
-                store.requeue(job, job.attempt(), now);
+                store.requeue(job, job.attempt(), now, now);
             } catch (RuntimeException e) {
                 failure.addSuppressed(e); // left released: the sweep sends it again after lostAfter
             }
@@ -232,7 +309,7 @@ public final class Frontier {
 
         /** {@link Frontier#requeue}, releasing at {@link #close}. */
         public void requeue(FetchJob job, int attempt, Instant notBefore) {
-            store.requeue(job, attempt, notBefore);
+            store.requeue(job, attempt, notBefore, clock.instant());
             touched.add(job.siteKey());
         }
 
@@ -250,7 +327,8 @@ public final class Frontier {
         /** Frees the finished jobs' places, then releases the due entries of every site touched. */
         @Override
         public void close() {
-            finished.forEach((site, keys) -> store.doneAll(site, List.copyOf(keys)));
+            Instant now = clock.instant();
+            finished.forEach((site, keys) -> store.doneAll(site, List.copyOf(keys), now));
             finished.clear();
             for (SiteKey site : touched) {
                 release(site);
@@ -286,7 +364,7 @@ public final class Frontier {
         Set<SiteKey> sites = new java.util.LinkedHashSet<>();
         for (SiteKey site : store.activeSites()) {
             for (FrontierEntry entry : store.releasedBefore(site, everything)) {
-                if (store.requeue(entry.sentJob(), entry.attempt(), now)) {
+                if (store.requeue(entry.sentJob(), entry.attempt(), now, now)) {
                     requeued++;
                     sites.add(site);
                 }
@@ -311,39 +389,169 @@ public final class Frontier {
     /**
      * What a sweep did.
      *
+     * @param visited sites looked at (each mark read counts, a stale one too)
      * @param sent jobs sent to the fetch queue: lost ones sent again, and due ones released
-     * @param lag how long the longest-waiting due entry has been due and not released, over every active site
-     *     (zero when none waits): the backlog lives in the sites table, so the fetch queue's age cannot show it
+     * @param failed sites whose visit failed; their marks stay, so the next sweep reads them first
+     * @param lag how long the longest-waiting due entry of a visited site has been due and not released (zero when
+     *     none waits): the backlog lives in the sites table, so the fetch queue's age cannot show it
+     * @param behind how long the oldest mark the walk left due has been due (zero when it took every due mark): how
+     *     late the sweep itself runs
      */
-    public record SweepReport(int sent, Duration lag) {}
+    public record SweepReport(int visited, int sent, int failed, Duration lag, Duration behind) {
+
+        /** The worse of the two waits: what the lag alarm watches. */
+        public Duration worstLag() {
+            return lag.compareTo(behind) >= 0 ? lag : behind;
+        }
+    }
+
+    /** The longest one sweep walks before it stops taking marks (a scheduled Lambda invocation has 60 s). */
+    public static final Duration SWEEP_BUDGET = Duration.ofSeconds(40);
+
+    /** {@link #sweep(Duration)} within {@link #SWEEP_BUDGET}. */
+    public SweepReport sweep() {
+        return sweep(SWEEP_BUDGET);
+    }
 
     /**
-     * The periodic sweep: re-sends jobs presumed lost (a crash between release and send, or a lost message), then
-     * releases due entries of every active site, and measures the lag of what is still due. A site's lag costs one
-     * more read only when the site has no room left, since otherwise releasing took every due entry.
+     * The periodic sweep. It reads the sites due for a look from the store's marks, oldest first, up to
+     * {@code sweepSites} in all (spread evenly over the shards, which it walks side by side), and stops taking more
+     * once {@code budget} has passed. For each site it sends again the jobs presumed lost, releases what is due,
+     * measures the lag of what is still due, and sets the site's next look a {@code sweepPeriod} later; a site
+     * without entries loses its counter and its mark. What it leaves due is read first by the next sweep, so every
+     * site is looked at in turn, and the report says how far behind the sweep runs.
      */
-    public SweepReport sweep() {
+    public SweepReport sweep(Duration budget) {
         Instant now = clock.instant();
-        int sent = 0;
-        Duration lag = Duration.ZERO;
-        for (SiteKey site : store.activeSites()) {
-            List<FrontierEntry> lost = store.releasedBefore(site, now.minus(settings.lostAfter()));
-            if (!lost.isEmpty()) {
-                queue.enqueue(lost.stream().map(FrontierEntry::sentJob).toList());
-                lost.forEach(entry -> store.resent(entry, now));
-                sent += lost.size();
+        Instant deadline = now.plus(budget);
+        int shards = store.sweepShards();
+        int perShard = Math.ceilDiv(settings.sweepSites(), shards);
+        Walk walk = new Walk();
+        try (ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
+            for (int shard = 0; shard < shards; shard++) {
+                int s = shard;
+                pool.execute(() -> walk.shard(s, now, deadline, perShard));
             }
-            Released released = releaseDue(site);
-            sent += released.sent();
-            if (released.saturated()) {
-                for (FrontierEntry waiting : store.due(site, now, 1)) {
-                    Duration waited = Duration.between(waiting.notBefore(), now);
-                    if (waited.compareTo(lag) > 0) {
-                        lag = waited;
-                    }
+        }
+        return new SweepReport(walk.visited.get(), walk.sent.get(), walk.failed.get(), walk.lag(), walk.behind());
+    }
+
+    /**
+     * Whether a site's released jobs that are older than {@code lostAfter} are lost: when none of its jobs was done
+     * or put back to wait for {@code lostAfter} either. A live job leaves the fetch queue, handled or dead-lettered
+     * (and then ended by the dead-letter handler), within visibility × maxReceiveCount of reaching its message group's
+     * head; the jobs ahead of it are its site's, so while it is live its site records progress at least that often.
+     * {@code lostAfter} exceeds that bound, so a job still live is never presumed lost; a site that keeps moving with
+     * a lost job keeps it until the site goes quiet, holding one of its places meanwhile.
+     */
+    static boolean presumedLost(SiteState state, Instant now, Duration lostAfter) {
+        Instant quietSince = now.minus(lostAfter);
+        return state.released() > 0 && state.progressAt().map(at -> at.isBefore(quietSince)).orElse(true);
+    }
+
+    /** One sweep's walk over the shards: its tallies, shared by the shards' threads. */
+    private final class Walk {
+        private final AtomicInteger visited = new AtomicInteger();
+        private final AtomicInteger sent = new AtomicInteger();
+        private final AtomicInteger failed = new AtomicInteger();
+        private Duration lag = Duration.ZERO;
+        private Duration behind = Duration.ZERO;
+
+        /** Visits up to {@code limit} due marks; one more is read, to tell how late what is left waits. */
+        void shard(int shard, Instant now, Instant deadline, int limit) {
+            List<SweepMark> marks;
+            try {
+                marks = store.sweepDue(shard, now, limit + 1);
+            } catch (RuntimeException e) {
+                failed.incrementAndGet(); // the shard's marks stay for the next sweep
+                LOG.log(System.Logger.Level.WARNING, "sweep: reading shard " + shard + " failed", e);
+                return;
+            }
+            for (int i = 0; i < marks.size(); i++) {
+                SweepMark mark = marks.get(i);
+                if (i == limit || clock.instant().isAfter(deadline)) {
+                    left(Duration.between(mark.at(), now));
+                    return;
+                }
+                visited.incrementAndGet();
+                try {
+                    sent.addAndGet(visit(mark, now, this));
+                } catch (RuntimeException e) {
+                    failed.incrementAndGet(); // its mark stays: the next sweep reads it first
+                    LOG.log(System.Logger.Level.WARNING, "sweep: visiting " + mark.site().value() + " failed", e);
                 }
             }
         }
-        return new SweepReport(sent, lag);
+
+        synchronized void waited(Duration waited) {
+            lag = longer(lag, waited);
+        }
+
+        synchronized Duration lag() {
+            return lag;
+        }
+
+        synchronized void left(Duration waiting) {
+            behind = longer(behind, waiting);
+        }
+
+        synchronized Duration behind() {
+            return behind;
+        }
+    }
+
+    /** Looks at one site whose mark is due; returns the jobs sent. */
+    private int visit(SweepMark mark, Instant now, Walk walk) {
+        SiteKey site = mark.site();
+        Optional<SiteState> read = store.state(site);
+        Optional<Instant> checkAt = read.flatMap(SiteState::checkAt);
+        if (read.isEmpty() || checkAt.isPresent() && !checkAt.get().equals(mark.at())) {
+            store.unmark(mark); // the site emptied, or its mark moved since this one was read
+            return 0;
+        }
+        SiteState state = read.get();
+        if (state.empty()) {
+            if (!store.forget(site, state)) {
+                return 0; // a park raced it: the mark stays, for the next look
+            }
+            if (checkAt.isEmpty()) {
+                store.unmark(mark);
+            }
+            return 0;
+        }
+        int sent = resendLost(site, state, now);
+        Released released = releaseDue(site, state, now);
+        if (released.saturated()) {
+            for (FrontierEntry waiting : store.due(site, now, 1)) {
+                walk.waited(Duration.between(waiting.notBefore(), now));
+            }
+        }
+        store.schedule(site, checkAt, nextCheck(now));
+        if (checkAt.isEmpty()) {
+            store.unmark(mark);
+        }
+        return sent + released.sent();
+    }
+
+    /** Sends the site's lost jobs again, each under a new send number, so a new deduplication id. */
+    private int resendLost(SiteKey site, SiteState state, Instant now) {
+        if (!presumedLost(state, now, settings.lostAfter())) {
+            return 0;
+        }
+        List<FetchJob> jobs = new ArrayList<>();
+        for (FrontierEntry lost : store.releasedBefore(site, now.minus(settings.lostAfter()))) {
+            if (store.resend(lost, now)) {
+                jobs.add(lost.job());
+            }
+        }
+        if (!jobs.isEmpty()) {
+            // A failed send leaves them released under the new send: presumed lost again after lostAfter.
+            queue.enqueue(jobs);
+        }
+        return jobs.size();
+    }
+
+    private static Duration longer(Duration a, Duration b) {
+        return a.compareTo(b) >= 0 ? a : b;
     }
 }

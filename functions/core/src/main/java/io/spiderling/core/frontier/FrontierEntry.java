@@ -75,7 +75,12 @@ public record FrontierEntry(String batchId, Hop hop, int attempt, long order, In
         return new FetchJob(batchId, hop, Math.max(1, attempt), send + 1);
     }
 
-    /** The job a released entry already sent, for re-sending a lost one with the same deduplication id. */
+    /**
+     * The job a released entry was sent as, with its deduplication id. A lost one is never sent again as this: SQS
+     * FIFO forgets an id after 5 minutes, or drops the copy while it remembers.
+     * {@link io.spiderling.core.port.FrontierStore#resend} counts a new send, and {@link #job} of the entry as read
+     * is what goes.
+     */
     public FetchJob sentJob() {
         return new FetchJob(batchId, hop, Math.max(1, attempt), Math.max(1, send));
     }

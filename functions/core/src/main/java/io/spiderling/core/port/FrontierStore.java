@@ -6,10 +6,15 @@ import io.spiderling.core.url.SiteKey;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * The frontier: per site, the entries parked until they may go to the fetch queue, and the count of those released
  * and not yet done. Entries are identified by (site, batch, URL); each is pending, released, or gone.
+ *
+ * <p>A site with entries has a counter ({@link #state}); it is deleted when both counts are back to zero
+ * ({@link #forget}). The sweep finds sites through marks kept by the time it should next look at each
+ * ({@link #schedule}, {@link #sweepDue}), never by listing every site.
  */
 public interface FrontierStore {
 
@@ -41,7 +46,60 @@ public interface FrontierStore {
     List<FrontierEntry> pendingOfBatch(SiteKey site, String batchId, int limit);
 
     /** How many of the site's entries are released and not yet done. */
-    int released(SiteKey site);
+    default int released(SiteKey site) {
+        return state(site).map(SiteState::released).orElse(0);
+    }
+
+    /**
+     * A site's counter, as read (strongly consistent).
+     *
+     * @param pending entries parked and not released
+     * @param released entries released and not done
+     * @param progressAt when an entry of the site was last done or put back to wait (empty: never): while a site's
+     *     jobs are in the fetch queue, this moves at least every visibility timeout × maxReceiveCount
+     * @param checkAt when the sweep is to look at the site next (empty: not scheduled yet)
+     */
+    record SiteState(int pending, int released, Optional<Instant> progressAt, Optional<Instant> checkAt) {
+
+        /** Nothing parked and nothing released: the counter can go. */
+        public boolean empty() {
+            return pending == 0 && released == 0;
+        }
+    }
+
+    /** The site's counter; empty when the site has no entries (or its counter was just deleted). */
+    Optional<SiteState> state(SiteKey site);
+
+    /**
+     * Deletes the site's counter, with its sweep mark at {@code seen.checkAt()}, if both counts are still zero and
+     * its mark is still {@code seen.checkAt()}. Returns false, changing nothing, otherwise: a park that raced it
+     * keeps its counter. A park after the delete starts a new counter, which the next release schedules.
+     */
+    boolean forget(SiteKey site, SiteState seen);
+
+    /** A site to be looked at by the sweep at {@code at}. */
+    record SweepMark(SiteKey site, Instant at) {}
+
+    /** How many shards the sweep's marks are spread over; the sweep reads each with {@link #sweepDue}. */
+    int sweepShards();
+
+    /**
+     * Up to {@code limit} marks of the shard due by {@code now}, oldest first. Marks stay until {@link #schedule}
+     * moves them or {@link #unmark} removes them, so what is left for another call is read first by the next one.
+     * Marks are for the future: one set in an hour before the hour of the latest {@code now} its shard was read at
+     * may never be read (an adapter may stop looking at hours past that it found empty).
+     */
+    List<SweepMark> sweepDue(int shard, Instant now, int limit);
+
+    /**
+     * Moves the site's sweep mark from {@code from} to {@code to}, atomically with the counter's {@code checkAt}, on
+     * condition that the counter exists and its {@code checkAt} is still {@code from} (empty: none yet). Returns false,
+     * changing nothing, otherwise.
+     */
+    boolean schedule(SiteKey site, Optional<Instant> from, Instant to);
+
+    /** Removes a sweep mark that no counter points at (its site emptied, or it was moved since it was read). */
+    void unmark(SweepMark mark);
 
     /**
      * Moves a pending entry to released, recording the send it is released for ({@code entry.send() + 1}),
@@ -58,12 +116,15 @@ public interface FrontierStore {
      * number (the same after a refusal or a wait, one more for a retry). It keeps its order and send count, and takes
      * {@code at}'s hop ({@link FrontierEntry#at}): a redirect chain that waits part-way resumes where it stopped,
      * without asking its answered hops again. Returns false, changing nothing, when the entry is not released (a
-     * duplicate delivery).
+     * duplicate delivery). The site's progress time becomes {@code now}.
      */
-    boolean requeue(FetchJob at, int attempt, Instant notBefore);
+    boolean requeue(FetchJob at, int attempt, Instant notBefore, Instant now);
 
-    /** Removes a released entry once its job has been handled; nothing happens if it is not released. */
-    void done(SiteKey site, String batchId, String urlHash);
+    /**
+     * Removes a released entry once its job has been handled, and sets the site's progress time to {@code now};
+     * nothing happens if it is not released.
+     */
+    void done(SiteKey site, String batchId, String urlHash, Instant now);
 
     /**
      * {@link #release} for several pending entries of one site, each only while the site stays below {@code cap};
@@ -83,16 +144,24 @@ public interface FrontierStore {
     record EntryKey(String batchId, String urlHash) {}
 
     /** {@link #done} for several entries of one site; an adapter may remove them in one write. */
-    default void doneAll(SiteKey site, List<EntryKey> entries) {
-        entries.forEach(e -> done(site, e.batchId(), e.urlHash()));
+    default void doneAll(SiteKey site, List<EntryKey> entries, Instant now) {
+        entries.forEach(e -> done(site, e.batchId(), e.urlHash(), now));
     }
 
-    /** Sites with pending or released entries (and possibly a few that recently emptied). */
+    /**
+     * Every site with a counter. It reads the whole store: for a restart of the local stack, never for the sweep.
+     */
     List<SiteKey> activeSites();
 
-    /** Released entries released before {@code cutoff}: their jobs were probably lost. */
+    /** Released entries released before {@code cutoff}, each as released ({@link FrontierEntry#sentJob}). */
     List<FrontierEntry> releasedBefore(SiteKey site, Instant cutoff);
 
-    /** Marks a released entry as sent again at {@code now}. */
-    void resent(FrontierEntry entry, Instant now);
+    /**
+     * A released entry presumed lost is sent again under a new send number: its send count goes up by one (so
+     * {@link FrontierEntry#job} of the entry as read is the job to send) and its release time becomes {@code now}, on
+     * condition that it is still released with the send read. Returns false, changing nothing, otherwise (it was done
+     * or sent again meanwhile). A re-send under the old send number would reuse a deduplication id that SQS FIFO
+     * forgets after 5 minutes, or still remembers and drops.
+     */
+    boolean resend(FrontierEntry released, Instant now);
 }

@@ -25,7 +25,7 @@ class FrontierLanesTest {
     private final RecordingFetchQueue queue = new RecordingFetchQueue(new CallLog());
     private final Lanes lanes = Lanes.of(RateLimiter.create(), RateOverrides.parse("fast.example 50"));
     private final Frontier frontier = new Frontier(store, queue, new TestClock(Instant.parse("2026-11-27T10:00:00Z")),
-            new Frontier.Settings(10, Duration.ofSeconds(1), Duration.ofMinutes(15), lanes));
+            new Frontier.Settings(10, Duration.ofSeconds(1), Duration.ofMinutes(15)).withLanes(lanes));
 
     @Test
     void park_whenSiteHasFiftyLanes_releasesTwoPerLaneAndOtherSitesTheCap() {

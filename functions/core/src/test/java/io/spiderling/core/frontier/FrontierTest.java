@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.spiderling.core.fetch.FetchJob;
 import io.spiderling.core.fetch.Hop;
 import io.spiderling.core.port.FetchQueue;
+import io.spiderling.core.port.FrontierStore;
 import io.spiderling.core.testing.InMemoryFrontierStore;
 import io.spiderling.core.url.NormalizedUrl;
 import io.spiderling.core.url.SiteKey;
@@ -79,16 +80,95 @@ class FrontierTest {
     }
 
     @Test
-    void sweep_whenAReleasedJobWasLost_sendsItAgainAfterLostAfterOnly() {
+    void sweep_whenAReleasedJobWasLost_sendsItAgainUnderANewDeduplicationIdEachTime() {
         frontier.park("b", urls("lossy.example", 1));
         FetchJob lost = fifo.take(); // taken and never finished: the message is gone
 
-        clock.advance(Duration.ofMinutes(14));
+        clock.advance(Duration.ofMinutes(14)); // the site's first look is due (7.5 min), but lostAfter has not passed
         assertEquals(0, frontier.sweep().sent());
-        clock.advance(Duration.ofMinutes(2));
+        clock.advance(Duration.ofMinutes(8)); // its next look, 7.5 min later
         assertEquals(1, frontier.sweep().sent());
+        FetchJob again = fifo.take();
+        clock.advance(Duration.ofMinutes(23)); // lost again, past lostAfter and at the site's next look
+        assertEquals(1, frontier.sweep().sent());
+        FetchJob third = fifo.take();
 
-        assertEquals(lost, fifo.take());
+        assertEquals(List.of(lost.url(), lost.url()), List.of(again.url(), third.url()));
+        assertEquals(List.of(2, 3), List.of(again.send(), third.send()));
+        assertEquals(3, Set.of(lost.deduplicationId(), again.deduplicationId(), third.deduplicationId()).size(),
+                "SQS FIFO forgets an id after 5 minutes, or drops the copy while it remembers: each re-send is new");
+    }
+
+    @Test
+    void sweep_whenAnotherJobOfTheSiteWasDoneWithinLostAfter_doesNotSendAgainAJobStillInTheQueue() {
+        frontier.park("b", urls("busy.example", 2));
+        FetchJob first = fifo.take();
+        clock.advance(Duration.ofMinutes(10));
+        frontier.finished(first); // the site moves: the second job, behind it in the queue, is live
+        assertEquals(1, fifo.queued(site("busy.example")));
+
+        clock.advance(Duration.ofMinutes(12)); // released 22 minutes ago, but the site moved 12 minutes ago
+        Frontier.SweepReport quiet = frontier.sweep();
+        assertEquals(1, quiet.visited());
+        assertEquals(0, quiet.sent(), "sending a live job again would fetch it twice");
+
+        fifo.take(); // now lost
+        clock.advance(Duration.ofMinutes(8)); // the site quiet for 20 minutes, at its next look
+        assertEquals(1, frontier.sweep().sent());
+        assertEquals(2, fifo.take().send());
+    }
+
+    @Test
+    void finished_whenTheSitesLastJobEnds_deletesItsCounterSoTheSweepNeverLooksAtItAgain() {
+        frontier.park("b", urls("once.example", 1));
+        frontier.finished(fifo.take());
+
+        assertEquals(java.util.Optional.empty(), store.state(site("once.example")));
+        clock.advance(Duration.ofHours(1));
+        assertEquals(0, frontier.sweep().visited(), "an idle site costs the sweep nothing");
+    }
+
+    @Test
+    void sweep_whenMoreSitesAreDueThanItsBound_looksAtTheOldestFirstAndAtTheRestInTheNextSweeps() {
+        Frontier bounded = new Frontier(store, fifo, clock, new Frontier.Settings(CAP, Duration.ofSeconds(1),
+                Duration.ofMinutes(15)).withSweep(Duration.ofMinutes(10), store.sweepShards()));
+        List<SiteKey> sites = new ArrayList<>();
+        for (int i = 0; i < 12; i++) {
+            bounded.park("b" + i, urls("s" + i + ".example", 1));
+            sites.add(site("s" + i + ".example"));
+            clock.advance(Duration.ofSeconds(1));
+        }
+        clock.advance(Duration.ofMinutes(10)); // every site's first look is due
+        Map<SiteKey, Instant> firstLook = new HashMap<>();
+        sites.forEach(s -> firstLook.put(s, store.state(s).orElseThrow().checkAt().orElseThrow()));
+
+        int sweeps = 0;
+        int visited = 0;
+        while (visited < sites.size()) {
+            Frontier.SweepReport report = bounded.sweep();
+            assertTrue(report.visited() <= store.sweepShards(), "at most the bound: " + report);
+            visited += report.visited();
+            sweeps++;
+            clock.advance(Duration.ofMinutes(1));
+        }
+
+        assertTrue(sweeps <= sites.size(), "the bound leaves the rest for the next sweeps: " + sweeps);
+        for (SiteKey s : sites) {
+            assertTrue(store.state(s).orElseThrow().checkAt().orElseThrow().isAfter(firstLook.get(s)),
+                    "looked at, and its next look set: " + s);
+        }
+        assertEquals(Duration.ZERO, bounded.sweep().behind());
+    }
+
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.CsvFileSource(resources = "/frontier/presumed-lost.csv", numLinesToSkip = 1)
+    void presumedLost_whenTheSiteMovedOrNot_decidesFromItsLastProgress(int released, String progressMinutesAgo,
+            boolean lost) {
+        java.util.Optional<Instant> progressAt = progressMinutesAgo == null ? java.util.Optional.empty()
+                : java.util.Optional.of(T0.minus(Duration.ofMinutes(Long.parseLong(progressMinutesAgo))));
+        FrontierStore.SiteState state = new FrontierStore.SiteState(3, released, progressAt, java.util.Optional.empty());
+
+        assertEquals(lost, Frontier.presumedLost(state, T0, Duration.ofMinutes(20)));
     }
 
     @Test
@@ -120,18 +200,18 @@ class FrontierTest {
     @Test
     void sweep_whenASiteAtItsCapHasDueEntries_reportsHowLongTheOldestHasWaited() {
         frontier.park("b", urls("backlog.example", CAP + 5));
-        clock.advance(Duration.ofMinutes(5));
+        clock.advance(Duration.ofMinutes(8)); // the site's first look is due after 7.5 minutes
 
         Frontier.SweepReport report = frontier.sweep();
 
         assertEquals(0, report.sent(), "the site's places are all taken");
-        assertEquals(Duration.ofMinutes(5), report.lag());
+        assertEquals(Duration.ofMinutes(8), report.lag());
     }
 
     @Test
     void sweep_whenEveryDueEntryFitsUnderTheCap_reportsNoLag() {
         frontier.park("b", urls("light.example", 3));
-        clock.advance(Duration.ofMinutes(5));
+        clock.advance(Duration.ofMinutes(8));
 
         assertEquals(Duration.ZERO, frontier.sweep().lag());
     }
@@ -143,12 +223,12 @@ class FrontierTest {
                 Duration.ofMinutes(15)), paused);
         paused.paused = true;
         switched.park("b", urls("held.example", 2));
-        clock.advance(Duration.ofMinutes(3));
+        clock.advance(Duration.ofMinutes(8));
 
         Frontier.SweepReport report = switched.sweep();
 
         assertEquals(0, report.sent());
-        assertEquals(Duration.ofMinutes(3), report.lag());
+        assertEquals(Duration.ofMinutes(8), report.lag());
     }
 
     @Test

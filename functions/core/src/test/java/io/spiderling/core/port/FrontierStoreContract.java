@@ -167,7 +167,7 @@ public abstract class FrontierStoreContract {
         FrontierEntry readByTheSweep = store.due(site(), NOW, 1).getFirst();
         // Meanwhile another releaser sends it, and its job is refused and comes back to wait.
         assertTrue(store.release(store.due(site(), NOW, 1).getFirst(), NOW, 5));
-        assertTrue(store.requeue(readByTheSweep.sentJob(), 1, NOW));
+        assertTrue(store.requeue(readByTheSweep.sentJob(), 1, NOW, NOW));
 
         assertFalse(store.release(readByTheSweep, NOW, 5), "a stale copy would re-send a deduplication id just seen");
         assertFalse(store.releaseAll(site(), List.of(readByTheSweep, entry("stale-other", 2, NOW)), NOW, 5)
@@ -191,13 +191,13 @@ public abstract class FrontierStoreContract {
         assertEquals(entries.subList(3, 5), store.due(site(), NOW, 10), "refused entries stay pending");
 
         FrontierEntry first = entries.getFirst();
-        store.done(site(), first.batchId(), first.urlHash());
+        store.done(site(), first.batchId(), first.urlHash(), NOW);
         assertEquals(2, store.released(site()));
         assertTrue(store.release(entries.get(3), NOW, 3));
         assertFalse(store.release(entries.get(4), NOW, 3));
 
-        store.done(site(), first.batchId(), first.urlHash());
-        store.done(site(), "no-such-batch", first.urlHash());
+        store.done(site(), first.batchId(), first.urlHash(), NOW);
+        store.done(site(), "no-such-batch", first.urlHash(), NOW);
         assertEquals(3, store.released(site()), "a repeated done must not count twice");
         assertEquals(List.of(entries.get(4)), store.due(site(), NOW, 10));
     }
@@ -250,8 +250,8 @@ public abstract class FrontierStoreContract {
         store.park(e);
         store.release(e, NOW, 10);
 
-        assertTrue(store.requeue(e.sentJob(), 2, NOW.plusSeconds(60)));
-        assertFalse(store.requeue(e.sentJob(), 2, NOW.plusSeconds(60)), "a duplicate delivery");
+        assertTrue(store.requeue(e.sentJob(), 2, NOW.plusSeconds(60), NOW));
+        assertFalse(store.requeue(e.sentJob(), 2, NOW.plusSeconds(60), NOW), "a duplicate delivery");
 
         assertEquals(List.of(), store.due(site(), NOW, 10), "not due before its time");
         assertEquals(0, store.released(site()));
@@ -272,7 +272,7 @@ public abstract class FrontierStoreContract {
         FetchJob atSecondHop = e.job().continuedAt(new Hop(second, RequestUrl.parse(second.value()),
                 Optional.of(e.url()), List.of(e.url().value())));
 
-        assertTrue(store.requeue(atSecondHop, 1, NOW.plusSeconds(5)));
+        assertTrue(store.requeue(atSecondHop, 1, NOW.plusSeconds(5), NOW));
 
         FrontierEntry back = store.due(site(), NOW.plusSeconds(5), 10).getFirst();
         assertEquals(e.urlHash(), back.urlHash(), "still the item's entry");
@@ -295,7 +295,7 @@ public abstract class FrontierStoreContract {
         assertEquals(written, due.hop().request());
         assertTrue(store.release(due, NOW, 10));
         assertEquals(written, store.releasedBefore(site(), NOW.plusSeconds(1)).getFirst().job().request());
-        assertTrue(store.requeue(due.job(), 1, NOW));
+        assertTrue(store.requeue(due.job(), 1, NOW, NOW));
         assertEquals(written, store.due(site(), NOW, 10).getFirst().hop().request());
     }
 
@@ -304,7 +304,7 @@ public abstract class FrontierStoreContract {
         FrontierEntry e = entry("p", 7, NOW);
         store.park(e);
 
-        assertFalse(store.requeue(e.sentJob(), 3, NOW.plusSeconds(60)));
+        assertFalse(store.requeue(e.sentJob(), 3, NOW.plusSeconds(60), NOW));
 
         assertEquals(List.of(e), store.due(site(), NOW, 10));
     }
@@ -314,10 +314,10 @@ public abstract class FrontierStoreContract {
         List<FrontierEntry> entries = IntStream.range(0, 3).mapToObj(i -> entry("done" + i, i, NOW)).toList();
         entries.forEach(store::park);
         store.releaseAll(site(), entries, NOW, 10);
-        store.done(site(), entries.get(1).batchId(), entries.get(1).urlHash()); // a duplicate delivery got there first
+        store.done(site(), entries.get(1).batchId(), entries.get(1).urlHash(), NOW); // a duplicate delivery got there first
 
         store.doneAll(site(), entries.stream().map(e -> new FrontierStore.EntryKey(e.batchId(), e.urlHash()))
-                .toList());
+                .toList(), NOW);
 
         assertEquals(0, store.released(site()));
         assertEquals(List.of(), store.releasedBefore(site(), NOW.plusSeconds(1)));
@@ -328,7 +328,7 @@ public abstract class FrontierStoreContract {
         FrontierEntry e = entry("p", 1, NOW);
         store.park(e);
 
-        store.done(site(), e.batchId(), e.urlHash());
+        store.done(site(), e.batchId(), e.urlHash(), NOW);
 
         assertEquals(List.of(e), store.due(site(), NOW, 10));
         assertEquals(0, store.released(site()));
@@ -357,28 +357,160 @@ public abstract class FrontierStoreContract {
         store.release(recent, NOW.plusSeconds(120), 5);
         Instant cutoff = NOW.plusSeconds(60);
 
-        assertEquals(List.of(old.with(old.attempt(), old.notBefore(), 1)), store.releasedBefore(site(), cutoff),
-                "as released: its first send");
+        FrontierEntry asReleased = old.with(old.attempt(), old.notBefore(), 1);
+        assertEquals(List.of(asReleased), store.releasedBefore(site(), cutoff), "as released: its first send");
         assertEquals(List.of(), store.releasedBefore(site(), NOW), "the cutoff itself is not before");
 
-        store.resent(old, NOW.plusSeconds(90));
+        assertTrue(store.resend(asReleased, NOW.plusSeconds(90)));
 
         assertEquals(List.of(), store.releasedBefore(site(), cutoff));
-        assertEquals(List.of(old.with(0, NOW, 1), recent.with(0, NOW, 1)), store.releasedBefore(site(),
-                NOW.plusSeconds(121)).stream().sorted(Comparator.comparingLong(FrontierEntry::order)).toList());
+        assertEquals(List.of(old.with(0, NOW, 2), recent.with(0, NOW, 1)), store.releasedBefore(site(),
+                NOW.plusSeconds(121)).stream().sorted(Comparator.comparingLong(FrontierEntry::order)).toList(),
+                "the re-sent one under its second send");
     }
 
     @Test
-    void resent_whenEntryAlreadyDone_doesNotRecreateIt() {
+    void resend_whenTheSendReadIsNoLongerTheEntrys_returnsFalseAndChangesNothing() {
+        FrontierEntry e = entry("twice", 1, NOW);
+        store.park(e);
+        store.release(e, NOW, 5);
+        FrontierEntry readByOne = store.releasedBefore(site(), NOW.plusSeconds(1)).getFirst();
+
+        assertTrue(store.resend(readByOne, NOW.plusSeconds(60)));
+        assertFalse(store.resend(readByOne, NOW.plusSeconds(61)), "a second sweep's copy: its job went already");
+
+        FrontierEntry now = store.releasedBefore(site(), NOW.plusSeconds(3600)).getFirst();
+        assertEquals(readByOne.send() + 1, now.send());
+        assertEquals(readByOne.job().deduplicationId(), now.sentJob().deduplicationId(), "what the re-send sent");
+        assertTrue(!readByOne.sentJob().deduplicationId().equals(now.sentJob().deduplicationId()));
+        assertEquals(1, store.released(site()));
+    }
+
+    @Test
+    void resend_whenEntryAlreadyDone_doesNotRecreateIt() {
         FrontierEntry e = entry("a", 1, NOW);
         store.park(e);
         store.release(e, NOW, 5);
-        store.done(site(), e.batchId(), e.urlHash());
+        FrontierEntry released = store.releasedBefore(site(), NOW.plusSeconds(1)).getFirst();
+        store.done(site(), e.batchId(), e.urlHash(), NOW);
 
-        store.resent(e, NOW.plusSeconds(90));
+        assertFalse(store.resend(released, NOW.plusSeconds(90)));
 
         assertEquals(List.of(), store.releasedBefore(site(), NOW.plusSeconds(3600)));
         assertEquals(0, store.released(site()));
+    }
+
+    @Test
+    void state_whenEntriesParkedReleasedAndDone_countsThemAndRecordsProgress() {
+        assertEquals(Optional.empty(), store.state(site()), "no entries, no counter");
+        List<FrontierEntry> entries = IntStream.range(0, 3).mapToObj(i -> entry("st" + i, i, NOW)).toList();
+        store.parkAll(entries);
+        store.releaseAll(site(), entries.subList(0, 2), NOW, 5);
+
+        assertEquals(new FrontierStore.SiteState(1, 2, Optional.empty(), Optional.empty()),
+                store.state(site()).orElseThrow(), "releases are not progress");
+
+        store.done(site(), entries.getFirst().batchId(), entries.getFirst().urlHash(), NOW.plusSeconds(5));
+        assertEquals(Optional.of(NOW.plusSeconds(5)), store.state(site()).orElseThrow().progressAt());
+        store.requeue(entries.get(1).job(), 1, NOW.plusSeconds(60), NOW.plusSeconds(9));
+        assertEquals(new FrontierStore.SiteState(2, 0, Optional.of(NOW.plusSeconds(9)), Optional.empty()),
+                store.state(site()).orElseThrow());
+    }
+
+    @Test
+    void forget_whenBothCountsAreZero_deletesTheCounterAndItsMark() {
+        FrontierEntry e = entry("f", 1, NOW);
+        store.park(e);
+        assertTrue(store.schedule(site(), Optional.empty(), NOW.plusSeconds(600)));
+        store.release(e, NOW, 5);
+        store.done(site(), e.batchId(), e.urlHash(), NOW);
+        FrontierStore.SiteState zero = store.state(site()).orElseThrow();
+
+        assertTrue(store.forget(site(), zero));
+
+        assertEquals(Optional.empty(), store.state(site()));
+        assertTrue(marksDue(NOW.plusSeconds(601)).stream().noneMatch(m -> m.site().equals(site())));
+        assertTrue(store.park(entry("again", 2, NOW)), "a later park starts a new counter");
+        assertEquals(Optional.empty(), store.state(site()).orElseThrow().checkAt(), "to be scheduled again");
+    }
+
+    @Test
+    void forget_whenAParkRacedIt_refusesAndKeepsTheCount() {
+        FrontierEntry e = entry("race", 1, NOW);
+        store.park(e);
+        store.release(e, NOW, 5);
+        store.done(site(), e.batchId(), e.urlHash(), NOW);
+        FrontierStore.SiteState zero = store.state(site()).orElseThrow();
+        store.park(entry("late", 2, NOW)); // after the read, before the delete
+
+        assertFalse(store.forget(site(), zero));
+
+        assertEquals(1, store.state(site()).orElseThrow().pending());
+        assertEquals(1, store.due(site(), NOW, 10).size());
+    }
+
+    @Test
+    void schedule_whenTheCheckReadIsStillTheCounters_movesTheMark() {
+        store.park(entry("s", 1, NOW));
+        Instant first = NOW.plusSeconds(600);
+        Instant second = NOW.plusSeconds(1200);
+
+        assertTrue(store.schedule(site(), Optional.empty(), first));
+        assertFalse(store.schedule(site(), Optional.empty(), second), "another releaser scheduled it first");
+        assertFalse(store.schedule(site("never-parked"), Optional.empty(), second), "no counter, no mark");
+        assertEquals(List.of(new FrontierStore.SweepMark(site(), first)), marksOf(site(), second));
+
+        assertTrue(store.schedule(site(), Optional.of(first), second));
+
+        assertEquals(Optional.of(second), store.state(site()).orElseThrow().checkAt());
+        assertEquals(List.of(), marksOf(site(), first.plusSeconds(1)), "not due before its time");
+        assertEquals(List.of(new FrontierStore.SweepMark(site(), second)), marksOf(site(), second));
+    }
+
+    @Test
+    void sweepDue_whenMarksOfManySites_returnsEachShardsDueMarksOldestFirstUpToLimit() {
+        List<SiteKey> sites = IntStream.range(0, 40).mapToObj(i -> site("m" + i)).toList();
+        for (int i = 0; i < sites.size(); i++) {
+            store.park(entry("m" + i, "x", 1, NOW));
+            // A second apart, in reverse order of the sites, in the hour other tests read.
+            assertTrue(store.schedule(sites.get(i), Optional.empty(), NOW.plusSeconds(100 - i)));
+        }
+        store.park(entry("later", "x", 1, NOW));
+        store.schedule(site("later"), Optional.empty(), NOW.plusSeconds(3600));
+
+        List<FrontierStore.SweepMark> all = new ArrayList<>();
+        for (int shard = 0; shard < store.sweepShards(); shard++) {
+            List<FrontierStore.SweepMark> due = store.sweepDue(shard, NOW.plusSeconds(100), 1_000).stream()
+                    .filter(m -> m.site().value().endsWith(site().value())).toList();
+            assertEquals(due.stream().sorted(Comparator.comparing(FrontierStore.SweepMark::at)).toList(), due,
+                    "oldest first in shard " + shard);
+            all.addAll(due);
+        }
+        assertEquals(sites.stream().sorted(Comparator.comparing(SiteKey::value)).toList(),
+                all.stream().map(FrontierStore.SweepMark::site).sorted(Comparator.comparing(SiteKey::value)).toList(),
+                "every due site once, the later one not");
+        for (int shard = 0; shard < store.sweepShards(); shard++) {
+            List<FrontierStore.SweepMark> due = store.sweepDue(shard, NOW.plusSeconds(100), 1_000);
+            assertEquals(due.stream().limit(1).toList(), store.sweepDue(shard, NOW.plusSeconds(100), 1),
+                    "limit, shard " + shard);
+        }
+
+        FrontierStore.SweepMark gone = all.getFirst();
+        store.unmark(gone);
+        assertFalse(marksDue(NOW.plusSeconds(100)).contains(gone));
+    }
+
+    /** This test's site's marks due by {@code now}, over every shard. */
+    private List<FrontierStore.SweepMark> marksOf(SiteKey site, Instant now) {
+        return marksDue(now).stream().filter(m -> m.site().equals(site)).toList();
+    }
+
+    private List<FrontierStore.SweepMark> marksDue(Instant now) {
+        List<FrontierStore.SweepMark> marks = new ArrayList<>();
+        for (int shard = 0; shard < store.sweepShards(); shard++) {
+            marks.addAll(store.sweepDue(shard, now, 100_000));
+        }
+        return marks;
     }
 
     /** This test's site. */

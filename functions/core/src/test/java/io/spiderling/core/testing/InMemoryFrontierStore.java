@@ -11,16 +11,36 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.TreeSet;
 
-/** A {@link FrontierStore} in maps, with the port's rules: one entry per (site, batch, URL), and the cap. */
+/**
+ * A {@link FrontierStore} in maps, with the port's rules: one entry per (site, batch, URL), the cap, a counter per site
+ * with entries (deleted at zero only on request), and sweep marks spread over {@value #SHARDS} shards.
+ */
 public final class InMemoryFrontierStore implements FrontierStore {
+
+    private static final int SHARDS = 4;
+    private static final Comparator<SweepMark> OLDEST_FIRST =
+            Comparator.comparing(SweepMark::at).thenComparing(m -> m.site().value());
 
     private record Released(FrontierEntry entry, Instant at) {}
 
+    /** A counter's own fields; its counts are the sizes of the site's maps. */
+    private record Counter(Optional<Instant> progressAt, Optional<Instant> checkAt) {}
+
     private final Map<SiteKey, Map<String, FrontierEntry>> pending = new HashMap<>();
     private final Map<SiteKey, Map<String, Released>> released = new HashMap<>();
+    private final Map<SiteKey, Counter> counters = new HashMap<>();
+    private final List<TreeSet<SweepMark>> marks = new ArrayList<>();
     /** Run after every {@link #due} read: a test's clock may move while a release runs, as a slow store's would. */
     private Runnable afterDue = () -> {};
+
+    public InMemoryFrontierStore() {
+        for (int i = 0; i < SHARDS; i++) {
+            marks.add(new TreeSet<>(OLDEST_FIRST));
+        }
+    }
 
     @Override
     public synchronized boolean park(FrontierEntry entry) {
@@ -29,6 +49,7 @@ public final class InMemoryFrontierStore implements FrontierStore {
             return false;
         }
         pendingOf(entry.site()).put(key, entry);
+        counters.putIfAbsent(entry.site(), new Counter(Optional.empty(), Optional.empty()));
         return true;
     }
 
@@ -49,8 +70,49 @@ public final class InMemoryFrontierStore implements FrontierStore {
     }
 
     @Override
-    public synchronized int released(SiteKey site) {
-        return releasedOf(site).size();
+    public synchronized Optional<SiteState> state(SiteKey site) {
+        Counter c = counters.get(site);
+        return c == null ? Optional.empty()
+                : Optional.of(new SiteState(pendingOf(site).size(), releasedOf(site).size(), c.progressAt(),
+                        c.checkAt()));
+    }
+
+    @Override
+    public synchronized boolean forget(SiteKey site, SiteState seen) {
+        Optional<SiteState> now = state(site);
+        if (now.isEmpty() || !now.get().empty() || !now.get().checkAt().equals(seen.checkAt())) {
+            return false;
+        }
+        counters.remove(site);
+        seen.checkAt().ifPresent(at -> shard(site).remove(new SweepMark(site, at)));
+        return true;
+    }
+
+    @Override
+    public int sweepShards() {
+        return SHARDS;
+    }
+
+    @Override
+    public synchronized List<SweepMark> sweepDue(int shard, Instant now, int limit) {
+        return marks.get(shard).stream().filter(m -> !m.at().isAfter(now)).limit(limit).toList();
+    }
+
+    @Override
+    public synchronized boolean schedule(SiteKey site, Optional<Instant> from, Instant to) {
+        Counter c = counters.get(site);
+        if (c == null || !c.checkAt().equals(from)) {
+            return false;
+        }
+        from.ifPresent(at -> shard(site).remove(new SweepMark(site, at)));
+        shard(site).add(new SweepMark(site, to));
+        counters.put(site, new Counter(c.progressAt(), Optional.of(to)));
+        return true;
+    }
+
+    @Override
+    public synchronized void unmark(SweepMark mark) {
+        shard(mark.site()).remove(mark);
     }
 
     @Override
@@ -67,35 +129,27 @@ public final class InMemoryFrontierStore implements FrontierStore {
     }
 
     @Override
-    public synchronized boolean requeue(FetchJob at, int attempt, Instant notBefore) {
+    public synchronized boolean requeue(FetchJob at, int attempt, Instant notBefore, Instant now) {
         Released r = releasedOf(at.siteKey()).remove(key(at.batchId(), at.itemHash()));
         if (r == null) {
             return false;
         }
         FrontierEntry e = r.entry().at(at);
         pendingOf(at.siteKey()).put(key(at.batchId(), at.itemHash()), e.with(attempt, notBefore, e.send()));
+        progressed(at.siteKey(), now);
         return true;
     }
 
     @Override
-    public synchronized void done(SiteKey site, String batchId, String urlHash) {
-        releasedOf(site).remove(key(batchId, urlHash));
+    public synchronized void done(SiteKey site, String batchId, String urlHash, Instant now) {
+        if (releasedOf(site).remove(key(batchId, urlHash)) != null) {
+            progressed(site, now);
+        }
     }
 
     @Override
     public synchronized List<SiteKey> activeSites() {
-        List<SiteKey> sites = new ArrayList<>();
-        pending.forEach((site, entries) -> {
-            if (!entries.isEmpty() || !releasedOf(site).isEmpty()) {
-                sites.add(site);
-            }
-        });
-        released.forEach((site, entries) -> {
-            if (!entries.isEmpty() && !sites.contains(site)) {
-                sites.add(site);
-            }
-        });
-        return sites;
+        return List.copyOf(counters.keySet());
     }
 
     @Override
@@ -104,9 +158,15 @@ public final class InMemoryFrontierStore implements FrontierStore {
     }
 
     @Override
-    public synchronized void resent(FrontierEntry entry, Instant now) {
-        releasedOf(entry.site()).computeIfPresent(key(entry.batchId(), entry.urlHash()),
-                (k, r) -> new Released(r.entry(), now));
+    public synchronized boolean resend(FrontierEntry entry, Instant now) {
+        String key = key(entry.batchId(), entry.urlHash());
+        Released r = releasedOf(entry.site()).get(key);
+        if (r == null || r.entry().send() != entry.send()) {
+            return false;
+        }
+        releasedOf(entry.site()).put(key, new Released(r.entry().with(r.entry().attempt(), r.entry().notBefore(),
+                r.entry().send() + 1), now));
+        return true;
     }
 
     @Override
@@ -116,6 +176,14 @@ public final class InMemoryFrontierStore implements FrontierStore {
 
     public synchronized int pending(SiteKey site) {
         return pendingOf(site).size();
+    }
+
+    private void progressed(SiteKey site, Instant now) {
+        counters.computeIfPresent(site, (s, c) -> new Counter(Optional.of(now), c.checkAt()));
+    }
+
+    private TreeSet<SweepMark> shard(SiteKey site) {
+        return marks.get(Math.floorMod(site.value().hashCode(), SHARDS));
     }
 
     private Map<String, FrontierEntry> pendingOf(SiteKey site) {
