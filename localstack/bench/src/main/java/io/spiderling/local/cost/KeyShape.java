@@ -11,7 +11,7 @@ import java.util.regex.Pattern;
  * {@link #OTHER}. The first shape that matches wins, so the more specific ones come first.
  *
  * <p>A <em>site-bound</em> shape is one whose keys only one site's requests touch: its rate item, its robots.txt copy,
- * its frontier entries. Their load is bounded by the site's allowed rate, not by the crawl's rate, so a model of AWS
+ * its frontier entries and counter. Their load is bounded by the site's allowed rate, not by the crawl's rate, so a model of AWS
  * scaled down by N keeps their real limits ({@code ScaleModel}) and a report judges them per URL of their site against
  * ten times the site's rate ({@code KeyLoadReport}).
  */
@@ -27,7 +27,10 @@ public enum KeyShape {
     FRONTIER("sites", "F#.+", "F#<site>", "a site's frontier entries (item collection)", true),
     RATE("sites", "RATE#.+", "RATE#<site>", "a site's rate item", true),
     ROBOTS("sites", "ROBOTS#.+", "ROBOTS#<origin>", "an origin's robots.txt copy", true),
-    SITE_COUNTERS("sites", "SITES#[0-9a-f]", "SITES#<hex>", "site counters, one shard of 16", false),
+    SITE_COUNTER("sites", "COUNT#.+", "COUNT#<site>", "a site's frontier counter", true),
+    SWEEP_CURSORS("sites", "SWEEP#cursor", "SWEEP#cursor", "the sweep's cursors, one item per shard", false),
+    SWEEP_MARKS("sites", "SWEEP#[0-9]+#[0-9]+", "SWEEP#<hour>#<shard>", "the sweep's due marks, one hour of a shard",
+            false),
     KILL_SWITCH("sites", "CONTROL", "CONTROL", "the kill switch", false),
     INLINKS("links", ".+#.+", "<target>#<shard>", "a page's inlinks, one shard", false),
     URL_ROW("urls", ".+", "<urlHash>", "a URL's row", false),
