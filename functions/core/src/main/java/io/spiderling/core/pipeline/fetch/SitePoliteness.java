@@ -60,6 +60,20 @@ public final class SitePoliteness {
      * 25 ms send window several times in a row.
      */
     private static final Duration ROBOTS_HOP_PATIENCE = Duration.ofSeconds(15);
+    /**
+     * How long a fetcher that finds robots.txt claimed by another waits here for the rules it will save: its own fetch
+     * is a slot and a GET, usually done in a second. Going back to the frontier instead costs a put back and a release
+     * (about 12 write units) and a second's wait at least. Read again every {@link #ROBOTS_POLL}.
+     */
+    static final Duration ROBOTS_WAIT = Duration.ofSeconds(5);
+    static final Duration ROBOTS_POLL = Duration.ofMillis(250);
+    /**
+     * How long a request that keeps missing its slot's window (a busy core) is given new slots here before it goes
+     * back to the frontier, and at most how many slots: each slot is the site's, so asking again is never less polite,
+     * and cheaper than a put back and a release.
+     */
+    static final Duration LATE_PATIENCE = Duration.ofSeconds(10);
+    static final int LATE_TRIES = 20;
 
     /**
      * Conditional writes before giving up: each loser sees a newer state, so a few suffice for a site at the default
@@ -360,10 +374,12 @@ public final class SitePoliteness {
         /**
          * Passes {@code gate} ({@link #admit} or {@link #acquire}) and sends the request {@code fetch} makes in the
          * slot it grants, reporting the answer ({@link #done}). A request that missed its slot's window is not sent; it
-         * gets the next slot once, at once: a first request often misses its window only by opening the connection
-         * (a cold start), which the next one finds open. Missing it again is a {@link Gate.Wait} for {@link #LATE}.
+         * gets the next slot at once: a first request often misses its window only by opening the connection (a cold
+         * start), which the next one finds open, and a busy core may make it miss a few. Still missing after
+         * {@link #LATE_PATIENCE} (or {@link #LATE_TRIES} slots) is a {@link Gate.Wait} for {@link #LATE}.
          */
         public Sent send(Supplier<Gate> gate, Function<Gate.Go, FetchResult> fetch, String urlHash) {
+            Instant giveUp = clock.instant().plus(LATE_PATIENCE);
             for (int tries = 1; ; tries++) {
                 Gate.Go go;
                 switch (gate.get()) {
@@ -379,7 +395,7 @@ public final class SitePoliteness {
                     return new Sent.Answered(go, result, at);
                 }
                 telemetry.lateSend();
-                if (tries == 2) {
+                if (tries >= LATE_TRIES || clock.instant().isAfter(giveUp)) {
                     return new Sent.Refused(new Gate.Wait(clock.instant(), LATE));
                 }
             }
@@ -503,10 +519,29 @@ public final class SitePoliteness {
          */
         private Optional<Gate> fetchRobots(RobotsOrigin origin, Optional<RobotsCacheEntry> entry) {
             Instant now = clock.instant();
-            if (!robotsStore.claimFetch(origin, now, now.plus(ROBOTS_CLAIM))) {
-                // Another invocation is fetching it: ask again when its rules are likely cached.
-                return Optional.of(new Gate.Wait(now.plusSeconds(1), "robots.txt being fetched by another fetcher"));
+            Instant giveUp = now.plus(ROBOTS_WAIT);
+            Optional<RobotsCacheEntry> known = entry;
+            for (int polls = 0; !robotsStore.claimFetch(origin, now, now.plus(ROBOTS_CLAIM)); polls++) {
+                // Another invocation is fetching it: its rules are usually saved within a second, so wait for them
+                // here, up to ROBOTS_WAIT, then ask again from the frontier.
+                if (polls >= ROBOTS_WAIT.dividedBy(ROBOTS_POLL) || !now.isBefore(giveUp)) {
+                    return Optional.of(new Gate.Wait(now.plusSeconds(1),
+                            "robots.txt being fetched by another fetcher"));
+                }
+                pause.until(now.plus(ROBOTS_POLL));
+                known = robotsStore.find(origin);
+                now = clock.instant();
+                if (!robots.needsFetch(known, now)) {
+                    robotsEntries.put(origin, known);
+                    return Optional.empty();
+                }
             }
+            return fetchClaimedOrGiveBack(origin, known, now);
+        }
+
+        /** {@link #fetchClaimed}, giving the claim back if a store or the rate fails part-way. */
+        private Optional<Gate> fetchClaimedOrGiveBack(RobotsOrigin origin, Optional<RobotsCacheEntry> entry,
+                Instant now) {
             try {
                 return fetchClaimed(origin, entry, now);
             } catch (RuntimeException e) {

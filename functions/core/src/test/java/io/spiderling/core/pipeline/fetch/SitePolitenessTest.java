@@ -95,7 +95,29 @@ class SitePolitenessTest {
     }
 
     @Test
-    void send_whenTheRequestMissesItsWindowTwice_isRefusedAsLateAndNothingIsSent() {
+    void send_whenTheRequestMissesItsWindowFiveTimes_getsASlotEachTimeAndIsAnsweredOnTheSixth() {
+        site.answer(FIRST.value(), ok(FIRST.value(), "1"));
+        LateCount telemetry = new LateCount();
+        SitePoliteness.Session session = politeness.session(telemetry);
+        AtomicInteger tries = new AtomicInteger();
+        List<Instant> slots = new java.util.ArrayList<>();
+
+        SitePoliteness.Sent sent = session.send(() -> session.acquire(FIRST.siteKey(), Optional.empty()), go -> {
+            slots.add(go.slot());
+            clock.set(tries.getAndIncrement() < 5 ? go.sendBy().plusMillis(1) : go.slot());
+            return site.fetch(FetchRequest.get(FIRST.value()).withSend(go.window()));
+        }, FIRST.urlHash());
+
+        var answered = assertInstanceOf(SitePoliteness.Sent.Answered.class, sent);
+        assertEquals(6, tries.get());
+        assertEquals(5, telemetry.late.get());
+        assertEquals(6, slots.stream().distinct().count(), "a new slot for every try: " + slots);
+        assertEquals(List.of(answered.go().slot()), site.seen().stream().map(ScriptedFetcher.Seen::at).toList(),
+                "only the last try reached the site");
+    }
+
+    @Test
+    void send_whenTheRequestKeepsMissingItsWindow_isRefusedAsLateOnceItsPatienceIsSpentAndNothingIsSent() {
         site.answer(FIRST.value(), ok(FIRST.value(), "1"));
         LateCount telemetry = new LateCount();
         SitePoliteness.Session session = politeness.session(telemetry);
@@ -109,9 +131,59 @@ class SitePolitenessTest {
 
         var refused = assertInstanceOf(SitePoliteness.Sent.Refused.class, sent);
         assertEquals(SitePoliteness.LATE, assertInstanceOf(SitePoliteness.Gate.Wait.class, refused.gate()).why());
-        assertEquals(2, tries.get());
-        assertEquals(2, telemetry.late.get());
+        assertTrue(tries.get() > 2 && tries.get() <= SitePoliteness.LATE_TRIES, "tries: " + tries.get());
+        assertTrue(!clock.instant().isBefore(START.plus(SitePoliteness.LATE_PATIENCE))
+                || tries.get() == SitePoliteness.LATE_TRIES, "given up early, at " + clock.instant());
+        assertEquals(tries.get(), telemetry.late.get());
         assertEquals(List.of(), site.seen());
+    }
+
+    @Test
+    void admit_whenAnotherFetcherHoldsTheRobotsClaim_waitsForTheRulesItSavesAndNeverAsksRobotsTxt() {
+        site.answer(FIRST.value(), ok(FIRST.value(), "1"));
+        InMemoryRobotsStore store = new InMemoryRobotsStore();
+        io.spiderling.core.robots.RobotsOrigin origin = io.spiderling.core.robots.RobotsOrigin.of(FIRST);
+        assertTrue(store.claimFetch(origin, START, START.plusSeconds(45)), "the other fetcher's claim");
+        List<Instant> polls = new java.util.ArrayList<>();
+        SitePoliteness.Session session = SitePoliteness.builder()
+                .robots(RobotsPolicy.create()).robotsStore(store).limiter(RateLimiter.create())
+                .rates(new InMemoryRateStore()).overrides(RateOverrides.none()).fetcher(site)
+                .normalizer(UrlNormalizer.create()).clock(clock).pause(until -> {
+                    polls.add(until);
+                    clock.set(until);
+                    if (polls.size() == 3) {
+                        // The other fetcher saves what robots.txt said.
+                        store.save(RobotsPolicy.create().onFetched(origin,
+                                io.spiderling.core.robots.RobotsFetchOutcome.Response.of(200,
+                                        "User-agent: *\nDisallow: /private/\n"),
+                                Optional.empty(), clock.instant(), 0.0));
+                    }
+                }).jitter(() -> 0.0).build().session();
+
+        SitePoliteness.Gate gate = session.admit(io.spiderling.core.fetch.Hop.of(FIRST));
+
+        assertInstanceOf(SitePoliteness.Gate.Go.class, gate, "the saved rules allow the page: " + gate);
+        assertEquals(START.plus(SitePoliteness.ROBOTS_POLL.multipliedBy(3)), polls.get(2), "read every poll");
+        assertEquals(List.of(), site.urls(), "robots.txt never asked here");
+    }
+
+    @Test
+    void admit_whenTheOtherFetchersRulesNeverCome_waitsItsPatienceThenSendsTheUrlBackToWait() {
+        InMemoryRobotsStore store = new InMemoryRobotsStore();
+        io.spiderling.core.robots.RobotsOrigin origin = io.spiderling.core.robots.RobotsOrigin.of(FIRST);
+        assertTrue(store.claimFetch(origin, START, START.plusSeconds(45)), "the other fetcher's claim");
+        SitePoliteness.Session session = SitePoliteness.builder()
+                .robots(RobotsPolicy.create()).robotsStore(store).limiter(RateLimiter.create())
+                .rates(new InMemoryRateStore()).overrides(RateOverrides.none()).fetcher(site)
+                .normalizer(UrlNormalizer.create()).clock(clock).pause(clock::set).jitter(() -> 0.0).build()
+                .session();
+
+        SitePoliteness.Gate gate = session.admit(io.spiderling.core.fetch.Hop.of(FIRST));
+
+        SitePoliteness.Gate.Wait wait = assertInstanceOf(SitePoliteness.Gate.Wait.class, gate);
+        assertEquals("robots.txt being fetched by another fetcher", wait.why());
+        assertEquals(START.plus(SitePoliteness.ROBOTS_WAIT), clock.instant(), "waited its patience, no longer");
+        assertEquals(List.of(), site.urls());
     }
 
     @Test
