@@ -69,6 +69,7 @@ public final class DynamoDbFrontierStore implements FrontierStore {
     static final String BELOW_CAP = "attribute_not_exists(released) OR released < :cap";
     /** Room for n more releases: at most cap − n released now. */
     static final String ROOM_FOR = "attribute_not_exists(released) OR released <= :room";
+    static final String NOTHING_PENDING = "(attribute_not_exists(pending) OR pending = :zero)";
     static final String DUE_FILTER = "notBefore <= :now";
     static final String RELEASED_BEFORE_FILTER = "releasedAt < :cutoff";
     /** A counter goes only when nothing is parked or released and its mark is the one read. */
@@ -209,6 +210,27 @@ public final class DynamoDbFrontierStore implements FrontierStore {
             }
         }
         return parked;
+    }
+
+    /**
+     * The released items, each put on condition that it is absent, and one counter update on condition that nothing
+     * is pending (which also keeps any of them from being parked) and there is room for all: one transaction, where a
+     * park and a release cost a put, a check, a delete, another put, two index writes and two counter updates.
+     */
+    @Override
+    public boolean parkReleased(SiteKey site, List<FrontierEntry> entries, Instant now, int cap) {
+        if (entries.isEmpty() || entries.size() > MAX_TRANSACTION - 1) {
+            return false;
+        }
+        List<TransactWriteItem> items = new ArrayList<>();
+        for (FrontierEntry e : entries) {
+            Map<String, AttributeValue> item = releasedItem(e, now);
+            items.add(TransactWriteItem.builder().put(p -> p.tableName(table).item(item)
+                    .conditionExpression(ABSENT)).build());
+        }
+        items.add(counter(site, "ADD released :n", NOTHING_PENDING + " AND (" + ROOM_FOR + ")",
+                Map.of(":n", n(entries.size()), ":zero", n(0), ":room", n(cap - entries.size()))));
+        return transact(items.toArray(TransactWriteItem[]::new));
     }
 
     @Override

@@ -360,6 +360,11 @@ public final class SweepBenchmark {
         }
 
         @Override
+        public boolean parkReleased(SiteKey site, List<FrontierEntry> entries, Instant now, int cap) {
+            return store.parkReleased(site, entries, now, cap);
+        }
+
+        @Override
         public List<FrontierEntry> due(SiteKey site, Instant now, int limit) {
             return store.due(site, now, limit);
         }

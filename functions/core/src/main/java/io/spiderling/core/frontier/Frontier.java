@@ -157,11 +157,15 @@ public final class Frontier {
         return new Parking(batchId, clock.instant());
     }
 
-    /** One batch's parking in progress: its start time, and per site how many URLs it has parked. */
+    /**
+     * One batch's parking in progress: its start time, per site how many URLs it has parked, and the sites where it
+     * parked some to wait for a release.
+     */
     public final class Parking {
         private final String batchId;
         private final Instant start;
         private final Map<SiteKey, Integer> rank = new LinkedHashMap<>();
+        private final Set<SiteKey> waiting = new java.util.LinkedHashSet<>();
 
         private Parking(String batchId, Instant start) {
             this.batchId = batchId;
@@ -180,24 +184,65 @@ public final class Frontier {
         private void park(List<Hop> urls, boolean releaseFilled) {
             List<FrontierEntry> entries = new ArrayList<>(urls.size());
             Set<SiteKey> filled = new java.util.LinkedHashSet<>();
+            // A site this parking meets for the first time: its first URLs, up to its cap, may go straight out.
+            Map<SiteKey, List<FrontierEntry>> firsts = new LinkedHashMap<>();
             for (Hop url : urls) {
                 SiteKey site = url.siteKey();
                 long k = rank.merge(site, 1, Integer::sum) - 1;
-                entries.add(new FrontierEntry(batchId, url, 1, start.toEpochMilli() + k * settings.spacing().toMillis(),
-                        start));
+                FrontierEntry entry = new FrontierEntry(batchId, url, 1,
+                        start.toEpochMilli() + k * settings.spacing().toMillis(), start);
+                List<FrontierEntry> first = firsts.get(site);
+                if (k == 0 || (first != null && first.size() == k && k < settings.depthCap(site))) {
+                    firsts.computeIfAbsent(site, s -> new ArrayList<>()).add(entry);
+                } else {
+                    entries.add(entry);
+                }
                 if (releaseFilled && k + 1 == settings.depthCap(site)) {
                     filled.add(site);
                 }
             }
+            firsts.forEach((site, first) -> {
+                if (!sendAtOnce(site, first)) {
+                    entries.addAll(first);
+                }
+            });
+            entries.forEach(e -> waiting.add(e.site()));
             if (!entries.isEmpty()) {
                 store.parkAll(entries);
             }
-            filled.forEach(Frontier.this::release);
+            filled.stream().filter(waiting::contains).forEach(Frontier.this::release);
         }
 
-        /** Releases what the caps allow in every site this parking touched. */
+        /**
+         * Parks a site's first entries released and sends them, when the site has nothing pending and room for them
+         * all: what a park and a release would do, in one write instead of a park, a read, a query and a release.
+         * Returns false, having done nothing, otherwise (the switch is off, the site has a backlog or is near its
+         * cap, or the entries were parked before: a planning delivered again).
+         */
+        private boolean sendAtOnce(SiteKey site, List<FrontierEntry> first) {
+            Instant now = clock.instant();
+            if (fetchSwitch.paused() || !store.parkReleased(site, first, now, settings.depthCap(site))) {
+                return false;
+            }
+            List<FetchJob> jobs = first.stream().map(FrontierEntry::job).toList();
+            try {
+                queue.enqueue(jobs);
+            } catch (RuntimeException e) {
+                unrelease(jobs, now, e);
+                throw e;
+            }
+            // The site's first release since its counter was made: the sweep looks at it from now on.
+            store.state(site).filter(state -> state.checkAt().isEmpty())
+                    .ifPresent(state -> store.schedule(site, Optional.empty(), nextCheck(now)));
+            return true;
+        }
+
+        /**
+         * Releases what the caps allow in every site where this parking parked URLs to wait (or found them parked
+         * already: a planning delivered again releases what its first delivery parked).
+         */
         public void release() {
-            rank.keySet().forEach(Frontier.this::release);
+            waiting.forEach(Frontier.this::release);
         }
     }
 
@@ -226,6 +271,9 @@ public final class Frontier {
         if (state.checkAt().isEmpty()) {
             // The site's first release since its counter was made: the sweep looks at it from now on.
             store.schedule(site, Optional.empty(), nextCheck(now));
+        }
+        if (state.pending() == 0) {
+            return new Released(0, false);
         }
         return releaseDue(site, state, now);
     }

@@ -36,6 +36,16 @@ public interface FrontierStore {
         return parked;
     }
 
+    /**
+     * Parks entries of one site already released, as a {@link #parkAll} followed at once by a {@link #releaseAll} of
+     * them would leave them, in one write: each released for its first send ({@code send() + 1}) at {@code now}, the
+     * site's released count raised by their number. Only on condition that the site has no pending entry (so none
+     * comes before them in release order, and none of them is parked), room for all of them below {@code cap}, and
+     * none of them released yet. Returns false, changing nothing, otherwise, or when they are more than the adapter
+     * writes at once: the caller parks them as usual.
+     */
+    boolean parkReleased(SiteKey site, List<FrontierEntry> entries, Instant now, int cap);
+
     /** Pending entries of the site whose notBefore has passed, lowest order first, at most {@code limit}. */
     List<FrontierEntry> due(SiteKey site, Instant now, int limit);
 

@@ -265,13 +265,54 @@ class FrontierTest {
         parking.park(urls("big.example", 100).subList(0, 50));
         parking.park(urls("small.example", CAP - 1));
         assertEquals(CAP, fifo.queued(site("big.example")), "a full depth is released before the chunk ends");
-        assertEquals(0, fifo.queued(site("small.example")), "a site short of its depth waits for the end");
+        assertEquals(CAP - 1, fifo.queued(site("small.example")), "a new site's first URLs go out as parked");
 
         parking.park(urls("big.example", 100).subList(50, 100));
         assertEquals(CAP, fifo.queued(site("big.example")), "released once per site, at its cap");
         parking.release();
         assertEquals(CAP - 1, fifo.queued(site("small.example")));
         assertEquals(100 - CAP, store.pending(site("big.example")));
+    }
+
+    @Test
+    void park_whenTheSitesAreNew_sendsTheirFirstUrlsInTheWriteThatParksThemAndSchedulesTheirLook() {
+        frontier.park("b", urls("new.example", CAP + 2));
+
+        assertEquals(CAP, fifo.queued(site("new.example")));
+        assertEquals(2, store.pending(site("new.example")), "beyond the cap they wait");
+        FrontierStore.SiteState state = store.state(site("new.example")).orElseThrow();
+        assertEquals(CAP, state.released());
+        assertTrue(state.checkAt().isPresent(), "the sweep looks at it from now on");
+        List<String> sent = new ArrayList<>();
+        while (!fifo.isEmpty()) {
+            sent.add(fifo.take().url().value());
+        }
+        assertEquals(urls("new.example", CAP).stream().map(h -> h.url().value()).toList(), sent, "in order");
+    }
+
+    @Test
+    void park_whenTheSiteHasABacklog_parksTheNewBatchToInterleaveWithIt() {
+        frontier.park("first", urls("busy.example", CAP + 5));
+        while (!fifo.isEmpty()) {
+            fifo.take();
+        }
+
+        frontier.park("second", urls("busy.example", 3));
+
+        assertEquals(0, fifo.queued(site("busy.example")), "at its cap: nothing more goes out");
+        assertEquals(5 + 3, store.pending(site("busy.example")), "the second batch waits with the first's backlog");
+    }
+
+    @Test
+    void park_whenThePlanningIsDeliveredAgain_sendsNothingTwice() {
+        frontier.park("b", urls("again.example", 3));
+        assertEquals(3, fifo.queued(site("again.example")));
+
+        frontier.park("b", urls("again.example", 3));
+
+        assertEquals(3, fifo.queued(site("again.example")), "parked and sent once");
+        assertEquals(3, store.released(site("again.example")));
+        assertEquals(0, store.pending(site("again.example")));
     }
 
     private static List<Hop> urls(String host, int n) {

@@ -348,6 +348,62 @@ public abstract class FrontierStoreContract {
     }
 
     @Test
+    void parkReleased_whenTheSiteHasNothingPendingAndRoom_releasesThemForTheirFirstSendInOneGo() {
+        FrontierEntry a = entry("a", 1, NOW);
+        FrontierEntry b = entry("b", 2, NOW);
+
+        assertTrue(store.parkReleased(site(), List.of(a, b), NOW, 2));
+
+        assertEquals(List.of(), store.due(site(), NOW, 10), "nothing pending");
+        FrontierStore.SiteState state = store.state(site()).orElseThrow();
+        assertEquals(0, state.pending());
+        assertEquals(2, state.released());
+        assertEquals(List.of(a.with(a.attempt(), NOW, 1), b.with(b.attempt(), NOW, 1)),
+                store.releasedBefore(site(), NOW.plusMillis(1)).stream()
+                        .sorted(Comparator.comparingLong(FrontierEntry::order)).toList(), "released for send 1");
+        store.done(site(), a.batchId(), a.urlHash(), NOW);
+        assertEquals(1, store.released(site()));
+        assertFalse(store.park(b), "released: not parked again");
+    }
+
+    @Test
+    void parkReleased_whenTheSiteHasAnEntryPending_refusesAndChangesNothing() {
+        FrontierEntry waiting = entry("waiting", 1, NOW.plusSeconds(30));
+        assertTrue(store.park(waiting));
+
+        assertFalse(store.parkReleased(site(), List.of(entry("a", 2, NOW)), NOW, 10),
+                "an entry pending comes first, even one not due yet");
+
+        assertEquals(new FrontierStore.SiteState(1, 0, Optional.empty(), Optional.empty()),
+                store.state(site()).orElseThrow());
+        assertEquals(List.of(), store.releasedBefore(site(), NOW.plusSeconds(1)));
+    }
+
+    @Test
+    void parkReleased_whenTheCapLeavesRoomForFewer_refusesAndChangesNothing() {
+        FrontierEntry first = entry("first", 1, NOW);
+        assertTrue(store.parkReleased(site(), List.of(first), NOW, 2));
+
+        assertFalse(store.parkReleased(site(), List.of(entry("a", 2, NOW), entry("b", 3, NOW)), NOW, 2));
+
+        assertEquals(1, store.released(site()));
+        assertEquals(List.of(first.with(first.attempt(), NOW, 1)), store.releasedBefore(site(), NOW.plusMillis(1)));
+    }
+
+    @Test
+    void parkReleased_whenOneIsReleasedAlready_refusesAndChangesNothing() {
+        FrontierEntry a = entry("a", 1, NOW);
+        assertTrue(store.parkReleased(site(), List.of(a), NOW, 10));
+
+        assertFalse(store.parkReleased(site(), List.of(entry("b", 2, NOW), a), NOW.plusSeconds(1), 10),
+                "a planning delivered again");
+
+        assertEquals(1, store.released(site()));
+        assertEquals(List.of(a.with(a.attempt(), NOW, 1)), store.releasedBefore(site(), NOW.plusSeconds(2)),
+                "released once, at its first time");
+    }
+
+    @Test
     void releasedBefore_whenReleasedLongAgo_listsItUntilResent() {
         FrontierEntry old = entry("old", 1, NOW);
         FrontierEntry recent = entry("recent", 2, NOW);

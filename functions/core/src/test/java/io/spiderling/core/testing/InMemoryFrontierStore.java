@@ -54,6 +54,20 @@ public final class InMemoryFrontierStore implements FrontierStore {
     }
 
     @Override
+    public synchronized boolean parkReleased(SiteKey site, List<FrontierEntry> entries, Instant now, int cap) {
+        if (!pendingOf(site).isEmpty() || releasedOf(site).size() + entries.size() > cap
+                || entries.stream().anyMatch(e -> releasedOf(site).containsKey(key(e.batchId(), e.urlHash())))) {
+            return false;
+        }
+        for (FrontierEntry e : entries) {
+            releasedOf(site).put(key(e.batchId(), e.urlHash()),
+                    new Released(e.with(e.attempt(), e.notBefore(), e.send() + 1), now));
+        }
+        counters.putIfAbsent(site, new Counter(Optional.empty(), Optional.empty()));
+        return true;
+    }
+
+    @Override
     public synchronized List<FrontierEntry> due(SiteKey site, Instant now, int limit) {
         List<FrontierEntry> due = pendingOf(site).values().stream()
                 .filter(e -> !e.notBefore().isAfter(now))
