@@ -16,6 +16,11 @@ import io.spiderling.core.url.SiteKey;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.Set;
+import java.util.function.ToIntFunction;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -213,24 +218,63 @@ public final class DynamoDbFrontierStore implements FrontierStore {
     }
 
     /**
-     * The released items, each put on condition that it is absent, and one counter update on condition that nothing
-     * is pending (which also keeps any of them from being parked) and there is room for all: one transaction, where a
-     * park and a release cost a put, a check, a delete, another put, two index writes and two counter updates.
+     * Per site, the released items, each put on condition that it is absent, and one counter update on condition that
+     * nothing is pending (which also keeps any of them from being parked) and there is room for all; sites packed in
+     * transactions of up to {@value #MAX_TRANSACTION} items. A refused transaction drops the sites whose items failed
+     * their conditions and is written again without them. A park and a release cost a put, a check, a delete,
+     * another put, two index writes and two counter updates instead.
      */
     @Override
-    public boolean parkReleased(SiteKey site, List<FrontierEntry> entries, Instant now, int cap) {
-        if (entries.isEmpty() || entries.size() > MAX_TRANSACTION - 1) {
-            return false;
+    public Set<SiteKey> parkReleased(List<FrontierEntry> entries, Instant now, ToIntFunction<SiteKey> cap) {
+        Map<SiteKey, List<FrontierEntry>> bySite = new LinkedHashMap<>();
+        entries.forEach(e -> bySite.computeIfAbsent(e.site(), k -> new ArrayList<>()).add(e));
+        bySite.values().removeIf(its -> its.size() > MAX_TRANSACTION - 1);
+        Set<SiteKey> parked = new LinkedHashSet<>();
+        List<SiteKey> rest = new ArrayList<>(bySite.keySet());
+        while (!rest.isEmpty()) {
+            List<SiteKey> pack = new ArrayList<>();
+            int items = 0;
+            for (SiteKey site : rest) {
+                int cost = bySite.get(site).size() + 1;
+                if (items + cost > MAX_TRANSACTION) {
+                    break;
+                }
+                items += cost;
+                pack.add(site);
+            }
+            rest = new ArrayList<>(rest.subList(pack.size(), rest.size()));
+            while (!pack.isEmpty()) {
+                List<TransactWriteItem> writes = new ArrayList<>();
+                List<SiteKey> itemSites = new ArrayList<>();
+                for (SiteKey site : pack) {
+                    List<FrontierEntry> its = bySite.get(site);
+                    for (FrontierEntry e : its) {
+                        Map<String, AttributeValue> item = releasedItem(e, now);
+                        writes.add(TransactWriteItem.builder().put(p -> p.tableName(table).item(item)
+                                .conditionExpression(ABSENT)).build());
+                        itemSites.add(site);
+                    }
+                    writes.add(counter(site, "ADD released :n", NOTHING_PENDING + " AND (" + ROOM_FOR + ")",
+                            Map.of(":n", n(its.size()), ":zero", n(0),
+                                    ":room", n(cap.applyAsInt(site) - its.size()))));
+                    itemSites.add(site);
+                }
+                Optional<List<CancellationReason>> refused =
+                        Transactions.write(dynamo, writes.toArray(TransactWriteItem[]::new));
+                if (refused.isEmpty()) {
+                    parked.addAll(pack);
+                    break;
+                }
+                Set<SiteKey> failed = new HashSet<>();
+                for (int k = 0; k < itemSites.size(); k++) {
+                    if (Transactions.CONDITION_FAILED.equals(refused.get().get(k).code())) {
+                        failed.add(itemSites.get(k));
+                    }
+                }
+                pack = pack.stream().filter(site -> !failed.contains(site)).toList();
+            }
         }
-        List<TransactWriteItem> items = new ArrayList<>();
-        for (FrontierEntry e : entries) {
-            Map<String, AttributeValue> item = releasedItem(e, now);
-            items.add(TransactWriteItem.builder().put(p -> p.tableName(table).item(item)
-                    .conditionExpression(ABSENT)).build());
-        }
-        items.add(counter(site, "ADD released :n", NOTHING_PENDING + " AND (" + ROOM_FOR + ")",
-                Map.of(":n", n(entries.size()), ":zero", n(0), ":room", n(cap - entries.size()))));
-        return transact(items.toArray(TransactWriteItem[]::new));
+        return parked;
     }
 
     @Override

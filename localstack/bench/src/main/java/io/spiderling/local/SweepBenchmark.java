@@ -360,8 +360,9 @@ public final class SweepBenchmark {
         }
 
         @Override
-        public boolean parkReleased(SiteKey site, List<FrontierEntry> entries, Instant now, int cap) {
-            return store.parkReleased(site, entries, now, cap);
+        public java.util.Set<SiteKey> parkReleased(List<FrontierEntry> entries, Instant now,
+                java.util.function.ToIntFunction<SiteKey> cap) {
+            return store.parkReleased(entries, now, cap);
         }
 
         @Override

@@ -15,6 +15,7 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Optional;
@@ -158,14 +159,15 @@ public final class Frontier {
     }
 
     /**
-     * One batch's parking in progress: its start time, per site how many URLs it has parked, and the sites where it
-     * parked some to wait for a release.
+     * One batch's parking in progress: its start time, per site how many URLs it has parked and how many it sent at
+     * once, and the sites where it parked some to wait for a release.
      */
     public final class Parking {
         private final String batchId;
         private final Instant start;
         private final Map<SiteKey, Integer> rank = new LinkedHashMap<>();
         private final Set<SiteKey> waiting = new java.util.LinkedHashSet<>();
+        private final Map<SiteKey, Integer> sentAtOnce = new HashMap<>();
 
         private Parking(String batchId, Instant start) {
             this.batchId = batchId;
@@ -182,59 +184,71 @@ public final class Frontier {
         }
 
         private void park(List<Hop> urls, boolean releaseFilled) {
-            List<FrontierEntry> entries = new ArrayList<>(urls.size());
+            List<FrontierEntry> toWait = new ArrayList<>(urls.size());
+            List<FrontierEntry> atOnce = new ArrayList<>();
+            Map<SiteKey, Integer> offered = new HashMap<>();
             Set<SiteKey> filled = new java.util.LinkedHashSet<>();
-            // A site this parking meets for the first time: its first URLs, up to its cap, may go straight out.
-            Map<SiteKey, List<FrontierEntry>> firsts = new LinkedHashMap<>();
             for (Hop url : urls) {
                 SiteKey site = url.siteKey();
                 long k = rank.merge(site, 1, Integer::sum) - 1;
                 FrontierEntry entry = new FrontierEntry(batchId, url, 1,
                         start.toEpochMilli() + k * settings.spacing().toMillis(), start);
-                List<FrontierEntry> first = firsts.get(site);
-                if (k == 0 || (first != null && first.size() == k && k < settings.depthCap(site))) {
-                    firsts.computeIfAbsent(site, s -> new ArrayList<>()).add(entry);
+                // A site where this parking parked nothing to wait may take its next URLs at once, up to its cap.
+                if (!waiting.contains(site) && sentAtOnce.getOrDefault(site, 0) + offered.getOrDefault(site, 0)
+                        < settings.depthCap(site)) {
+                    atOnce.add(entry);
+                    offered.merge(site, 1, Integer::sum);
                 } else {
-                    entries.add(entry);
+                    toWait.add(entry);
+                    waiting.add(site);
                 }
                 if (releaseFilled && k + 1 == settings.depthCap(site)) {
                     filled.add(site);
                 }
             }
-            firsts.forEach((site, first) -> {
-                if (!sendAtOnce(site, first)) {
-                    entries.addAll(first);
-                }
+            Set<SiteKey> sent = sendAtOnce(atOnce);
+            atOnce.stream().filter(e -> !sent.contains(e.site())).forEach(e -> {
+                toWait.add(e);
+                waiting.add(e.site());
             });
-            entries.forEach(e -> waiting.add(e.site()));
-            if (!entries.isEmpty()) {
-                store.parkAll(entries);
+            if (!toWait.isEmpty()) {
+                store.parkAll(toWait);
             }
             filled.stream().filter(waiting::contains).forEach(Frontier.this::release);
         }
 
         /**
-         * Parks a site's first entries released and sends them, when the site has nothing pending and room for them
-         * all: what a park and a release would do, in one write instead of a park, a read, a query and a release.
-         * Returns false, having done nothing, otherwise (the switch is off, the site has a backlog or is near its
-         * cap, or the entries were parked before: a planning delivered again).
+         * Parks entries released and sends them, for each site that has nothing pending and room for them all: what a
+         * park and a release would do, in one write instead of a park, a read, a query and a release. A site's first
+         * entries sent this way schedule its first look, as a first release does. Returns the sites sent; the others
+         * changed nothing (the switch is off, the site has a backlog or is near its cap, or the entries were parked
+         * before: a planning delivered again).
          */
-        private boolean sendAtOnce(SiteKey site, List<FrontierEntry> first) {
-            Instant now = clock.instant();
-            if (fetchSwitch.paused() || !store.parkReleased(site, first, now, settings.depthCap(site))) {
-                return false;
+        private Set<SiteKey> sendAtOnce(List<FrontierEntry> entries) {
+            if (entries.isEmpty() || fetchSwitch.paused()) {
+                return Set.of();
             }
-            List<FetchJob> jobs = first.stream().map(FrontierEntry::job).toList();
+            Instant now = clock.instant();
+            Set<SiteKey> sent = store.parkReleased(entries, now, settings::depthCap);
+            // Site by site, each in release order.
+            Map<SiteKey, List<FetchJob>> bySite = new LinkedHashMap<>();
+            entries.stream().filter(e -> sent.contains(e.site()))
+                    .forEach(e -> bySite.computeIfAbsent(e.site(), k -> new ArrayList<>()).add(e.job()));
+            List<FetchJob> jobs = bySite.values().stream().flatMap(List::stream).toList();
             try {
                 queue.enqueue(jobs);
             } catch (RuntimeException e) {
                 unrelease(jobs, now, e);
                 throw e;
             }
-            // The site's first release since its counter was made: the sweep looks at it from now on.
-            store.state(site).filter(state -> state.checkAt().isEmpty())
-                    .ifPresent(state -> store.schedule(site, Optional.empty(), nextCheck(now)));
-            return true;
+            for (SiteKey site : sent) {
+                if (!sentAtOnce.containsKey(site)) {
+                    store.state(site).filter(state -> state.checkAt().isEmpty())
+                            .ifPresent(state -> store.schedule(site, Optional.empty(), nextCheck(now)));
+                }
+            }
+            jobs.forEach(job -> sentAtOnce.merge(job.siteKey(), 1, Integer::sum));
+            return sent;
         }
 
         /**

@@ -37,14 +37,18 @@ public interface FrontierStore {
     }
 
     /**
-     * Parks entries of one site already released, as a {@link #parkAll} followed at once by a {@link #releaseAll} of
-     * them would leave them, in one write: each released for its first send ({@code send() + 1}) at {@code now}, the
-     * site's released count raised by their number. Only on condition that the site has no pending entry (so none
-     * comes before them in release order, and none of them is parked), room for all of them below {@code cap}, and
-     * none of them released yet. Returns false, changing nothing, otherwise, or when they are more than the adapter
-     * writes at once: the caller parks them as usual.
+     * Parks entries already released, as a {@link #parkAll} followed at once by a {@link #releaseAll} of them would
+     * leave them: each released for its first send ({@code send() + 1}) at {@code now}, its site's released count
+     * raised by their number. Site by site, only on condition that the site has no pending entry (so none comes before
+     * them in release order, and none of them is parked), room for all of its entries here below
+     * {@code cap.applyAsInt(site)}, and none of them released yet; a site refused changes nothing. An adapter may
+     * write several sites at once, and may refuse a site with more entries than it writes at once. {@code entries}
+     * holds each (batch, URL) once, each site's in release order.
+     *
+     * @return the sites whose entries were all parked released; the caller parks the others' as usual
      */
-    boolean parkReleased(SiteKey site, List<FrontierEntry> entries, Instant now, int cap);
+    java.util.Set<SiteKey> parkReleased(List<FrontierEntry> entries, Instant now,
+            java.util.function.ToIntFunction<SiteKey> cap);
 
     /** Pending entries of the site whose notBefore has passed, lowest order first, at most {@code limit}. */
     List<FrontierEntry> due(SiteKey site, Instant now, int limit);

@@ -291,6 +291,26 @@ class FrontierTest {
     }
 
     @Test
+    void parking_whenASitesUrlsComeInSeveralGroups_sendsEachGroupsAtOnceUpToTheCapThenParksTheRest() {
+        Frontier.Parking parking = frontier.parking("upload");
+        List<Hop> all = urls("spread.example", CAP + 3);
+        parking.park(all.subList(0, 4));
+        assertEquals(4, fifo.queued(site("spread.example")));
+        parking.park(all.subList(4, CAP - 1));
+        assertEquals(CAP - 1, fifo.queued(site("spread.example")));
+        parking.park(all.subList(CAP - 1, CAP + 3));
+        parking.release();
+
+        assertEquals(CAP, fifo.queued(site("spread.example")), "up to the cap at once, in order");
+        assertEquals(3, store.pending(site("spread.example")));
+        List<String> sent = new ArrayList<>();
+        while (!fifo.isEmpty()) {
+            sent.add(fifo.take().url().value());
+        }
+        assertEquals(all.subList(0, CAP).stream().map(h -> h.url().value()).toList(), sent);
+    }
+
+    @Test
     void park_whenTheSiteHasABacklog_parksTheNewBatchToInterleaveWithIt() {
         frontier.park("first", urls("busy.example", CAP + 5));
         while (!fifo.isEmpty()) {

@@ -352,7 +352,7 @@ public abstract class FrontierStoreContract {
         FrontierEntry a = entry("a", 1, NOW);
         FrontierEntry b = entry("b", 2, NOW);
 
-        assertTrue(store.parkReleased(site(), List.of(a, b), NOW, 2));
+        assertTrue(store.parkReleased(List.of(a, b), NOW, s -> 2).contains(site()));
 
         assertEquals(List.of(), store.due(site(), NOW, 10), "nothing pending");
         FrontierStore.SiteState state = store.state(site()).orElseThrow();
@@ -371,7 +371,7 @@ public abstract class FrontierStoreContract {
         FrontierEntry waiting = entry("waiting", 1, NOW.plusSeconds(30));
         assertTrue(store.park(waiting));
 
-        assertFalse(store.parkReleased(site(), List.of(entry("a", 2, NOW)), NOW, 10),
+        assertFalse(store.parkReleased(List.of(entry("a", 2, NOW)), NOW, s -> 10).contains(site()),
                 "an entry pending comes first, even one not due yet");
 
         assertEquals(new FrontierStore.SiteState(1, 0, Optional.empty(), Optional.empty()),
@@ -382,9 +382,10 @@ public abstract class FrontierStoreContract {
     @Test
     void parkReleased_whenTheCapLeavesRoomForFewer_refusesAndChangesNothing() {
         FrontierEntry first = entry("first", 1, NOW);
-        assertTrue(store.parkReleased(site(), List.of(first), NOW, 2));
+        assertTrue(store.parkReleased(List.of(first), NOW, s -> 2).contains(site()));
 
-        assertFalse(store.parkReleased(site(), List.of(entry("a", 2, NOW), entry("b", 3, NOW)), NOW, 2));
+        assertFalse(store.parkReleased(List.of(entry("a", 2, NOW), entry("b", 3, NOW)), NOW, s -> 2)
+                .contains(site()));
 
         assertEquals(1, store.released(site()));
         assertEquals(List.of(first.with(first.attempt(), NOW, 1)), store.releasedBefore(site(), NOW.plusMillis(1)));
@@ -393,14 +394,32 @@ public abstract class FrontierStoreContract {
     @Test
     void parkReleased_whenOneIsReleasedAlready_refusesAndChangesNothing() {
         FrontierEntry a = entry("a", 1, NOW);
-        assertTrue(store.parkReleased(site(), List.of(a), NOW, 10));
+        assertTrue(store.parkReleased(List.of(a), NOW, s -> 10).contains(site()));
 
-        assertFalse(store.parkReleased(site(), List.of(entry("b", 2, NOW), a), NOW.plusSeconds(1), 10),
+        assertFalse(store.parkReleased(List.of(entry("b", 2, NOW), a), NOW.plusSeconds(1), s -> 10).contains(site()),
                 "a planning delivered again");
 
         assertEquals(1, store.released(site()));
         assertEquals(List.of(a.with(a.attempt(), NOW, 1)), store.releasedBefore(site(), NOW.plusSeconds(2)),
                 "released once, at its first time");
+    }
+
+    @Test
+    void parkReleased_whenSitesDiffer_parksEachSiteThatPassesAndLeavesTheOthersUnchanged() {
+        FrontierEntry backlog = entry("busy", "waiting", 1, NOW.plusSeconds(30));
+        assertTrue(store.park(backlog));
+        List<FrontierEntry> entries = new ArrayList<>();
+        for (String name : List.of("one", "busy", "two")) {
+            entries.add(entry(name, "a", 1, NOW));
+            entries.add(entry(name, "b", 2, NOW));
+        }
+
+        assertEquals(java.util.Set.of(site("one"), site("two")), store.parkReleased(entries, NOW, s -> 10));
+
+        assertEquals(2, store.released(site("one")));
+        assertEquals(2, store.released(site("two")));
+        assertEquals(0, store.released(site("busy")));
+        assertEquals(List.of(backlog), store.due(site("busy"), NOW.plusSeconds(60), 10), "the backlog alone");
     }
 
     @Test

@@ -13,6 +13,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeSet;
+import java.util.LinkedHashSet;
+import java.util.Set;
+import java.util.function.ToIntFunction;
 
 /**
  * A {@link FrontierStore} in maps, with the port's rules: one entry per (site, batch, URL), the cap, a counter per site
@@ -54,17 +57,23 @@ public final class InMemoryFrontierStore implements FrontierStore {
     }
 
     @Override
-    public synchronized boolean parkReleased(SiteKey site, List<FrontierEntry> entries, Instant now, int cap) {
-        if (!pendingOf(site).isEmpty() || releasedOf(site).size() + entries.size() > cap
-                || entries.stream().anyMatch(e -> releasedOf(site).containsKey(key(e.batchId(), e.urlHash())))) {
-            return false;
-        }
-        for (FrontierEntry e : entries) {
-            releasedOf(site).put(key(e.batchId(), e.urlHash()),
-                    new Released(e.with(e.attempt(), e.notBefore(), e.send() + 1), now));
-        }
-        counters.putIfAbsent(site, new Counter(Optional.empty(), Optional.empty()));
-        return true;
+    public synchronized Set<SiteKey> parkReleased(List<FrontierEntry> entries, Instant now, ToIntFunction<SiteKey> cap) {
+        Map<SiteKey, List<FrontierEntry>> bySite = new LinkedHashMap<>();
+        entries.forEach(e -> bySite.computeIfAbsent(e.site(), s -> new ArrayList<>()).add(e));
+        Set<SiteKey> parked = new LinkedHashSet<>();
+        bySite.forEach((site, its) -> {
+            if (!pendingOf(site).isEmpty() || releasedOf(site).size() + its.size() > cap.applyAsInt(site)
+                    || its.stream().anyMatch(e -> releasedOf(site).containsKey(key(e.batchId(), e.urlHash())))) {
+                return;
+            }
+            for (FrontierEntry e : its) {
+                releasedOf(site).put(key(e.batchId(), e.urlHash()),
+                        new Released(e.with(e.attempt(), e.notBefore(), e.send() + 1), now));
+            }
+            counters.putIfAbsent(site, new Counter(Optional.empty(), Optional.empty()));
+            parked.add(site);
+        });
+        return parked;
     }
 
     @Override
