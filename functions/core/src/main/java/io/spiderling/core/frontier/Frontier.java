@@ -15,7 +15,6 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Optional;
@@ -159,15 +158,21 @@ public final class Frontier {
     }
 
     /**
-     * One batch's parking in progress: its start time, per site how many URLs it has parked and how many it sent at
-     * once, and the sites where it parked some to wait for a release.
+     * One batch's parking in progress: its start time, per site how many URLs it has parked, each site's first URLs
+     * (up to its cap) held to be sent at once, and the sites where it parked some to wait for a release.
+     *
+     * <p>A site's first URLs are held in memory until the site reaches its cap in this parking, or the parking ends
+     * ({@link #release()}). Then they go to the store already released and to the queue, in one write for many sites,
+     * if the site has nothing pending ({@link FrontierStore#parkReleased}); otherwise they are parked and released as
+     * usual. Held together, a site's first jobs reach the queue together, so that one fetch invocation takes several of
+     * them. Nothing is lost by holding them: a planning that fails before its end is planned again, claims included.
      */
     public final class Parking {
         private final String batchId;
         private final Instant start;
         private final Map<SiteKey, Integer> rank = new LinkedHashMap<>();
+        private final Map<SiteKey, List<FrontierEntry>> held = new LinkedHashMap<>();
         private final Set<SiteKey> waiting = new java.util.LinkedHashSet<>();
-        private final Map<SiteKey, Integer> sentAtOnce = new HashMap<>();
 
         private Parking(String batchId, Instant start) {
             this.batchId = batchId;
@@ -175,8 +180,8 @@ public final class Frontier {
         }
 
         /**
-         * Parks the URLs, in as few writes as the store allows; they wait for {@link #release()}. A site whose parked
-         * URLs reach its depth cap in this call is released at once too, so a large upload to one site starts
+         * Parks the URLs, in as few writes as the store allows; they wait for {@link #release()}. A site whose URLs
+         * reach its depth cap in this call is sent (or released) at once, so a large upload to one site starts
          * fetching after its first group instead of its whole chunk; a site with fewer URLs costs no extra release.
          */
         public void park(List<Hop> urls) {
@@ -184,57 +189,62 @@ public final class Frontier {
         }
 
         private void park(List<Hop> urls, boolean releaseFilled) {
-            List<FrontierEntry> toWait = new ArrayList<>(urls.size());
-            List<FrontierEntry> atOnce = new ArrayList<>();
-            Map<SiteKey, Integer> offered = new HashMap<>();
+            List<FrontierEntry> toWait = new ArrayList<>();
             Set<SiteKey> filled = new java.util.LinkedHashSet<>();
             for (Hop url : urls) {
                 SiteKey site = url.siteKey();
                 long k = rank.merge(site, 1, Integer::sum) - 1;
                 FrontierEntry entry = new FrontierEntry(batchId, url, 1,
                         start.toEpochMilli() + k * settings.spacing().toMillis(), start);
-                // A site where this parking parked nothing to wait may take its next URLs at once, up to its cap.
-                if (!waiting.contains(site) && sentAtOnce.getOrDefault(site, 0) + offered.getOrDefault(site, 0)
-                        < settings.depthCap(site)) {
-                    atOnce.add(entry);
-                    offered.merge(site, 1, Integer::sum);
+                int cap = settings.depthCap(site);
+                if (k < cap) {
+                    held.computeIfAbsent(site, s -> new ArrayList<>()).add(entry);
+                    if (k + 1 == cap) {
+                        filled.add(site);
+                    }
                 } else {
                     toWait.add(entry);
                     waiting.add(site);
                 }
-                if (releaseFilled && k + 1 == settings.depthCap(site)) {
-                    filled.add(site);
-                }
             }
-            Set<SiteKey> sent = sendAtOnce(atOnce);
-            atOnce.stream().filter(e -> !sent.contains(e.site())).forEach(e -> {
-                toWait.add(e);
-                waiting.add(e.site());
-            });
+            // The filled sites' first URLs first: their later ones, parked to wait, would make them refused.
+            Set<SiteKey> refused = flush(filled);
             if (!toWait.isEmpty()) {
                 store.parkAll(toWait);
             }
-            filled.stream().filter(waiting::contains).forEach(Frontier.this::release);
+            if (releaseFilled) {
+                refused.forEach(Frontier.this::release);
+            }
         }
 
         /**
-         * Parks entries released and sends them, for each site that has nothing pending and room for them all: what a
-         * park and a release would do, in one write instead of a park, a read, a query and a release. A site's first
-         * entries sent this way schedule its first look, as a first release does. Returns the sites sent; the others
-         * changed nothing (the switch is off, the site has a backlog or is near its cap, or the entries were parked
-         * before: a planning delivered again).
+         * Sends the URLs still held (sites short of their cap), then releases what the caps allow in every site where
+         * this parking parked URLs to wait (or found them parked already: a planning delivered again releases what
+         * its first delivery parked).
          */
-        private Set<SiteKey> sendAtOnce(List<FrontierEntry> entries) {
-            if (entries.isEmpty() || fetchSwitch.paused()) {
+        public void release() {
+            flush(new java.util.LinkedHashSet<>(held.keySet()));
+            waiting.forEach(Frontier.this::release);
+        }
+
+        /**
+         * Sends the held URLs of {@code sites} already released, for each site with nothing pending and room for them
+         * all: what a park and a release would do, in one write for many sites instead of a park, a read, a query and
+         * a release each; each site sent has its first look scheduled, as a first release does. The other sites'
+         * URLs (the switch is off, the site has a backlog or is near its cap, or the URLs were parked before: a
+         * planning delivered again) are parked to wait. Returns those sites.
+         */
+        private Set<SiteKey> flush(Set<SiteKey> sites) {
+            List<FrontierEntry> entries = new ArrayList<>();
+            sites.forEach(site -> entries.addAll(held.remove(site)));
+            if (entries.isEmpty()) {
                 return Set.of();
             }
             Instant now = clock.instant();
-            Set<SiteKey> sent = store.parkReleased(entries, now, settings::depthCap);
-            // Site by site, each in release order.
-            Map<SiteKey, List<FetchJob>> bySite = new LinkedHashMap<>();
-            entries.stream().filter(e -> sent.contains(e.site()))
-                    .forEach(e -> bySite.computeIfAbsent(e.site(), k -> new ArrayList<>()).add(e.job()));
-            List<FetchJob> jobs = bySite.values().stream().flatMap(List::stream).toList();
+            Set<SiteKey> sent = fetchSwitch.paused() ? Set.of()
+                    : store.parkReleased(entries, now, settings::depthCap);
+            List<FetchJob> jobs = entries.stream().filter(e -> sent.contains(e.site())).map(FrontierEntry::job)
+                    .toList();
             try {
                 queue.enqueue(jobs);
             } catch (RuntimeException e) {
@@ -242,21 +252,17 @@ public final class Frontier {
                 throw e;
             }
             for (SiteKey site : sent) {
-                if (!sentAtOnce.containsKey(site)) {
-                    store.state(site).filter(state -> state.checkAt().isEmpty())
-                            .ifPresent(state -> store.schedule(site, Optional.empty(), nextCheck(now)));
-                }
+                store.state(site).filter(state -> state.checkAt().isEmpty())
+                        .ifPresent(state -> store.schedule(site, Optional.empty(), nextCheck(now)));
             }
-            jobs.forEach(job -> sentAtOnce.merge(job.siteKey(), 1, Integer::sum));
-            return sent;
-        }
-
-        /**
-         * Releases what the caps allow in every site where this parking parked URLs to wait (or found them parked
-         * already: a planning delivered again releases what its first delivery parked).
-         */
-        public void release() {
-            waiting.forEach(Frontier.this::release);
+            List<FrontierEntry> toWait = entries.stream().filter(e -> !sent.contains(e.site())).toList();
+            if (!toWait.isEmpty()) {
+                store.parkAll(toWait);
+            }
+            Set<SiteKey> refused = new java.util.LinkedHashSet<>();
+            toWait.forEach(e -> refused.add(e.site()));
+            waiting.addAll(refused);
+            return refused;
         }
     }
 

@@ -265,7 +265,7 @@ class FrontierTest {
         parking.park(urls("big.example", 100).subList(0, 50));
         parking.park(urls("small.example", CAP - 1));
         assertEquals(CAP, fifo.queued(site("big.example")), "a full depth is released before the chunk ends");
-        assertEquals(CAP - 1, fifo.queued(site("small.example")), "a new site's first URLs go out as parked");
+        assertEquals(0, fifo.queued(site("small.example")), "a site short of its depth waits for the end");
 
         parking.park(urls("big.example", 100).subList(50, 100));
         assertEquals(CAP, fifo.queued(site("big.example")), "released once per site, at its cap");
@@ -291,18 +291,20 @@ class FrontierTest {
     }
 
     @Test
-    void parking_whenASitesUrlsComeInSeveralGroups_sendsEachGroupsAtOnceUpToTheCapThenParksTheRest() {
+    void parking_whenASitesUrlsComeInSeveralGroups_sendsTheFirstOnesTogetherOnceTheyReachTheCap() {
         Frontier.Parking parking = frontier.parking("upload");
         List<Hop> all = urls("spread.example", CAP + 3);
         parking.park(all.subList(0, 4));
-        assertEquals(4, fifo.queued(site("spread.example")));
         parking.park(all.subList(4, CAP - 1));
-        assertEquals(CAP - 1, fifo.queued(site("spread.example")));
+        assertEquals(0, fifo.queued(site("spread.example")), "held until the cap or the end");
+        assertEquals(0, store.pending(site("spread.example")));
         parking.park(all.subList(CAP - 1, CAP + 3));
+        assertEquals(CAP, fifo.queued(site("spread.example")), "the cap reached: sent at once, together");
         parking.release();
 
-        assertEquals(CAP, fifo.queued(site("spread.example")), "up to the cap at once, in order");
+        assertEquals(CAP, fifo.queued(site("spread.example")));
         assertEquals(3, store.pending(site("spread.example")));
+        assertEquals(CAP, store.released(site("spread.example")));
         List<String> sent = new ArrayList<>();
         while (!fifo.isEmpty()) {
             sent.add(fifo.take().url().value());
