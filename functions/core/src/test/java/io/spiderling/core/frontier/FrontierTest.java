@@ -247,9 +247,10 @@ class FrontierTest {
                 () -> frontier.park("b", urls("down.example", 3)));
         assertEquals("send refused", failed.getMessage());
         assertEquals(0, store.released(site("down.example")), "nothing stays released without a message");
-        assertEquals(3, store.pending(site("down.example")));
+        assertEquals(1, store.pending(site("down.example")), "the first URL, sent at once, is back to wait");
 
-        assertEquals(3, frontier.release(site("down.example")), "due at once, not after lostAfter");
+        frontier.park("b", urls("down.example", 3)); // the planning, delivered again
+        assertEquals(3, fifo.queued(site("down.example")), "due at once, not after lostAfter");
         Set<String> ids = new HashSet<>();
         while (!fifo.isEmpty()) {
             ids.add(fifo.take().deduplicationId());
@@ -265,7 +266,8 @@ class FrontierTest {
         parking.park(urls("big.example", 100).subList(0, 50));
         parking.park(urls("small.example", CAP - 1));
         assertEquals(CAP, fifo.queued(site("big.example")), "a full depth is released before the chunk ends");
-        assertEquals(0, fifo.queued(site("small.example")), "a site short of its depth waits for the end");
+        assertEquals(1, fifo.queued(site("small.example")),
+                "a site short of its depth sends its first URL at once, and the others wait for the end");
 
         parking.park(urls("big.example", 100).subList(50, 100));
         assertEquals(CAP, fifo.queued(site("big.example")), "released once per site, at its cap");
@@ -291,15 +293,15 @@ class FrontierTest {
     }
 
     @Test
-    void parking_whenASitesUrlsComeInSeveralGroups_sendsTheFirstOnesTogetherOnceTheyReachTheCap() {
+    void parking_whenASitesUrlsComeInSeveralGroups_sendsTheFirstAtOnceAndTheRestWhenTheCapIsReached() {
         Frontier.Parking parking = frontier.parking("upload");
         List<Hop> all = urls("spread.example", CAP + 3);
         parking.park(all.subList(0, 4));
         parking.park(all.subList(4, CAP - 1));
-        assertEquals(0, fifo.queued(site("spread.example")), "held until the cap or the end");
-        assertEquals(0, store.pending(site("spread.example")));
+        assertEquals(1, fifo.queued(site("spread.example")), "the first at once: it fetches robots.txt");
+        assertEquals(CAP - 2, store.pending(site("spread.example")));
         parking.park(all.subList(CAP - 1, CAP + 3));
-        assertEquals(CAP, fifo.queued(site("spread.example")), "the cap reached: sent at once, together");
+        assertEquals(CAP, fifo.queued(site("spread.example")), "the cap reached: released");
         parking.release();
 
         assertEquals(CAP, fifo.queued(site("spread.example")));

@@ -52,13 +52,13 @@ class CanonicalizeTest {
             .clock(Clock.fixed(NOW, ZoneOffset.UTC)).build());
 
     @Test
-    void onManifest_whenNew_createsQueuedItemsAndQueuesAttemptOneJobsSiteBySiteInManifestOrder() {
+    void onManifest_whenNew_createsQueuedItemsAndQueuesEachSitesFirstUrlThenTheRestInManifestOrder() {
         storeManifest(BucketKeys.manifest(BATCH));
 
         Optional<Canonicalize.Outcome> outcome = canonicalize.onManifest(BucketKeys.manifest(BATCH));
 
         assertEquals(Optional.of(new Canonicalize.Outcome(BATCH, 3, 3, 0, 0)), outcome);
-        assertEquals(List.of(job(A1), job(A2), job(B1)), sent());
+        assertEquals(List.of(job(A1), job(B1), job(A2)), sent(), "each site's first URL as planned, then releases");
         for (NormalizedUrl url : List.of(A1, B1, A2)) {
             assertEquals(ItemState.QUEUED, batches.item(BATCH, url.urlHash()).orElseThrow().state(), url.value());
         }
@@ -87,7 +87,7 @@ class CanonicalizeTest {
         Optional<Canonicalize.Outcome> again = canonicalize.onManifest(BucketKeys.manifest(BATCH));
 
         assertEquals(Optional.of(new Canonicalize.Outcome(BATCH, 3, 3, 0, 0)), again);
-        assertEquals(List.of(job(A1), job(A2), job(B1)), sent(), "the frontier holds each (batch, URL) once");
+        assertEquals(List.of(job(A1), job(B1), job(A2)), sent(), "the frontier holds each (batch, URL) once");
     }
 
     @Test
