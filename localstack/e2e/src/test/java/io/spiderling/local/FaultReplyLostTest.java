@@ -46,7 +46,7 @@ class FaultReplyLostTest {
                 .add(new Rule("send reply lost", Call.sqs("SendMessageBatch").onQueue(r.fetchQueueUrl()),
                         When.matches(3), new Fault.ReplyLost(FaultInjector::sqsInternalError)))
                 .add(new Rule("send refused", Call.sqs("SendMessageBatch").onQueue(r.fetchQueueUrl()),
-                        When.matches(6), new Fault.Refused(FaultInjector::sqsInternalError)));
+                        When.matches(4), new Fault.Refused(FaultInjector::sqsInternalError)));
         try (FaultChecks.Farm farm = FaultChecks.farm(3, 8, dir);
                 LocalSpiderling local = FaultChecks.start(aws, r, farm, faults, UnaryOperator.identity())) {
             String batchId = FaultChecks.submit(local, faults, farm.urls());

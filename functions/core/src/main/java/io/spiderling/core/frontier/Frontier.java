@@ -179,7 +179,6 @@ public final class Frontier {
         private final String batchId;
         private final Instant start;
         private final Map<SiteKey, Integer> rank = new LinkedHashMap<>();
-        private final Map<SiteKey, List<FrontierEntry>> held = new LinkedHashMap<>();
         private final Set<SiteKey> waiting = new java.util.LinkedHashSet<>();
 
         private Parking(String batchId, Instant start) {
@@ -188,17 +187,18 @@ public final class Frontier {
         }
 
         /**
-         * Parks the URLs, in as few writes as the store allows; they wait for {@link #release()}. A site whose URLs
-         * reach its depth cap in this call is sent (or released) at once, so a large upload to one site starts
-         * fetching after its first group instead of its whole chunk; a site with fewer URLs costs no extra release.
+         * Parks the URLs, in as few writes as the store allows; they wait for {@link #release()}, but for each new
+         * site's first one, sent at once. A site whose parked URLs reach its depth cap in this call is released at
+         * once too, so a large upload to one site starts fetching after its first group instead of its whole chunk; a
+         * site with fewer URLs costs no extra release.
          */
         public void park(List<Hop> urls) {
             park(urls, true);
         }
 
         private void park(List<Hop> urls, boolean releaseFilled) {
+            List<FrontierEntry> first = new ArrayList<>();
             List<FrontierEntry> toWait = new ArrayList<>();
-            Set<SiteKey> first = new java.util.LinkedHashSet<>();
             Set<SiteKey> filled = new java.util.LinkedHashSet<>();
             for (Hop url : urls) {
                 SiteKey site = url.siteKey();
@@ -206,20 +206,17 @@ public final class Frontier {
                 FrontierEntry entry = new FrontierEntry(batchId, url, 1,
                         start.toEpochMilli() + k * settings.spacing().toMillis(), start);
                 if (k < SENT_AT_ONCE) {
-                    held.computeIfAbsent(site, s -> new ArrayList<>()).add(entry);
-                    if (k + 1 == SENT_AT_ONCE) {
-                        first.add(site);
-                    }
+                    first.add(entry);
                 } else {
                     toWait.add(entry);
-                    waiting.add(site);
                 }
                 if (releaseFilled && k + 1 == settings.depthCap(site)) {
                     filled.add(site);
                 }
             }
-            // The sites' first URLs first: their later ones, parked to wait, would make them refused.
-            flush(first);
+            // The first URLs first: the later ones, parked to wait, would make their sites refuse them.
+            toWait.addAll(sendAtOnce(first));
+            toWait.forEach(e -> waiting.add(e.site()));
             if (!toWait.isEmpty()) {
                 store.parkAll(toWait);
             }
@@ -227,31 +224,26 @@ public final class Frontier {
         }
 
         /**
-         * Sends the URLs still held (sites short of their cap), then releases what the caps allow in every site where
-         * this parking parked URLs to wait (or found them parked already: a planning delivered again releases what
-         * its first delivery parked).
+         * Releases what the caps allow in every site where this parking parked URLs to wait (or found them parked
+         * already: a planning delivered again releases what its first delivery parked).
          */
         public void release() {
-            flush(new java.util.LinkedHashSet<>(held.keySet()));
             waiting.forEach(Frontier.this::release);
         }
 
         /**
-         * Sends the held URLs of {@code sites} already released, for each site with nothing pending and room for them
+         * Parks the entries already released and sends them, for each site with nothing pending and room for them
          * all: what a park and a release would do, in one write for many sites instead of a park, a read, a query and
-         * a release each; each site sent has its first look scheduled, as a first release does. The other sites'
-         * URLs (the switch is off, the site has a backlog or is near its cap, or the URLs were parked before: a
-         * planning delivered again) are parked to wait. Returns those sites.
+         * a release each. Each site sent has its first look scheduled, as a first release does. Returns the other
+         * sites' entries, unchanged, to be parked to wait: the switch is off, the site has a backlog or is at its cap,
+         * or they were parked before (a planning delivered again).
          */
-        private Set<SiteKey> flush(Set<SiteKey> sites) {
-            List<FrontierEntry> entries = new ArrayList<>();
-            sites.forEach(site -> entries.addAll(held.remove(site)));
-            if (entries.isEmpty()) {
-                return Set.of();
+        private List<FrontierEntry> sendAtOnce(List<FrontierEntry> entries) {
+            if (entries.isEmpty() || fetchSwitch.paused()) {
+                return entries;
             }
             Instant now = clock.instant();
-            Set<SiteKey> sent = fetchSwitch.paused() ? Set.of()
-                    : store.parkReleased(entries, now, settings::depthCap);
+            Set<SiteKey> sent = store.parkReleased(entries, now, settings::depthCap);
             List<FetchJob> jobs = entries.stream().filter(e -> sent.contains(e.site())).map(FrontierEntry::job)
                     .toList();
             try {
@@ -264,14 +256,7 @@ public final class Frontier {
                 store.state(site).filter(state -> state.checkAt().isEmpty())
                         .ifPresent(state -> store.schedule(site, Optional.empty(), nextCheck(now)));
             }
-            List<FrontierEntry> toWait = entries.stream().filter(e -> !sent.contains(e.site())).toList();
-            if (!toWait.isEmpty()) {
-                store.parkAll(toWait);
-            }
-            Set<SiteKey> refused = new java.util.LinkedHashSet<>();
-            toWait.forEach(e -> refused.add(e.site()));
-            waiting.addAll(refused);
-            return refused;
+            return entries.stream().filter(e -> !sent.contains(e.site())).toList();
         }
     }
 
