@@ -28,13 +28,13 @@ class FrontierLanesTest {
             new Frontier.Settings(10, Duration.ofSeconds(1), Duration.ofMinutes(15)).withLanes(lanes));
 
     @Test
-    void park_whenSiteHasFiftyLanes_releasesTwoPerLaneAndOtherSitesTheCap() {
+    void park_whenSiteHasFiftyPlaces_releasesTwoPerLaneOfItsTwentyFiveAndOtherSitesTheCap() {
         frontier.park("b", urls("fast.example", 1_000));
         frontier.park("b", urls("slow.example", 1_000));
 
         List<FetchJob> sent = queue.sends().stream().flatMap(List::stream).toList();
-        assertEquals(100, sent.stream().filter(j -> j.siteKey().value().equals("fast.example")).count(),
-                "50 lanes x 2");
+        assertEquals(50, sent.stream().filter(j -> j.siteKey().value().equals("fast.example")).count(),
+                "25 lanes x 2");
         assertEquals(10, sent.stream().filter(j -> j.siteKey().value().equals("slow.example")).count());
     }
 
