@@ -246,16 +246,8 @@ public final class Frontier {
             Set<SiteKey> sent = store.parkReleased(entries, now, settings::depthCap);
             List<FetchJob> jobs = entries.stream().filter(e -> sent.contains(e.site())).map(FrontierEntry::job)
                     .toList();
-            try {
-                queue.enqueue(jobs);
-            } catch (RuntimeException e) {
-                unrelease(jobs, now, e);
-                throw e;
-            }
-            for (SiteKey site : sent) {
-                store.state(site).filter(state -> state.checkAt().isEmpty())
-                        .ifPresent(state -> store.schedule(site, Optional.empty(), nextCheck(now)));
-            }
+            sendReleased(jobs, now);
+            sent.forEach(site -> store.state(site).ifPresent(state -> scheduleFirstLook(site, state, now)));
             return entries.stream().filter(e -> !sent.contains(e.site())).toList();
         }
     }
@@ -282,10 +274,7 @@ public final class Frontier {
             store.forget(site, state); // refused when a park raced it: that park's release comes next
             return new Released(0, false);
         }
-        if (state.checkAt().isEmpty()) {
-            // The site's first release since its counter was made: the sweep looks at it from now on.
-            store.schedule(site, Optional.empty(), nextCheck(now));
-        }
+        scheduleFirstLook(site, state, now);
         if (state.pending() == 0) {
             return new Released(0, false);
         }
@@ -305,13 +294,25 @@ public final class Frontier {
         // An entry left out was taken by another releaser, or found the site's last place filled: skip it.
         List<FetchJob> jobs = store.releaseAll(site, due, now, cap).stream()
                 .map(FrontierEntry::job).toList();
+        sendReleased(jobs, now);
+        return new Released(jobs.size(), due.size() >= room || jobs.size() < due.size());
+    }
+
+    /** Sends jobs just released; if the send fails, they go back to pending ({@link #unrelease}) and it throws. */
+    private void sendReleased(List<FetchJob> jobs, Instant now) {
         try {
             queue.enqueue(jobs);
         } catch (RuntimeException e) {
             unrelease(jobs, now, e);
             throw e;
         }
-        return new Released(jobs.size(), due.size() >= room || jobs.size() < due.size());
+    }
+
+    /** The site's first release since its counter was made: the sweep looks at it from now on. */
+    private void scheduleFirstLook(SiteKey site, SiteState state, Instant now) {
+        if (state.checkAt().isEmpty()) {
+            store.schedule(site, Optional.empty(), nextCheck(now));
+        }
     }
 
     private Instant nextCheck(Instant now) {
