@@ -194,6 +194,8 @@ class CliFetchTest {
                 LocalSpiderling.Options.defaults().withConfig(LocalSpiderling.CLIENTS_FILE,
                         SampleClients.file().toString()))) {
             // A site that refuses connections: its robots.txt is unreachable, so nothing ends before the timeout.
+            // Planning 10,001 URLs takes about 6 s here and longer on a loaded CI machine; 15 s leaves room for the
+            // progress line that names the unreachable robots.txt.
             int closed;
             try (java.net.ServerSocket socket = new java.net.ServerSocket(0, 1,
                     java.net.InetAddress.getByName("127.0.0.9"))) {
@@ -206,12 +208,12 @@ class CliFetchTest {
             String endpoint = local.apiUri().toString();
 
             CliRun fetch = CliRun.of("fetch", "--endpoint", endpoint, "--token", SampleClients.TOKEN_A,
-                    "--out", out.toString(), "--progress", "lines", "--timeout", "8", urls.toString());
+                    "--out", out.toString(), "--progress", "lines", "--timeout", "15", urls.toString());
 
             assertEquals(ExitCode.TIMEOUT.code(), fetch.code(), fetch.toString());
             assertTrue(fetch.out().contains("Submitting 10,001 URLs to " + endpoint + "/ (as an uploaded manifest)"),
                     fetch.toString());
-            assertTrue(fetch.err().contains("did not finish within 8 s"), fetch.toString());
+            assertTrue(fetch.err().contains("did not finish within 15 s"), fetch.toString());
             // The progress line says what the batch waits on, as GET /batches/{id} does.
             assertTrue(fetch.err().contains("127.0.0.9: robots.txt unreachable"), fetch.toString());
             List<String> lines = Files.readAllLines(out.resolve("results.jsonl"));
