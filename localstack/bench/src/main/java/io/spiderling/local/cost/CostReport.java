@@ -24,6 +24,8 @@ public record CostReport(String phase, Usage usage, long urls, String unit, AwsP
         Architecture architecture, Optional<KeyLoadReport.Sites> sites) {
 
     private static final Account SWEEP = Account.function(FunctionNames.SWEEP);
+    /** Rows of the calls by key shape: enough to cover the calls that matter, few enough to read. */
+    static final int SHAPE_ROWS = 25;
 
     public CostReport(String phase, Usage usage, long urls, String unit, AwsPrices prices,
             Architecture architecture) {
@@ -110,6 +112,16 @@ public record CostReport(String phase, Usage usage, long urls, String unit, AwsP
         p.byOperation().forEach((call, c) -> line(out, "  %-44s %9s %9s %9s %9s %9s",
                 call.service() + " " + call.operation(), num(c.calls() / n), num(c.billedRequests() / n),
                 num(c.writeUnits() / n), num(c.readUnits() / n), num(c.refused() / n)));
+        if (!p.shapeCalls().isEmpty()) {
+            line(out, "DynamoDB calls by account, operation and the key shapes they touched, per %s (the %d most):",
+                    unit, SHAPE_ROWS);
+            p.shapeCalls().entrySet().stream()
+                    .sorted(Map.Entry.<Usage.Call, Long>comparingByValue().reversed()
+                            .thenComparing(Map.Entry.comparingByKey()))
+                    .limit(SHAPE_ROWS)
+                    .forEach(e -> line(out, "  %9s  %-14s %s", num(e.getValue() / n), e.getKey().account(),
+                            e.getKey().operation()));
+        }
         StringBuilder apart = new StringBuilder();
         usage.accounts(a -> !a.pipeline()).byAccount(s -> true).forEach((account, c) ->
                 apart.append(String.format(Locale.ROOT, "%s%s %,d calls", apart.isEmpty() ? "" : "; ", account,

@@ -52,6 +52,8 @@ public final class Metering implements Meter, AutoCloseable {
     private final Map<Account, InvocationCounter> invocations = new ConcurrentHashMap<>();
     private final Map<String, LongAdder> stored = new ConcurrentHashMap<>();
     private final Map<Usage.Key, KeyCounter> keys = new ConcurrentHashMap<>();
+    /** The pipeline's DynamoDB calls by account, operation and key shapes ({@link Usage#shapes}). */
+    private final Map<Usage.Call, LongAdder> shapeCalls = new ConcurrentHashMap<>();
     private final List<KeyListener> keyListeners = new java.util.concurrent.CopyOnWriteArrayList<>();
     private final RequestCounter interceptor = new RequestCounter(this);
     private final TransactionItems transactionItems = new TransactionItems();
@@ -243,6 +245,10 @@ public final class Metering implements Meter, AutoCloseable {
      */
     void recordDynamoDbCall(Account account, String operation, DynamoDbBilling.Units units, boolean refused) {
         recordCall(account, "DynamoDB", operation, 1, units.read(), units.write(), refused);
+        if (account.pipeline()) {
+            shapeCalls.computeIfAbsent(Usage.shapes(account, operation, units.charges().stream()
+                    .map(KeyAttribution.Charge::key).toList()), x -> new LongAdder()).increment();
+        }
         if (units.charges().isEmpty()) {
             return;
         }
@@ -294,7 +300,9 @@ public final class Metering implements Meter, AutoCloseable {
         stored.forEach((k, v) -> s.put(k, v.sum()));
         Map<Usage.Key, Usage.KeyLoad> k = new HashMap<>();
         keys.forEach((key, v) -> k.put(key, new Usage.KeyLoad(v.readUnits.sum(), v.writeUnits.sum())));
-        return new Usage(c, i, s, k);
+        Map<Usage.Call, Long> sc = new HashMap<>();
+        shapeCalls.forEach((key, v) -> sc.put(key, v.sum()));
+        return new Usage(c, i, s, k, sc);
     }
 
     /** Stops counting log records, and closes the meter's own client. */

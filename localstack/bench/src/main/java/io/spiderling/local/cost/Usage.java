@@ -12,22 +12,37 @@ import java.util.function.Predicate;
  * @param calls requests and billed units, by account, service and operation
  * @param invocations Lambda invocations, billed duration and log bytes, by account
  * @param storedBytes bytes written to S3 (successful PutObject), by the key's first path segment ({@code content/})
+ * @param keys the pipeline's DynamoDB units per partition-key value
+ * @param shapeCalls the pipeline's DynamoDB calls by account, operation and the key shapes each touched
+ *     ({@link #shapes}): what the calls per URL are spent on
  */
 public record Usage(Map<Call, Calls> calls, Map<Account, Invocations> invocations, Map<String, Long> storedBytes,
-        Map<Key, KeyLoad> keys) {
+        Map<Key, KeyLoad> keys, Map<Call, Long> shapeCalls) {
 
-    public static final Usage NONE = new Usage(Map.of(), Map.of(), Map.of(), Map.of());
+    public static final Usage NONE = new Usage(Map.of(), Map.of(), Map.of(), Map.of(), Map.of());
 
     public Usage {
         calls = sorted(calls);
         invocations = sorted(invocations);
         storedBytes = sorted(storedBytes);
         keys = java.util.Collections.unmodifiableMap(new java.util.HashMap<>(keys));
+        shapeCalls = sorted(shapeCalls);
     }
 
     /** Usage with no figures per key. */
     public Usage(Map<Call, Calls> calls, Map<Account, Invocations> invocations, Map<String, Long> storedBytes) {
-        this(calls, invocations, storedBytes, Map.of());
+        this(calls, invocations, storedBytes, Map.of(), Map.of());
+    }
+
+    /**
+     * The {@link Call} that counts a DynamoDB call by what it touched: its operation followed by the distinct shapes
+     * of its keys, table first ({@code TransactWriteItems sites:COUNT#<site>+sites:F#<site>}).
+     */
+    public static Call shapes(Account account, String operation, java.util.Collection<Key> keys) {
+        java.util.SortedSet<String> shapes = new java.util.TreeSet<>();
+        keys.forEach(k -> shapes.add(k.table() + ":" + k.shape().label()));
+        return new Call(account, "DynamoDB", operation + " " + (shapes.isEmpty() ? "(no key)"
+                : String.join("+", shapes)));
     }
 
     /**
@@ -133,7 +148,8 @@ public record Usage(Map<Call, Calls> calls, Map<Account, Invocations> invocation
         return new Usage(difference(calls, before.calls, Calls.NONE, Calls::minus, Calls::isZero),
                 difference(invocations, before.invocations, Invocations.NONE, Invocations::minus, Invocations::isZero),
                 difference(storedBytes, before.storedBytes, 0L, (a, b) -> a - b, v -> v == 0),
-                difference(keys, before.keys, KeyLoad.NONE, KeyLoad::minus, KeyLoad::isZero));
+                difference(keys, before.keys, KeyLoad.NONE, KeyLoad::minus, KeyLoad::isZero),
+                difference(shapeCalls, before.shapeCalls, 0L, (a, b) -> a - b, v -> v == 0));
     }
 
     /** Only the accounts that match; the figures per key, which are the pipeline's ({@link Metering}), stay. */
@@ -150,7 +166,13 @@ public record Usage(Map<Call, Calls> calls, Map<Account, Invocations> invocation
                 i.put(k, v);
             }
         });
-        return new Usage(c, i, storedBytes, keys);
+        Map<Call, Long> s = new TreeMap<>();
+        shapeCalls.forEach((k, v) -> {
+            if (keep.test(k.account())) {
+                s.put(k, v);
+            }
+        });
+        return new Usage(c, i, storedBytes, keys, s);
     }
 
     /** A service's operation, as {@link Call} names it, whoever called it. */

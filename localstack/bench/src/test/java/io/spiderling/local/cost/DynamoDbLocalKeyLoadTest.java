@@ -66,6 +66,10 @@ class DynamoDbLocalKeyLoadTest {
                 new Usage.Key("batches", "B#tx#a"), new Usage.KeyLoad(0, 4),
                 new Usage.Key("urls", "tx-url"), new Usage.KeyLoad(0, 4)), used.keys());
         assertKeysSumToTheBill(used);
+        // One call, counted once, under every shape it touched.
+        assertEquals(Map.of(new Usage.Call(Account.function("fetch"), "DynamoDB",
+                "TransactWriteItems batches:<other>+batches:B#<batch>+urls:<urlHash>"), 1L),
+                used.shapeCalls());
     }
 
     @Test
@@ -140,6 +144,7 @@ class DynamoDbLocalKeyLoadTest {
         dynamo.getItem(b -> b.tableName(table(Table.URLS)).key(key(Map.of("urlHash", "harness"))));
 
         assertEquals(Map.of(), metering.snapshot().keys());
+        assertEquals(Map.of(), metering.snapshot().shapeCalls());
     }
 
     private static void assertKeysSumToTheBill(Usage used) {
