@@ -59,8 +59,11 @@ public record CostReport(String phase, Usage usage, long urls, String unit, AwsP
         StringBuilder perService = new StringBuilder();
         services.forEach((service, c) -> perService.append(", ").append(service).append(' ')
                 .append(num(c.calls() / n)));
+        long scheduledCalls = scheduleDriven(p).total(service -> true).calls();
         line(out, "requests: %s AWS calls%s; Lambda invocations %s", num(requests / n), perService,
                 num(lambda.count() / n));
+        line(out, "  %s of them schedule-driven (below), so %s AWS calls without them", num(scheduledCalls / n),
+                num((requests - scheduledCalls) / n));
         Usage.Calls dynamo = p.total("DynamoDB"::equals);
         line(out, "DynamoDB: %s WRU, %s RRU (refused conditional writes and cancelled transactions: %s)",
                 num(dynamo.writeUnits() / n), num(dynamo.readUnits() / n), num(dynamo.refused() / n));

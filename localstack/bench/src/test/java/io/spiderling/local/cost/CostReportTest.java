@@ -32,6 +32,21 @@ class CostReportTest {
     }
 
     @Test
+    void render_whenTheSweepCalls_saysTheCallsWithoutTheScheduleDriven() {
+        Usage usage = new Usage(Map.of(
+                new Usage.Call(FETCH, "DynamoDB", "GetItem"), new Usage.Calls(300, 300, 150, 0, 0),
+                new Usage.Call(Account.function("sweep"), "DynamoDB", "Query"), new Usage.Calls(100, 100, 50, 0, 0),
+                new Usage.Call(Account.eventSource("fetch"), "SQS FIFO", "ReceiveMessage (empty)"),
+                new Usage.Calls(50, 50, 0, 0, 0)), Map.of(), Map.of());
+
+        String text = new CostReport("phase", usage, 100, "fetched URL", AwsPrices.US_EAST_1,
+                AwsPrices.Architecture.ARM64).render();
+
+        assertTrue(text.contains("requests: 4.5 AWS calls"), text);
+        assertTrue(text.contains("  1.5 of them schedule-driven (below), so 3 AWS calls without them"), text);
+    }
+
+    @Test
     void render_whenNoCallsByShape_hasNoSuchTable() {
         String text = new CostReport("phase", Usage.NONE, 100, "fetched URL", AwsPrices.US_EAST_1,
                 AwsPrices.Architecture.ARM64).render();
