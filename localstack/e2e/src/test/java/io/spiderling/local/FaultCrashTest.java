@@ -38,7 +38,7 @@ class FaultCrashTest {
                 .add(new Rule("after body", bodyPut(), When.matches(2, 6), FaultInjector.crash()))
                 .add(new Rule("after row", rowWrite(r), When.matches(3, 7), FaultInjector.crash()))
                 .add(new Rule("after item", itemEnd(), When.matches(4, 8), FaultInjector.crash()))
-                .add(new Rule("after frontier", frontierDone(r), When.matches(5, 9), FaultInjector.crash()));
+                .add(new Rule("after frontier", frontierDone(r), When.matches(3, 5), FaultInjector.crash()));
         try (FaultChecks.Farm farm = FaultChecks.farm(3, 8, dir);
                 LocalSpiderling local = FaultChecks.start(aws, r, farm, faults, UnaryOperator.identity())) {
             String batchId = FaultChecks.submit(local, faults, farm.urls());

@@ -52,7 +52,7 @@ class FaultDuplicateTest {
                     return ids.contains(chosen.get());
                 }, " holding the first message deleted"), When.matches(1, 2),
                         new Fault.Refused(FaultInjector::sqsInternalError)))
-                .add(new Rule("delete refused once", deletes, When.matches(5),
+                .add(new Rule("delete refused once", deletes, When.matches(3),
                         new Fault.Refused(FaultInjector::sqsInternalError)));
         ReceiveCounts receives = new ReceiveCounts(r.fetchQueueUrl());
         try (FaultChecks.Farm farm = FaultChecks.farm(2, 8, dir);

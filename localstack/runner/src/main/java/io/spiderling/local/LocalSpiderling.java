@@ -158,6 +158,14 @@ public final class LocalSpiderling implements AutoCloseable {
      * receives a batch and hands it over; two keep up with invocations that each take a good part of a second.
      */
     static final int RECEIVERS = 2;
+    /**
+     * The fetch receivers poll without waiting, and pause this long after a poll that brought less than a full batch.
+     * A long poll of ElasticMQ's FIFO queue spins while it waits: it tries to answer again as soon as the earliest
+     * message is due, and a message of a group in flight is due but cannot be handed out, so it tries every
+     * millisecond, each time walking every group. A profile of {@code bench-fetch --urls 5000 --sites 50 --qps 10}
+     * found 36 % of the JVM's samples there (docs/BENCHMARKS.md). On AWS the mapping long-polls.
+     */
+    static final Duration FIFO_RECEIVE_PAUSE = Duration.ofMillis(50);
     /** The fetch invocations, a virtual thread each. */
     private final ExecutorService invocationThreads = Executors.newThreadPerTaskExecutor(
             Thread.ofVirtual().name("invoke-fetch-", 0).factory());
@@ -222,7 +230,7 @@ public final class LocalSpiderling implements AutoCloseable {
                             task -> invocationThreads.execute(meter.eventSource(function, task)));
                     for (int i = 0; i < Math.min(concurrency, RECEIVERS); i++) {
                         startPoller(function.name() + "-" + i, meter.eventSource(function,
-                                poller.dispatching(invocations)));
+                                poller.pausing(FIFO_RECEIVE_PAUSE).dispatching(invocations)));
                     }
                     return;
                 }

@@ -16,6 +16,7 @@ import software.amazon.awssdk.services.dynamodb.model.TransactWriteItemsRequest;
 import software.amazon.awssdk.services.s3.model.PutObjectRequest;
 import software.amazon.awssdk.services.s3.model.S3Exception;
 import software.amazon.awssdk.services.sqs.model.MessageAttributeValue;
+import software.amazon.awssdk.services.sqs.model.ReceiveMessageRequest;
 import software.amazon.awssdk.services.sqs.model.ReceiveMessageResponse;
 import software.amazon.awssdk.services.sqs.model.SendMessageBatchRequest;
 import software.amazon.awssdk.services.sqs.model.SendMessageRequest;
@@ -92,6 +93,14 @@ final class SdkCallBilling {
                     default -> response instanceof ReceiveMessageResponse r ? r.messages().stream()
                             .mapToLong(m -> utf8(m.body()) + attributes(m.messageAttributes())).sum() : 0;
                 };
+                if (empty && request instanceof ReceiveMessageRequest r
+                        && Integer.valueOf(0).equals(r.waitTimeSeconds())) {
+                    // A local poller's short poll that found nothing stands for part of a long poll that AWS's
+                    // mapping would have held open: the local stand-in's, not the pipeline's.
+                    metering.recordCall(Account.LOCAL, sqsService(request), operation + " (empty short poll)",
+                            Billing.sqsRequests(payload), 0, 0, false);
+                    return;
+                }
                 metering.recordCall(account, sqsService(request), operation + (empty ? " (empty)" : ""),
                         Billing.sqsRequests(payload), 0, 0, false);
             }

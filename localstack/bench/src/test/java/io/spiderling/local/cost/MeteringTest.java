@@ -28,6 +28,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.sqs.SqsClient;
+import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
 
 /** Who the meter charges for a call, and how it counts SQS chunks, S3 storage, invocations and log bytes. */
 @ExtendWith(EmbeddedAwsExtension.class)
@@ -73,6 +74,27 @@ class MeteringTest {
         assertEquals(1, invocations.count());
         assertEquals(Billing.gbSeconds(invocations.billedMillis(), FETCH.memoryMb()), invocations.gbSeconds(), 1e-12);
         assertEquals(Billing.LAMBDA_PLATFORM_LOG_BYTES, invocations.logBytes(), "Lambda's lines, nothing logged");
+    }
+
+    @Test
+    void receive_whenAShortPollFindsNothing_chargesTheLocalStandInNotTheMapping(EmbeddedAws aws,
+            StackResources resources) {
+        Account mapping = Account.eventSource(FETCH.name());
+        metering.actAs(mapping);
+        try (SqsClient sqs = aws.sqs(metering.interceptor())) {
+            // A queue of its own, empty: the other tests send to the stack's queues.
+            String queue = sqs.createQueue(b -> b.queueName("short-poll-" + UUID.randomUUID() + ".fifo")
+                    .attributes(Map.of(QueueAttributeName.FIFO_QUEUE, "true"))).queueUrl();
+            sqs.receiveMessage(b -> b.queueUrl(queue).waitTimeSeconds(0));
+            sqs.receiveMessage(b -> b.queueUrl(queue).waitTimeSeconds(1));
+        }
+
+        Usage used = metering.snapshot();
+        assertEquals(1, used.calls().getOrDefault(new Usage.Call(Account.LOCAL, "SQS FIFO",
+                "ReceiveMessage (empty short poll)"), Usage.Calls.NONE).calls(), used.calls().toString());
+        assertEquals(1, used.calls().get(new Usage.Call(mapping, "SQS FIFO", "ReceiveMessage (empty)")).calls(),
+                "a long poll that found nothing is billed as on AWS");
+        assertEquals(2, used.accounts(Account::pipeline).total(s -> true).calls(), "the create and the long poll");
     }
 
     @Test
