@@ -157,8 +157,7 @@ final class DynamoDbBilling {
     static Units succeeded(SdkRequest request, SdkResponse response) {
         return switch (response) {
             case GetItemResponse r -> Units.single(request, reported(r.consumedCapacity()), 0);
-            case BatchGetItemResponse r -> new Units(reported(r.consumedCapacity()), 0,
-                    KeyAttribution.batchGet((BatchGetItemRequest) request, r));
+            case BatchGetItemResponse r -> batchGet((BatchGetItemRequest) request, r);
             case QueryResponse r -> Units.single(request, atLeastOneRead(reported(r.consumedCapacity()),
                     Consistency.of(((QueryRequest) request).consistentRead())), 0);
             case ScanResponse r -> Units.single(request, atLeastOneRead(reported(r.consumedCapacity()),
@@ -172,6 +171,14 @@ final class DynamoDbBilling {
             // TransactWriteItems: DynamoDB Local's figure is wrong; see transaction().
             default -> Units.NONE;
         };
+    }
+
+    /** BatchGetItem: each table's units over its keys, at least what AWS's rules give ({@link KeyAttribution}). */
+    private static Units batchGet(BatchGetItemRequest request, BatchGetItemResponse response) {
+        List<KeyAttribution.Charge> charges = KeyAttribution.batchGet(request, response);
+        double read = charges.isEmpty() ? reported(response.consumedCapacity())
+                : charges.stream().mapToDouble(KeyAttribution.Charge::read).sum();
+        return new Units(read, 0, charges);
     }
 
     /** TransactGetItems: each item 2 units per started 4 KB, to its own key. */

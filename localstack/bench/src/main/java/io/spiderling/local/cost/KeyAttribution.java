@@ -40,7 +40,8 @@ import software.amazon.awssdk.services.dynamodb.model.WriteRequest;
  *   <li>BatchGetItem and BatchWriteItem: the units billed for a table (DynamoDB Local reports them per table) split
  *       over its items in proportion to each item's units by the rules (a read: 1 per started 4 KB of the item
  *       returned, the minimum for a miss; a put: 1 per started KB, a delete 1, its size being unknown), so that the
- *       keys of a table sum to the table's billed units exactly.</li>
+ *       keys of a table sum to the table's billed units exactly. A BatchGetItem's table is billed at least what the
+ *       rules give, since DynamoDB Local reports no units for keys that all miss.</li>
  * </ul>
  *
  * <p>A key is a partition-key value: on a table with a local secondary index it is the item collection, all of whose
@@ -156,7 +157,9 @@ final class KeyAttribution {
                 misses.removeIf(k -> k.entrySet().stream().allMatch(e -> e.getValue().equals(item.get(e.getKey()))));
             }
             misses.forEach(k -> weights.merge(key(tableName, k), CapacityUnits.getUnits(0, consistency), Double::sum));
-            split(billed(response.consumedCapacity(), tableName), weights, true, charges);
+            // DynamoDB Local reports nothing for keys that all miss; AWS bills each miss a read's minimum.
+            double byRules = weights.values().stream().mapToDouble(Double::doubleValue).sum();
+            split(Math.max(billed(response.consumedCapacity(), tableName), byRules), weights, true, charges);
         });
         return charges;
     }

@@ -91,6 +91,21 @@ class DynamoDbLocalKeyLoadTest {
     }
 
     @Test
+    void batchGet_whenEveryKeyMisses_chargesEachKeyAReadsMinimum() {
+        Usage before = metering.snapshot();
+
+        dynamo.batchGetItem(b -> b.requestItems(Map.of(table(Table.URLS), KeysAndAttributes.builder()
+                .keys(key(Map.of("urlHash", "miss#0")), key(Map.of("urlHash", "miss#1"))).build())));
+
+        // AWS bills a read of an item that does not exist like a read of an empty one: 0.5 RRU eventually consistent.
+        Usage used = metering.snapshot().minus(before);
+        assertEquals(Map.of(
+                new Usage.Key("urls", "miss#0"), new Usage.KeyLoad(0.5, 0),
+                new Usage.Key("urls", "miss#1"), new Usage.KeyLoad(0.5, 0)), used.keys());
+        assertKeysSumToTheBill(used);
+    }
+
+    @Test
     void batchGet_whenItemsOfTwoSizes_splitsTheReadsByItem() {
         dynamo.putItem(b -> b.tableName(table(Table.URLS)).item(item(Map.of("urlHash", "bg#0"), 1536)));
         dynamo.putItem(b -> b.tableName(table(Table.URLS)).item(item(Map.of("urlHash", "bg#1"), 6656)));
