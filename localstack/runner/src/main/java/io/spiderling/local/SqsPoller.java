@@ -75,7 +75,8 @@ final class SqsPoller implements Runnable {
      * batch. For a queue that may lag by that much: a long poll is answered the moment a message is sent, and
      * ElasticMQ's persistence (on a data folder) can then race its own receive of the message: its
      * {@code DBMessage.from} failed on a message received as it was being stored, and the queue's next send timed
-     * out after 21 s. A long-polling listener on the busy events queue met that once in 3,000 messages.
+     * out after 21 s. A long-polling listener on the busy events queue met that once in 3,000 messages. Also for a
+     * busy FIFO queue, on which ElasticMQ spins while a long poll waits ({@code LocalSpiderling.FIFO_RECEIVE_PAUSE}).
      */
     SqsPoller pausing(Duration pause) {
         return new SqsPoller(sqs, queueUrl, handler, running, batchSize, Optional.of(pause), invocations);

@@ -59,7 +59,8 @@ public record CostReport(String phase, Usage usage, long urls, String unit, AwsP
         StringBuilder perService = new StringBuilder();
         services.forEach((service, c) -> perService.append(", ").append(service).append(' ')
                 .append(num(c.calls() / n)));
-        long scheduledCalls = scheduleDriven(p).total(service -> true).calls();
+        Usage scheduled = scheduleDriven(p);
+        long scheduledCalls = scheduled.total(service -> true).calls();
         line(out, "requests: %s AWS calls%s; Lambda invocations %s", num(requests / n), perService,
                 num(lambda.count() / n));
         line(out, "  %s of them schedule-driven (below), so %s AWS calls without them", num(scheduledCalls / n),
@@ -86,9 +87,9 @@ public record CostReport(String phase, Usage usage, long urls, String unit, AwsP
         line(out, "  %-16s %9.2f", "CloudWatch Logs", d.logs());
         line(out, "  %-16s %9.2f", "API Gateway", d.apiGateway());
         line(out, "  %-16s %9.2f", "total", d.total());
-        Dollars scheduled = Dollars.of(scheduleDriven(p), prices, architecture).perMillion(urls);
+        Dollars scheduledDollars = Dollars.of(scheduled, prices, architecture).perMillion(urls);
         line(out, "  of which schedule-driven %.2f: the sweep (every second here, every minute on AWS) and empty"
-                + " receives (1 s polls here, 20 s long polls on AWS)", scheduled.total());
+                + " receives (1 s polls here, 20 s long polls on AWS)", scheduledDollars.total());
 
         p.storedBytes().forEach((prefix, bytes) -> line(out, "S3 storage written: %s%,d bytes (%s a %s): $%.2f a"
                 + " month per million %ss, not in the total", prefix.isEmpty() ? "" : prefix + " ", bytes,

@@ -40,7 +40,8 @@ public record Usage(Map<Call, Calls> calls, Map<Account, Invocations> invocation
      */
     public static Call shapes(Account account, String operation, java.util.Collection<Key> keys) {
         java.util.SortedSet<String> shapes = new java.util.TreeSet<>();
-        keys.forEach(k -> shapes.add(k.table() + ":" + k.shape().label()));
+        // A transaction names one key many times (a site's entries): each distinct key's shape is matched once.
+        new java.util.HashSet<>(keys).forEach(k -> shapes.add(k.table() + ":" + k.shape().label()));
         return new Call(account, "DynamoDB", operation + " " + (shapes.isEmpty() ? "(no key)"
                 : String.join("+", shapes)));
     }
