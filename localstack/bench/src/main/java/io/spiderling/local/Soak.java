@@ -78,7 +78,7 @@ public final class Soak {
      */
     record Settings(int urls, int sites, int batches, int qps, int concurrency, Duration sampleEvery, Duration warmup,
             Duration robotsTtl, Duration deadline, Duration gapTolerance, long seed, Path out, boolean inMemory,
-            double scaleModel) {
+            double scaleModel, SoakSites.Pages pages) {
 
         int batchSize() {
             return (urls + batches - 1) / batches;
@@ -115,7 +115,8 @@ public final class Soak {
         Optional<Metering> metering = s.scaleModel() > 0 ? Optional.of(Metering.billing()) : Optional.empty();
         Optional<ScaleModel> model = metering.map(m -> ScaleModel.on(m, s.scaleModel(), Clock.systemUTC()));
         metering.ifPresent(m -> m.actAs(Account.HARNESS));
-        try (SoakSites sites = SoakSites.start(s.sites(), s.urls(), s.qps(), s.robotsTtl(), s.seed());
+        try (SoakSites sites = SoakSites.start(s.sites(), s.urls(), s.qps(), s.robotsTtl(), s.pages(),
+                s.seed());
                 EmbeddedAws aws = folder.map(EmbeddedAws::start).orElseGet(EmbeddedAws::start)) {
             System.out.printf(Locale.ROOT, "%,d sites up (%s): %s%n", s.sites(), sites.host(0) + " … "
                     + sites.host(s.sites() - 1), sites.roleCounts());
@@ -362,8 +363,8 @@ public final class Soak {
             Map<String, Integer> planned, List<HeapSampler.Sample> samples, int requests) {
         StringBuilder md = new StringBuilder();
         md.append(String.format(Locale.ROOT, "`./spiderling soak --urls %d --sites %d --batches %d --qps %d"
-                + " --concurrency %d --seed %d` (-Xmx %,d MiB, %s; %s)%n%n", s.urls(), s.sites(), s.batches(), s.qps(),
-                s.concurrency(), s.seed(), Runtime.getRuntime().maxMemory() >> 20, gcNames(),
+                + " --concurrency %d --seed %d%s` (-Xmx %,d MiB, %s; %s)%n%n", s.urls(), s.sites(), s.batches(), s.qps(),
+                s.concurrency(), s.seed(), flags(s), Runtime.getRuntime().maxMemory() >> 20, gcNames(),
                 s.inMemory() ? "stack in memory" : "stack on disk"));
         md.append("| check | result | verdict |\n|---|---|---|\n");
         checks.forEach(c -> md.append("| ").append(c.name()).append(" | ").append(c.result().replace("|", "\\|"))
@@ -519,6 +520,12 @@ public final class Soak {
                 : minutes + " min";
     }
 
+    /** The options that change what the run measures, as given on the command line. */
+    private static String flags(Settings s) {
+        return (s.scaleModel() > 0 ? " --scale-model " + CostReport.num(s.scaleModel()) : "")
+                + (s.pages() == SoakSites.Pages.REALISTIC ? " --realistic-pages" : "");
+    }
+
     private static String gcNames() {
         return String.join(" + ", ManagementFactory.getGarbageCollectorMXBeans().stream()
                 .map(GarbageCollectorMXBean::getName).toList());
@@ -526,8 +533,8 @@ public final class Soak {
 
     private static void printJvm(Settings s) {
         System.out.printf(Locale.ROOT, "soak: %,d URLs over %,d sites in %d batches of up to %,d; fast sites at %d"
-                + " requests/s; at most %d fetch invocations; seed %d%n", s.urls(), s.sites(), s.batches(),
-                s.batchSize(), s.qps(), s.concurrency(), s.seed());
+                + " requests/s; at most %d fetch invocations; %s pages; seed %d%n", s.urls(), s.sites(), s.batches(),
+                s.batchSize(), s.qps(), s.concurrency(), s.pages().name().toLowerCase(Locale.ROOT), s.seed());
         System.out.printf(Locale.ROOT, "JVM: max heap %,d MiB; GC %s; flags %s%n",
                 Runtime.getRuntime().maxMemory() >> 20, gcNames(),
                 ManagementFactory.getRuntimeMXBean().getInputArguments());
@@ -559,6 +566,7 @@ public final class Soak {
         Path out = Path.of("soak-report.md");
         boolean inMemory = false;
         double scaleModel = 0;
+        SoakSites.Pages pages = SoakSites.Pages.SMALL;
         try {
             for (int i = 0; i < argv.length; i++) {
                 switch (argv[i]) {
@@ -576,11 +584,12 @@ public final class Soak {
                     case "--out" -> out = Path.of(argv[++i]);
                     case "--in-memory" -> inMemory = true;
                     case "--scale-model" -> scaleModel = Double.parseDouble(argv[++i]);
+                    case "--realistic-pages" -> pages = SoakSites.Pages.REALISTIC;
                     default -> throw new IllegalArgumentException(argv[i]);
                 }
             }
             Settings settings = new Settings(urls, sites, batches, qps, concurrency, sampleEvery, warmup, robotsTtl,
-                    deadline, gapTolerance, seed, out, inMemory, scaleModel);
+                    deadline, gapTolerance, seed, out, inMemory, scaleModel, pages);
             if (settings.batchSize() > BatchPlanner.MAX_URLS || sites < 1 || urls < sites || batches < 1) {
                 throw new IllegalArgumentException("need urls >= sites >= 1 and at most " + BatchPlanner.MAX_URLS
                         + " URLs a batch");
@@ -590,11 +599,13 @@ public final class Soak {
             System.err.println("soak: " + e.getMessage() + "\nUsage: ./spiderling soak [--urls N] [--sites S]"
                     + " [--batches B] [--qps Q] [--concurrency C] [--out FILE] [--sample-every PT1M] [--warmup PT10M]"
                     + " [--robots-ttl PT1H] [--deadline PT6H] [--gap-tolerance PT0.1S] [--seed N] [--in-memory]"
-                    + " [--scale-model N]\n"
+                    + " [--scale-model N] [--realistic-pages]\n"
                     + "  defaults: 100,000 URLs, 1,000 sites, 10 batches, 10 requests/s on all but the slow sites,"
                     + " report in soak-report.md and soak-report-samples.csv\n  --scale-model N: DynamoDB's throughput"
                     + " limits divided by N (ScaleModel; N = 10,000 / the soak's URLs/s stands for 10,000 URLs/s),"
-                    + " metered, with a check of 0 throttles after the warm-up");
+                    + " metered, with a check of 0 throttles after the warm-up\n  --realistic-pages: bench-fetch's"
+                    + " 30-100 KiB article pages instead of small ones, so rows and extraction cost what real pages'"
+                    + " cost");
             System.exit(2);
             throw e;
         }

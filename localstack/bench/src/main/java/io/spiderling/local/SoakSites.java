@@ -3,6 +3,7 @@ package io.spiderling.local;
 import com.sun.net.httpserver.HttpExchange;
 import io.spiderling.core.politeness.RateLimiter;
 import io.spiderling.core.politeness.RateOverrides;
+import io.spiderling.testkit.GeneratedPages;
 import io.spiderling.testkit.LocalSite;
 import io.spiderling.testkit.LocalSites;
 import io.spiderling.testkit.PolitenessReport;
@@ -105,6 +106,10 @@ final class SoakSites implements AutoCloseable {
     private final int urls;
     private final int qps;
     private final Duration robotsTtl;
+    private final Pages pages;
+    private final long seed;
+    /** Every site's base URL, for the links of {@link Pages#REALISTIC} pages. */
+    private final List<String> bases;
     private final Role[] roles;
     private final byte[] kinds;
     private final Map<String, Integer> siteOf = new HashMap<>();
@@ -116,11 +121,14 @@ final class SoakSites implements AutoCloseable {
     private final List<Hit> hits = new ArrayList<>();
     private final List<RecordedRequest> strays = new ArrayList<>();
 
-    private SoakSites(LocalSites sites, int urls, int qps, Duration robotsTtl, long seed) {
+    private SoakSites(LocalSites sites, int urls, int qps, Duration robotsTtl, Pages pages, long seed) {
         this.sites = sites;
         this.urls = urls;
         this.qps = qps;
         this.robotsTtl = robotsTtl;
+        this.pages = pages;
+        this.seed = seed;
+        this.bases = sites.sites().stream().map(LocalSite::baseUrl).toList();
         int count = sites.sites().size();
         this.roles = roles(count, seed);
         this.kinds = new byte[urls];
@@ -136,11 +144,23 @@ final class SoakSites implements AutoCloseable {
         }
     }
 
+    /** What the sites' pages are like. */
+    enum Pages {
+        /** A few hundred bytes with three links: the stack's own work, not the pages', sets the pace. */
+        SMALL,
+        /**
+         * {@code bench-fetch}'s article pages ({@link GeneratedPages}: 30–100 KiB, about 100 links, structured
+         * data), generated on each request from the seed and the URL: rows and extraction cost what real pages'
+         * cost.
+         */
+        REALISTIC
+    }
+
     /** Starts {@code count} sites and serves {@code urls} URLs over them. */
-    static SoakSites start(int count, int urls, int qps, Duration robotsTtl, long seed) {
+    static SoakSites start(int count, int urls, int qps, Duration robotsTtl, Pages pages, long seed) {
         LocalSites sites = LocalSites.start(count);
         try {
-            SoakSites soak = new SoakSites(sites, urls, qps, robotsTtl, seed);
+            SoakSites soak = new SoakSites(sites, urls, qps, robotsTtl, pages, seed);
             sites.streamRequests(soak::record);
             soak.serve();
             return soak;
@@ -222,6 +242,9 @@ final class SoakSites implements AutoCloseable {
 
     private String html(int url) {
         int site = url % roles.length;
+        if (pages == Pages.REALISTIC) {
+            return GeneratedPages.page(seed, url, sites.site(site).url(path(url)), bases);
+        }
         String title = "Soak site " + site + ", page " + url;
         String next = sites.site(site).url(path(Math.min(urls - 1, url + roles.length)));
         String other = sites.site((site + 1) % roles.length).url(path((url + 1) % urls));
