@@ -8,25 +8,74 @@ import software.amazon.awssdk.services.dynamodb.model.TransactWriteItem;
 import software.amazon.awssdk.services.dynamodb.model.TransactionCanceledException;
 
 /**
- * TransactWriteItems with the retry the SDK does not do. Counters shared by many items (a batch's header, a site's
- * frontier counter) make concurrent transactions conflict on real DynamoDB (DynamoDB Local runs them one at a time).
- * Re-running a conflicted transaction is safe: its conditions make it all-or-nothing.
+ * TransactWriteItems with the retries the SDK does not do. The SDK retries a throttled call, but never a cancelled
+ * transaction, whatever the reasons of its cancellation. Two of them are worth trying again:
+ * <ul>
+ *   <li>a conflict: counters shared by many items (a batch's counter shard, a site's frontier counter) make concurrent
+ *       transactions conflict on real DynamoDB (DynamoDB Local runs them one at a time);</li>
+ *   <li>throttling: a key over its partition's throughput ({@code ProvisionedThroughputExceeded}) or a table over its
+ *       quota ({@code ThrottlingError}) cancels the transaction too. Thrown at once, it failed a whole planning chunk
+ *       or a fetched page's ending on the first throttled second (the scale model showed it, issue 22); AWS asks
+ *       for a retry with exponential backoff, as for a throttled single call.</li>
+ * </ul>
+ * Re-running a cancelled transaction is safe: its conditions make it all-or-nothing.
  */
 final class Transactions {
 
     static final String CONDITION_FAILED = "ConditionalCheckFailed";
-    private static final int CONFLICT_ATTEMPTS = 8;
+    private static final int ATTEMPTS = 8;
     /** 20 ms after the first conflict, doubling up to a second. */
     private static final Backoff CONFLICT_BACKOFF = Backoff.sleeping(20, 1_000);
+    /**
+     * 50 ms after the first throttle, doubling up to 2 s: about 8 s over the attempts, longer than a partition's
+     * second of throughput, as the SDK's own backoff for throttled calls is.
+     */
+    private static final Backoff THROTTLE_BACKOFF = Backoff.sleeping(50, 2_000);
+
+    /** Why a transaction was cancelled, when it is worth trying again. */
+    enum Retryable {
+        CONFLICT("a conflicting transaction"),
+        THROTTLED("a throttled transaction");
+
+        private final String description;
+
+        Retryable(String description) {
+            this.description = description;
+        }
+
+        /**
+         * The reason to try again, if any: none when a condition refused the transaction (trying again would change
+         * nothing), a throttle before a conflict (its backoff is the longer).
+         */
+        static Optional<Retryable> of(List<CancellationReason> reasons) {
+            if (reasons.stream().anyMatch(r -> CONDITION_FAILED.equals(r.code()))) {
+                return Optional.empty();
+            }
+            if (reasons.stream().anyMatch(r -> "ProvisionedThroughputExceeded".equals(r.code())
+                    || "ThrottlingError".equals(r.code()))) {
+                return Optional.of(THROTTLED);
+            }
+            if (reasons.stream().anyMatch(r -> "TransactionConflict".equals(r.code()))) {
+                return Optional.of(CONFLICT);
+            }
+            return Optional.empty();
+        }
+    }
 
     private Transactions() {}
 
     /**
      * Returns empty when the transaction was applied, or the cancellation reasons (one per item, in order) when a
-     * condition refused it, in which case nothing changed. Other cancellations, and conflicts that outlast the
-     * retries, are thrown.
+     * condition refused it, in which case nothing changed. Other cancellations, and conflicts or throttles that
+     * outlast the retries, are thrown.
      */
     static Optional<List<CancellationReason>> write(DynamoDbClient dynamo, TransactWriteItem... items) {
+        return write(dynamo, CONFLICT_BACKOFF, THROTTLE_BACKOFF, items);
+    }
+
+    /** {@link #write}, pausing with the given backoffs (a test's records instead of sleeping). */
+    static Optional<List<CancellationReason>> write(DynamoDbClient dynamo, Backoff conflicts, Backoff throttles,
+            TransactWriteItem... items) {
         for (int attempt = 1; ; attempt++) {
             try {
                 dynamo.transactWriteItems(b -> b.transactItems(items));
@@ -36,11 +85,12 @@ final class Transactions {
                 if (reasons.stream().anyMatch(r -> CONDITION_FAILED.equals(r.code()))) {
                     return Optional.of(reasons);
                 }
-                boolean conflict = reasons.stream().anyMatch(r -> "TransactionConflict".equals(r.code()));
-                if (!conflict || attempt >= CONFLICT_ATTEMPTS) {
+                Optional<Retryable> retry = Retryable.of(reasons);
+                if (retry.isEmpty() || attempt >= ATTEMPTS) {
                     throw e;
                 }
-                CONFLICT_BACKOFF.pause(attempt, "a conflicting transaction");
+                (retry.get() == Retryable.THROTTLED ? throttles : conflicts).pause(attempt,
+                        retry.get().description);
             }
         }
     }

@@ -17,19 +17,31 @@ import software.amazon.awssdk.services.dynamodb.model.UpdateItemRequest;
 import software.amazon.awssdk.services.dynamodb.model.UpdateItemResponse;
 
 /**
- * DynamoDB Local runs transactions one at a time, so it never reports the TransactionConflict that real DynamoDB
- * gives two transactions touching one item at once. This client cancels the first {@code conflicts} transactions the
- * way DynamoDB does and passes everything else to the emulator.
+ * DynamoDB Local runs transactions one at a time and has no throughput limits, so it never reports the
+ * TransactionConflict that real DynamoDB gives two transactions touching one item at once, nor the throttles of a key
+ * or table over its limit. This client cancels the first {@code conflicts} transactions the way DynamoDB does, with
+ * the given reason on the second action ({@code TransactionConflict} unless told otherwise), and passes everything
+ * else to the emulator.
  */
 final class ConflictingDynamoDb implements DynamoDbClient {
 
     private final DynamoDbClient delegate;
     private final AtomicInteger conflictsLeft;
+    private final String reason;
     final AtomicInteger transactions = new AtomicInteger();
 
     ConflictingDynamoDb(DynamoDbClient delegate, int conflicts) {
+        this(delegate, conflicts, "TransactionConflict");
+    }
+
+    /**
+     * @param reason the cancellation reason's code: {@code TransactionConflict}, {@code ProvisionedThroughputExceeded}
+     *     (a key over its partition's throughput) or {@code ThrottlingError} (the table over its quota)
+     */
+    ConflictingDynamoDb(DynamoDbClient delegate, int conflicts, String reason) {
         this.delegate = delegate;
         this.conflictsLeft = new AtomicInteger(conflicts);
+        this.reason = reason;
     }
 
     @Override
@@ -38,10 +50,9 @@ final class ConflictingDynamoDb implements DynamoDbClient {
         if (conflictsLeft.getAndDecrement() > 0) {
             throw TransactionCanceledException.builder()
                     .message("Transaction cancelled, please refer cancellation reasons for specific reasons "
-                            + "[None, TransactionConflict]")
+                            + "[None, " + reason + "]")
                     .cancellationReasons(List.of(CancellationReason.builder().code("None").build(),
-                            CancellationReason.builder().code("TransactionConflict")
-                                    .message("Transaction is ongoing for the item").build()))
+                            CancellationReason.builder().code(reason).message("cancelled as " + reason).build()))
                     .build();
         }
         return delegate.transactWriteItems(request);

@@ -155,6 +155,23 @@ class DynamoDbBatchStoreTest extends BatchStoreContracts {
         assertEquals(Map.of(ItemState.FETCHED, 1), store.status(batchId).orElseThrow().terminalCounts());
     }
 
+    @ParameterizedTest
+    @CsvSource({"ProvisionedThroughputExceeded", "ThrottlingError"})
+    void finishItem_whenTransactionThrottledTwice_retriesAndCountsOnce(String reason) {
+        String batch = batchId + "-" + reason;
+        var throttled = new ConflictingDynamoDb(dynamo, 2, reason);
+        var retrying = new DynamoDbBatchStore(throttled, table);
+        NormalizedUrl url = NormalizedUrl.parse("https://example.com/throttled");
+        retrying.createBatch(header(batch, 1));
+        store.addItems(batch, List.of(url), CREATED);
+
+        assertTrue(retrying.finishItem(batch, url.urlHash(), ItemState.FETCHED, null, LATER).ended());
+
+        // Two throttles, the refusal of its shard's last queued item by the counter's condition, and the write.
+        assertEquals(4, throttled.transactions.get());
+        assertEquals(Map.of(ItemState.FETCHED, 1), store.status(batch).orElseThrow().terminalCounts());
+    }
+
     @Test
     void finishItem_whenTransactionKeepsConflicting_givesUpWithTheConflictAndCountsNothing() {
         var conflicting = new ConflictingDynamoDb(dynamo, Integer.MAX_VALUE);
@@ -212,6 +229,10 @@ class DynamoDbBatchStoreTest extends BatchStoreContracts {
     }
 
     private BatchHeader header(int total) {
+        return header(batchId, total);
+    }
+
+    private static BatchHeader header(String batchId, int total) {
         return BatchHeader.builder().batchId(batchId).total(total).duplicates(2)
                 .source(BatchSource.HTTP).createdAt(CREATED).build();
     }
