@@ -20,6 +20,8 @@ import java.util.Optional;
  */
 public final class Canonicalize {
 
+    private static final System.Logger LOG = System.getLogger(Canonicalize.class.getName());
+
     /** A watched manifest that is still not in the bucket this long after: its ingest died before writing it. */
     public static final Duration ABANDON_AFTER = Duration.ofDays(1);
 
@@ -73,7 +75,17 @@ public final class Canonicalize {
         int planned = 0;
         Instant abandoned = parts.clock().instant().minus(ABANDON_AFTER);
         for (PendingPlans.Pending pending : parts.pendingPlans().waitingSince(BucketKeys.MANIFESTS, cutoff, limit)) {
-            if (onManifest(pending.key()).isPresent()) {
+            Optional<Outcome> outcome;
+            try {
+                outcome = onManifest(pending.key());
+            } catch (RuntimeException e) {
+                // One manifest's failure (a throttled table, a corrupt object) holds up neither the others nor the
+                // sweep that called: it stays watched, and the next sweep tries it again.
+                LOG.log(System.Logger.Level.WARNING, "stranded manifest " + pending.key() + " failed to plan; the"
+                        + " next sweep tries it again", e);
+                continue;
+            }
+            if (outcome.isPresent()) {
                 planned++;
             } else if (pending.since().isBefore(abandoned)) {
                 parts.pendingPlans().planned(pending.key());

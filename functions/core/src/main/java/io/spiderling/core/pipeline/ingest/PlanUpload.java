@@ -42,6 +42,8 @@ import java.util.stream.IntStream;
  */
 public final class PlanUpload {
 
+    private static final System.Logger LOG = System.getLogger(PlanUpload.class.getName());
+
     /** Presigned URLs live at most 7 days, so a watched upload still missing after this will never come. */
     public static final Duration ABANDON_AFTER = Duration.ofDays(8);
 
@@ -173,7 +175,13 @@ public final class PlanUpload {
         Instant abandoned = parts.clock().instant().minus(ABANDON_AFTER);
         for (PendingPlans.Pending pending : parts.pendingPlans().waitingSince(BucketKeys.UPLOADS, cutoff, limit)) {
             if (parts.blobs().exists(pending.key())) {
-                started += onUpload(pending.key()).isPresent() ? 1 : 0;
+                try {
+                    started += onUpload(pending.key()).isPresent() ? 1 : 0;
+                } catch (RuntimeException e) {
+                    // As a stranded manifest's (Canonicalize#planStranded): the others and the sweep go on.
+                    LOG.log(System.Logger.Level.WARNING, "stranded upload " + pending.key() + " failed to start;"
+                            + " the next sweep tries it again", e);
+                }
             } else if (pending.since().isBefore(abandoned)) {
                 parts.pendingPlans().planned(pending.key());
             }

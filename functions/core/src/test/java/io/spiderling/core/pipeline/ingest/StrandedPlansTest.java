@@ -12,6 +12,7 @@ import io.spiderling.core.batch.ItemState;
 import io.spiderling.core.batch.UploadFormat;
 import io.spiderling.core.content.BucketKeys;
 import io.spiderling.core.frontier.Frontier;
+import io.spiderling.core.port.BlobStore.StoredBlob;
 import io.spiderling.core.port.BatchStores;
 import io.spiderling.core.testing.CallLog;
 import io.spiderling.core.testing.InMemoryBatchOriginStore;
@@ -27,9 +28,11 @@ import io.spiderling.core.url.UrlNormalizer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -45,7 +48,27 @@ class StrandedPlansTest {
 
     private final TestClock clock = new TestClock(T0);
     private final CallLog log = new CallLog();
-    private final InMemoryBlobStore blobs = new InMemoryBlobStore(log);
+    /** Keys whose reads and copies fail, as a throttled or failing store's would. */
+    private final Set<String> failing = new HashSet<>();
+    private final InMemoryBlobStore blobs = new InMemoryBlobStore(log) {
+        @Override
+        public Optional<StoredBlob> get(String key) {
+            fail(key);
+            return super.get(key);
+        }
+
+        @Override
+        public boolean copy(String from, String to) {
+            fail(from);
+            return super.copy(from, to);
+        }
+
+        private void fail(String key) {
+            if (failing.contains(key)) {
+                throw new IllegalStateException("the store failed reading " + key + " (test)");
+            }
+        }
+    };
     private final InMemoryBatchStore batches = new InMemoryBatchStore(log);
     private final InMemoryBatchOriginStore origins = new InMemoryBatchOriginStore();
     private final InMemoryUrlStore urls = new InMemoryUrlStore(log);
@@ -94,6 +117,22 @@ class StrandedPlansTest {
     }
 
     @Test
+    void planStranded_whenOneManifestFailsToPlan_plansTheOthersAndKeepsWatchingIt() {
+        submit("b1");
+        submit("b2");
+        failing.add(BucketKeys.manifest("b1"));
+        clock.advance(Duration.ofMinutes(6));
+
+        assertEquals(1, canonicalize.planStranded(clock.instant().minus(AFTER), LIMIT));
+
+        assertTrue(pending.watches(BucketKeys.manifest("b1")), "tried again by the next sweep");
+        assertFalse(pending.watches(BucketKeys.manifest("b2")));
+        failing.clear();
+        assertEquals(1, canonicalize.planStranded(clock.instant().minus(AFTER), LIMIT));
+        assertFalse(pending.watches(BucketKeys.manifest("b1")));
+    }
+
+    @Test
     void planStranded_whenTheManifestWasNeverWritten_keepsWatchingForADayThenLetsGo() {
         pending.expect(BucketKeys.manifest("ghost"), T0); // ingest died between watching and writing
         clock.advance(Duration.ofHours(23));
@@ -123,6 +162,24 @@ class StrandedPlansTest {
         assertEquals(1, planUpload.resumeStranded(clock.instant().minus(AFTER), LIMIT));
         assertEquals(List.of(new RecordingPlanQueue.ChunkMessage("u1", 0)), planQueue.sent());
         assertFalse(pending.watches(key));
+    }
+
+    @Test
+    void resumeStranded_whenOneUploadFailsToStart_startsTheOthersAndKeepsWatchingIt() {
+        List<String> keys = List.of("u-failing", "u-fine").stream().map(id -> {
+            ingest.startUpload(id, UploadFormat.TEXT, BatchSource.HTTP, BatchOptions.NONE);
+            String key = BucketKeys.upload(id, UploadFormat.TEXT.extension());
+            blobs.put(key, "https://a.example/1\n".getBytes(StandardCharsets.UTF_8), "text/plain", Map.of());
+            return key;
+        }).toList();
+        failing.add(keys.get(0));
+        clock.advance(Duration.ofMinutes(6));
+
+        assertEquals(1, planUpload.resumeStranded(clock.instant().minus(AFTER), LIMIT));
+
+        assertEquals(List.of(new RecordingPlanQueue.ChunkMessage("u-fine", 0)), planQueue.sent());
+        assertTrue(pending.watches(keys.get(0)), "tried again by the next sweep");
+        assertFalse(pending.watches(keys.get(1)));
     }
 
     @Test
