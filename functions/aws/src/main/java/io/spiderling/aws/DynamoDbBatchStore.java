@@ -61,14 +61,18 @@ import software.amazon.awssdk.services.dynamodb.model.TransactWriteItem;
  * <ul>
  *   <li>Header: {@code pk = B#<batchId>}, {@code sk = H}; holds what the batch was submitted with, its planning and
  *       its marks (completed, cancelled, callback). No item writes it.</li>
- *   <li>Items: {@code pk = B#<batchId>#<shard>}, {@code sk = U#<urlHash>}.</li>
+ *   <li>Items: {@code pk = B#<batchId>#<partition>}, {@code sk = U#<urlHash>}.</li>
  *   <li>Counters: {@code pk = B#<batchId>#n<shard>}, {@code sk = N}; per shard, the items still {@code queued} and
  *       one counter per terminal state ({@code n_<state>}). The batch's counts are their sums.</li>
  * </ul>
- * The shard is the URL hash's first byte modulo {@value #SHARDS} (two hex digits), so a batch's writes spread over
- * {@value #SHARDS} item keys and as many counter keys: at 2 write units per item ending on each, a batch can end about
- * {@value #SHARDS} × 500 items a second before one key reaches DynamoDB's 1,000 units a second (ADR 5). The header
- * was once counted on by every item, which held a batch near 420 items a second.
+ * An item's partition is the URL hash's first byte modulo {@value #ITEM_PARTITIONS}, its counter shard the same byte
+ * modulo {@value #COUNTER_SHARDS} (each two hex digits), so the partitions {@code p} and {@code p + 32} count on
+ * shard {@code p}. A batch's writes spread over {@value #ITEM_PARTITIONS} item keys and {@value #COUNTER_SHARDS}
+ * counter keys. An item is written about twice as much as its counter shard's share (its put with its attributes, its
+ * ending with the state and detail; a counter update is a few bytes), so twice the partitions even the two out: the
+ * metered hottest key of a batch was an item shard at 0.16 WRU per URL (6,211 URLs/s) with 32 of each, and the
+ * counters 0.083 (12,048/s). More counter shards would cost every completion check a read per shard (ADR 2's
+ * amendment). The header was once counted on by every item, which held a batch near 420 items a second.
  *
  * <p>Uploads add {@code upload} (the format), {@code chunks}, {@code chunksDone} and {@code bytes} to the header, and
  * one marker per planned chunk: {@code pk = B#<batchId>#chunks}, {@code sk = C#<chunk>}. Items carry {@code pos}, their
@@ -84,8 +88,10 @@ import software.amazon.awssdk.services.dynamodb.model.TransactWriteItem;
 public final class DynamoDbBatchStore implements BatchHeaderStore, BatchItemStore, UploadPlanStore {
 
     static final String HEADER_SK = "H";
-    /** Item and counter shards per batch; a shard is named by two hex digits. */
-    static final int SHARDS = 32;
+    /** Item partitions per batch, named by two hex digits. */
+    static final int ITEM_PARTITIONS = 64;
+    /** Counter shards per batch, named by two hex digits; each counts two item partitions. */
+    static final int COUNTER_SHARDS = 32;
     static final String ITEM_TRANSITION_CONDITION = "#state = :queued";
     /** Completion and cancellation are each recorded once, on an existing header; {@code #at} names which. */
     static final String SET_ONCE_CONDITION = "attribute_exists(pk) AND attribute_not_exists(#at)";
@@ -113,20 +119,25 @@ public final class DynamoDbBatchStore implements BatchHeaderStore, BatchItemStor
     }
 
     static Map<String, AttributeValue> itemKey(String batchId, String urlHash) {
-        return Map.of("pk", s(itemPartition(batchId, shard(urlHash))), "sk", s("U#" + urlHash));
+        return Map.of("pk", s(itemPartition(batchId, partition(urlHash))), "sk", s("U#" + urlHash));
     }
 
-    private static String itemPartition(String batchId, int shard) {
-        return "B#" + batchId + "#" + shardName(shard);
+    private static String itemPartition(String batchId, int partition) {
+        return "B#" + batchId + "#" + shardName(partition);
     }
 
     static Map<String, AttributeValue> counterKey(String batchId, int shard) {
         return Map.of("pk", s("B#" + batchId + "#n" + shardName(shard)), "sk", s(COUNTER_SK));
     }
 
-    /** The shard of an item: its hash's first byte (every key here is a hex SHA-256) modulo {@link #SHARDS}. */
+    /** The counter shard of an item: its hash's first byte (every key here is a hex SHA-256) modulo 32. */
     static int shard(String urlHash) {
-        return Integer.parseInt(urlHash, 0, 2, 16) % SHARDS;
+        return Integer.parseInt(urlHash, 0, 2, 16) % COUNTER_SHARDS;
+    }
+
+    /** The item partition of an item: its hash's first byte modulo 64. */
+    static int partition(String urlHash) {
+        return Integer.parseInt(urlHash, 0, 2, 16) % ITEM_PARTITIONS;
     }
 
     private static String shardName(int shard) {
@@ -447,7 +458,7 @@ public final class DynamoDbBatchStore implements BatchHeaderStore, BatchItemStor
 
     /** The terminal counts, summed over the counter shards, read consistently in one BatchGetItem. */
     private Map<ItemState, Integer> counts(String batchId) {
-        List<Map<String, AttributeValue>> keys = IntStream.range(0, SHARDS).mapToObj(i -> counterKey(batchId, i))
+        List<Map<String, AttributeValue>> keys = IntStream.range(0, COUNTER_SHARDS).mapToObj(i -> counterKey(batchId, i))
                 .toList();
         Map<ItemState, Integer> counts = new EnumMap<>(ItemState.class);
         for (Map<String, AttributeValue> shard : BatchGets.all(dynamo, table, keys, true)) {
@@ -524,8 +535,8 @@ public final class DynamoDbBatchStore implements BatchHeaderStore, BatchItemStor
     }
 
     /**
-     * Walks the {@value #SHARDS} item shards in order, querying each from where the cursor left off. The cursor names
-     * the shard and the last sort key returned; it is opaque to clients.
+     * Walks the {@value #ITEM_PARTITIONS} item partitions in order, querying each from where the cursor left off. The
+     * cursor names the partition and the last sort key returned; it is opaque to clients.
      */
     @Override
     public ItemPage items(String batchId, Optional<ItemState> state, Optional<String> cursor, int limit) {
@@ -533,7 +544,7 @@ public final class DynamoDbBatchStore implements BatchHeaderStore, BatchItemStor
         List<BatchItem> page = new ArrayList<>();
         int shard = at.shard();
         Optional<String> after = at.afterSk();
-        while (shard < SHARDS && page.size() < limit) {
+        while (shard < ITEM_PARTITIONS && page.size() < limit) {
             Map<String, AttributeValue> values = new HashMap<>();
             values.put(":pk", s(itemPartition(batchId, shard)));
             StringBuilder keyCondition = new StringBuilder("pk = :pk");
@@ -558,12 +569,12 @@ public final class DynamoDbBatchStore implements BatchHeaderStore, BatchItemStor
                 after = Optional.empty();
             }
         }
-        Optional<String> next = shard < SHARDS
+        Optional<String> next = shard < ITEM_PARTITIONS
                 ? Optional.of(new ItemCursor(shard, after).encode()) : Optional.empty();
         return new ItemPage(page, next);
     }
 
-    /** Where a listing stopped: a shard index and the last sort key read in it. */
+    /** Where a listing stopped: an item partition's index and the last sort key read in it. */
     record ItemCursor(int shard, Optional<String> afterSk) {
         static final ItemCursor START = new ItemCursor(0, Optional.empty());
         private static final String VERSION = "v1";
@@ -578,7 +589,7 @@ public final class DynamoDbBatchStore implements BatchHeaderStore, BatchItemStor
                 String[] parts = new String(Base64.getUrlDecoder().decode(cursor), StandardCharsets.UTF_8)
                         .split(":", 3);
                 int shard = Integer.parseInt(parts[1]);
-                if (parts.length != 3 || !VERSION.equals(parts[0]) || shard < 0 || shard >= SHARDS
+                if (parts.length != 3 || !VERSION.equals(parts[0]) || shard < 0 || shard >= ITEM_PARTITIONS
                         || !(parts[2].isEmpty() || parts[2].startsWith("U#"))) {
                     throw new IllegalArgumentException();
                 }

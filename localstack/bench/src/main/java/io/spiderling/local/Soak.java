@@ -363,8 +363,8 @@ public final class Soak {
             Map<String, Integer> planned, List<HeapSampler.Sample> samples, int requests) {
         StringBuilder md = new StringBuilder();
         md.append(String.format(Locale.ROOT, "`./spiderling soak --urls %d --sites %d --batches %d --qps %d"
-                + " --concurrency %d --seed %d%s` (-Xmx %,d MiB, %s; %s)%n%n", s.urls(), s.sites(), s.batches(), s.qps(),
-                s.concurrency(), s.seed(), flags(s), Runtime.getRuntime().maxMemory() >> 20, gcNames(),
+                + " --concurrency %d --seed %d%s` (-Xmx %,d MiB, %s; %s)%n%n", s.urls(), s.sites(), s.batches(),
+                s.qps(), s.concurrency(), s.seed(), flags(s), Runtime.getRuntime().maxMemory() >> 20, gcNames(),
                 s.inMemory() ? "stack in memory" : "stack on disk"));
         md.append("| check | result | verdict |\n|---|---|---|\n");
         checks.forEach(c -> md.append("| ").append(c.name()).append(" | ").append(c.result().replace("|", "\\|"))
