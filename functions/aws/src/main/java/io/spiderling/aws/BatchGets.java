@@ -8,11 +8,16 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.BatchGetItemResponse;
 import software.amazon.awssdk.services.dynamodb.model.KeysAndAttributes;
 
-/** BatchGetItem, 100 keys a call, with what DynamoDB leaves unprocessed asked again. */
+/**
+ * BatchGetItem, 100 keys a call, with what DynamoDB leaves unprocessed asked again after a pause: it leaves keys
+ * unprocessed when their partitions or the table are throttled, and asking again at once would only be throttled again.
+ */
 final class BatchGets {
 
     static final int MAX_KEYS = 100;
     private static final int ATTEMPTS = 10;
+    /** 20 ms after the first unprocessed answer, doubling up to a second: about 5 s over the attempts. */
+    private static final Backoff UNPROCESSED_BACKOFF = Backoff.sleeping(20, 1_000);
 
     private BatchGets() {}
 
@@ -32,6 +37,9 @@ final class BatchGets {
                 BatchGetItemResponse response = dynamo.batchGetItem(b -> b.requestItems(ask));
                 found.addAll(response.responses().getOrDefault(table, List.of()));
                 request = response.hasUnprocessedKeys() ? response.unprocessedKeys() : Map.of();
+                if (!request.isEmpty() && attempt + 1 < ATTEMPTS) {
+                    UNPROCESSED_BACKOFF.pause(attempt + 1, "unprocessed reads");
+                }
             }
         }
         return found;

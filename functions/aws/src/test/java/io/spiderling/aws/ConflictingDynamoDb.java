@@ -3,6 +3,8 @@ package io.spiderling.aws;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.BatchGetItemRequest;
+import software.amazon.awssdk.services.dynamodb.model.BatchGetItemResponse;
 import software.amazon.awssdk.services.dynamodb.model.CancellationReason;
 import software.amazon.awssdk.services.dynamodb.model.GetItemRequest;
 import software.amazon.awssdk.services.dynamodb.model.GetItemResponse;
@@ -29,6 +31,7 @@ final class ConflictingDynamoDb implements DynamoDbClient {
     private final AtomicInteger conflictsLeft;
     private final String reason;
     final AtomicInteger transactions = new AtomicInteger();
+    final AtomicInteger batchGets = new AtomicInteger();
 
     ConflictingDynamoDb(DynamoDbClient delegate, int conflicts) {
         this(delegate, conflicts, "TransactionConflict");
@@ -66,6 +69,12 @@ final class ConflictingDynamoDb implements DynamoDbClient {
     @Override
     public GetItemResponse getItem(GetItemRequest request) {
         return delegate.getItem(request);
+    }
+
+    @Override
+    public BatchGetItemResponse batchGetItem(BatchGetItemRequest request) {
+        batchGets.incrementAndGet();
+        return delegate.batchGetItem(request);
     }
 
     @Override

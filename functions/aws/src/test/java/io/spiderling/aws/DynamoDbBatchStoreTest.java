@@ -8,6 +8,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.spiderling.core.batch.BatchHeader;
 import io.spiderling.core.batch.BatchSource;
 import io.spiderling.core.batch.ItemState;
+import io.spiderling.core.batch.ManifestEntry;
+import io.spiderling.core.port.BatchItemStore.Added;
 import io.spiderling.core.port.BatchStoreContracts;
 import io.spiderling.core.port.BatchStores;
 import io.spiderling.core.url.NormalizedUrl;
@@ -16,6 +18,7 @@ import io.spiderling.testkit.EmbeddedAwsExtension;
 import io.spiderling.testkit.FaultInjector;
 import io.spiderling.testkit.StackResources;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -185,6 +188,33 @@ class DynamoDbBatchStoreTest extends BatchStoreContracts {
 
         assertEquals(Map.of(), store.status(batchId).orElseThrow().terminalCounts());
         assertEquals(1, store.status(batchId).orElseThrow().queued());
+    }
+
+    @Test
+    void addEntries_whenAManifestIsPlannedAgain_readsTheRestOnceAWriteFindsItsItems() {
+        List<NormalizedUrl> urls = urls(300);
+        store.createBatch(header(0));
+        List<ManifestEntry> entries = IntStream.range(0, urls.size())
+                .mapToObj(i -> new ManifestEntry(i, urls.get(i))).toList();
+        store.addEntries(batchId, entries, CREATED);
+        store.finishItem(batchId, urls.get(150).urlHash(), ItemState.FETCHED, null, LATER);
+        var counting = new ConflictingDynamoDb(dynamo, 0);
+        List<ManifestEntry> again = new ArrayList<>(entries);
+        again.add(new ManifestEntry(300, urls.get(250))); // a duplicate line
+        again.add(new ManifestEntry(301, NormalizedUrl.parse("https://site-9.example/new")));
+
+        List<Added> added = new DynamoDbBatchStore(counting, table).addEntries(batchId, again, LATER);
+
+        for (int i = 0; i < urls.size(); i++) {
+            assertEquals(i == 150 ? Added.ENDED : Added.PENDING, added.get(i), "entry " + i);
+        }
+        assertEquals(List.of(Added.DUPLICATE, Added.CREATED), added.subList(300, 302));
+        // The first transaction refused (all of its items exist); the rest read first and write only the new item.
+        assertEquals(2, counting.transactions.get());
+        assertTrue(counting.batchGets.get() >= 2, "reads of the other entries: " + counting.batchGets.get());
+        Map<String, AttributeValue> created = dynamo.getItem(b -> b.tableName(table).consistentRead(true)
+                .key(DynamoDbBatchStore.itemKey(batchId, again.getLast().url().urlHash()))).item();
+        assertEquals("queued", created.get("state").s());
     }
 
     @Test
