@@ -234,8 +234,9 @@ public final class DynamoDbBatchStore implements BatchHeaderStore, BatchItemStor
     /** Of {@code todo}, the entries whose items a read does not find; those it finds are settled in {@code added}. */
     private List<Integer> notFound(String batchId, List<ManifestEntry> entries, List<Integer> todo, Added[] added) {
         Map<String, Map<String, AttributeValue>> found = new HashMap<>();
-        BatchGets.all(dynamo, table, todo.stream().map(i -> entries.get(i).url().urlHash()).distinct()
-                .map(hash -> itemKey(batchId, hash)).toList(), false).forEach(item -> found.put(item.get("sk").s(), item));
+        List<Map<String, AttributeValue>> keys = todo.stream().map(i -> entries.get(i).url().urlHash()).distinct()
+                .map(hash -> itemKey(batchId, hash)).toList();
+        BatchGets.all(dynamo, table, keys, false).forEach(item -> found.put(item.get("sk").s(), item));
         List<Integer> missing = new ArrayList<>();
         for (int i : todo) {
             Map<String, AttributeValue> old = found.get("U#" + entries.get(i).url().urlHash());
@@ -491,7 +492,8 @@ public final class DynamoDbBatchStore implements BatchHeaderStore, BatchItemStor
 
     /** The terminal counts, summed over the counter shards, read consistently in one BatchGetItem. */
     private Map<ItemState, Integer> counts(String batchId) {
-        List<Map<String, AttributeValue>> keys = IntStream.range(0, COUNTER_SHARDS).mapToObj(i -> counterKey(batchId, i))
+        List<Map<String, AttributeValue>> keys = IntStream.range(0, COUNTER_SHARDS)
+                .mapToObj(i -> counterKey(batchId, i))
                 .toList();
         Map<ItemState, Integer> counts = new EnumMap<>(ItemState.class);
         for (Map<String, AttributeValue> shard : BatchGets.all(dynamo, table, keys, true)) {
