@@ -37,8 +37,8 @@ public enum Queue {
     /**
      * Delayed wake-ups of a site whose jobs wait in the frontier until a due time (a retry, a rate refusal, a robots.txt
      * outage): FIFO queues have no per-message delay, so a standard queue carries one message per site and due time,
-     * delayed until then (up to SQS's 15 minutes), and its consumer releases the site's due jobs. Losing one is
-     * harmless: the minute's sweep releases them too.
+     * delayed until then (up to SQS's 15 minutes), and its consumer releases the site's due jobs. One that is lost
+     * leaves them to the sweep's next look at the site, up to its period (10 minutes) later.
      */
     WAKE("wake", Kind.STANDARD, Duration.ofSeconds(180), Optional.empty(), Optional.of(ConfigKeys.QUEUES_WAKE)),
     /** url.fetched and batch.completed events for listeners; nothing in the deployment consumes it. */

@@ -15,6 +15,7 @@ import io.spiderling.core.fetch.FetchResult;
 import io.spiderling.core.fetch.Hop;
 import io.spiderling.core.fetch.WireExchange;
 import io.spiderling.core.frontier.Frontier;
+import io.spiderling.core.frontier.WakeUps;
 import io.spiderling.core.pipeline.BatchTracker;
 import io.spiderling.core.politeness.FetchOutcome;
 import io.spiderling.core.politeness.Lanes;
@@ -362,7 +363,8 @@ public final class FetchPage {
         private final Frontier.Releases releases = frontier.releases();
         private final Map<String, Optional<UrlStore.UrlRecord>> rows = new ConcurrentHashMap<>();
         private final Set<String> checkLater = ConcurrentHashMap.newKeySet();
-        private final Map<SiteKey, Instant> dueLater = new ConcurrentHashMap<>();
+        /** The due times of the jobs that went back to wait, per site: each gets a wake-up ({@link WakeUps}). */
+        private final Map<SiteKey, Set<Instant>> dueLater = new ConcurrentHashMap<>();
         /** The batches' headers as last read, with when: read again once {@link #OUTLINE_MAX_AGE} old. */
         private final Map<String, Read<Optional<BatchOutline>>> outlines = new ConcurrentHashMap<>();
         /** URLs a lane of this invocation is fetching now: another lane reaching one by a redirect waits for it. */
@@ -447,8 +449,8 @@ public final class FetchPage {
 
         /**
          * Writes the sites' rate answers, checks the completion of every batch an item of which ended, releases the
-         * sites' next jobs, and asks to wake each site whose jobs went back to wait at the earliest of their due
-         * times (on AWS nothing else would release them before the minute's sweep).
+         * sites' next jobs, and asks to wake each site whose jobs went back to wait at their due times (on AWS nothing
+         * else would release them before the sweep's next look at the site).
          */
         @Override
         public void close() {
@@ -459,11 +461,7 @@ public final class FetchPage {
             // gets a wake-up too (at once); otherwise it would wait for the sweep's next look at its site.
             Instant releasing = clock.instant();
             releases.close();
-            dueLater.forEach((site, at) -> {
-                if (at.isAfter(releasing)) {
-                    wake.wake(site, at);
-                }
-            });
+            dueLater.forEach((site, times) -> WakeUps.times(times, releasing).forEach(at -> wake.wake(site, at)));
         }
 
         /**
@@ -699,7 +697,7 @@ public final class FetchPage {
 
         private Outcome requeue(FetchJob job, int attempt, Instant until, String why) {
             releases.requeue(job, attempt, until);
-            dueLater.merge(job.siteKey(), until, (a, b) -> a.isBefore(b) ? a : b);
+            dueLater.computeIfAbsent(job.siteKey(), site -> ConcurrentHashMap.newKeySet()).add(until);
             return new Outcome.Requeued(until, why);
         }
 

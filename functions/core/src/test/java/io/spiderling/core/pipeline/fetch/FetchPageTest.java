@@ -25,6 +25,7 @@ import io.spiderling.core.fetch.Hop;
 import io.spiderling.core.fetch.FetchRecord;
 import io.spiderling.core.fetch.FetchResult;
 import io.spiderling.core.frontier.Frontier;
+import io.spiderling.core.frontier.WakeUps;
 import io.spiderling.core.politeness.PauseCause;
 import io.spiderling.core.politeness.RateLimiter;
 import io.spiderling.core.politeness.RateOverrides;
@@ -262,6 +263,29 @@ class FetchPageTest {
 
         Instant due = assertInstanceOf(FetchPage.Outcome.Requeued.class, outcome).until();
         assertEquals(List.of(URL.siteKey().value() + " " + due), wakeUps, "one wake-up, at the retry's due time");
+    }
+
+    /**
+     * Waking the site at the earliest due time only released the first job; the second, left pending, sat until the
+     * sweep's next look at the site (10 minutes) when the first did not come back to wait.
+     */
+    @Test
+    void invocation_whenTwoJobsOfASiteWaitUntilTimesFarApart_asksToWakeItAtEach() {
+        site.answer(URL.value(), response(URL.value(), 500, "", Map.of()));
+        site.answer(OTHER.value(), response(OTHER.value(), 503, "", Map.of("retry-after", "120")));
+        FetchJob first = send(URL);
+        FetchJob second = send(OTHER);
+        List<Instant> due = new java.util.ArrayList<>();
+        try (FetchPage.Invocation invocation = fetchPage().invocation()) {
+            for (FetchPage.Result result : invocation.processAll(List.of(first, second), () -> false)) {
+                FetchPage.Outcome outcome = assertInstanceOf(FetchPage.Result.Handled.class, result).outcome();
+                due.add(assertInstanceOf(FetchPage.Outcome.Requeued.class, outcome).until());
+            }
+        }
+
+        assertTrue(Duration.between(due.get(0), due.get(1)).abs().compareTo(WakeUps.GROUPING) > 0, due.toString());
+        assertEquals(due.stream().sorted().map(at -> URL.siteKey().value() + " " + at).toList(), wakeUps,
+                "a wake-up at each due time");
     }
 
     @Test
