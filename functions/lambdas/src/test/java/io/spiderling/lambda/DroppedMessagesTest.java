@@ -22,8 +22,8 @@ import org.junit.jupiter.api.Test;
 /**
  * The queue consumers for which retrying a message can never help drop what they cannot read, with a log, and
  * go on with the rest of the batch: notify and its dead-letter handler (a lost notice is re-sent by the batch's
- * next progress or completion check), plan (the upload's chunks are planned again by the sweep), wake (the minute's
- * sweep releases the site anyway) and the fetch dead-letter handler (the job already failed every retry). Runs in
+ * next progress or completion check), plan (the upload's chunks are planned again by the sweep), wake (the sweep's
+ * next look releases the site anyway) and the fetch dead-letter handler (the job already failed every retry). Runs in
  * the notify function's boot and calls the other handlers directly.
  */
 @QuarkusTest

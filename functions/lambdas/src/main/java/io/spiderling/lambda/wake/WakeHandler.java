@@ -20,9 +20,10 @@ import org.jboss.logging.Logger;
 
 /**
  * The wake queue: each message names a site whose frontier entries fell due about now; their release sends them to
- * the fetch queue. A site named twice in one batch is released once. No message ever fails: one that names no site,
- * or whose release fails, is logged and dropped, since a lost wake-up only waits for the minute's sweep (so the queue
- * needs no dead-letter queue).
+ * the fetch queue. A site named twice in one batch is released once. A message that names no site is logged and
+ * dropped. A release that fails goes back to the queue, to be tried again after its visibility timeout, until its
+ * {@link #ATTEMPTS}th delivery; then it is logged and dropped, and the site's due jobs wait for the sweep's next look at
+ * it (within the sweep's period, 10 minutes by default). So the queue needs no dead-letter queue.
  */
 @Named("wake")
 @Singleton
@@ -30,11 +31,18 @@ public class WakeHandler implements RequestHandler<SQSEvent, SQSBatchResponse> {
 
     private static final Logger LOG = Logger.getLogger(WakeHandler.class);
 
+    /** The deliveries a wake-up gets while its release fails. */
+    static final int ATTEMPTS = 3;
+
     private final Frontier frontier;
 
     @Inject
     public WakeHandler(Pipeline pipeline) {
-        this.frontier = pipeline.frontier();
+        this(pipeline.frontier());
+    }
+
+    WakeHandler(Frontier frontier) {
+        this.frontier = frontier;
     }
 
     @Override
@@ -53,11 +61,27 @@ public class WakeHandler implements RequestHandler<SQSEvent, SQSBatchResponse> {
                     try (LogContext.Scope item = LogContext.item(null, null, site.value())) {
                         frontier.release(site);
                     } catch (RuntimeException e) {
-                        // Never failed back to the queue: the minute's sweep releases the site's due jobs anyway.
-                        LOG.warnf(e, "could not release %s on its wake-up; the sweep will", site.value());
+                        int delivery = delivery(message);
+                        if (delivery < ATTEMPTS) {
+                            LOG.warnf(e, "could not release %s on its wake-up (delivery %d of %d); it comes back",
+                                    site.value(), delivery, ATTEMPTS);
+                            throw e;
+                        }
+                        LOG.errorf(e, "could not release %s on its wake-up (delivery %d of %d); its due jobs wait for"
+                                + " the sweep's next look at the site", site.value(), delivery, ATTEMPTS);
                     }
                 }
             });
+        }
+    }
+
+    /** The message's delivery count (1 when the queue did not say). */
+    private static int delivery(SQSEvent.SQSMessage message) {
+        String count = message.getAttributes() == null ? null : message.getAttributes().get("ApproximateReceiveCount");
+        try {
+            return count == null ? 1 : Integer.parseInt(count);
+        } catch (NumberFormatException e) {
+            return 1;
         }
     }
 }
