@@ -152,7 +152,7 @@ public final class DynamoDbUrlStore implements UrlStore {
         u.setOrRemove("structured", p.structuredData().isEmpty() ? Optional.empty()
                 : Optional.of(AttributeValue.fromL(p.structuredData().stream().map(d -> AttributeValue.fromM(Map.of(
                         "type", s(d.type()), "fields", AttributeValue.fromM(strings(d.fields()))))).toList())));
-        u.setOrRemove("outlinks", list(p.outlinks()));
+        u.setOrRemove("outlinks", LinkLists.pack(p.outlinks()));
         u.set("outlinksFound", n(p.outlinksFound()));
         u.setOrRemove("canonicalUrl", r.canonicalUrl().map(Attrs::s));
         u.setOrRemove("extractedFromUrl", r.source().map(Attrs::s));
@@ -164,7 +164,7 @@ public final class DynamoDbUrlStore implements UrlStore {
     @Override
     public void recordLinked(String urlHash, List<String> outlinks, Instant contentFetchedAt) {
         Update u = new Update();
-        u.set("linked", AttributeValue.fromL(outlinks.stream().map(Attrs::s).toList()));
+        u.setOrRemove("linked", LinkLists.pack(outlinks));
         u.values.put(":from", n(contentFetchedAt.toEpochMilli()));
         u.apply(urlHash, "extractedFrom = :from");
     }
@@ -242,7 +242,7 @@ public final class DynamoDbUrlStore implements UrlStore {
                 .canonicalUrl(string(item, "canonicalUrl")).source(string(item, "extractedFromUrl")).build());
         return UrlRecord.builder().urlHash(urlHash).fetch(fetch).extraction(extraction)
                 .redirectsTo(string(item, "redirectsTo")).fields(strings(item, "fields"))
-                .fieldsVersion(number(item, "fieldsVersion", 0)).linked(list(item, "linked")).build();
+                .fieldsVersion(number(item, "fieldsVersion", 0)).linked(LinkLists.unpack(item.get("linked"))).build();
     }
 
     /**
@@ -281,7 +281,7 @@ public final class DynamoDbUrlStore implements UrlStore {
                 .description(string(item, "description").orElse(null)).language(string(item, "language").orElse(null))
                 .canonicalHref(string(item, "canonicalHref").orElse(null)).image(string(item, "image").orElse(null))
                 .openGraph(strings(item, "og")).twitter(strings(item, "twitter")).structuredData(structured)
-                .outlinks(list(item, "outlinks")).outlinksFound((int) number(item, "outlinksFound", 0))
+                .outlinks(LinkLists.unpack(item.get("outlinks"))).outlinksFound((int) number(item, "outlinksFound", 0))
                 .encoding(string(item, "encoding").orElse(null)).build();
     }
 
@@ -436,8 +436,9 @@ public final class DynamoDbUrlStore implements UrlStore {
 
         /** Returns false when the condition refused the write. */
         boolean apply(String urlHash, String condition) {
-            String expression = "SET " + String.join(", ", sets)
-                    + (removes.isEmpty() ? "" : " REMOVE " + String.join(", ", removes));
+            String expression = String.join(" ", java.util.stream.Stream.of(
+                    sets.isEmpty() ? "" : "SET " + String.join(", ", sets),
+                    removes.isEmpty() ? "" : "REMOVE " + String.join(", ", removes)).filter(c -> !c.isEmpty()).toList());
             try {
                 dynamo.updateItem(b -> b.tableName(table)
                         .key(Map.of(KEY, s(urlHash)))

@@ -423,4 +423,35 @@ public abstract class UrlStoreContract {
         store.recordLinked(urlHash, List.of("https://example.com/b"), T2);
         assertEquals(List.of("https://example.com/b"), store.find(urlHash).orElseThrow().linked());
     }
+
+    @Test
+    void recordLinked_whenTheNewerExtractionHasNoLinks_recordsNone() {
+        store.recordExtraction(extraction(T1, "sha-1", meta("T", null)));
+        store.recordLinked(urlHash, List.of("https://example.com/a"), T1);
+
+        store.recordLinked(urlHash, List.of(), T1);
+
+        assertEquals(List.of(), store.find(urlHash).orElseThrow().linked());
+    }
+
+    @Test
+    void recordExtraction_whenManyLinks_readsThemBackInOrderWithRepeatsAndAnySpelling() {
+        List<String> links = new java.util.ArrayList<>();
+        for (int i = 0; i < 300; i++) {
+            links.add("https://example.com/section-" + (i % 7) + "/article-" + i + "?ref=home#top");
+        }
+        links.add("https://example.com/section-0/article-0?ref=home#top");
+        links.add("https://例え.jp/パス?q=ü");
+        links.add("https://example.com/" + "x".repeat(2_000));
+        PageMetadata page = PageMetadata.builder().title("T").description(null).language(null).canonicalHref(null)
+                .image(null).openGraph(Map.of()).twitter(Map.of()).structuredData(List.of()).outlinks(links)
+                .outlinksFound(links.size()).encoding(null).build();
+
+        assertTrue(store.recordExtraction(extraction(T1, "sha-1", page)));
+        store.recordLinked(urlHash, links, T1);
+
+        UrlStore.UrlRecord back = store.find(urlHash).orElseThrow();
+        assertEquals(links, back.extraction().orElseThrow().page().outlinks());
+        assertEquals(links, back.linked());
+    }
 }
