@@ -36,11 +36,12 @@ import software.amazon.awssdk.services.dynamodb.model.TransactWriteItem;
  * {@code pk}, {@code ord}).
  *
  * <ul>
- *   <li>Pending entry: {@code pk = F#<site>}, {@code sk = P#<batchId>#<urlHash>}; {@code url}, {@code batchId},
- *       {@code attempt}, {@code ord} (the entry's order) and {@code notBefore} (epoch ms). Only pending entries carry
- *       {@code ord}, so the sparse {@code byOrder} index holds exactly the pending entries, in release order.</li>
- *   <li>Released entry: {@code pk = F#<site>}, {@code sk = R#<batchId>#<urlHash>}; the same attributes, but the order
- *       in {@code order} (not {@code ord}, which would put it back in the index), and {@code releasedAt}.</li>
+ *   <li>Entry: {@code pk = F#<site>}, {@code sk = E#<batchId>#<urlHash>}, one item whatever its state, changed in
+ *       place; {@code url}, {@code batchId}, {@code attempt}, {@code order}, {@code notBefore} (epoch ms) and
+ *       {@code send}. A pending entry also carries {@code ord} (its order again), so the sparse {@code byOrder} index
+ *       holds exactly the pending entries, in release order; a released one carries {@code releasedAt} instead. A
+ *       release removes {@code ord} and sets {@code releasedAt}; a wait does the opposite. A park is one put on
+ *       condition that the item is absent, which refuses a (batch, URL) pending or released alike.</li>
  *   <li>Site counter: {@code pk = COUNT#<site>}, {@code sk = count}; {@code pending}, {@code released},
  *       {@code progressAt} (epoch ms of the last done or wait) and {@code checkAt} (epoch ms of the sweep's next look).
  *       Keyed by its site, so no two sites share a partition through it, and deleted when both counts are zero.</li>
@@ -69,21 +70,24 @@ public final class DynamoDbFrontierStore implements FrontierStore {
      * deduplication id the fetch queue has just seen, and SQS FIFO drops such a message silently, stranding the entry
      * as released until it is presumed lost.
      */
-    static final String PENDING_AS_READ = "attribute_exists(pk) AND send = :send";
+    static final String PENDING_AS_READ = "attribute_exists(ord) AND send = :send";
+    /** An entry released (and not done). */
+    static final String RELEASED = "attribute_exists(releasedAt)";
     /** A release counts against the site's cap; the first release finds no {@code released} attribute yet. */
     static final String BELOW_CAP = "attribute_not_exists(released) OR released < :cap";
     /** Room for n more releases: at most cap − n released now. */
     static final String ROOM_FOR = "attribute_not_exists(released) OR released <= :room";
     static final String NOTHING_PENDING = "(attribute_not_exists(pending) OR pending = :zero)";
     static final String DUE_FILTER = "notBefore <= :now";
-    static final String RELEASED_BEFORE_FILTER = "releasedAt < :cutoff";
+    static final String RELEASED_BEFORE_FILTER = "attribute_exists(releasedAt) AND releasedAt < :cutoff";
+    static final String PENDING_FILTER = "attribute_exists(ord)";
     /** A counter goes only when nothing is parked or released and its mark is the one read. */
     static final String EMPTY_AS_READ = "(attribute_not_exists(pending) OR pending = :zero)"
             + " AND (attribute_not_exists(released) OR released = :zero) AND ";
     static final String CHECK_AS_READ = "checkAt = :was";
     static final String NOT_SCHEDULED = "attribute_not_exists(checkAt)";
     /** A re-send takes the released entry only as the sweep read it: another sweep may have re-sent it since. */
-    static final String RELEASED_AS_READ = "attribute_exists(pk) AND send = :send";
+    static final String RELEASED_AS_READ = "attribute_exists(releasedAt) AND send = :send";
     static final int SHARDS = 32;
     private static final long HOUR_MS = 3_600_000L;
     /** Hours one read of a shard looks through at most, so a long-stopped sweep catches up in bounded steps. */
@@ -94,8 +98,8 @@ public final class DynamoDbFrontierStore implements FrontierStore {
     private static final int MIN_PAGE = 50;
     /** The most items one TransactWriteItems call may hold. */
     static final int MAX_TRANSACTION = 100;
-    /** Entries released per transaction: two items each, and the counter. */
-    static final int RELEASE_CHUNK = (MAX_TRANSACTION - 1) / 2;
+    /** Entries released per transaction: one item each, and the counter. */
+    static final int RELEASE_CHUNK = MAX_TRANSACTION - 1;
 
     private final DynamoDbClient dynamo;
     private final String table;
@@ -117,12 +121,9 @@ public final class DynamoDbFrontierStore implements FrontierStore {
         }
     }
 
-    static Map<String, AttributeValue> pendingKey(SiteKey site, String batchId, String urlHash) {
-        return Map.of("pk", s("F#" + site.value()), "sk", s("P#" + batchId + "#" + urlHash));
-    }
-
-    static Map<String, AttributeValue> releasedKey(SiteKey site, String batchId, String urlHash) {
-        return Map.of("pk", s("F#" + site.value()), "sk", s("R#" + batchId + "#" + urlHash));
+    /** An entry's key, whether pending or released. */
+    static Map<String, AttributeValue> entryKey(SiteKey site, String batchId, String urlHash) {
+        return Map.of("pk", s("F#" + site.value()), "sk", s("E#" + batchId + "#" + urlHash));
     }
 
     static Map<String, AttributeValue> counterKey(SiteKey site) {
@@ -149,19 +150,15 @@ public final class DynamoDbFrontierStore implements FrontierStore {
 
     @Override
     public boolean park(FrontierEntry e) {
-        Map<String, AttributeValue> item = new HashMap<>(pendingKey(e.site(), e.batchId(), e.urlHash()));
-        item.putAll(common(e));
-        item.put("ord", n(e.order()));
+        Map<String, AttributeValue> item = pendingItem(e);
         return transact(
                 TransactWriteItem.builder().put(p -> p.tableName(table).item(item).conditionExpression(ABSENT)).build(),
-                TransactWriteItem.builder().conditionCheck(c -> c.tableName(table)
-                        .key(releasedKey(e.site(), e.batchId(), e.urlHash())).conditionExpression(ABSENT)).build(),
                 counter(e.site(), "ADD pending :one", null, Map.of(":one", n(1))));
     }
 
     /**
-     * Parks entries in transactions of at most {@value #MAX_TRANSACTION} items: each entry is a put and a check, and
-     * each site in the transaction one counter update, so a group of URLs over many sites still costs a few calls.
+     * Parks entries in transactions of at most {@value #MAX_TRANSACTION} items: each entry is a put, and each site in
+     * the transaction one counter update, so a group of URLs over many sites still costs a few calls.
      * Entries refused because they are already parked or released are dropped and the rest written again.
      */
     @Override
@@ -169,12 +166,12 @@ public final class DynamoDbFrontierStore implements FrontierStore {
         int parked = 0;
         List<FrontierEntry> rest = new ArrayList<>(entries);
         while (!rest.isEmpty()) {
-            // Take entries while they fit: two items each, plus one per site not yet in this transaction.
+            // Take entries while they fit: one item each, plus one per site not yet in this transaction.
             Map<SiteKey, Integer> sites = new java.util.LinkedHashMap<>();
             List<FrontierEntry> pack = new ArrayList<>();
             int items = 0;
             for (FrontierEntry e : rest) {
-                int cost = 2 + (sites.containsKey(e.site()) ? 0 : 1);
+                int cost = 1 + (sites.containsKey(e.site()) ? 0 : 1);
                 if (items + cost > MAX_TRANSACTION) {
                     break;
                 }
@@ -187,13 +184,9 @@ public final class DynamoDbFrontierStore implements FrontierStore {
                 Map<SiteKey, Integer> counts = new java.util.LinkedHashMap<>();
                 List<TransactWriteItem> writes = new ArrayList<>();
                 for (FrontierEntry e : pack) {
-                    Map<String, AttributeValue> item = new HashMap<>(pendingKey(e.site(), e.batchId(), e.urlHash()));
-                    item.putAll(common(e));
-                    item.put("ord", n(e.order()));
+                    Map<String, AttributeValue> item = pendingItem(e);
                     writes.add(TransactWriteItem.builder().put(p -> p.tableName(table).item(item)
                             .conditionExpression(ABSENT)).build());
-                    writes.add(TransactWriteItem.builder().conditionCheck(c -> c.tableName(table)
-                            .key(releasedKey(e.site(), e.batchId(), e.urlHash())).conditionExpression(ABSENT)).build());
                     counts.merge(e.site(), 1, Integer::sum);
                 }
                 counts.forEach((site, k) -> writes.add(counter(site, "ADD pending :k", null, Map.of(":k", n(k)))));
@@ -205,9 +198,7 @@ public final class DynamoDbFrontierStore implements FrontierStore {
                 }
                 List<FrontierEntry> again = new ArrayList<>();
                 for (int k = 0; k < pack.size(); k++) {
-                    boolean there = Transactions.CONDITION_FAILED.equals(refused.get().get(2 * k).code())
-                            || Transactions.CONDITION_FAILED.equals(refused.get().get(2 * k + 1).code());
-                    if (!there) {
+                    if (!Transactions.CONDITION_FAILED.equals(refused.get().get(k).code())) {
                         again.add(pack.get(k));
                     }
                 }
@@ -221,8 +212,8 @@ public final class DynamoDbFrontierStore implements FrontierStore {
      * Per site, the released items, each put on condition that it is absent, and one counter update on condition that
      * nothing is pending (which also keeps any of them from being parked) and there is room for all; sites packed in
      * transactions of up to {@value #MAX_TRANSACTION} items. A refused transaction drops the sites whose items failed
-     * their conditions and is written again without them. A park and a release cost a put, a check, a delete,
-     * another put, two index writes and two counter updates instead.
+     * their conditions and is written again without them. A park and a release cost a put, an update, two index
+     * writes and two counter updates instead.
      */
     @Override
     public Set<SiteKey> parkReleased(List<FrontierEntry> entries, Instant now, ToIntFunction<SiteKey> cap) {
@@ -290,18 +281,22 @@ public final class DynamoDbFrontierStore implements FrontierStore {
                         .consistentRead(true)
                         .scanIndexForward(true)
                         .limit(Math.max(limit, MIN_PAGE)))
-                .items().stream().limit(limit).map(item -> entry(item, "ord")).toList();
+                .items().stream().limit(limit).map(DynamoDbFrontierStore::entry).toList();
     }
 
-    /** One query of the site's partition by the batch's sort key prefix, eventually consistent: for reports. */
+    /**
+     * Queries of the site's partition by the batch's sort key prefix, eventually consistent, keeping the pending
+     * entries: for reports.
+     */
     @Override
     public List<FrontierEntry> pendingOfBatch(SiteKey site, String batchId, int limit) {
-        return dynamo.query(b -> b.tableName(table)
+        return dynamo.queryPaginator(b -> b.tableName(table)
                         .keyConditionExpression("pk = :pk AND begins_with(sk, :batch)")
+                        .filterExpression(PENDING_FILTER)
                         .expressionAttributeValues(Map.of(":pk", s("F#" + site.value()),
-                                ":batch", s("P#" + batchId + "#")))
-                        .limit(limit))
-                .items().stream().map(item -> entry(item, "ord")).toList();
+                                ":batch", s("E#" + batchId + "#")))
+                        .limit(Math.max(limit, MIN_PAGE)))
+                .items().stream().limit(limit).map(DynamoDbFrontierStore::entry).toList();
     }
 
     @Override
@@ -431,17 +426,15 @@ public final class DynamoDbFrontierStore implements FrontierStore {
 
     @Override
     public boolean release(FrontierEntry e, Instant now, int cap) {
-        Map<String, AttributeValue> item = releasedItem(e, now);
         return transact(
-                takePending(e),
-                TransactWriteItem.builder().put(p -> p.tableName(table).item(item)).build(),
+                takePending(e, now),
                 counter(e.site(), "ADD released :one, pending :minusOne", BELOW_CAP,
                         Map.of(":one", n(1), ":minusOne", n(-1), ":cap", n(cap))));
     }
 
     /**
-     * Releases up to {@value #RELEASE_CHUNK} entries per transaction: each pending entry deleted and its released copy
-     * put, with one counter update that keeps the site within its cap. A refused transaction (another releaser took
+     * Releases up to {@value #RELEASE_CHUNK} entries per transaction: each pending entry changed to released in place,
+     * with one counter update that keeps the site within its cap. A refused transaction (another releaser took
      * an entry, or the cap is near) falls back to releasing one at a time, which skips what is gone.
      */
     @Override
@@ -459,8 +452,7 @@ public final class DynamoDbFrontierStore implements FrontierStore {
             }
             List<TransactWriteItem> items = new ArrayList<>();
             for (FrontierEntry e : chunk) {
-                items.add(takePending(e));
-                items.add(TransactWriteItem.builder().put(p -> p.tableName(table).item(releasedItem(e, now))).build());
+                items.add(takePending(e, now));
             }
             items.add(counter(site, "ADD released :n, pending :minusN", ROOM_FOR,
                     Map.of(":n", n(chunk.size()), ":minusN", n(-chunk.size()), ":room", n(cap - chunk.size()))));
@@ -492,7 +484,7 @@ public final class DynamoDbFrontierStore implements FrontierStore {
             List<TransactWriteItem> items = new ArrayList<>();
             for (EntryKey e : chunk) {
                 items.add(TransactWriteItem.builder().delete(d -> d.tableName(table)
-                        .key(releasedKey(site, e.batchId(), e.urlHash())).conditionExpression(PRESENT)).build());
+                        .key(entryKey(site, e.batchId(), e.urlHash())).conditionExpression(RELEASED)).build());
             }
             items.add(counter(site, "ADD released :minusN SET progressAt = :now", null,
                     Map.of(":minusN", n(-chunk.size()), ":now", n(now.toEpochMilli()))));
@@ -508,19 +500,17 @@ public final class DynamoDbFrontierStore implements FrontierStore {
         String batchId = at.batchId();
         String urlHash = at.itemHash();
         Map<String, AttributeValue> released = dynamo.getItem(b -> b.tableName(table)
-                .key(releasedKey(site, batchId, urlHash)).consistentRead(true)).item();
-        if (released == null || released.isEmpty()) {
+                .key(entryKey(site, batchId, urlHash)).consistentRead(true)).item();
+        if (released == null || !released.containsKey("releasedAt")) {
             return false;
         }
-        FrontierEntry was = entry(released, "order").at(at);
+        FrontierEntry was = entry(released).at(at);
         FrontierEntry back = was.with(attempt, notBefore, was.send());
-        Map<String, AttributeValue> item = new HashMap<>(pendingKey(site, batchId, urlHash));
-        item.putAll(common(back));
-        item.put("ord", n(back.order()));
+        // Put whole, on condition that it is still released (not done meanwhile): the hop's attributes may change (a
+        // redirect chain waits part-way), and a put costs what an update does.
+        Map<String, AttributeValue> item = pendingItem(back);
         return transact(
-                TransactWriteItem.builder().delete(d -> d.tableName(table)
-                        .key(releasedKey(site, batchId, urlHash)).conditionExpression(PRESENT)).build(),
-                TransactWriteItem.builder().put(p -> p.tableName(table).item(item)).build(),
+                TransactWriteItem.builder().put(p -> p.tableName(table).item(item).conditionExpression(RELEASED)).build(),
                 counter(site, "ADD released :minusOne, pending :one SET progressAt = :now", null,
                         Map.of(":one", n(1), ":minusOne", n(-1), ":now", n(now.toEpochMilli()))));
     }
@@ -529,7 +519,7 @@ public final class DynamoDbFrontierStore implements FrontierStore {
     public void done(SiteKey site, String batchId, String urlHash, Instant now) {
         transact(
                 TransactWriteItem.builder().delete(d -> d.tableName(table)
-                        .key(releasedKey(site, batchId, urlHash)).conditionExpression(PRESENT)).build(),
+                        .key(entryKey(site, batchId, urlHash)).conditionExpression(RELEASED)).build(),
                 counter(site, "ADD released :minusOne SET progressAt = :now", null,
                         Map.of(":minusOne", n(-1), ":now", n(now.toEpochMilli()))));
     }
@@ -546,21 +536,27 @@ public final class DynamoDbFrontierStore implements FrontierStore {
         return sites;
     }
 
+    /**
+     * Reads the site's entries, pending ones included, and keeps the released ones: released and pending entries
+     * share their keys, so that a release changes an entry in place. The sweep asks only for a site quiet for
+     * {@code lostAfter} with entries released, which a healthy stage never leaves; a site with a large backlog then
+     * costs a read of it (half a read unit per 4 KB, a million entries about 40,000 units).
+     */
     @Override
     public List<FrontierEntry> releasedBefore(SiteKey site, Instant cutoff) {
         return dynamo.queryPaginator(b -> b.tableName(table)
-                        .keyConditionExpression("pk = :pk AND begins_with(sk, :released)")
+                        .keyConditionExpression("pk = :pk AND begins_with(sk, :entries)")
                         .filterExpression(RELEASED_BEFORE_FILTER)
-                        .expressionAttributeValues(Map.of(":pk", s("F#" + site.value()), ":released", s("R#"),
+                        .expressionAttributeValues(Map.of(":pk", s("F#" + site.value()), ":entries", s("E#"),
                                 ":cutoff", n(cutoff.toEpochMilli())))
                         .consistentRead(true))
-                .items().stream().map(item -> entry(item, "order")).toList();
+                .items().stream().map(DynamoDbFrontierStore::entry).toList();
     }
 
     @Override
     public boolean resend(FrontierEntry e, Instant now) {
         try {
-            dynamo.updateItem(b -> b.tableName(table).key(releasedKey(e.site(), e.batchId(), e.urlHash()))
+            dynamo.updateItem(b -> b.tableName(table).key(entryKey(e.site(), e.batchId(), e.urlHash()))
                     .updateExpression("SET send = :next, releasedAt = :now")
                     .conditionExpression(RELEASED_AS_READ)
                     .expressionAttributeValues(Map.of(":now", n(now.toEpochMilli()), ":send", n(e.send()),
@@ -571,26 +567,40 @@ public final class DynamoDbFrontierStore implements FrontierStore {
         }
     }
 
-    /** Deletes the pending entry, on the condition that it is still the one read: {@link #PENDING_AS_READ}. */
-    private TransactWriteItem takePending(FrontierEntry e) {
-        return TransactWriteItem.builder().delete(d -> d.tableName(table)
-                .key(pendingKey(e.site(), e.batchId(), e.urlHash())).conditionExpression(PENDING_AS_READ)
-                .expressionAttributeValues(Map.of(":send", n(e.send())))).build();
+    /**
+     * Releases the pending entry in place, for its next send, on the condition that it is still the one read
+     * ({@link #PENDING_AS_READ}): its {@code ord} goes, so it leaves the index.
+     */
+    private TransactWriteItem takePending(FrontierEntry e, Instant now) {
+        return TransactWriteItem.builder().update(u -> u.tableName(table)
+                .key(entryKey(e.site(), e.batchId(), e.urlHash()))
+                .updateExpression("SET send = :next, releasedAt = :now REMOVE ord")
+                .conditionExpression(PENDING_AS_READ)
+                .expressionAttributeValues(Map.of(":send", n(e.send()), ":next", n(e.send() + 1),
+                        ":now", n(now.toEpochMilli())))).build();
     }
 
-    /** The released copy of a pending entry, for its next send. */
+    /** A pending entry: in the index by its order. */
+    static Map<String, AttributeValue> pendingItem(FrontierEntry e) {
+        Map<String, AttributeValue> item = new HashMap<>(entryKey(e.site(), e.batchId(), e.urlHash()));
+        item.putAll(common(e));
+        item.put("ord", n(e.order()));
+        return item;
+    }
+
+    /** An entry released for its next send, as a release of the pending entry leaves it. */
     static Map<String, AttributeValue> releasedItem(FrontierEntry e, Instant now) {
-        Map<String, AttributeValue> item = new HashMap<>(releasedKey(e.site(), e.batchId(), e.urlHash()));
+        Map<String, AttributeValue> item = new HashMap<>(entryKey(e.site(), e.batchId(), e.urlHash()));
         item.putAll(common(e));
         item.put("send", n(e.send() + 1));
-        item.put("order", n(e.order()));
         item.put("releasedAt", n(now.toEpochMilli()));
         return item;
     }
 
     static Map<String, AttributeValue> common(FrontierEntry e) {
         Map<String, AttributeValue> m = new HashMap<>(Map.of("url", s(e.url().value()), "batchId", s(e.batchId()),
-                "attempt", n(e.attempt()), "notBefore", n(e.notBefore().toEpochMilli()), "send", n(e.send())));
+                "attempt", n(e.attempt()), "notBefore", n(e.notBefore().toEpochMilli()), "send", n(e.send()),
+                "order", n(e.order())));
         if (!e.hop().request().value().equals(e.url().value())) {
             m.put("request", s(e.hop().request().value()));
         }
@@ -601,13 +611,13 @@ public final class DynamoDbFrontierStore implements FrontierStore {
         return m;
     }
 
-    private static FrontierEntry entry(Map<String, AttributeValue> item, String orderAttribute) {
+    private static FrontierEntry entry(Map<String, AttributeValue> item) {
         String url = string(item, "url").orElseThrow();
         Hop hop = new Hop(NormalizedUrl.parse(url), RequestUrl.parse(string(item, "request").orElse(url)),
                 string(item, "origin").map(NormalizedUrl::parse),
                 item.containsKey("via") ? item.get("via").l().stream().map(AttributeValue::s).toList() : List.of());
         return FrontierEntry.builder().batchId(string(item, "batchId").orElseThrow()).hop(hop)
-                .attempt((int) number(item, "attempt", 0)).order(number(item, orderAttribute, 0))
+                .attempt((int) number(item, "attempt", 0)).order(number(item, "order", 0))
                 .notBefore(Instant.ofEpochMilli(number(item, "notBefore", 0))).send((int) number(item, "send", 0))
                 .build();
     }

@@ -74,15 +74,18 @@ class DynamoDbFrontierStoreTest extends FrontierStoreContract {
         assertEquals("notBefore <= :now", DynamoDbFrontierStore.DUE_FILTER);
         assertEquals("attribute_not_exists(pk)", DynamoDbFrontierStore.ABSENT);
         assertEquals("attribute_exists(pk)", DynamoDbFrontierStore.PRESENT);
-        assertEquals("attribute_exists(pk) AND send = :send", DynamoDbFrontierStore.PENDING_AS_READ);
+        assertEquals("attribute_exists(ord) AND send = :send", DynamoDbFrontierStore.PENDING_AS_READ);
+        assertEquals("attribute_exists(releasedAt)", DynamoDbFrontierStore.RELEASED);
+        assertEquals("attribute_exists(ord)", DynamoDbFrontierStore.PENDING_FILTER);
         assertEquals("attribute_not_exists(released) OR released <= :room", DynamoDbFrontierStore.ROOM_FOR);
         assertEquals("attribute_not_exists(released) OR released < :cap", DynamoDbFrontierStore.BELOW_CAP);
-        assertEquals("releasedAt < :cutoff", DynamoDbFrontierStore.RELEASED_BEFORE_FILTER);
+        assertEquals("attribute_exists(releasedAt) AND releasedAt < :cutoff",
+                DynamoDbFrontierStore.RELEASED_BEFORE_FILTER);
         assertEquals("(attribute_not_exists(pending) OR pending = :zero)"
                 + " AND (attribute_not_exists(released) OR released = :zero) AND ", DynamoDbFrontierStore.EMPTY_AS_READ);
         assertEquals("checkAt = :was", DynamoDbFrontierStore.CHECK_AS_READ);
         assertEquals("attribute_not_exists(checkAt)", DynamoDbFrontierStore.NOT_SCHEDULED);
-        assertEquals("attribute_exists(pk) AND send = :send", DynamoDbFrontierStore.RELEASED_AS_READ);
+        assertEquals("attribute_exists(releasedAt) AND send = :send", DynamoDbFrontierStore.RELEASED_AS_READ);
     }
 
     @Test
@@ -96,19 +99,26 @@ class DynamoDbFrontierStoreTest extends FrontierStoreContract {
     }
 
     @Test
-    void release_whenPending_storesItOutOfTheOrderIndexWithItsReleaseTime() {
+    void release_whenPending_changesTheEntryInPlaceOutOfTheOrderIndexWithItsReleaseTime() {
         FrontierEntry e = entry("a", 4, NOW);
         store.park(e);
+        Map<String, AttributeValue> key = DynamoDbFrontierStore.entryKey(site(), e.batchId(), e.urlHash());
+        Map<String, AttributeValue> pending = dynamo.getItem(b -> b.tableName(table).consistentRead(true).key(key))
+                .item();
+        assertEquals("4", pending.get("ord").n(), "a pending entry is in the byOrder index");
 
         assertTrue(store.release(e, NOW, 5));
 
         assertEquals(0, counter(site(), "pending"));
         assertEquals(1, counter(site(), "released"));
-        Map<String, AttributeValue> released = dynamo.getItem(b -> b.tableName(table).consistentRead(true)
-                .key(DynamoDbFrontierStore.releasedKey(site(), e.batchId(), e.urlHash()))).item();
+        Map<String, AttributeValue> released = dynamo.getItem(b -> b.tableName(table).consistentRead(true).key(key))
+                .item();
         assertEquals("4", released.get("order").n());
         assertFalse(released.containsKey("ord"), "a released entry must stay out of the byOrder index");
         assertEquals(Long.toString(NOW.toEpochMilli()), released.get("releasedAt").n());
+        assertEquals(1, dynamo.query(b -> b.tableName(table).keyConditionExpression("pk = :pk")
+                .expressionAttributeValues(Map.of(":pk", AttributeValue.fromS("F#" + site().value())))).count(),
+                "one item per entry, whatever its state");
     }
 
     @Test

@@ -44,11 +44,7 @@ public final class FrontierBulkLoad {
         if (releasedAt.isPresent()) {
             items.add(DynamoDbFrontierStore.releasedItem(entry, releasedAt.get()));
         } else {
-            Map<String, AttributeValue> item = new HashMap<>(DynamoDbFrontierStore.pendingKey(entry.site(),
-                    entry.batchId(), entry.urlHash()));
-            item.putAll(DynamoDbFrontierStore.common(entry));
-            item.put("ord", n(entry.order()));
-            items.add(item);
+            items.add(DynamoDbFrontierStore.pendingItem(entry));
         }
         return counter(entry.site(), releasedAt.isPresent() ? 0 : 1, releasedAt.isPresent() ? 1 : 0, checkAt);
     }

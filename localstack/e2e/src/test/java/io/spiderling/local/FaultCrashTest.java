@@ -71,10 +71,10 @@ class FaultCrashTest {
                         && i.update().updateExpression().startsWith("SET #state = :state, endedAt")), " ending an item");
     }
 
-    /** The frontier entry's done (or requeue): a transaction deleting a released entry. */
+    /** The frontier entry's done: a transaction deleting a released entry. */
     static Call frontierDone(StackResources r) {
         return Call.dynamoDb("TransactWriteItems").onTable(r.sitesTable()).and(q -> q instanceof TransactWriteItemsRequest t
                 && t.transactItems().stream().anyMatch(i -> i.delete() != null
-                        && i.delete().key().get("sk").s().startsWith("R#")), " freeing a released entry");
+                        && i.delete().key().get("sk").s().startsWith("E#")), " freeing a released entry");
     }
 }
