@@ -25,7 +25,9 @@ public interface BatchHeaderStore {
 
     /**
      * The header and its cancellation, without the counts: for a caller that needs a batch's options, creation time
-     * or cancellation, not its progress, and reads it often (the fetcher). Empty for an unknown batch.
+     * or cancellation, not its progress, and reads it often (the fetcher). It may be read eventually consistently, so
+     * a cancellation may show a second late; a batch that exists is never reported unknown. Empty for an unknown
+     * batch.
      */
     Optional<BatchOutline> outline(String batchId);
 

@@ -102,6 +102,18 @@ public abstract class BatchHeaderStoreContract extends BatchPortsContract {
     }
 
     @Test
+    void outline_whenCreatedThenCancelled_readsTheHeaderAndThenTheCancellation() {
+        BatchHeader header = header(1);
+        assertEquals(Optional.empty(), headers().outline(batchId), "unknown");
+        headers().createBatch(header);
+
+        assertEquals(header, headers().outline(batchId).orElseThrow().header(), "a batch just created");
+        assertEquals(Optional.empty(), headers().outline(batchId).orElseThrow().cancelledAt());
+        headers().markCancelled(batchId, LATER);
+        assertEquals(Optional.of(LATER), headers().outline(batchId).orElseThrow().cancelledAt());
+    }
+
+    @Test
     void markCancelled_whenCalledTwice_recordsTheFirstTimeOnly() {
         headers().createBatch(header(1));
 

@@ -79,7 +79,8 @@ public final class FetchPage {
 
     /**
      * How long an invocation trusts its read of a batch's header: a cancellation stops the batch's next pages within
-     * this, and the header, one item per batch, is read at most this often per invocation.
+     * this (plus the store's own lag, about a second on an eventually consistent read), and the header, one item per
+     * batch, is read at most this often per invocation.
      */
     static final Duration OUTLINE_MAX_AGE = Duration.ofSeconds(1);
 
@@ -467,7 +468,7 @@ public final class FetchPage {
         /**
          * The job's batch, read once per invocation and batch, and again when the last read is
          * {@link #OUTLINE_MAX_AGE} old: a batch cancelled while earlier jobs of the invocation were fetched has no
-         * page requested a second after, and a batch's header is read at most once a second per invocation, not per
+         * page requested a second or two after, and a batch's header is read at most once a second per invocation, not per
          * URL (ADR 5).
          */
         private Optional<BatchOutline> outline(String batchId, Instant now) {
