@@ -11,7 +11,8 @@ import java.util.TreeMap;
 /**
  * A phase's DynamoDB load per table and per partition key, per URL, and the crawl rates AWS's limits allow with it:
  * a key serves at most {@value #KEY_WRU_PER_S} WRU/s and {@value #KEY_RRU_PER_S} RRU/s (a partition's limits; a key
- * never spans partitions), a table its on-demand quota ({@link #TABLE_QUOTA}, per table in {@link #TABLE_QUOTAS}).
+ * never spans partitions), a table the per-table quota docs/capacity.md asks to request ({@link #quota}), with the
+ * ceiling at AWS's default ({@link #DEFAULT_TABLE_QUOTA}) printed beside it.
  * A ceiling is the limit divided by the units per URL: ceiling = 1,000 WRU/s ÷ the key's WRU per URL, say.
  *
  * <p>Keys are grouped by {@link KeyShape}, so the report reads {@code B#<batch> (the batch header and its origins)};
@@ -31,20 +32,22 @@ public record KeyLoadReport(Map<Usage.Key, Usage.KeyLoad> keys, long urls, Strin
     /** A partition-key value's read limit, in RRU a second. */
     public static final double KEY_RRU_PER_S = 3_000;
     /** The on-demand default per-table quota, reads and writes each, in request units a second. */
-    public static final double TABLE_QUOTA = 40_000;
+    public static final double DEFAULT_TABLE_QUOTA = 40_000;
     /**
-     * Per-table quotas above {@link #TABLE_QUOTA}, by the catalog's table name, for the figures docs/capacity.md
-     * names to request; none yet.
+     * The per-table quota docs/capacity.md asks to request for 10,000 URLs a second, reads and writes each. AWS's
+     * table-level quota is one adjustable value for every on-demand table of an account and Region (there is no
+     * account-level one for on-demand tables), so one figure serves every table.
      */
-    public static final Map<String, Double> TABLE_QUOTAS = Map.of();
+    public static final double REQUESTED_TABLE_QUOTA = 200_000;
     /** A site-bound key must allow at least this many times its site's rate. */
     public static final int SITE_MARGIN = 10;
 
     /** The busiest site's URLs in the phase and its allowed rate, in requests a second. */
     public record Sites(long urlsPerSite, double rate) {}
 
+    /** The quota a table's ceiling is judged by: {@link #REQUESTED_TABLE_QUOTA}, the same for every table. */
     public static double quota(String table) {
-        return TABLE_QUOTAS.getOrDefault(table, TABLE_QUOTA);
+        return REQUESTED_TABLE_QUOTA;
     }
 
     /** One shape's keys in one table: how many, their sum, and the hottest by writes and by reads. */
@@ -88,8 +91,10 @@ public record KeyLoadReport(Map<Usage.Key, Usage.KeyLoad> keys, long urls, Strin
         tables.forEach((table, total) -> {
             double wru = total.writeUnits() / n;
             double rru = total.readUnits() / n;
-            line(out, "  %s: %s WRU, %s RRU per %s; quota %,.0f -> ceiling %s (writes), %s (reads)", table, num(wru),
-                    num(rru), unit, quota(table), rate(ceiling(quota(table), wru)), rate(ceiling(quota(table), rru)));
+            line(out, "  %s: %s WRU, %s RRU per %s; quota %,.0f (to request) -> ceiling %s (writes), %s (reads);"
+                    + " at the default %,.0f: %s, %s", table, num(wru), num(rru), unit, quota(table),
+                    rate(ceiling(quota(table), wru)), rate(ceiling(quota(table), rru)), DEFAULT_TABLE_QUOTA,
+                    rate(ceiling(DEFAULT_TABLE_QUOTA, wru)), rate(ceiling(DEFAULT_TABLE_QUOTA, rru)));
             List<ShapeLoad> shapes = shapes(table);
             shapes.stream().max(Comparator.comparingDouble(s -> s.hottestWrite().getValue().writeUnits()))
                     .filter(s -> s.hottestWrite().getValue().writeUnits() > 0)

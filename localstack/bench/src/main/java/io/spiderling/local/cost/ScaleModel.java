@@ -51,8 +51,8 @@ import software.amazon.awssdk.services.dynamodb.model.WriteRequest;
  *       RRU/s ÷ N, with up to {@value #BURST_SECONDS} s of unused capacity saved for bursts ({@link TokenBucket}); a
  *       key starts with a full burst ({@link #START_SECONDS}). Over it, AWS answers ProvisionedThroughputExceededException
  *       (throttling reason {@code Table<Read|Write>KeyRangeThroughputExceeded}), on on-demand tables too.</li>
- *   <li>Per table: the on-demand per-table quota ({@link KeyLoadReport#quota}, 40,000 RRU/s and WRU/s) ÷ N, the same
- *       burst. Over it, AWS answers ThrottlingException (reason {@code Table<Read|Write>AccountLimitExceeded}).</li>
+ *   <li>Per table: the per-table quota docs/capacity.md asks to request ({@link KeyLoadReport#quota}, 200,000 RRU/s
+ *       and WRU/s; AWS's default is 40,000) ÷ N, the same burst. Over it, AWS answers ThrottlingException (reason {@code Table<Read|Write>AccountLimitExceeded}).</li>
  *   <li>Item collections of a table with a local index: at most {@value #ITEM_COLLECTION_BYTES} bytes, not divided
  *       (the size does not scale with the rate), counted as an upper bound from the bytes written to each; over it a
  *       write that could grow the collection gets ItemCollectionSizeLimitExceededException.</li>
@@ -317,7 +317,7 @@ public final class ScaleModel implements ExecutionInterceptor {
         StringBuilder out = new StringBuilder(String.format(Locale.ROOT, "scale model (AWS's limits / %s: a key %s"
                 + " WRU/s and %s RRU/s, site-bound keys unscaled; a table %s RU/s): %,d throttled attempts%n",
                 CostReport.num(n), CostReport.num(KeyLoadReport.KEY_WRU_PER_S / n),
-                CostReport.num(KeyLoadReport.KEY_RRU_PER_S / n), CostReport.num(KeyLoadReport.TABLE_QUOTA / n),
+                CostReport.num(KeyLoadReport.KEY_RRU_PER_S / n), CostReport.num(KeyLoadReport.REQUESTED_TABLE_QUOTA / n),
                 since.values().stream().mapToLong(Long::longValue).sum()));
         Map<String, Map.Entry<Usage.Key, Long>> hottest = new TreeMap<>();
         Map<String, long[]> sums = new TreeMap<>();

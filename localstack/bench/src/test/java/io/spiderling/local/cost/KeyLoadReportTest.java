@@ -21,7 +21,7 @@ class KeyLoadReportTest {
         KeyLoadReport report = new KeyLoadReport(KEYS, 1_000, "fetched URL", Optional.empty());
 
         assertEquals(250, report.keyCeiling(KEYS.get(new Usage.Key("batches", "B#b1")), 1_000), 1e-9);
-        assertEquals(40_000 / 5.1, KeyLoadReport.ceiling(KeyLoadReport.quota("batches"), 5_100 / 1_000.0), 1e-9);
+        assertEquals(200_000 / 5.1, KeyLoadReport.ceiling(KeyLoadReport.quota("batches"), 5_100 / 1_000.0), 1e-9);
     }
 
     @Test
