@@ -510,7 +510,8 @@ public final class DynamoDbFrontierStore implements FrontierStore {
         // redirect chain waits part-way), and a put costs what an update does.
         Map<String, AttributeValue> item = pendingItem(back);
         return transact(
-                TransactWriteItem.builder().put(p -> p.tableName(table).item(item).conditionExpression(RELEASED)).build(),
+                TransactWriteItem.builder().put(p -> p.tableName(table).item(item).conditionExpression(RELEASED))
+                        .build(),
                 counter(site, "ADD released :minusOne, pending :one SET progressAt = :now", null,
                         Map.of(":one", n(1), ":minusOne", n(-1), ":now", n(now.toEpochMilli()))));
     }

@@ -438,7 +438,8 @@ public final class DynamoDbUrlStore implements UrlStore {
         boolean apply(String urlHash, String condition) {
             String expression = String.join(" ", java.util.stream.Stream.of(
                     sets.isEmpty() ? "" : "SET " + String.join(", ", sets),
-                    removes.isEmpty() ? "" : "REMOVE " + String.join(", ", removes)).filter(c -> !c.isEmpty()).toList());
+                    removes.isEmpty() ? "" : "REMOVE " + String.join(", ", removes))
+                    .filter(c -> !c.isEmpty()).toList());
             try {
                 dynamo.updateItem(b -> b.tableName(table)
                         .key(Map.of(KEY, s(urlHash)))

@@ -468,8 +468,8 @@ public final class FetchPage {
         /**
          * The job's batch, read once per invocation and batch, and again when the last read is
          * {@link #OUTLINE_MAX_AGE} old: a batch cancelled while earlier jobs of the invocation were fetched has no
-         * page requested a second or two after, and a batch's header is read at most once a second per invocation, not per
-         * URL (ADR 5).
+         * page requested a second or two after, and a batch's header is read at most once a second per invocation,
+         * not per URL (ADR 5).
          */
         private Optional<BatchOutline> outline(String batchId, Instant now) {
             return outlines.compute(batchId, (id, last) -> last != null
