@@ -442,7 +442,7 @@ public final class DynamoDbBatchStore implements BatchHeaderStore, BatchItemStor
 
     @Override
     public Optional<BatchStatus> status(String batchId) {
-        Map<String, AttributeValue> item = headerItem(batchId);
+        Map<String, AttributeValue> item = headerItem(batchId, true);
         if (item == null || item.isEmpty()) {
             return Optional.empty();
         }
@@ -468,10 +468,9 @@ public final class DynamoDbBatchStore implements BatchHeaderStore, BatchItemStor
      */
     @Override
     public Optional<BatchOutline> outline(String batchId) {
-        Map<String, AttributeValue> item = dynamo.getItem(b -> b.tableName(table).key(headerKey(batchId))
-                .consistentRead(false)).item();
+        Map<String, AttributeValue> item = headerItem(batchId, false);
         if (item == null || item.isEmpty()) {
-            item = headerItem(batchId);
+            item = headerItem(batchId, true);
         }
         if (item == null || item.isEmpty()) {
             return Optional.empty();
@@ -479,8 +478,8 @@ public final class DynamoDbBatchStore implements BatchHeaderStore, BatchItemStor
         return Optional.of(new BatchOutline(header(batchId, item), instant(item, "cancelledAt")));
     }
 
-    private Map<String, AttributeValue> headerItem(String batchId) {
-        return dynamo.getItem(b -> b.tableName(table).key(headerKey(batchId)).consistentRead(true)).item();
+    private Map<String, AttributeValue> headerItem(String batchId, boolean consistent) {
+        return dynamo.getItem(b -> b.tableName(table).key(headerKey(batchId)).consistentRead(consistent)).item();
     }
 
     private static BatchHeader header(String batchId, Map<String, AttributeValue> item) {

@@ -1,5 +1,6 @@
 package io.spiderling.aws;
 
+import io.spiderling.core.robots.RobotsPolicy;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
@@ -70,7 +71,7 @@ final class LinkLists {
             List<String> links = new ArrayList<>(count);
             for (int i = 0; i < count; i++) {
                 int length = in.readInt();
-                if (length < 0 || length > 400 * 1024) {
+                if (length < 0 || length > RobotsPolicy.DYNAMODB_ITEM_LIMIT) {
                     throw new IllegalStateException("a packed link says it is " + length + " bytes long");
                 }
                 links.add(new String(in.readNBytes(length), StandardCharsets.UTF_8));
