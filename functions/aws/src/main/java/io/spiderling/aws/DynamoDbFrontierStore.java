@@ -494,6 +494,36 @@ public final class DynamoDbFrontierStore implements FrontierStore {
         }
     }
 
+    /**
+     * The handled entries' deletes, the due entries' releases and one counter update in one transaction, on condition
+     * that the site has room for the released ones once the handled ones' places are free: one counter write where
+     * {@link #doneAll} and {@link #releaseAll} make two. A refused transaction (an entry done or taken meanwhile, or
+     * the cap) changes nothing and falls back to the two in turn, as does one too large for a transaction.
+     */
+    @Override
+    public List<FrontierEntry> doneAndRelease(SiteKey site, List<EntryKey> done, List<FrontierEntry> due,
+            Instant now, int cap) {
+        if (done.isEmpty() || due.isEmpty() || done.size() + due.size() + 1 > MAX_TRANSACTION) {
+            return FrontierStore.super.doneAndRelease(site, done, due, now, cap);
+        }
+        List<TransactWriteItem> items = new ArrayList<>();
+        for (EntryKey e : done) {
+            items.add(TransactWriteItem.builder().delete(d -> d.tableName(table)
+                    .key(entryKey(site, e.batchId(), e.urlHash())).conditionExpression(RELEASED)).build());
+        }
+        for (FrontierEntry e : due) {
+            items.add(takePending(e, now));
+        }
+        int net = due.size() - done.size();
+        items.add(counter(site, "ADD released :net, pending :minusN SET progressAt = :now", ROOM_FOR,
+                Map.of(":net", n(net), ":minusN", n(-due.size()), ":now", n(now.toEpochMilli()),
+                        ":room", n(cap - net))));
+        if (transact(items.toArray(TransactWriteItem[]::new))) {
+            return List.copyOf(due);
+        }
+        return FrontierStore.super.doneAndRelease(site, done, due, now, cap);
+    }
+
     @Override
     public boolean requeue(FetchJob at, int attempt, Instant notBefore, Instant now) {
         SiteKey site = at.siteKey();

@@ -225,6 +225,23 @@ class DynamoDbFrontierStoreTest extends FrontierStoreContract {
     }
 
     @Test
+    void doneAndRelease_whenRoomForAll_isOneTransactionWithOneCounterUpdate() {
+        List<FrontierEntry> entries = IntStream.range(0, 4).mapToObj(i -> entry("one" + i, i, NOW)).toList();
+        store.parkAll(entries);
+        store.releaseAll(site(), entries.subList(0, 2), NOW, 3);
+        ConflictingDynamoDb counting = new ConflictingDynamoDb(dynamo, 0);
+
+        List<FrontierEntry> released = new DynamoDbFrontierStore(counting, table).doneAndRelease(site(),
+                List.of(new FrontierStore.EntryKey(entries.get(0).batchId(), entries.get(0).urlHash())),
+                entries.subList(2, 4), NOW, 3);
+
+        assertEquals(entries.subList(2, 4), released);
+        assertEquals(1, counting.transactions.get(), "the done, two releases and the counter in one write");
+        assertEquals(3, counter(site(), "released"));
+        assertEquals(0, counter(site(), "pending"));
+    }
+
+    @Test
     void parkAll_whenSomeAlreadyParkedOrReleased_countsThemOnItsCounters() {
         List<FrontierEntry> entries = new ArrayList<>();
         for (int i = 0; i < 120; i++) { // three transactions

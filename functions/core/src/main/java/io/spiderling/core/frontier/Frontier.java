@@ -391,13 +391,37 @@ public final class Frontier {
         @Override
         public void close() {
             Instant now = clock.instant();
-            finished.forEach((site, keys) -> store.doneAll(site, List.copyOf(keys), now));
+            finished.forEach((site, keys) -> doneAndRelease(site, List.copyOf(keys), now));
+            touched.removeAll(finished.keySet());
             finished.clear();
             for (SiteKey site : touched) {
                 release(site);
             }
             touched.clear();
         }
+    }
+
+    /**
+     * Frees a site's finished places and releases its next due entries into them in one write ({@link
+     * FrontierStore#doneAndRelease}), when it has entries pending: the same as freeing them, then {@link #release}.
+     * The room counts the finished places as free; should one not be released after all (a duplicate delivery), the
+     * store's condition on the count refuses the write and it falls back to the two steps.
+     */
+    private void doneAndRelease(SiteKey site, List<FrontierStore.EntryKey> keys, Instant now) {
+        Optional<SiteState> read = store.state(site);
+        if (read.isEmpty() || read.get().pending() == 0 || fetchSwitch.paused()) {
+            store.doneAll(site, keys, now);
+            release(site);
+            return;
+        }
+        SiteState state = read.get();
+        scheduleFirstLook(site, state, now);
+        int cap = settings.depthCap(site);
+        int room = cap - Math.max(0, state.released() - keys.size());
+        List<FrontierEntry> due = room > 0 ? store.due(site, now, room) : List.of();
+        List<FetchJob> jobs = store.doneAndRelease(site, keys, due, now, cap).stream()
+                .map(FrontierEntry::job).toList();
+        sendReleased(jobs, now);
     }
 
     /**

@@ -163,6 +163,17 @@ public interface FrontierStore {
     }
 
     /**
+     * {@link #doneAll} for a site's handled entries, then {@link #releaseAll} for its due ones: the places the first
+     * free count for the second. An adapter may do both in one write, with one update of the site's counts; the
+     * result is the same as the two calls in turn. Returns the entries released now, in order.
+     */
+    default List<FrontierEntry> doneAndRelease(SiteKey site, List<EntryKey> done, List<FrontierEntry> due,
+            Instant now, int cap) {
+        doneAll(site, done, now);
+        return releaseAll(site, due, now, cap);
+    }
+
+    /**
      * Every site with a counter. It reads the whole store: for a restart of the local stack, never for the sweep.
      */
     List<SiteKey> activeSites();

@@ -324,6 +324,67 @@ public abstract class FrontierStoreContract {
     }
 
     @Test
+    void doneAndRelease_whenTheDonesPlacesMakeRoom_releasesIntoThemAndCountsOnce() {
+        List<FrontierEntry> entries = IntStream.range(0, 4).mapToObj(i -> entry("dr" + i, i, NOW)).toList();
+        store.parkAll(entries);
+        store.releaseAll(site(), entries.subList(0, 2), NOW, 2);
+
+        List<FrontierEntry> released = store.doneAndRelease(site(), keys(entries.subList(0, 2)),
+                entries.subList(2, 4), NOW.plusSeconds(3), 2);
+
+        assertEquals(entries.subList(2, 4), released);
+        assertEquals(new FrontierStore.SiteState(0, 2, Optional.of(NOW.plusSeconds(3)), Optional.empty()),
+                store.state(site()).orElseThrow(), "the handled jobs are progress");
+        assertEquals(List.of(), store.due(site(), NOW, 10));
+        assertEquals(List.of(2L, 3L), store.releasedBefore(site(), NOW.plusSeconds(5)).stream()
+                .map(FrontierEntry::order).sorted().toList(), "the handled entries are gone");
+    }
+
+    @Test
+    void doneAndRelease_whenTheCapLeavesRoomForFewer_releasesUpToIt() {
+        List<FrontierEntry> entries = IntStream.range(0, 4).mapToObj(i -> entry("few" + i, i, NOW)).toList();
+        store.parkAll(entries);
+        store.releaseAll(site(), entries.subList(0, 2), NOW, 2);
+
+        List<FrontierEntry> released = store.doneAndRelease(site(), keys(entries.subList(0, 1)),
+                entries.subList(2, 4), NOW, 2);
+
+        assertEquals(entries.subList(2, 3), released);
+        assertEquals(2, store.released(site()));
+        assertEquals(entries.subList(3, 4), store.due(site(), NOW, 10), "what found no room stays pending");
+    }
+
+    @Test
+    void doneAndRelease_whenOneDoneIsNotReleased_releasesAndCountsEachOnce() {
+        List<FrontierEntry> entries = IntStream.range(0, 3).mapToObj(i -> entry("dup" + i, i, NOW)).toList();
+        store.parkAll(entries);
+        store.releaseAll(site(), entries.subList(0, 2), NOW, 5);
+        FrontierEntry first = entries.getFirst();
+        store.done(site(), first.batchId(), first.urlHash(), NOW); // a duplicate delivery got there first
+
+        List<FrontierEntry> released = store.doneAndRelease(site(), keys(entries.subList(0, 2)),
+                entries.subList(2, 3), NOW, 5);
+
+        assertEquals(entries.subList(2, 3), released);
+        assertEquals(new FrontierStore.SiteState(0, 1, Optional.of(NOW), Optional.empty()),
+                store.state(site()).orElseThrow());
+    }
+
+    @Test
+    void doneAndRelease_whenAnEntryWasTakenByAnotherReleaser_skipsItAndFreesThePlaces() {
+        List<FrontierEntry> entries = IntStream.range(0, 3).mapToObj(i -> entry("took" + i, i, NOW)).toList();
+        store.parkAll(entries);
+        store.releaseAll(site(), entries.subList(0, 2), NOW, 5);
+
+        List<FrontierEntry> released = store.doneAndRelease(site(), keys(entries.subList(0, 1)),
+                entries.subList(1, 3), NOW, 5);
+
+        assertEquals(entries.subList(2, 3), released, "the entry released already is not sent again");
+        assertEquals(2, store.released(site()));
+        assertEquals(List.of(), store.due(site(), NOW, 10));
+    }
+
+    @Test
     void done_whenEntryIsPending_leavesIt() {
         FrontierEntry e = entry("p", 1, NOW);
         store.park(e);
@@ -586,6 +647,10 @@ public abstract class FrontierStoreContract {
             marks.addAll(store.sweepDue(shard, now, 100_000));
         }
         return marks;
+    }
+
+    private static List<FrontierStore.EntryKey> keys(List<FrontierEntry> entries) {
+        return entries.stream().map(e -> new FrontierStore.EntryKey(e.batchId(), e.urlHash())).toList();
     }
 
     /** This test's site. */
