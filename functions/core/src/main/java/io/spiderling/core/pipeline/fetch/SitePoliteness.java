@@ -81,6 +81,11 @@ public final class SitePoliteness {
      * off for a random part of {@code CONTENTION_STEP × 2^losses} (at most 64 steps) before it writes again.
      */
     private static final int RATE_ATTEMPTS = 20;
+    /**
+     * The most slots one write of a site's rate item takes for a session's fetches asking at once: an invocation
+     * takes at most 10 messages, so at most 10 of its fetches ask for one site.
+     */
+    static final int MAX_SLOTS_AT_ONCE = 10;
     private static final java.time.Duration CONTENTION_STEP = java.time.Duration.ofMillis(2);
 
     /**
@@ -276,7 +281,15 @@ public final class SitePoliteness {
     private static final class Site {
         private Optional<SiteRate> known;
         private final List<Deferred> deferred = new ArrayList<>();
+        /** Slots one of the session's fetches took for others that were asking at the time, in order. */
+        private final java.util.ArrayDeque<Gate.Go> spare = new java.util.ArrayDeque<>();
+        /** The session's fetches asking for a slot of the site now, whether waiting for their turn or taking it. */
+        private final java.util.concurrent.atomic.AtomicInteger asking =
+                new java.util.concurrent.atomic.AtomicInteger();
     }
+
+    /** A slot decision for the fetch asking ({@code first}) and the slots granted with it for the others asking. */
+    private record Taken(Gate first, List<Gate.Go> spare) {}
 
     /**
      * One invocation's view of the sites it fetches from: the robots.txt entries and rate items it read, and the
@@ -344,8 +357,12 @@ public final class SitePoliteness {
                 if (outcome != FetchOutcome.THROTTLED && !outcome.siteFailure()) {
                     return;
                 }
+                // Slots taken for the session's other fetches before this answer are given back with it: the site
+                // may now be paused, or slowed down, and they ask again.
+                List<Gate.Go> unused = List.copyOf(site.spare);
+                site.spare.clear();
                 try {
-                    change(go.site(), site, state -> new Step<>(state, null));
+                    change(go.site(), site, state -> new Step<>(released(state, unused), null));
                 } catch (Contended e) {
                     // Still deferred: the answer rides on the site's next write, as an ordinary one does.
                 }
@@ -360,9 +377,11 @@ public final class SitePoliteness {
         public void close() {
             sites.forEach((key, site) -> {
                 synchronized (site) {
-                    if (!site.deferred.isEmpty()) {
+                    if (!site.deferred.isEmpty() || !site.spare.isEmpty()) {
+                        List<Gate.Go> unused = List.copyOf(site.spare);
+                        site.spare.clear();
                         try {
-                            change(key, site, state -> new Step<>(state, null));
+                            change(key, site, state -> new Step<>(released(state, unused), null));
                         } catch (Contended e) {
                             site.deferred.clear();
                         }
@@ -406,14 +425,13 @@ public final class SitePoliteness {
             Duration base = limiter.baseInterval(key.value(), overrides, crawlDelay);
             Site site = site(key);
             Gate gate;
-            synchronized (site) {
-                try {
-                    gate = slot(key, site, base);
-                } catch (Contended e) {
-                    // Every attempt lost to another fetcher's slot: the site's slots are taken for now.
-                    gate = new Gate.Wait(clock.instant().plus(limiter.settings().admission().maxDelay()),
-                            "rate: contended");
+            site.asking.incrementAndGet();
+            try {
+                synchronized (site) {
+                    gate = take(key, site, base);
                 }
+            } finally {
+                site.asking.decrementAndGet();
             }
             // The fetcher holds a request that comes early until its slot, on the thread that writes it: waking a
             // little before the slot leaves its own delays (a busy core, a connection to open) out of the send time.
@@ -426,17 +444,46 @@ public final class SitePoliteness {
             return gate;
         }
 
-        /** The read-decide-write of one slot: a {@link Gate.Go} with its send window, or a refusal's wait. */
-        private Gate slot(SiteKey key, Site site, Duration base) {
+        /**
+         * A slot taken for this fetch by another of the session's fetches of the site, or else one read, decided and
+         * written, with a slot for each other fetch asking at the time ({@link #MAX_SLOTS_AT_ONCE} in all at most):
+         * fetches of one site in one invocation then write its rate item once instead of once each. Called with the
+         * site's lock held.
+         */
+        private Gate take(SiteKey key, Site site, Duration base) {
+            Gate.Go spare = site.spare.pollFirst();
+            if (spare != null) {
+                return spare;
+            }
+            try {
+                Taken taken = slots(key, site, base);
+                site.spare.addAll(taken.spare());
+                return taken.first();
+            } catch (Contended e) {
+                // Every attempt lost to another fetcher's slot: the site's slots are taken for now.
+                return new Gate.Wait(clock.instant().plus(limiter.settings().admission().maxDelay()),
+                        "rate: contended");
+            }
+        }
+
+        /**
+         * The read-decide-write of a slot for each of the session's fetches asking when the decision is made (once the
+         * state is read): each a {@link Gate.Go} with its send window.
+         */
+        private Taken slots(SiteKey key, Site site, Duration base) {
             return change(key, site, state -> {
                 SiteRate rebased = limiter.rebase(state, base);
+                int wanted = Math.min(Math.max(1, site.asking.get()), MAX_SLOTS_AT_ONCE);
                 // A slot no earlier than the fetcher's lead from now: a request whose slot is "now" would have to
                 // open its connection within the window (a cold start misses it); with the lead it connects before.
-                return switch (limiter.acquire(rebased, nowMillis().plus(fetcher.lead()), 1)) {
-                    case RateDecision.Refused refused -> new Step<>(null, new Gate.Wait(refused.retryAt(),
-                            "rate: " + refused.reason().name().toLowerCase(java.util.Locale.ROOT)), true);
-                    case RateDecision.Granted granted -> new Step<>(granted.next(), new Gate.Go(key,
-                            granted.slots().getFirst(), limiter.sendBy(rebased, granted.slots().getFirst())));
+                return switch (limiter.acquire(rebased, nowMillis().plus(fetcher.lead()), wanted)) {
+                    case RateDecision.Refused refused -> new Step<>(null, new Taken(new Gate.Wait(refused.retryAt(),
+                            "rate: " + refused.reason().name().toLowerCase(java.util.Locale.ROOT)), List.of()), true);
+                    case RateDecision.Granted granted -> {
+                        List<Gate.Go> gos = granted.slots().stream()
+                                .map(slot -> new Gate.Go(key, slot, limiter.sendBy(rebased, slot))).toList();
+                        yield new Step<>(granted.next(), new Taken(gos.getFirst(), gos.subList(1, gos.size())));
+                    }
                 };
             }, base);
         }
@@ -490,6 +537,15 @@ public final class SitePoliteness {
             }
             throw new Contended("rate item of " + key.value() + " kept changing under " + RATE_ATTEMPTS
                     + " attempts");
+        }
+
+        /** The state with the places of slots taken for fetches that never asked for them given back. */
+        private SiteRate released(SiteRate state, List<Gate.Go> unused) {
+            SiteRate s = state;
+            for (Gate.Go go : unused) {
+                s = limiter.release(s, go.slot());
+            }
+            return s;
         }
 
         private SiteRate fold(SiteRate state, List<Deferred> answers) {

@@ -264,6 +264,59 @@ class SitePolitenessTest {
         assertEquals(18, backoffs.size(), "a random backoff after each loss from the third on");
     }
 
+    @Test
+    void acquire_whenAnotherFetchOfTheSessionAsksMeanwhile_takesBothSlotsInOneWrite() throws Exception {
+        InMemoryRateStore stored = new InMemoryRateStore();
+        java.util.concurrent.CountDownLatch readHeld = new java.util.concurrent.CountDownLatch(1);
+        java.util.concurrent.CountDownLatch letRead = new java.util.concurrent.CountDownLatch(1);
+        AtomicInteger saves = new AtomicInteger();
+        io.spiderling.core.port.RateStore counting = new io.spiderling.core.port.RateStore() {
+            @Override
+            public Optional<io.spiderling.core.politeness.SiteRate> find(SiteKey key) {
+                readHeld.countDown();
+                try {
+                    letRead.await();
+                } catch (InterruptedException e) {
+                    throw new IllegalStateException(e);
+                }
+                return stored.find(key);
+            }
+
+            @Override
+            public Written save(SiteKey key, io.spiderling.core.politeness.SiteRate next, long readVersion) {
+                saves.incrementAndGet();
+                return stored.save(key, next, readVersion);
+            }
+        };
+        SitePoliteness.Session session = SitePoliteness.builder()
+                .robots(RobotsPolicy.create()).robotsStore(new InMemoryRobotsStore()).limiter(RateLimiter.create())
+                .rates(counting).overrides(new RateOverrides(java.util.Map.of(FIRST.siteKey().value(),
+                        java.math.BigDecimal.TEN))).fetcher(site)
+                .normalizer(UrlNormalizer.create()).clock(clock).pause(until -> { }).jitter(() -> 0.0).build()
+                .session();
+        SiteKey key = FIRST.siteKey();
+        var gates = new java.util.concurrent.ConcurrentLinkedQueue<SitePoliteness.Gate>();
+        Thread first = new Thread(() -> gates.add(session.acquire(key, Optional.empty())));
+        first.start();
+        readHeld.await();
+        Thread second = new Thread(() -> gates.add(session.acquire(key, Optional.empty())));
+        second.start();
+        while (second.getState() != Thread.State.BLOCKED) { // asking, and waiting for the first's turn to end
+            Thread.onSpinWait();
+        }
+        letRead.countDown();
+        first.join();
+        second.join();
+
+        assertEquals(1, saves.get(), "one write of the rate item for both fetches");
+        List<Instant> slots = gates.stream().map(g -> assertInstanceOf(SitePoliteness.Gate.Go.class, g).slot())
+                .sorted().toList();
+        assertEquals(2, slots.size());
+        assertTrue(Duration.between(slots.get(0), slots.get(1)).toMillis() >= 100, "10 a second: " + slots);
+        assertEquals(slots, stored.find(key).orElseThrow().inFlight().stream().sorted().toList(),
+                "both slots count as in flight");
+    }
+
     /** Counts the late sends the session reports. */
     private static final class LateCount implements FetchTelemetry {
         final AtomicInteger late = new AtomicInteger();
