@@ -426,10 +426,10 @@ public final class DynamoDbFrontierStore implements FrontierStore {
 
     @Override
     public boolean release(FrontierEntry e, Instant now, int cap) {
-        return transact(
-                takePending(e, now),
+        WriterToken token = WriterToken.fresh();
+        return released(List.of(takePending(e, now, token),
                 counter(e.site(), "ADD released :one, pending :minusOne", BELOW_CAP,
-                        Map.of(":one", n(1), ":minusOne", n(-1), ":cap", n(cap))));
+                        Map.of(":one", n(1), ":minusOne", n(-1), ":cap", n(cap)))), e, 0, token);
     }
 
     /**
@@ -450,13 +450,14 @@ public final class DynamoDbFrontierStore implements FrontierStore {
                 }
                 continue;
             }
+            WriterToken token = WriterToken.fresh();
             List<TransactWriteItem> items = new ArrayList<>();
             for (FrontierEntry e : chunk) {
-                items.add(takePending(e, now));
+                items.add(takePending(e, now, token));
             }
             items.add(counter(site, "ADD released :n, pending :minusN", ROOM_FOR,
                     Map.of(":n", n(chunk.size()), ":minusN", n(-chunk.size()), ":room", n(cap - chunk.size()))));
-            if (transact(items.toArray(TransactWriteItem[]::new))) {
+            if (released(items, chunk.getFirst(), 0, token)) {
                 released.addAll(chunk);
             } else {
                 for (FrontierEntry e : chunk) {
@@ -506,19 +507,20 @@ public final class DynamoDbFrontierStore implements FrontierStore {
         if (done.isEmpty() || due.isEmpty() || done.size() + due.size() + 1 > MAX_TRANSACTION) {
             return FrontierStore.super.doneAndRelease(site, done, due, now, cap);
         }
+        WriterToken token = WriterToken.fresh();
         List<TransactWriteItem> items = new ArrayList<>();
         for (EntryKey e : done) {
             items.add(TransactWriteItem.builder().delete(d -> d.tableName(table)
                     .key(entryKey(site, e.batchId(), e.urlHash())).conditionExpression(RELEASED)).build());
         }
         for (FrontierEntry e : due) {
-            items.add(takePending(e, now));
+            items.add(takePending(e, now, token));
         }
         int net = due.size() - done.size();
         items.add(counter(site, "ADD released :net, pending :minusN SET progressAt = :now", ROOM_FOR,
                 Map.of(":net", n(net), ":minusN", n(-due.size()), ":now", n(now.toEpochMilli()),
                         ":room", n(cap - net))));
-        if (transact(items.toArray(TransactWriteItem[]::new))) {
+        if (released(items, due.getFirst(), done.size(), token)) {
             return List.copyOf(due);
         }
         return FrontierStore.super.doneAndRelease(site, done, due, now, cap);
@@ -602,13 +604,40 @@ public final class DynamoDbFrontierStore implements FrontierStore {
      * Releases the pending entry in place, for its next send, on the condition that it is still the one read
      * ({@link #PENDING_AS_READ}): its {@code ord} goes, so it leaves the index.
      */
-    private TransactWriteItem takePending(FrontierEntry e, Instant now) {
+    /** The release of a pending entry as read, stamped with the releasing call's token ({@link #released}). */
+    private TransactWriteItem takePending(FrontierEntry e, Instant now, WriterToken token) {
         return TransactWriteItem.builder().update(u -> u.tableName(table)
                 .key(entryKey(e.site(), e.batchId(), e.urlHash()))
-                .updateExpression("SET send = :next, releasedAt = :now REMOVE ord")
+                .updateExpression("SET send = :next, releasedAt = :now, " + WriterToken.set() + " REMOVE ord")
                 .conditionExpression(PENDING_AS_READ)
-                .expressionAttributeValues(Map.of(":send", n(e.send()), ":next", n(e.send() + 1),
-                        ":now", n(now.toEpochMilli())))).build();
+                .expressionAttributeValues(token.values(Map.of(":send", n(e.send()), ":next", n(e.send() + 1),
+                        ":now", n(now.toEpochMilli()))))).build();
+    }
+
+    /**
+     * Writes a transaction that releases entries, {@code first} at {@code at} among its items; true when it applied.
+     * It may have applied though the call failed or came back refused: its reply was lost, and the SDK's next attempt
+     * met the first attempt's own write (or gave up). A job released and not sent would wait until presumed lost
+     * (ADR 6), so when {@code first}'s own condition failed, or the call failed, the entry tells: it carries the
+     * call's token only if this call released it. A transaction is all or nothing, so one entry tells for all.
+     */
+    private boolean released(List<TransactWriteItem> items, FrontierEntry first, int at, WriterToken token) {
+        Optional<List<CancellationReason>> refused;
+        try {
+            refused = Transactions.write(dynamo, items.toArray(TransactWriteItem[]::new));
+        } catch (RuntimeException failed) {
+            if (token.on(entryItem(first))) {
+                return true;
+            }
+            throw failed;
+        }
+        return refused.isEmpty() || Transactions.CONDITION_FAILED.equals(refused.get().get(at).code())
+                && token.on(entryItem(first));
+    }
+
+    private Map<String, AttributeValue> entryItem(FrontierEntry e) {
+        return dynamo.getItem(b -> b.tableName(table).key(entryKey(e.site(), e.batchId(), e.urlHash()))
+                .consistentRead(true)).item();
     }
 
     /** A pending entry: in the index by its order. */

@@ -20,8 +20,10 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
  * put of a whole item, SETs of given values), and what changes between the two attempts is another writer's: its own
  * token then refuses the second attempt, as it should.
  *
- * <p>Transactions need none of this: the SDK gives every TransactWriteItems call a client request token, the same in
- * its retries, and DynamoDB applies a call it has seen that token for (within ten minutes) only once.
+ * <p>Transactions need none of this to apply once: the SDK gives every TransactWriteItems call a client request token,
+ * the same in its retries, and DynamoDB applies a call it has seen that token for (within ten minutes) only once. But a
+ * caller that must know whether its call applied after an error (the frontier's releases, whose jobs must then be
+ * sent) stamps the items with a token and reads one back ({@link #on}).
  */
 final class WriterToken {
 
@@ -59,6 +61,11 @@ final class WriterToken {
         Map<String, AttributeValue> all = new HashMap<>(values);
         all.put(PLACEHOLDER, value);
         return all;
+    }
+
+    /** Whether the item (as read; null when absent) carries this token: this very write applied to it. */
+    boolean on(Map<String, AttributeValue> item) {
+        return item != null && value.equals(item.get(ATTRIBUTE));
     }
 
     /** The clause an update's SET adds, so that the item carries the token. */

@@ -241,6 +241,37 @@ class DynamoDbFrontierStoreTest extends FrontierStoreContract {
         assertEquals(0, counter(site(), "pending"));
     }
 
+    @org.junit.jupiter.params.ParameterizedTest(name = "{0}")
+    @org.junit.jupiter.params.provider.ValueSource(strings = {"the call fails", "the call is sent again"})
+    void releaseAll_whenTheWriteAppliedButItsReplyWasLost_returnsTheEntriesToBeSent(String afterwards) {
+        String name = afterwards.equals("the call fails") ? "fails" : "again"; // a site of each case's own
+        List<FrontierEntry> entries = IntStream.range(0, 3).mapToObj(i -> entry(name, "lost" + i, i, NOW)).toList();
+        store.parkAll(entries);
+        DynamoDbClient replyLost = (DynamoDbClient) java.lang.reflect.Proxy.newProxyInstance(
+                DynamoDbClient.class.getClassLoader(), new Class<?>[] {DynamoDbClient.class}, (proxy, method, args) -> {
+                    try {
+                        Object reply = method.invoke(dynamo, args);
+                        if (!method.getName().equals("transactWriteItems")) {
+                            return reply;
+                        }
+                        if (afterwards.equals("the call fails")) {
+                            throw software.amazon.awssdk.services.dynamodb.model.DynamoDbException.builder()
+                                    .statusCode(500).message("reply lost").build();
+                        }
+                        return method.invoke(dynamo, args); // the SDK's next attempt, refused by the first's write
+                    } catch (java.lang.reflect.InvocationTargetException e) {
+                        throw e.getCause();
+                    }
+                });
+        DynamoDbFrontierStore lossy = new DynamoDbFrontierStore(replyLost, table);
+
+        assertEquals(entries.subList(0, 2), lossy.releaseAll(site(name), entries.subList(0, 2), NOW, 5));
+        assertTrue(lossy.release(entries.get(2), NOW, 5), "released, so its job must be sent");
+
+        assertEquals(3, counter(site(name), "released"));
+        assertFalse(store.release(entries.get(2), NOW, 5), "another call's release of the same copy is refused");
+    }
+
     @Test
     void parkAll_whenSomeAlreadyParkedOrReleased_countsThemOnItsCounters() {
         List<FrontierEntry> entries = new ArrayList<>();
