@@ -235,12 +235,13 @@ public final class DynamoDbFrontierStore implements FrontierStore {
             }
             rest = new ArrayList<>(rest.subList(pack.size(), rest.size()));
             while (!pack.isEmpty()) {
+                WriterToken token = WriterToken.fresh();
                 List<TransactWriteItem> writes = new ArrayList<>();
                 List<SiteKey> itemSites = new ArrayList<>();
                 for (SiteKey site : pack) {
                     List<FrontierEntry> its = bySite.get(site);
                     for (FrontierEntry e : its) {
-                        Map<String, AttributeValue> item = releasedItem(e, now);
+                        Map<String, AttributeValue> item = token.stamp(releasedItem(e, now));
                         writes.add(TransactWriteItem.builder().put(p -> p.tableName(table).item(item)
                                 .conditionExpression(ABSENT)).build());
                         itemSites.add(site);
@@ -251,7 +252,7 @@ public final class DynamoDbFrontierStore implements FrontierStore {
                     itemSites.add(site);
                 }
                 Optional<List<CancellationReason>> refused =
-                        Transactions.write(dynamo, writes.toArray(TransactWriteItem[]::new));
+                        write(writes, bySite.get(pack.getFirst()).getFirst(), 0, token);
                 if (refused.isEmpty()) {
                     parked.addAll(pack);
                     break;
@@ -622,17 +623,30 @@ public final class DynamoDbFrontierStore implements FrontierStore {
      * call's token only if this call released it. A transaction is all or nothing, so one entry tells for all.
      */
     private boolean released(List<TransactWriteItem> items, FrontierEntry first, int at, WriterToken token) {
+        return write(items, first, at, token).isEmpty();
+    }
+
+    /**
+     * {@link Transactions#write} of a transaction that releases entries, {@code first} at {@code at} among its items
+     * and each stamped with {@code token}: empty when it applied, this call's lost-reply attempt included
+     * ({@link #released}), else the cancellation reasons.
+     */
+    private Optional<List<CancellationReason>> write(List<TransactWriteItem> items, FrontierEntry first, int at,
+            WriterToken token) {
         Optional<List<CancellationReason>> refused;
         try {
             refused = Transactions.write(dynamo, items.toArray(TransactWriteItem[]::new));
         } catch (RuntimeException failed) {
             if (token.on(entryItem(first))) {
-                return true;
+                return Optional.empty();
             }
             throw failed;
         }
-        return refused.isEmpty() || Transactions.CONDITION_FAILED.equals(refused.get().get(at).code())
-                && token.on(entryItem(first));
+        if (refused.isPresent() && Transactions.CONDITION_FAILED.equals(refused.get().get(at).code())
+                && token.on(entryItem(first))) {
+            return Optional.empty();
+        }
+        return refused;
     }
 
     private Map<String, AttributeValue> entryItem(FrontierEntry e) {

@@ -270,6 +270,9 @@ class DynamoDbFrontierStoreTest extends FrontierStoreContract {
 
         assertEquals(3, counter(site(name), "released"));
         assertFalse(store.release(entries.get(2), NOW, 5), "another call's release of the same copy is refused");
+        FrontierEntry first = entry(name + "-new", "first", 0, NOW);
+        assertEquals(java.util.Set.of(first.site()), lossy.parkReleased(List.of(first), NOW, s -> 5),
+                "a new site's first URL, parked released: to be sent");
     }
 
     @Test
