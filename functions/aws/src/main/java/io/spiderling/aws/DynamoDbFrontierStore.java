@@ -603,9 +603,9 @@ public final class DynamoDbFrontierStore implements FrontierStore {
 
     /**
      * Releases the pending entry in place, for its next send, on the condition that it is still the one read
-     * ({@link #PENDING_AS_READ}): its {@code ord} goes, so it leaves the index.
+     * ({@link #PENDING_AS_READ}): its {@code ord} goes, so it leaves the index. It carries the releasing call's
+     * token ({@link #released}).
      */
-    /** The release of a pending entry as read, stamped with the releasing call's token ({@link #released}). */
     private TransactWriteItem takePending(FrontierEntry e, Instant now, WriterToken token) {
         return TransactWriteItem.builder().update(u -> u.tableName(table)
                 .key(entryKey(e.site(), e.batchId(), e.urlHash()))
