@@ -36,14 +36,18 @@ import software.amazon.awssdk.services.dynamodb.model.TransactWriteItem;
  * {@code pk}, {@code ord}).
  *
  * <ul>
- *   <li>Entry: {@code pk = F#<site>}, {@code sk = E#<batchId>#<urlHash>}, one item whatever its state, changed in
- *       place; {@code url}, {@code batchId}, {@code attempt}, {@code order}, {@code notBefore} (epoch ms) and
- *       {@code send}. A pending entry also carries {@code ord} (its order again), so the sparse {@code byOrder} index
+ *   <li>Entry: {@code pk = F#<site>} in the site's first partition, {@code F#<site>#<p>} in its partition p
+ *       ({@link FrontierEntry#partition}, with {@code part = p}), {@code sk = E#<batchId>#<urlHash>}, one item whatever
+ *       its state, changed in place; {@code url}, {@code batchId}, {@code attempt}, {@code order}, {@code notBefore}
+ *       (epoch ms) and {@code send}. Each partition is its own item collection, so a site allowed many requests a
+ *       second spreads its entries' writes over as many keys. A pending entry also carries {@code ord} (its order again), so the sparse {@code byOrder} index
  *       holds exactly the pending entries, in release order; a released one carries {@code releasedAt} instead. A
  *       release removes {@code ord} and sets {@code releasedAt}; a wait does the opposite. A park is one put on
  *       condition that the item is absent, which refuses a (batch, URL) pending or released alike.</li>
  *   <li>Site counter: {@code pk = COUNT#<site>}, {@code sk = count}; {@code pending}, {@code released},
- *       {@code progressAt} (epoch ms of the last done or wait) and {@code checkAt} (epoch ms of the sweep's next look).
+ *       {@code progressAt} (epoch ms of the last done or wait), {@code checkAt} (epoch ms of the sweep's next look) and
+ *       {@code parts}, the set of partitions other than the first that a park put entries in (so a release reads
+ *       those).
  *       Keyed by its site, so no two sites share a partition through it, and deleted when both counts are zero.</li>
  *   <li>Sweep mark: {@code pk = SWEEP#<hour>#<shard>}, {@code sk = <checkAt, 13 digits>#<site>}, where hour is
  *       checkAt's hour since the epoch and shard one of {@value #SHARDS} by the site's hash: the sweep queries the
@@ -122,8 +126,18 @@ public final class DynamoDbFrontierStore implements FrontierStore {
     }
 
     /** An entry's key, whether pending or released. */
-    static Map<String, AttributeValue> entryKey(SiteKey site, String batchId, String urlHash) {
-        return Map.of("pk", s("F#" + site.value()), "sk", s("E#" + batchId + "#" + urlHash));
+    static Map<String, AttributeValue> entryKey(SiteKey site, EntryKey entry) {
+        return Map.of("pk", s(partitionKey(site, entry.partition())),
+                "sk", s("E#" + entry.batchId() + "#" + entry.urlHash()));
+    }
+
+    static Map<String, AttributeValue> entryKey(FrontierEntry e) {
+        return entryKey(e.site(), EntryKey.of(e));
+    }
+
+    /** The partition key of one of a site's frontier partitions: {@code F#<site>}, then {@code F#<site>#<p>}. */
+    static String partitionKey(SiteKey site, int partition) {
+        return "F#" + site.value() + (partition == 0 ? "" : "#" + partition);
     }
 
     static Map<String, AttributeValue> counterKey(SiteKey site) {
@@ -153,7 +167,7 @@ public final class DynamoDbFrontierStore implements FrontierStore {
         Map<String, AttributeValue> item = pendingItem(e);
         return transact(
                 TransactWriteItem.builder().put(p -> p.tableName(table).item(item).conditionExpression(ABSENT)).build(),
-                counter(e.site(), "ADD pending :one", null, Map.of(":one", n(1))));
+                parkCounter(e.site(), "ADD pending :one", null, Map.of(":one", n(1)), List.of(e)));
     }
 
     /**
@@ -181,15 +195,16 @@ public final class DynamoDbFrontierStore implements FrontierStore {
             }
             rest = new ArrayList<>(rest.subList(pack.size(), rest.size()));
             while (!pack.isEmpty()) {
-                Map<SiteKey, Integer> counts = new java.util.LinkedHashMap<>();
+                Map<SiteKey, List<FrontierEntry>> bySite = new java.util.LinkedHashMap<>();
                 List<TransactWriteItem> writes = new ArrayList<>();
                 for (FrontierEntry e : pack) {
                     Map<String, AttributeValue> item = pendingItem(e);
                     writes.add(TransactWriteItem.builder().put(p -> p.tableName(table).item(item)
                             .conditionExpression(ABSENT)).build());
-                    counts.merge(e.site(), 1, Integer::sum);
+                    bySite.computeIfAbsent(e.site(), k -> new ArrayList<>()).add(e);
                 }
-                counts.forEach((site, k) -> writes.add(counter(site, "ADD pending :k", null, Map.of(":k", n(k)))));
+                bySite.forEach((site, its) -> writes.add(
+                        parkCounter(site, "ADD pending :k", null, Map.of(":k", n(its.size())), its)));
                 Optional<List<CancellationReason>> refused =
                         Transactions.write(dynamo, writes.toArray(TransactWriteItem[]::new));
                 if (refused.isEmpty()) {
@@ -246,9 +261,9 @@ public final class DynamoDbFrontierStore implements FrontierStore {
                                 .conditionExpression(ABSENT)).build());
                         itemSites.add(site);
                     }
-                    writes.add(counter(site, "ADD released :n", NOTHING_PENDING + " AND (" + ROOM_FOR + ")",
+                    writes.add(parkCounter(site, "ADD released :n", NOTHING_PENDING + " AND (" + ROOM_FOR + ")",
                             Map.of(":n", n(its.size()), ":zero", n(0),
-                                    ":room", n(cap.applyAsInt(site) - its.size()))));
+                                    ":room", n(cap.applyAsInt(site) - its.size())), its));
                     itemSites.add(site);
                 }
                 Optional<List<CancellationReason>> refused =
@@ -269,35 +284,84 @@ public final class DynamoDbFrontierStore implements FrontierStore {
         return parked;
     }
 
+    /**
+     * Each partition's index, in release order, read lazily a page at a time, and merged: the lowest order of all the
+     * partitions comes first. A site in one partition costs one query.
+     */
     @Override
-    public List<FrontierEntry> due(SiteKey site, Instant now, int limit) {
+    public List<FrontierEntry> due(SiteKey site, int spread, Instant now, int limit) {
         if (limit <= 0) {
             return List.of();
         }
-        // The paginator reads pages lazily, so it stops once enough due entries are collected.
+        if (spread <= 1) {
+            return dueIn(site, 0, now, Math.max(limit, MIN_PAGE)).limit(limit).toList();
+        }
+        // A partition holds about its share of what is due; one that holds more reads its next page when asked.
+        int page = Math.ceilDiv(limit, spread) + 2;
+        record Head(FrontierEntry entry, java.util.Iterator<FrontierEntry> rest) {}
+        java.util.PriorityQueue<Head> heads =
+                new java.util.PriorityQueue<>(java.util.Comparator.comparingLong(h -> h.entry().order()));
+        // The partitions' first pages side by side: one query's wait instead of spread queries' in turn.
+        List<java.util.concurrent.Future<Optional<Head>>> firsts = new ArrayList<>();
+        try (var reads = java.util.concurrent.Executors.newVirtualThreadPerTaskExecutor()) {
+            for (int p = 0; p < spread; p++) {
+                int partition = p;
+                firsts.add(reads.submit(() -> {
+                    java.util.Iterator<FrontierEntry> it = dueIn(site, partition, now, page).iterator();
+                    return it.hasNext() ? Optional.of(new Head(it.next(), it)) : Optional.<Head>empty();
+                }));
+            }
+        }
+        for (java.util.concurrent.Future<Optional<Head>> first : firsts) {
+            if (first.state() == java.util.concurrent.Future.State.FAILED) {
+                throw first.exceptionNow() instanceof RuntimeException e ? e
+                        : new IllegalStateException("reading a frontier partition failed", first.exceptionNow());
+            }
+            first.resultNow().ifPresent(heads::add);
+        }
+        List<FrontierEntry> due = new ArrayList<>();
+        while (due.size() < limit && !heads.isEmpty()) {
+            Head lowest = heads.poll();
+            due.add(lowest.entry());
+            if (lowest.rest().hasNext()) {
+                heads.add(new Head(lowest.rest().next(), lowest.rest()));
+            }
+        }
+        return due;
+    }
+
+    /** One partition's due entries in release order; the paginator reads a page only when the stream asks. */
+    private java.util.stream.Stream<FrontierEntry> dueIn(SiteKey site, int partition, Instant now, int page) {
         return dynamo.queryPaginator(b -> b.tableName(table).indexName(ORDER_INDEX)
                         .keyConditionExpression("pk = :pk")
                         .filterExpression(DUE_FILTER)
-                        .expressionAttributeValues(Map.of(":pk", s("F#" + site.value()), ":now", n(now.toEpochMilli())))
+                        .expressionAttributeValues(Map.of(":pk", s(partitionKey(site, partition)),
+                                ":now", n(now.toEpochMilli())))
                         .consistentRead(true)
                         .scanIndexForward(true)
-                        .limit(Math.max(limit, MIN_PAGE)))
-                .items().stream().limit(limit).map(DynamoDbFrontierStore::entry).toList();
+                        .limit(page))
+                .items().stream().map(DynamoDbFrontierStore::entry);
+    }
+
+    /** The site's partitions, as its counter names them now: for the reads that look at all its entries. */
+    private java.util.stream.IntStream partitions(SiteKey site) {
+        return java.util.stream.IntStream.range(0, state(site).map(SiteState::spread).orElse(1));
     }
 
     /**
-     * Queries of the site's partition by the batch's sort key prefix, eventually consistent, keeping the pending
+     * Queries of the site's partitions by the batch's sort key prefix, eventually consistent, keeping the pending
      * entries: for reports.
      */
     @Override
     public List<FrontierEntry> pendingOfBatch(SiteKey site, String batchId, int limit) {
-        return dynamo.queryPaginator(b -> b.tableName(table)
+        return partitions(site).boxed().flatMap(p -> dynamo.queryPaginator(b -> b.tableName(table)
                         .keyConditionExpression("pk = :pk AND begins_with(sk, :batch)")
                         .filterExpression(PENDING_FILTER)
-                        .expressionAttributeValues(Map.of(":pk", s("F#" + site.value()),
+                        .expressionAttributeValues(Map.of(":pk", s(partitionKey(site, p)),
                                 ":batch", s("E#" + batchId + "#")))
                         .limit(Math.max(limit, MIN_PAGE)))
-                .items().stream().limit(limit).map(DynamoDbFrontierStore::entry).toList();
+                .items().stream())
+                .limit(limit).map(DynamoDbFrontierStore::entry).toList();
     }
 
     @Override
@@ -307,8 +371,10 @@ public final class DynamoDbFrontierStore implements FrontierStore {
         if (item == null || item.isEmpty()) {
             return Optional.empty();
         }
+        int spread = 1 + (item.containsKey("parts")
+                ? item.get("parts").ns().stream().mapToInt(Integer::parseInt).max().orElse(0) : 0);
         return Optional.of(new SiteState((int) number(item, "pending", 0), (int) number(item, "released", 0),
-                instant(item, "progressAt"), instant(item, "checkAt")));
+                instant(item, "progressAt"), instant(item, "checkAt"), spread));
     }
 
     private static Optional<Instant> instant(Map<String, AttributeValue> item, String name) {
@@ -480,18 +546,18 @@ public final class DynamoDbFrontierStore implements FrontierStore {
         for (int from = 0; from < entries.size(); from += MAX_TRANSACTION - 1) {
             List<EntryKey> chunk = entries.subList(from, Math.min(entries.size(), from + MAX_TRANSACTION - 1));
             if (chunk.size() == 1) {
-                done(site, chunk.getFirst().batchId(), chunk.getFirst().urlHash(), now);
+                done(site, chunk.getFirst(), now);
                 continue;
             }
             List<TransactWriteItem> items = new ArrayList<>();
             for (EntryKey e : chunk) {
                 items.add(TransactWriteItem.builder().delete(d -> d.tableName(table)
-                        .key(entryKey(site, e.batchId(), e.urlHash())).conditionExpression(RELEASED)).build());
+                        .key(entryKey(site, e)).conditionExpression(RELEASED)).build());
             }
             items.add(counter(site, "ADD released :minusN SET progressAt = :now", null,
                     Map.of(":minusN", n(-chunk.size()), ":now", n(now.toEpochMilli()))));
             if (!transact(items.toArray(TransactWriteItem[]::new))) {
-                chunk.forEach(e -> done(site, e.batchId(), e.urlHash(), now));
+                chunk.forEach(e -> done(site, e, now));
             }
         }
     }
@@ -512,7 +578,7 @@ public final class DynamoDbFrontierStore implements FrontierStore {
         List<TransactWriteItem> items = new ArrayList<>();
         for (EntryKey e : done) {
             items.add(TransactWriteItem.builder().delete(d -> d.tableName(table)
-                    .key(entryKey(site, e.batchId(), e.urlHash())).conditionExpression(RELEASED)).build());
+                    .key(entryKey(site, e)).conditionExpression(RELEASED)).build());
         }
         for (FrontierEntry e : due) {
             items.add(takePending(e, now, token));
@@ -530,10 +596,8 @@ public final class DynamoDbFrontierStore implements FrontierStore {
     @Override
     public boolean requeue(FetchJob at, int attempt, Instant notBefore, Instant now) {
         SiteKey site = at.siteKey();
-        String batchId = at.batchId();
-        String urlHash = at.itemHash();
         Map<String, AttributeValue> released = dynamo.getItem(b -> b.tableName(table)
-                .key(entryKey(site, batchId, urlHash)).consistentRead(true)).item();
+                .key(entryKey(site, EntryKey.of(at))).consistentRead(true)).item();
         if (released == null || !released.containsKey("releasedAt")) {
             return false;
         }
@@ -550,10 +614,10 @@ public final class DynamoDbFrontierStore implements FrontierStore {
     }
 
     @Override
-    public void done(SiteKey site, String batchId, String urlHash, Instant now) {
+    public void done(SiteKey site, EntryKey entry, Instant now) {
         transact(
                 TransactWriteItem.builder().delete(d -> d.tableName(table)
-                        .key(entryKey(site, batchId, urlHash)).conditionExpression(RELEASED)).build(),
+                        .key(entryKey(site, entry)).conditionExpression(RELEASED)).build(),
                 counter(site, "ADD released :minusOne SET progressAt = :now", null,
                         Map.of(":minusOne", n(-1), ":now", n(now.toEpochMilli()))));
     }
@@ -578,19 +642,20 @@ public final class DynamoDbFrontierStore implements FrontierStore {
      */
     @Override
     public List<FrontierEntry> releasedBefore(SiteKey site, Instant cutoff) {
-        return dynamo.queryPaginator(b -> b.tableName(table)
+        return partitions(site).boxed().flatMap(p -> dynamo.queryPaginator(b -> b.tableName(table)
                         .keyConditionExpression("pk = :pk AND begins_with(sk, :entries)")
                         .filterExpression(RELEASED_BEFORE_FILTER)
-                        .expressionAttributeValues(Map.of(":pk", s("F#" + site.value()), ":entries", s("E#"),
+                        .expressionAttributeValues(Map.of(":pk", s(partitionKey(site, p)), ":entries", s("E#"),
                                 ":cutoff", n(cutoff.toEpochMilli())))
                         .consistentRead(true))
-                .items().stream().map(DynamoDbFrontierStore::entry).toList();
+                .items().stream())
+                .map(DynamoDbFrontierStore::entry).toList();
     }
 
     @Override
     public boolean resend(FrontierEntry e, Instant now) {
         try {
-            dynamo.updateItem(b -> b.tableName(table).key(entryKey(e.site(), e.batchId(), e.urlHash()))
+            dynamo.updateItem(b -> b.tableName(table).key(entryKey(e))
                     .updateExpression("SET send = :next, releasedAt = :now")
                     .conditionExpression(RELEASED_AS_READ)
                     .expressionAttributeValues(Map.of(":now", n(now.toEpochMilli()), ":send", n(e.send()),
@@ -608,7 +673,7 @@ public final class DynamoDbFrontierStore implements FrontierStore {
      */
     private TransactWriteItem takePending(FrontierEntry e, Instant now, WriterToken token) {
         return TransactWriteItem.builder().update(u -> u.tableName(table)
-                .key(entryKey(e.site(), e.batchId(), e.urlHash()))
+                .key(entryKey(e))
                 .updateExpression("SET send = :next, releasedAt = :now, " + WriterToken.set() + " REMOVE ord")
                 .conditionExpression(PENDING_AS_READ)
                 .expressionAttributeValues(token.values(Map.of(":send", n(e.send()), ":next", n(e.send() + 1),
@@ -650,13 +715,12 @@ public final class DynamoDbFrontierStore implements FrontierStore {
     }
 
     private Map<String, AttributeValue> entryItem(FrontierEntry e) {
-        return dynamo.getItem(b -> b.tableName(table).key(entryKey(e.site(), e.batchId(), e.urlHash()))
-                .consistentRead(true)).item();
+        return dynamo.getItem(b -> b.tableName(table).key(entryKey(e)).consistentRead(true)).item();
     }
 
     /** A pending entry: in the index by its order. */
     static Map<String, AttributeValue> pendingItem(FrontierEntry e) {
-        Map<String, AttributeValue> item = new HashMap<>(entryKey(e.site(), e.batchId(), e.urlHash()));
+        Map<String, AttributeValue> item = new HashMap<>(entryKey(e));
         item.putAll(common(e));
         item.put("ord", n(e.order()));
         return item;
@@ -664,7 +728,7 @@ public final class DynamoDbFrontierStore implements FrontierStore {
 
     /** An entry released for its next send, as a release of the pending entry leaves it. */
     static Map<String, AttributeValue> releasedItem(FrontierEntry e, Instant now) {
-        Map<String, AttributeValue> item = new HashMap<>(entryKey(e.site(), e.batchId(), e.urlHash()));
+        Map<String, AttributeValue> item = new HashMap<>(entryKey(e));
         item.putAll(common(e));
         item.put("send", n(e.send() + 1));
         item.put("releasedAt", n(now.toEpochMilli()));
@@ -679,6 +743,9 @@ public final class DynamoDbFrontierStore implements FrontierStore {
             m.put("request", s(e.hop().request().value()));
         }
         e.origin().ifPresent(o -> m.put("origin", s(o.value())));
+        if (e.partition() != 0) {
+            m.put("part", n(e.partition()));
+        }
         if (!e.via().isEmpty()) {
             m.put("via", AttributeValue.fromL(e.via().stream().map(Attrs::s).toList()));
         }
@@ -693,7 +760,23 @@ public final class DynamoDbFrontierStore implements FrontierStore {
         return FrontierEntry.builder().batchId(string(item, "batchId").orElseThrow()).hop(hop)
                 .attempt((int) number(item, "attempt", 0)).order(number(item, "order", 0))
                 .notBefore(Instant.ofEpochMilli(number(item, "notBefore", 0))).send((int) number(item, "send", 0))
-                .build();
+                .partition((int) number(item, "part", 0)).build();
+    }
+
+    /**
+     * A counter update of a park ({@code adds}, an ADD clause) that also adds the partitions of {@code entries} other
+     * than the first to the counter's {@code parts}, so that a release reads them.
+     */
+    private TransactWriteItem parkCounter(SiteKey site, String adds, String condition,
+            Map<String, AttributeValue> values, List<FrontierEntry> entries) {
+        List<String> parts = entries.stream().filter(e -> e.partition() > 0)
+                .map(e -> Integer.toString(e.partition())).distinct().toList();
+        if (parts.isEmpty()) {
+            return counter(site, adds, condition, values);
+        }
+        Map<String, AttributeValue> withParts = new HashMap<>(values);
+        withParts.put(":parts", AttributeValue.fromNs(parts));
+        return counter(site, adds + ", parts :parts", condition, withParts);
     }
 
     private TransactWriteItem counter(SiteKey site, String update, String condition,

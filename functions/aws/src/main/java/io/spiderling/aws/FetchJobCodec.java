@@ -15,7 +15,8 @@ import io.spiderling.core.url.RequestUrl;
 /**
  * The fetch queue's message body: {@code {"batchId":…,"url":…,"attempt":…,"send":…}}, with {@code "request"} when the
  * URL is requested in a spelling other than its key's, and {@code "origin"} and {@code "via"} for a job that
- * continues a redirect chain. {@code send} is optional (1), {@code request} too (the key's spelling).
+ * continues a redirect chain, and {@code "partition"} for an entry outside its site's first frontier partition.
+ * {@code send} is optional (1), {@code request} too (the key's spelling), {@code partition} too (0).
  */
 public final class FetchJobCodec {
 
@@ -34,6 +35,9 @@ public final class FetchJobCodec {
             node.put("request", job.request().value());
         }
         job.origin().ifPresent(o -> node.put("origin", o.value()));
+        if (job.partition() != 0) {
+            node.put("partition", job.partition());
+        }
         if (!job.via().isEmpty()) {
             job.via().forEach(node.putArray("via")::add);
         }
@@ -61,6 +65,11 @@ public final class FetchJobCodec {
         if (send != null && (!send.isIntegralNumber() || !send.canConvertToInt())) {
             throw new IllegalArgumentException("fetch job's \"send\" must be an integer");
         }
+        JsonNode partition = node.get("partition");
+        if (partition != null && (!partition.isIntegralNumber() || !partition.canConvertToInt()
+                || partition.intValue() < 0)) {
+            throw new IllegalArgumentException("fetch job's \"partition\" must be a non-negative integer");
+        }
         Optional<NormalizedUrl> origin = node.hasNonNull("origin")
                 ? Optional.of(NormalizedUrl.parse(text(node, "origin"))) : Optional.empty();
         List<String> via = new ArrayList<>();
@@ -73,7 +82,8 @@ public final class FetchJobCodec {
         }
         String request = node.hasNonNull("request") ? text(node, "request") : url;
         Hop hop = new Hop(NormalizedUrl.parse(url), RequestUrl.parse(request), origin, via);
-        return new FetchJob(batchId, hop, attempt.intValue(), send == null ? 1 : send.intValue());
+        return new FetchJob(batchId, hop, attempt.intValue(), send == null ? 1 : send.intValue(),
+                partition == null ? 0 : partition.intValue());
     }
 
     private static String text(JsonNode node, String field) {

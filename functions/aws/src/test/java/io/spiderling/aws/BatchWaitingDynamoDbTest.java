@@ -78,7 +78,7 @@ class BatchWaitingDynamoDbTest {
     }
 
     @Test
-    void of_whenOneSiteRobotsFailsAndAnotherIsPaused_namesBothInSixCalls() {
+    void of_whenOneSiteRobotsFailsAndAnotherIsPaused_namesBothInEightCalls() {
         String batchId = "w-" + UUID.randomUUID();
         // Sites of their own per run: the table is shared by the class's tests.
         String a = "10.4." + (int) (Math.random() * 250) + ".1";
@@ -115,8 +115,9 @@ class BatchWaitingDynamoDbTest {
                 report.waiting(), "the pause with its stored cause");
         assertEquals(0, report.more());
         assertFalse(report.partial());
-        // The origin list, one batched read each of rate items and robots entries, one query per site.
-        assertEquals(Map.of("GetItem", 1, "BatchGetItem", 2, "Query", 2), calls);
+        // The origin list, one batched read each of rate items and robots entries; per site, its frontier counter
+        // (which names its partitions) and a query of each partition, here one.
+        assertEquals(Map.of("GetItem", 3, "BatchGetItem", 2, "Query", 2), calls);
     }
 
     @Test

@@ -102,7 +102,7 @@ class DynamoDbFrontierStoreTest extends FrontierStoreContract {
     void release_whenPending_changesTheEntryInPlaceOutOfTheOrderIndexWithItsReleaseTime() {
         FrontierEntry e = entry("a", 4, NOW);
         store.park(e);
-        Map<String, AttributeValue> key = DynamoDbFrontierStore.entryKey(site(), e.batchId(), e.urlHash());
+        Map<String, AttributeValue> key = DynamoDbFrontierStore.entryKey(e);
         Map<String, AttributeValue> pending = dynamo.getItem(b -> b.tableName(table).consistentRead(true).key(key))
                 .item();
         assertEquals("4", pending.get("ord").n(), "a pending entry is in the byOrder index");
@@ -146,7 +146,7 @@ class DynamoDbFrontierStoreTest extends FrontierStoreContract {
         store.release(emptied, NOW, 5);
         assertTrue(store.activeSites().contains(emptied.site()));
 
-        store.done(emptied.site(), emptied.batchId(), emptied.urlHash(), NOW);
+        store.done(emptied.site(), FrontierStore.EntryKey.of(emptied), NOW);
         assertTrue(store.forget(emptied.site(), store.state(emptied.site()).orElseThrow()));
         List<SiteKey> active = store.activeSites();
 
@@ -232,7 +232,7 @@ class DynamoDbFrontierStoreTest extends FrontierStoreContract {
         ConflictingDynamoDb counting = new ConflictingDynamoDb(dynamo, 0);
 
         List<FrontierEntry> released = new DynamoDbFrontierStore(counting, table).doneAndRelease(site(),
-                List.of(new FrontierStore.EntryKey(entries.get(0).batchId(), entries.get(0).urlHash())),
+                List.of(FrontierStore.EntryKey.of(entries.get(0))),
                 entries.subList(2, 4), NOW, 3);
 
         assertEquals(entries.subList(2, 4), released);

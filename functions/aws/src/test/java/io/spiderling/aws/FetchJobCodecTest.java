@@ -35,6 +35,17 @@ class FetchJobCodecTest {
     }
 
     @Test
+    void decode_whenJobOfAnEntryInAPartition_roundTripsThePartition() {
+        FetchJob job = new FetchJob("b", Hop.of(NormalizedUrl.parse("https://example.com/p")), 1, 2, 7);
+
+        String body = FetchJobCodec.encode(job);
+
+        assertEquals("{\"batchId\":\"b\",\"url\":\"https://example.com/p\",\"attempt\":1,\"send\":2,"
+                + "\"partition\":7}", body);
+        assertEquals(job, FetchJobCodec.decode(body));
+    }
+
+    @Test
     void encode_whenRequestedInAnotherSpelling_writesTheRequestBesideTheKey() {
         NormalizedUrl key = NormalizedUrl.parse("https://example.com/p?a=1&b=2");
         FetchJob job = new FetchJob("b", new Hop(key, RequestUrl.parse("https://example.com/p?b=2&a=1"),
@@ -90,6 +101,8 @@ class FetchJobCodecTest {
         "'{\"batchId\":\"b\",\"url\":\"https://example.com/\",\"attempt\":-1}' | attempt must be >= 1",
         "'{\"batchId\":\"b\",\"url\":\"ftp://example.com/\",\"attempt\":1}' | ftp://example.com/",
         "'{\"batchId\":\"b\",\"url\":\"/relative\",\"attempt\":1}'       | /relative",
+        "'{\"batchId\":\"b\",\"url\":\"https://example.com/\",\"attempt\":1,\"partition\":-1}' | \"partition\"",
+        "'{\"batchId\":\"b\",\"url\":\"https://example.com/\",\"attempt\":1,\"partition\":\"2\"}' | \"partition\"",
     })
     void decode_whenMalformed_throwsIllegalArgumentNamingTheProblem(String body, String expectedInMessage) {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> FetchJobCodec.decode(body));

@@ -366,8 +366,8 @@ public final class SweepBenchmark {
         }
 
         @Override
-        public List<FrontierEntry> due(SiteKey site, Instant now, int limit) {
-            return store.due(site, now, limit);
+        public List<FrontierEntry> due(SiteKey site, int spread, Instant now, int limit) {
+            return store.due(site, spread, now, limit);
         }
 
         @Override
@@ -411,8 +411,8 @@ public final class SweepBenchmark {
         }
 
         @Override
-        public void done(SiteKey site, String batchId, String urlHash, Instant now) {
-            store.done(site, batchId, urlHash, now);
+        public void done(SiteKey site, EntryKey entry, Instant now) {
+            store.done(site, entry, now);
         }
 
         @Override

@@ -15,8 +15,11 @@ import java.util.Optional;
  * @param attempt 1 for the first attempt at the URL; a retry after an error counts up (the retry policy's count)
  * @param send 1 the first time the frontier sends this entry; every later send (after a rate refusal, a robots wait or
  *     a retry) counts up, so each send has its own deduplication id, see {@link #deduplicationId()}
+ * @param partition the partition of its site's frontier that holds the job's entry ({@link
+ *     io.spiderling.core.frontier.FrontierEntry#partition}): the job carries it so that its end finds the entry
+ *     whatever the site's settings are by then
  */
-public record FetchJob(String batchId, Hop hop, int attempt, int send) {
+public record FetchJob(String batchId, Hop hop, int attempt, int send, int partition) {
 
     public FetchJob {
         Objects.requireNonNull(batchId, "batchId");
@@ -27,6 +30,14 @@ public record FetchJob(String batchId, Hop hop, int attempt, int send) {
         if (send < 1) {
             throw new IllegalArgumentException("send must be >= 1, was " + send);
         }
+        if (partition < 0) {
+            throw new IllegalArgumentException("partition must be >= 0, was " + partition);
+        }
+    }
+
+    /** A job whose entry is in its site's first frontier partition. */
+    public FetchJob(String batchId, Hop hop, int attempt, int send) {
+        this(batchId, hop, attempt, send, 0);
     }
 
     /** A first send of a URL the batch asked for, requested as its key reads. */
@@ -64,7 +75,7 @@ public record FetchJob(String batchId, Hop hop, int attempt, int send) {
      * the job the frontier keeps when the chain must wait, so that it resumes there.
      */
     public FetchJob continuedAt(Hop next) {
-        return new FetchJob(batchId, next, attempt, send);
+        return new FetchJob(batchId, next, attempt, send, partition);
     }
 
     /** The hash of the URL fetched. */

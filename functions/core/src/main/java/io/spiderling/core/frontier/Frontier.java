@@ -204,7 +204,8 @@ public final class Frontier {
                 SiteKey site = url.siteKey();
                 long k = rank.merge(site, 1, Integer::sum) - 1;
                 FrontierEntry entry = new FrontierEntry(batchId, url, 1,
-                        start.toEpochMilli() + k * settings.spacing().toMillis(), start);
+                        start.toEpochMilli() + k * settings.spacing().toMillis(), start)
+                        .spreadOver(settings.lanes().partitions(site));
                 if (k < SENT_AT_ONCE) {
                     first.add(entry);
                 } else {
@@ -290,7 +291,7 @@ public final class Frontier {
         if (room <= 0) {
             return new Released(0, true);
         }
-        List<FrontierEntry> due = store.due(site, now, room);
+        List<FrontierEntry> due = store.due(site, state.spread(), now, room);
         // An entry left out was taken by another releaser, or found the site's last place filled: skip it.
         List<FetchJob> jobs = store.releaseAll(site, due, now, cap).stream()
                 .map(FrontierEntry::job).toList();
@@ -383,7 +384,7 @@ public final class Frontier {
          */
         public void finished(FetchJob job) {
             finished.computeIfAbsent(job.siteKey(), s -> Collections.synchronizedList(new ArrayList<>()))
-                    .add(new FrontierStore.EntryKey(job.batchId(), job.itemHash()));
+                    .add(FrontierStore.EntryKey.of(job));
             touched.add(job.siteKey());
         }
 
@@ -418,7 +419,7 @@ public final class Frontier {
         scheduleFirstLook(site, state, now);
         int cap = settings.depthCap(site);
         int room = cap - Math.max(0, state.released() - keys.size());
-        List<FrontierEntry> due = room > 0 ? store.due(site, now, room) : List.of();
+        List<FrontierEntry> due = room > 0 ? store.due(site, state.spread(), now, room) : List.of();
         List<FetchJob> jobs = store.doneAndRelease(site, keys, due, now, cap).stream()
                 .map(FrontierEntry::job).toList();
         sendReleased(jobs, now);
@@ -430,7 +431,8 @@ public final class Frontier {
      */
     public void follow(FetchJob job, Hop target) {
         Instant now = clock.instant();
-        store.park(new FrontierEntry(job.batchId(), target, job.attempt(), now.toEpochMilli(), now));
+        store.park(new FrontierEntry(job.batchId(), target, job.attempt(), now.toEpochMilli(), now)
+                .spreadOver(settings.lanes().partitions(target.siteKey())));
         release(target.siteKey());
     }
 
@@ -609,7 +611,7 @@ public final class Frontier {
         int sent = resendLost(site, state, now);
         Released released = releaseDue(site, state, now);
         if (released.saturated()) {
-            for (FrontierEntry waiting : store.due(site, now, 1)) {
+            for (FrontierEntry waiting : store.due(site, state.spread(), now, 1)) {
                 walk.waited(Duration.between(waiting.notBefore(), now));
             }
         }

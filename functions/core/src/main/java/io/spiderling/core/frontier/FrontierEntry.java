@@ -17,13 +17,23 @@ import java.util.Optional;
  * @param order release order within the site, lowest first (see {@link Frontier} for how it is chosen)
  * @param notBefore the entry is not released before this time (a backoff or retry delay; the park time otherwise)
  * @param send how many times the entry has been sent to the fetch queue; its next release sends {@code send + 1}
+ * @param partition which of its site's frontier partitions holds it ({@link #partitionOf}); its jobs carry it
  */
-public record FrontierEntry(String batchId, Hop hop, int attempt, long order, Instant notBefore, int send) {
+public record FrontierEntry(String batchId, Hop hop, int attempt, long order, Instant notBefore, int send,
+        int partition) {
 
     public FrontierEntry {
         Objects.requireNonNull(batchId, "batchId");
         Objects.requireNonNull(hop, "hop");
         Objects.requireNonNull(notBefore, "notBefore");
+        if (partition < 0) {
+            throw new IllegalArgumentException("partition must be >= 0, was " + partition);
+        }
+    }
+
+    /** An entry in its site's first partition. */
+    public FrontierEntry(String batchId, Hop hop, int attempt, long order, Instant notBefore, int send) {
+        this(batchId, hop, attempt, order, notBefore, send, 0);
     }
 
     /** An entry not sent yet. */
@@ -38,12 +48,29 @@ public record FrontierEntry(String batchId, Hop hop, int attempt, long order, In
 
     /** The same entry with another attempt, due time and send count. */
     public FrontierEntry with(int attempt, Instant notBefore, int send) {
-        return new FrontierEntry(batchId, hop, attempt, order, notBefore, send);
+        return new FrontierEntry(batchId, hop, attempt, order, notBefore, send, partition);
     }
 
     /** The same entry at the job's hop of its redirect chain ({@link FetchJob#continuedAt}). */
     public FrontierEntry at(FetchJob job) {
-        return new FrontierEntry(batchId, job.hop(), attempt, order, notBefore, send);
+        return new FrontierEntry(batchId, job.hop(), attempt, order, notBefore, send, partition);
+    }
+
+    /** The same entry in the partition its URL takes among {@code partitions} of its site ({@link #partitionOf}). */
+    public FrontierEntry spreadOver(int partitions) {
+        return new FrontierEntry(batchId, hop, attempt, order, notBefore, send, partitionOf(urlHash(), partitions));
+    }
+
+    /**
+     * The partition, among a site's {@code partitions}, that holds the entry of the batch's URL whose hash is
+     * {@code urlHash}: by the hash, so that a site's entries, and their writes, spread evenly. It is chosen when the
+     * entry is parked, and its jobs carry it ({@link FetchJob#partition}).
+     */
+    public static int partitionOf(String urlHash, int partitions) {
+        if (partitions <= 1) {
+            return 0;
+        }
+        return Integer.parseInt(urlHash.substring(4, 8), 16) % partitions;
     }
 
     /** The URL's key. */
@@ -72,7 +99,7 @@ public record FrontierEntry(String batchId, Hop hop, int attempt, long order, In
 
     /** The job a release sends: this entry's next send. */
     public FetchJob job() {
-        return new FetchJob(batchId, hop, Math.max(1, attempt), send + 1);
+        return new FetchJob(batchId, hop, Math.max(1, attempt), send + 1, partition);
     }
 
     /**
@@ -82,10 +109,10 @@ public record FrontierEntry(String batchId, Hop hop, int attempt, long order, In
      * is what goes.
      */
     public FetchJob sentJob() {
-        return new FetchJob(batchId, hop, Math.max(1, attempt), Math.max(1, send));
+        return new FetchJob(batchId, hop, Math.max(1, attempt), Math.max(1, send), partition);
     }
 
-    /** Names each of the 6 parts where the value is made. */
+    /** Names each of the 7 parts where the value is made. */
     public static Builder builder() {
         return new Builder();
     }
@@ -98,6 +125,7 @@ public record FrontierEntry(String batchId, Hop hop, int attempt, long order, In
         private long order;
         private Instant notBefore;
         private int send;
+        private int partition;
 
         private Builder() {}
 
@@ -131,8 +159,13 @@ public record FrontierEntry(String batchId, Hop hop, int attempt, long order, In
             return this;
         }
 
+        public Builder partition(int value) {
+            partition = value;
+            return this;
+        }
+
         public FrontierEntry build() {
-            return new FrontierEntry(batchId, hop, attempt, order, notBefore, send);
+            return new FrontierEntry(batchId, hop, attempt, order, notBefore, send, partition);
         }
     }
 }

@@ -19,11 +19,23 @@ import java.util.function.ToIntFunction;
  */
 public final class Lanes {
 
+    /**
+     * The requests a second one frontier partition of a site is sized for. A partition is one DynamoDB partition key,
+     * which takes 1,000 write units a second; the frontier writes about 10 per URL (a park, a release and a done,
+     * each a transaction), so one partition carries about 100 URLs a second, ten times 10 requests a second. Half
+     * that leaves room for retries and waits, which write the entry again.
+     */
+    static final int REQUESTS_PER_PARTITION = 5;
+    /** The most frontier partitions of one site: a release reads each. */
+    static final int MAX_PARTITIONS = 16;
+
     private final ToIntFunction<SiteKey> groups;
+    private final ToIntFunction<SiteKey> partitions;
     private final int usual;
 
-    private Lanes(ToIntFunction<SiteKey> groups, int usual) {
+    private Lanes(ToIntFunction<SiteKey> groups, ToIntFunction<SiteKey> partitions, int usual) {
         this.groups = groups;
+        this.partitions = partitions;
         this.usual = usual;
     }
 
@@ -32,7 +44,7 @@ public final class Lanes {
         if (groups < 1) {
             throw new IllegalArgumentException("groups must be at least 1, was " + groups);
         }
-        return new Lanes(site -> groups, groups);
+        return new Lanes(site -> groups, site -> 1, groups);
     }
 
     /** Each site in as many lanes as {@code limiter} gives it places in flight on its rate in {@code overrides}. */
@@ -40,8 +52,17 @@ public final class Lanes {
         Objects.requireNonNull(limiter, "limiter");
         Objects.requireNonNull(overrides, "overrides");
         int usual = limiter.settings().admission().maxInFlight();
-        return new Lanes(site -> lanesFor(limiter.maxInFlight(overrides.intervalFor(site.value(),
-                limiter.settings().spacing().defaultInterval())), usual), usual);
+        java.util.function.Function<SiteKey, java.time.Duration> interval =
+                site -> overrides.intervalFor(site.value(), limiter.settings().spacing().defaultInterval());
+        return new Lanes(site -> lanesFor(limiter.maxInFlight(interval.apply(site)), usual),
+                site -> partitionsFor(interval.apply(site)), usual);
+    }
+
+    /** One partition per {@value #REQUESTS_PER_PARTITION} requests a second the interval allows, at least one. */
+    static int partitionsFor(java.time.Duration interval) {
+        // ceil(requests a second / REQUESTS_PER_PARTITION), where requests a second = 1,000 / the interval in ms
+        long partitions = Math.ceilDiv(1_000L, Math.max(1, interval.toMillis()) * REQUESTS_PER_PARTITION);
+        return (int) Math.clamp(partitions, 1, MAX_PARTITIONS);
     }
 
     /**
@@ -57,6 +78,16 @@ public final class Lanes {
     /** The site's message groups in the fetch queue. */
     public int groups(SiteKey site) {
         return groups.applyAsInt(site);
+    }
+
+    /**
+     * How many partitions of the frontier a site's new entries spread over ({@link
+     * io.spiderling.core.frontier.FrontierEntry#partitionOf}): one for a site at up to {@value
+     * #REQUESTS_PER_PARTITION} requests a second, one more per {@value #REQUESTS_PER_PARTITION} that its override
+     * allows beyond, so that each partition's writes stay bounded whatever the site is allowed.
+     */
+    public int partitions(SiteKey site) {
+        return partitions.applyAsInt(site);
     }
 
     /** The job's message group, among its site's. */

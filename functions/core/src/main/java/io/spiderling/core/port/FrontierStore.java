@@ -10,7 +10,10 @@ import java.util.Optional;
 
 /**
  * The frontier: per site, the entries parked until they may go to the fetch queue, and the count of those released
- * and not yet done. Entries are identified by (site, batch, URL); each is pending, released, or gone.
+ * and not yet done. Entries are identified by (site, batch, URL); each is pending, released, or gone. A site's entries
+ * may be spread over several partitions ({@link FrontierEntry#partition}, chosen when parked), so that a site allowed
+ * many requests a second spreads their writes over as many keys; its jobs carry their entry's partition, and the
+ * counter knows how many partitions to read ({@link SiteState#spread}).
  *
  * <p>A site with entries has a counter ({@link #state}); it is deleted when both counts are back to zero
  * ({@link #forget}). The sweep finds sites through marks kept by the time it should next look at each
@@ -50,8 +53,16 @@ public interface FrontierStore {
     java.util.Set<SiteKey> parkReleased(List<FrontierEntry> entries, Instant now,
             java.util.function.ToIntFunction<SiteKey> cap);
 
-    /** Pending entries of the site whose notBefore has passed, lowest order first, at most {@code limit}. */
-    List<FrontierEntry> due(SiteKey site, Instant now, int limit);
+    /**
+     * Pending entries of the site whose notBefore has passed, lowest order first, at most {@code limit}, from its
+     * partitions below {@code spread} (its counter's {@link SiteState#spread}, as the caller read it).
+     */
+    List<FrontierEntry> due(SiteKey site, int spread, Instant now, int limit);
+
+    /** {@link #due(SiteKey, int, Instant, int)} over the partitions its counter names now. */
+    default List<FrontierEntry> due(SiteKey site, Instant now, int limit) {
+        return due(site, state(site).map(SiteState::spread).orElse(1), now, limit);
+    }
 
     /**
      * Up to {@code limit} of one batch's pending entries in the site, in no particular order: what the batch still has
@@ -72,8 +83,22 @@ public interface FrontierStore {
      * @param progressAt when an entry of the site was last done or put back to wait (empty: never): while a site's
      *     jobs are in the fetch queue, this moves at least every visibility timeout × maxReceiveCount
      * @param checkAt when the sweep is to look at the site next (empty: not scheduled yet)
+     * @param spread how many partitions the site's entries may be in: one more than the highest partition an entry
+     *     was parked in since the counter was made (1 when all are in the first)
      */
-    record SiteState(int pending, int released, Optional<Instant> progressAt, Optional<Instant> checkAt) {
+    record SiteState(int pending, int released, Optional<Instant> progressAt, Optional<Instant> checkAt,
+            int spread) {
+
+        public SiteState {
+            if (spread < 1) {
+                throw new IllegalArgumentException("spread must be at least 1, was " + spread);
+            }
+        }
+
+        /** A site whose entries are all in its first partition. */
+        public SiteState(int pending, int released, Optional<Instant> progressAt, Optional<Instant> checkAt) {
+            this(pending, released, progressAt, checkAt, 1);
+        }
 
         /** Nothing parked and nothing released: the counter can go. */
         public boolean empty() {
@@ -138,7 +163,7 @@ public interface FrontierStore {
      * Removes a released entry once its job has been handled, and sets the site's progress time to {@code now};
      * nothing happens if it is not released.
      */
-    void done(SiteKey site, String batchId, String urlHash, Instant now);
+    void done(SiteKey site, EntryKey entry, Instant now);
 
     /**
      * {@link #release} for several pending entries of one site, each only while the site stays below {@code cap};
@@ -154,12 +179,23 @@ public interface FrontierStore {
         return released;
     }
 
-    /** One released entry of a site, by batch and URL. */
-    record EntryKey(String batchId, String urlHash) {}
+    /** One entry of a site, by batch and URL, in the partition that holds it. */
+    record EntryKey(String batchId, String urlHash, int partition) {
+
+        /** The key of the entry a job was sent for. */
+        public static EntryKey of(FetchJob job) {
+            return new EntryKey(job.batchId(), job.itemHash(), job.partition());
+        }
+
+        /** The key of an entry. */
+        public static EntryKey of(FrontierEntry entry) {
+            return new EntryKey(entry.batchId(), entry.urlHash(), entry.partition());
+        }
+    }
 
     /** {@link #done} for several entries of one site; an adapter may remove them in one write. */
     default void doneAll(SiteKey site, List<EntryKey> entries, Instant now) {
-        entries.forEach(e -> done(site, e.batchId(), e.urlHash(), now));
+        entries.forEach(e -> done(site, e, now));
     }
 
     /**

@@ -38,6 +38,31 @@ class FrontierLanesTest {
         assertEquals(10, sent.stream().filter(j -> j.siteKey().value().equals("slow.example")).count());
     }
 
+    @Test
+    void park_whenSiteAllowedFiftyASecond_spreadsItsEntriesOverTenPartitionsAndReleasesThemInOrder() {
+        frontier.park("b", urls("fast.example", 1_000));
+        frontier.park("b", urls("slow.example", 20));
+
+        List<FetchJob> fast = queue.sends().stream().flatMap(List::stream)
+                .filter(j -> j.siteKey().value().equals("fast.example")).toList();
+        assertEquals(IntStream.range(0, 50).mapToObj(i -> "https://fast.example/p/" + i).toList(),
+                fast.stream().map(j -> j.url().value()).toList(), "lowest order first across the partitions");
+        assertEquals(10, fast.stream().map(FetchJob::partition).distinct().count());
+        assertEquals(10, store.state(new io.spiderling.core.url.SiteKey("fast.example")).orElseThrow().spread());
+        assertEquals(List.of(0), queue.sends().stream().flatMap(List::stream)
+                .filter(j -> j.siteKey().value().equals("slow.example")).map(FetchJob::partition).distinct().toList(),
+                "a site at the default rate keeps one partition");
+
+        try (Frontier.Releases releases = frontier.releases()) {
+            fast.forEach(releases::finished);
+        }
+
+        List<FetchJob> next = queue.sends().stream().flatMap(List::stream)
+                .filter(j -> j.siteKey().value().equals("fast.example")).skip(50).toList();
+        assertEquals(IntStream.range(50, 100).mapToObj(i -> "https://fast.example/p/" + i).toList(),
+                next.stream().map(j -> j.url().value()).toList(), "each finished job freed its entry's place");
+    }
+
     private static List<Hop> urls(String host, int n) {
         return IntStream.range(0, n).mapToObj(i -> Hop.of(NormalizedUrl.parse("https://" + host + "/p/" + i)))
                 .toList();

@@ -19,7 +19,7 @@ class LanesTest {
     @ParameterizedTest(name = "{0}")
     @CsvFileSource(resources = "/politeness/lanes-cases.csv", numLinesToSkip = 1)
     void groups_whenOverrideTableCase_followsThePlacesInFlightOnePerTwoBeyondTheUsual(String name, int cap, String rate,
-            int groups, int depthCap) {
+            int groups, int depthCap, int partitions) {
         RateLimiter limiter = RateLimiter.create(RateLimiter.Settings.DEFAULTS.withMaxInFlightCap(cap));
         RateOverrides overrides = rate.equals("none") ? RateOverrides.none()
                 : RateOverrides.parse("site.example " + rate);
@@ -27,6 +27,7 @@ class LanesTest {
 
         assertEquals(groups, lanes.groups(SITE));
         assertEquals(depthCap, lanes.depthCap(SITE, 10));
+        assertEquals(partitions, lanes.partitions(SITE));
         int places = limiter.maxInFlight(limiter.baseInterval(SITE.value(), overrides, java.util.Optional.empty()));
         assertEquals(places <= 2 ? places : Math.max(2, (places + 1) / 2), lanes.groups(SITE),
                 "a group per place up to the usual 2, a group per two places beyond");
@@ -50,6 +51,7 @@ class LanesTest {
         FetchJob job = new FetchJob("b", NormalizedUrl.parse("https://site.example/p/1"), 1);
         assertEquals("site.example", Lanes.fixed(1).messageGroupId(job));
         assertEquals(10, Lanes.fixed(1).depthCap(SITE, 10));
+        assertEquals(1, Lanes.fixed(4).partitions(SITE));
         assertThrows(IllegalArgumentException.class, () -> Lanes.fixed(0));
     }
 }

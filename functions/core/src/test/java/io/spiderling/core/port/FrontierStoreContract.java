@@ -59,6 +59,69 @@ public abstract class FrontierStoreContract {
     }
 
     @Test
+    void due_whenEntriesInSeveralPartitions_mergesThemInReleaseOrderWithinTheSpreadRead() {
+        List<FrontierEntry> entries = new ArrayList<>();
+        for (int i = 0; i < 12; i++) {
+            // Orders 12 down to 1 over partitions 0 to 3, so that no partition holds consecutive orders.
+            FrontierEntry e = inPartition(entry("p" + i, 12 - i, NOW), i % 4);
+            entries.add(e);
+            assertTrue(store.park(e), e::toString);
+        }
+        FrontierStore.SiteState state = store.state(site()).orElseThrow();
+        assertEquals(4, state.spread(), "one more than the highest partition parked in");
+        List<FrontierEntry> byOrder = entries.stream().sorted(Comparator.comparingLong(FrontierEntry::order)).toList();
+
+        assertEquals(byOrder.subList(0, 5), store.due(site(), state.spread(), NOW, 5));
+        assertEquals(byOrder, store.due(site(), state.spread(), NOW, 100));
+        assertEquals(byOrder, store.due(site(), NOW, 100), "the counter's spread when the caller has none");
+        assertEquals(byOrder.stream().filter(e -> e.partition() == 0).toList(), store.due(site(), 1, NOW, 100),
+                "a spread of one reads the first partition only");
+    }
+
+    @Test
+    void done_whenJobOfAnEntryInAPartition_findsItByTheJobsPartitionOnly() {
+        FrontierEntry e = inPartition(entry("a", 1, NOW), 3);
+        assertTrue(store.park(e));
+        assertTrue(store.release(e, NOW, 5));
+        FetchJob job = e.job();
+        assertEquals(3, job.partition(), "the job carries its entry's partition");
+
+        store.done(site(), new FrontierStore.EntryKey(e.batchId(), e.urlHash(), 0), NOW);
+        assertEquals(1, store.released(site()), "another partition's key is another entry");
+        store.done(site(), FrontierStore.EntryKey.of(job), NOW);
+        assertEquals(0, store.released(site()));
+    }
+
+    @Test
+    void requeue_whenJobOfAnEntryInAPartition_putsItBackThereWithItsPartition() {
+        FrontierEntry e = inPartition(entry("a", 1, NOW), 2);
+        assertTrue(store.park(e));
+        assertTrue(store.release(e, NOW, 5));
+        assertEquals(List.of(e.with(e.attempt(), e.notBefore(), 1)), store.releasedBefore(site(), NOW.plusSeconds(1)),
+                "the released entry is found in its partition");
+
+        assertTrue(store.requeue(e.job(), 1, NOW.plusSeconds(5), NOW));
+
+        List<FrontierEntry> due = store.due(site(), NOW.plusSeconds(5), 10);
+        assertEquals(1, due.size());
+        assertEquals(2, due.getFirst().partition());
+        assertEquals(List.of(due.getFirst()), store.pendingOfBatch(site(), e.batchId(), 10));
+        assertTrue(store.release(due.getFirst(), NOW.plusSeconds(5), 5));
+        assertEquals(2, due.getFirst().job().partition());
+    }
+
+    @Test
+    void parkReleased_whenEntriesInPartitions_countsThemInTheSpread() {
+        FrontierEntry e = inPartition(entry("a", 1, NOW), 5);
+
+        assertEquals(java.util.Set.of(site()), store.parkReleased(List.of(e), NOW, site -> 10));
+
+        assertEquals(6, store.state(site()).orElseThrow().spread());
+        store.done(site(), FrontierStore.EntryKey.of(e.job()), NOW);
+        assertEquals(0, store.released(site()));
+    }
+
+    @Test
     void park_whenSameBatchAndUrlAlreadyPending_returnsFalseAndDueListsItOnce() {
         FrontierEntry first = entry("a", 1, NOW);
 
@@ -191,13 +254,13 @@ public abstract class FrontierStoreContract {
         assertEquals(entries.subList(3, 5), store.due(site(), NOW, 10), "refused entries stay pending");
 
         FrontierEntry first = entries.getFirst();
-        store.done(site(), first.batchId(), first.urlHash(), NOW);
+        store.done(site(), FrontierStore.EntryKey.of(first), NOW);
         assertEquals(2, store.released(site()));
         assertTrue(store.release(entries.get(3), NOW, 3));
         assertFalse(store.release(entries.get(4), NOW, 3));
 
-        store.done(site(), first.batchId(), first.urlHash(), NOW);
-        store.done(site(), "no-such-batch", first.urlHash(), NOW);
+        store.done(site(), FrontierStore.EntryKey.of(first), NOW);
+        store.done(site(), new FrontierStore.EntryKey("no-such-batch", first.urlHash(), 0), NOW);
         assertEquals(3, store.released(site()), "a repeated done must not count twice");
         assertEquals(List.of(entries.get(4)), store.due(site(), NOW, 10));
     }
@@ -314,9 +377,9 @@ public abstract class FrontierStoreContract {
         List<FrontierEntry> entries = IntStream.range(0, 3).mapToObj(i -> entry("done" + i, i, NOW)).toList();
         entries.forEach(store::park);
         store.releaseAll(site(), entries, NOW, 10);
-        store.done(site(), entries.get(1).batchId(), entries.get(1).urlHash(), NOW); // a duplicate delivery got there first
+        store.done(site(), FrontierStore.EntryKey.of(entries.get(1)), NOW); // a duplicate delivery got there first
 
-        store.doneAll(site(), entries.stream().map(e -> new FrontierStore.EntryKey(e.batchId(), e.urlHash()))
+        store.doneAll(site(), entries.stream().map(FrontierStore.EntryKey::of)
                 .toList(), NOW);
 
         assertEquals(0, store.released(site()));
@@ -360,7 +423,7 @@ public abstract class FrontierStoreContract {
         store.parkAll(entries);
         store.releaseAll(site(), entries.subList(0, 2), NOW, 5);
         FrontierEntry first = entries.getFirst();
-        store.done(site(), first.batchId(), first.urlHash(), NOW); // a duplicate delivery got there first
+        store.done(site(), FrontierStore.EntryKey.of(first), NOW); // a duplicate delivery got there first
 
         List<FrontierEntry> released = store.doneAndRelease(site(), keys(entries.subList(0, 2)),
                 entries.subList(2, 3), NOW, 5);
@@ -389,7 +452,7 @@ public abstract class FrontierStoreContract {
         FrontierEntry e = entry("p", 1, NOW);
         store.park(e);
 
-        store.done(site(), e.batchId(), e.urlHash(), NOW);
+        store.done(site(), FrontierStore.EntryKey.of(e), NOW);
 
         assertEquals(List.of(e), store.due(site(), NOW, 10));
         assertEquals(0, store.released(site()));
@@ -422,7 +485,7 @@ public abstract class FrontierStoreContract {
         assertEquals(List.of(a.with(a.attempt(), NOW, 1), b.with(b.attempt(), NOW, 1)),
                 store.releasedBefore(site(), NOW.plusMillis(1)).stream()
                         .sorted(Comparator.comparingLong(FrontierEntry::order)).toList(), "released for send 1");
-        store.done(site(), a.batchId(), a.urlHash(), NOW);
+        store.done(site(), FrontierStore.EntryKey.of(a), NOW);
         assertEquals(1, store.released(site()));
         assertFalse(store.park(b), "released: not parked again");
     }
@@ -528,7 +591,7 @@ public abstract class FrontierStoreContract {
         store.park(e);
         store.release(e, NOW, 5);
         FrontierEntry released = store.releasedBefore(site(), NOW.plusSeconds(1)).getFirst();
-        store.done(site(), e.batchId(), e.urlHash(), NOW);
+        store.done(site(), FrontierStore.EntryKey.of(e), NOW);
 
         assertFalse(store.resend(released, NOW.plusSeconds(90)));
 
@@ -546,7 +609,7 @@ public abstract class FrontierStoreContract {
         assertEquals(new FrontierStore.SiteState(1, 2, Optional.empty(), Optional.empty()),
                 store.state(site()).orElseThrow(), "releases are not progress");
 
-        store.done(site(), entries.getFirst().batchId(), entries.getFirst().urlHash(), NOW.plusSeconds(5));
+        store.done(site(), FrontierStore.EntryKey.of(entries.getFirst()), NOW.plusSeconds(5));
         assertEquals(Optional.of(NOW.plusSeconds(5)), store.state(site()).orElseThrow().progressAt());
         store.requeue(entries.get(1).job(), 1, NOW.plusSeconds(60), NOW.plusSeconds(9));
         assertEquals(new FrontierStore.SiteState(2, 0, Optional.of(NOW.plusSeconds(9)), Optional.empty()),
@@ -559,7 +622,7 @@ public abstract class FrontierStoreContract {
         store.park(e);
         assertTrue(store.schedule(site(), Optional.empty(), NOW.plusSeconds(600)));
         store.release(e, NOW, 5);
-        store.done(site(), e.batchId(), e.urlHash(), NOW);
+        store.done(site(), FrontierStore.EntryKey.of(e), NOW);
         FrontierStore.SiteState zero = store.state(site()).orElseThrow();
 
         assertTrue(store.forget(site(), zero));
@@ -575,7 +638,7 @@ public abstract class FrontierStoreContract {
         FrontierEntry e = entry("race", 1, NOW);
         store.park(e);
         store.release(e, NOW, 5);
-        store.done(site(), e.batchId(), e.urlHash(), NOW);
+        store.done(site(), FrontierStore.EntryKey.of(e), NOW);
         FrontierStore.SiteState zero = store.state(site()).orElseThrow();
         store.park(entry("late", 2, NOW)); // after the read, before the delete
 
@@ -650,7 +713,12 @@ public abstract class FrontierStoreContract {
     }
 
     private static List<FrontierStore.EntryKey> keys(List<FrontierEntry> entries) {
-        return entries.stream().map(e -> new FrontierStore.EntryKey(e.batchId(), e.urlHash())).toList();
+        return entries.stream().map(FrontierStore.EntryKey::of).toList();
+    }
+
+    private static FrontierEntry inPartition(FrontierEntry e, int partition) {
+        return FrontierEntry.builder().batchId(e.batchId()).hop(e.hop()).attempt(e.attempt()).order(e.order())
+                .notBefore(e.notBefore()).send(e.send()).partition(partition).build();
     }
 
     /** This test's site. */

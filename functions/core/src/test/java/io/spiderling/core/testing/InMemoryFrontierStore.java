@@ -18,8 +18,9 @@ import java.util.Set;
 import java.util.function.ToIntFunction;
 
 /**
- * A {@link FrontierStore} in maps, with the port's rules: one entry per (site, batch, URL), the cap, a counter per site
- * with entries (deleted at zero only on request), and sweep marks spread over {@value #SHARDS} shards.
+ * A {@link FrontierStore} in maps, with the port's rules: one entry per (site, partition, batch, URL), the cap, a
+ * counter per site with entries (deleted at zero only on request) that knows the site's spread over partitions, and
+ * sweep marks spread over {@value #SHARDS} shards.
  */
 public final class InMemoryFrontierStore implements FrontierStore {
 
@@ -30,7 +31,13 @@ public final class InMemoryFrontierStore implements FrontierStore {
     private record Released(FrontierEntry entry, Instant at) {}
 
     /** A counter's own fields; its counts are the sizes of the site's maps. */
-    private record Counter(Optional<Instant> progressAt, Optional<Instant> checkAt) {}
+    private record Counter(Optional<Instant> progressAt, Optional<Instant> checkAt, int spread) {
+        static final Counter NEW = new Counter(Optional.empty(), Optional.empty(), 1);
+
+        Counter spreadTo(int partition) {
+            return new Counter(progressAt, checkAt, Math.max(spread, partition + 1));
+        }
+    }
 
     private final Map<SiteKey, Map<String, FrontierEntry>> pending = new HashMap<>();
     private final Map<SiteKey, Map<String, Released>> released = new HashMap<>();
@@ -47,12 +54,12 @@ public final class InMemoryFrontierStore implements FrontierStore {
 
     @Override
     public synchronized boolean park(FrontierEntry entry) {
-        String key = key(entry.batchId(), entry.urlHash());
+        String key = key(entry);
         if (pendingOf(entry.site()).containsKey(key) || releasedOf(entry.site()).containsKey(key)) {
             return false;
         }
         pendingOf(entry.site()).put(key, entry);
-        counters.putIfAbsent(entry.site(), new Counter(Optional.empty(), Optional.empty()));
+        counted(entry);
         return true;
     }
 
@@ -63,23 +70,22 @@ public final class InMemoryFrontierStore implements FrontierStore {
         Set<SiteKey> parked = new LinkedHashSet<>();
         bySite.forEach((site, its) -> {
             if (!pendingOf(site).isEmpty() || releasedOf(site).size() + its.size() > cap.applyAsInt(site)
-                    || its.stream().anyMatch(e -> releasedOf(site).containsKey(key(e.batchId(), e.urlHash())))) {
+                    || its.stream().anyMatch(e -> releasedOf(site).containsKey(key(e)))) {
                 return;
             }
             for (FrontierEntry e : its) {
-                releasedOf(site).put(key(e.batchId(), e.urlHash()),
-                        new Released(e.with(e.attempt(), e.notBefore(), e.send() + 1), now));
+                releasedOf(site).put(key(e), new Released(e.with(e.attempt(), e.notBefore(), e.send() + 1), now));
+                counted(e);
             }
-            counters.putIfAbsent(site, new Counter(Optional.empty(), Optional.empty()));
             parked.add(site);
         });
         return parked;
     }
 
     @Override
-    public synchronized List<FrontierEntry> due(SiteKey site, Instant now, int limit) {
+    public synchronized List<FrontierEntry> due(SiteKey site, int spread, Instant now, int limit) {
         List<FrontierEntry> due = pendingOf(site).values().stream()
-                .filter(e -> !e.notBefore().isAfter(now))
+                .filter(e -> e.partition() < spread && !e.notBefore().isAfter(now))
                 .sorted(Comparator.comparingLong(FrontierEntry::order))
                 .limit(limit)
                 .toList();
@@ -97,7 +103,7 @@ public final class InMemoryFrontierStore implements FrontierStore {
         Counter c = counters.get(site);
         return c == null ? Optional.empty()
                 : Optional.of(new SiteState(pendingOf(site).size(), releasedOf(site).size(), c.progressAt(),
-                        c.checkAt()));
+                        c.checkAt(), c.spread()));
     }
 
     @Override
@@ -129,7 +135,7 @@ public final class InMemoryFrontierStore implements FrontierStore {
         }
         from.ifPresent(at -> shard(site).remove(new SweepMark(site, at)));
         shard(site).add(new SweepMark(site, to));
-        counters.put(site, new Counter(c.progressAt(), Optional.of(to)));
+        counters.put(site, new Counter(c.progressAt(), Optional.of(to), c.spread()));
         return true;
     }
 
@@ -140,7 +146,7 @@ public final class InMemoryFrontierStore implements FrontierStore {
 
     @Override
     public synchronized boolean release(FrontierEntry entry, Instant now, int cap) {
-        String key = key(entry.batchId(), entry.urlHash());
+        String key = key(entry);
         FrontierEntry pendingNow = pendingOf(entry.site()).get(key);
         if (pendingNow == null || pendingNow.send() != entry.send() || releasedOf(entry.site()).size() >= cap) {
             return false;
@@ -153,19 +159,20 @@ public final class InMemoryFrontierStore implements FrontierStore {
 
     @Override
     public synchronized boolean requeue(FetchJob at, int attempt, Instant notBefore, Instant now) {
-        Released r = releasedOf(at.siteKey()).remove(key(at.batchId(), at.itemHash()));
+        String key = key(EntryKey.of(at));
+        Released r = releasedOf(at.siteKey()).remove(key);
         if (r == null) {
             return false;
         }
         FrontierEntry e = r.entry().at(at);
-        pendingOf(at.siteKey()).put(key(at.batchId(), at.itemHash()), e.with(attempt, notBefore, e.send()));
+        pendingOf(at.siteKey()).put(key, e.with(attempt, notBefore, e.send()));
         progressed(at.siteKey(), now);
         return true;
     }
 
     @Override
-    public synchronized void done(SiteKey site, String batchId, String urlHash, Instant now) {
-        if (releasedOf(site).remove(key(batchId, urlHash)) != null) {
+    public synchronized void done(SiteKey site, EntryKey entry, Instant now) {
+        if (releasedOf(site).remove(key(entry)) != null) {
             progressed(site, now);
         }
     }
@@ -182,7 +189,7 @@ public final class InMemoryFrontierStore implements FrontierStore {
 
     @Override
     public synchronized boolean resend(FrontierEntry entry, Instant now) {
-        String key = key(entry.batchId(), entry.urlHash());
+        String key = key(entry);
         Released r = releasedOf(entry.site()).get(key);
         if (r == null || r.entry().send() != entry.send()) {
             return false;
@@ -202,7 +209,12 @@ public final class InMemoryFrontierStore implements FrontierStore {
     }
 
     private void progressed(SiteKey site, Instant now) {
-        counters.computeIfPresent(site, (s, c) -> new Counter(Optional.of(now), c.checkAt()));
+        counters.computeIfPresent(site, (s, c) -> new Counter(Optional.of(now), c.checkAt(), c.spread()));
+    }
+
+    /** The entry's site has a counter that counts its partition in. */
+    private void counted(FrontierEntry entry) {
+        counters.merge(entry.site(), Counter.NEW.spreadTo(entry.partition()), (c, n) -> c.spreadTo(entry.partition()));
     }
 
     private TreeSet<SweepMark> shard(SiteKey site) {
@@ -217,7 +229,11 @@ public final class InMemoryFrontierStore implements FrontierStore {
         return released.computeIfAbsent(site, s -> new LinkedHashMap<>());
     }
 
-    private static String key(String batchId, String urlHash) {
-        return batchId + "#" + urlHash;
+    private static String key(FrontierEntry entry) {
+        return key(EntryKey.of(entry));
+    }
+
+    private static String key(EntryKey entry) {
+        return entry.partition() + "#" + entry.batchId() + "#" + entry.urlHash();
     }
 }
