@@ -272,7 +272,7 @@ public final class Frontier {
         SiteState state = read.get();
         Instant now = clock.instant();
         if (state.empty()) {
-            store.forget(site, state); // refused when a park raced it: that park's release comes next
+            forgetUnscheduled(site, state);
             return new Released(0, false);
         }
         scheduleFirstLook(site, state, now);
@@ -306,6 +306,18 @@ public final class Frontier {
         } catch (RuntimeException e) {
             unrelease(jobs, now, e);
             throw e;
+        }
+    }
+
+    /**
+     * An emptied site's counter goes at once only if the sweep was never to look at it (no mark). One the sweep is to
+     * look at stays until that look, which deletes it with its mark if it is still empty: a site that empties and fills
+     * again within a sweep period, as its URLs arrive batch after batch, keeps its counter and its mark instead of a
+     * delete, a new counter and a new first look each time (ADR 6's amendment of 2026-11-28).
+     */
+    private void forgetUnscheduled(SiteKey site, SiteState state) {
+        if (state.checkAt().isEmpty()) {
+            store.forget(site, state); // refused when a park raced it: that park's release comes next
         }
     }
 

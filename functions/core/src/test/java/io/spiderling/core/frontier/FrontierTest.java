@@ -119,13 +119,50 @@ class FrontierTest {
     }
 
     @Test
-    void finished_whenTheSitesLastJobEnds_deletesItsCounterSoTheSweepNeverLooksAtItAgain() {
+    void finished_whenTheSitesLastJobEnds_leavesItsCounterToTheSweepWhoseLookDeletesItForGood() {
         frontier.park("b", urls("once.example", 1));
         frontier.finished(fifo.take());
 
+        FrontierStore.SiteState emptied = store.state(site("once.example")).orElseThrow();
+        assertTrue(emptied.empty());
+        assertTrue(emptied.checkAt().isPresent(), "its mark stays, for the look that deletes it");
+        clock.advance(Duration.ofHours(1));
+        assertEquals(1, frontier.sweep().visited());
         assertEquals(java.util.Optional.empty(), store.state(site("once.example")));
         clock.advance(Duration.ofHours(1));
-        assertEquals(0, frontier.sweep().visited(), "an idle site costs the sweep nothing");
+        assertEquals(0, frontier.sweep().visited(), "an idle site costs the sweep nothing once looked at");
+    }
+
+    @Test
+    void park_whenAnEmptiedSiteGetsNewUrlsBeforeTheSweepsLook_keepsItsCounterAndMarkWithoutAnotherSchedule() {
+        frontier.park("b1", urls("again.example", 1));
+        frontier.finished(fifo.take());
+        FrontierStore.SiteState emptied = store.state(site("again.example")).orElseThrow();
+        clock.advance(Duration.ofMinutes(1));
+
+        frontier.park("b2", urls("again.example", 2));
+
+        FrontierStore.SiteState refilled = store.state(site("again.example")).orElseThrow();
+        assertEquals(emptied.checkAt(), refilled.checkAt(), "the same look, not a new first look");
+        assertEquals(2, refilled.released());
+        frontier.finished(fifo.take());
+        frontier.finished(fifo.take());
+        clock.advance(Duration.ofMinutes(10));
+        assertEquals(1, frontier.sweep().visited(), "one look, which deletes the emptied counter");
+        assertEquals(java.util.Optional.empty(), store.state(site("again.example")));
+    }
+
+    @Test
+    void release_whenAnEmptiedSiteWasNeverScheduled_deletesItsCounterAtOnce() {
+        SiteKey never = site("never.example");
+        store.park(new FrontierEntry("b", NormalizedUrl.parse("https://never.example/p"), 1, 0, clock.instant()));
+        assertTrue(store.release(store.due(never, clock.instant(), 1).getFirst(), clock.instant(), CAP));
+        store.done(never, new FrontierStore.EntryKey("b", NormalizedUrl.parse("https://never.example/p").urlHash(), 0),
+                clock.instant());
+
+        frontier.release(never);
+
+        assertEquals(java.util.Optional.empty(), store.state(never), "no mark names it, so no look would delete it");
     }
 
     @Test
