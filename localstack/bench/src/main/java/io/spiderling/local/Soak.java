@@ -3,6 +3,7 @@ package io.spiderling.local;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.spiderling.core.batch.BatchPlanner;
 import io.spiderling.local.cost.Account;
+import io.spiderling.local.cost.AwsPrices;
 import io.spiderling.local.cost.CostReport;
 import io.spiderling.local.cost.KeyLoadReport;
 import io.spiderling.local.cost.Metering;
@@ -187,7 +188,9 @@ public final class Soak {
         System.out.println();
         System.out.print("whole run: " + model.report(Map.of()));
         Usage used = metering.snapshot();
-        System.out.print(new KeyLoadReport(used.keys(), s.urls(), "URL", Optional.of(new KeyLoadReport.Sites(
+        // The whole bill per URL: the calls by key shape show which writes the load per key comes from.
+        System.out.print(new CostReport("the whole soak", used, s.urls(), "URL", AwsPrices.US_EAST_1,
+                AwsPrices.Architecture.ARM64, Optional.of(new KeyLoadReport.Sites(
                 (s.urls() + s.sites() - 1) / s.sites(), s.qps()))).render());
         if (atWarmup == null) {
             return new Check("scale model (AWS / " + CostReport.num(s.scaleModel()) + "): 0 throttled calls after the"
