@@ -190,8 +190,10 @@ class ServingEndToEndTest {
             List<Delivery> progress = receiver.of("batch.progress");
             // Ten requests at one a second take at least 9 s: reports 1 to 4 fall inside the run.
             assertTrue(progress.size() >= 3, "the batch ran for over 9 s: " + progress.size() + " reports");
-            // In order, each once, each at its own time; after a stall (a report handled late on a busy machine)
-            // the next is the first still ahead, so a number may be skipped, never repeated (NotifyBatch).
+            // In order, each once, none before its time; after a stall (a report handled late on a busy machine)
+            // the next is the first still ahead, so a number may be skipped, never repeated (NotifyBatch). How late
+            // a report arrives is the machine's: NotifyBatchTest checks the schedule on a scripted clock, and an
+            // upper bound here failed CI with report 3 at 9.8 s against 9.
             long last = 0;
             for (Delivery report : progress) {
                 String eventId = report.json().get("eventId").asText();
@@ -200,9 +202,8 @@ class ServingEndToEndTest {
                 assertTrue(sequence > last, "report " + sequence + " after " + last);
                 last = sequence;
                 Duration sinceSubmit = Duration.between(submitted, report.at());
-                assertTrue(sinceSubmit.compareTo(Duration.ofSeconds(2L * sequence).minusMillis(1500)) >= 0
-                        && sinceSubmit.compareTo(Duration.ofSeconds(2L * sequence + 3)) <= 0,
-                        "report " + sequence + " at " + sinceSubmit);
+                assertTrue(sinceSubmit.compareTo(Duration.ofSeconds(2L * sequence).minusMillis(1500)) >= 0,
+                        "report " + sequence + " at " + sinceSubmit + ", before its time");
             }
 
             // Listeners: a url.fetched event per fetched URL and a batch.completed event, on the events queue.
