@@ -40,10 +40,11 @@ import software.amazon.awssdk.services.dynamodb.model.TransactWriteItem;
  *       ({@link FrontierEntry#partition}, with {@code part = p}), {@code sk = E#<batchId>#<urlHash>}, one item whatever
  *       its state, changed in place; {@code url}, {@code batchId}, {@code attempt}, {@code order}, {@code notBefore}
  *       (epoch ms) and {@code send}. Each partition is its own item collection, so a site allowed many requests a
- *       second spreads its entries' writes over as many keys. A pending entry also carries {@code ord} (its order again), so the sparse {@code byOrder} index
- *       holds exactly the pending entries, in release order; a released one carries {@code releasedAt} instead. A
- *       release removes {@code ord} and sets {@code releasedAt}; a wait does the opposite. A park is one put on
- *       condition that the item is absent, which refuses a (batch, URL) pending or released alike.</li>
+ *       second spreads its entries' writes over as many keys. A pending entry also carries {@code ord} (its order
+ *       again), so the sparse {@code byOrder} index holds exactly the pending entries, in release order; a released
+ *       one carries {@code releasedAt} instead. A release removes {@code ord} and sets {@code releasedAt}; a wait does
+ *       the opposite. A park is one put on condition that the item is absent, which refuses a (batch, URL) pending or
+ *       released alike.</li>
  *   <li>Site counter: {@code pk = COUNT#<site>}, {@code sk = count}; {@code pending}, {@code released},
  *       {@code progressAt} (epoch ms of the last done or wait), {@code checkAt} (epoch ms of the sweep's next look) and
  *       {@code parts}, the set of partitions other than the first that a park put entries in (so a release reads
@@ -596,8 +597,7 @@ public final class DynamoDbFrontierStore implements FrontierStore {
     @Override
     public boolean requeue(FetchJob at, int attempt, Instant notBefore, Instant now) {
         SiteKey site = at.siteKey();
-        Map<String, AttributeValue> released = dynamo.getItem(b -> b.tableName(table)
-                .key(entryKey(site, EntryKey.of(at))).consistentRead(true)).item();
+        Map<String, AttributeValue> released = entryItem(site, EntryKey.of(at));
         if (released == null || !released.containsKey("releasedAt")) {
             return false;
         }
@@ -715,7 +715,12 @@ public final class DynamoDbFrontierStore implements FrontierStore {
     }
 
     private Map<String, AttributeValue> entryItem(FrontierEntry e) {
-        return dynamo.getItem(b -> b.tableName(table).key(entryKey(e)).consistentRead(true)).item();
+        return entryItem(e.site(), EntryKey.of(e));
+    }
+
+    /** The entry's item as it is now (strongly consistent); null when absent. */
+    private Map<String, AttributeValue> entryItem(SiteKey site, EntryKey entry) {
+        return dynamo.getItem(b -> b.tableName(table).key(entryKey(site, entry)).consistentRead(true)).item();
     }
 
     /** A pending entry: in the index by its order. */
