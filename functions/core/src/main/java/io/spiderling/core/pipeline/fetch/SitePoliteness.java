@@ -32,6 +32,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.DoubleSupplier;
 import java.util.function.Function;
 import java.util.function.Supplier;
@@ -154,6 +155,11 @@ public final class SitePoliteness {
     private final Pause pause;
     private final DoubleSupplier jitter;
     private final RedirectFollower redirects;
+    /**
+     * What this fetcher's late sends taught it, for all its sessions: they share the cores that make it late
+     * ({@link LateMargin}).
+     */
+    private final AtomicReference<LateMargin> lateMargin = new AtomicReference<>(LateMargin.NONE);
 
     private SitePoliteness(Builder b) {
         this.robots = Objects.requireNonNull(b.robots, "robots");
@@ -410,6 +416,7 @@ public final class SitePoliteness {
                 Instant at = clock.instant();
                 FetchResult result = fetch.apply(go);
                 done(go, result, urlHash);
+                lateMargin.updateAndGet(late(result) ? LateMargin::afterLate : LateMargin::afterOnTime);
                 if (!late(result)) {
                     return new Sent.Answered(go, result, at);
                 }
@@ -435,8 +442,8 @@ public final class SitePoliteness {
             }
             // The fetcher holds a request that comes early until its slot, on the thread that writes it: waking a
             // little before the slot leaves its own delays (a busy core, a connection to open) out of the send time.
-            if (gate instanceof Gate.Go go && go.slot().minus(fetcher.lead()).isAfter(clock.instant())) {
-                pause.until(go.slot().minus(fetcher.lead()));
+            if (gate instanceof Gate.Go go && go.slot().minus(lead()).isAfter(clock.instant())) {
+                pause.until(go.slot().minus(lead()));
             }
             if (gate instanceof Gate.Wait) {
                 telemetry.rateRefused();
@@ -476,7 +483,7 @@ public final class SitePoliteness {
                 int wanted = Math.min(Math.max(1, site.asking.get()), MAX_SLOTS_AT_ONCE);
                 // A slot no earlier than the fetcher's lead from now: a request whose slot is "now" would have to
                 // open its connection within the window (a cold start misses it); with the lead it connects before.
-                return switch (limiter.acquire(rebased, nowMillis().plus(fetcher.lead()), wanted)) {
+                return switch (limiter.acquire(rebased, nowMillis().plus(lead()), wanted)) {
                     case RateDecision.Refused refused -> new Step<>(null, new Taken(new Gate.Wait(refused.retryAt(),
                             "rate: " + refused.reason().name().toLowerCase(java.util.Locale.ROOT)), List.of()), true);
                     case RateDecision.Granted granted -> {
@@ -704,6 +711,16 @@ public final class SitePoliteness {
     /** Whether the fetcher sent nothing because the request missed its slot's window ({@link FailureKind#LATE}). */
     public static boolean late(FetchResult result) {
         return result instanceof FetchResult.Failure f && f.kind() == FailureKind.LATE;
+    }
+
+    /**
+     * How long before its slot a request is handed to the fetcher: the fetcher's own lead, plus the margin late sends
+     * have taught ({@link LateMargin}). A fetcher that holds nothing (a lead of zero) is called at the slot: it would
+     * send a request handed over early at once.
+     */
+    private Duration lead() {
+        Duration own = fetcher.lead();
+        return own.isZero() ? own : own.plus(lateMargin.get().duration());
     }
 
     /**

@@ -117,6 +117,55 @@ class SitePolitenessTest {
     }
 
     @Test
+    void acquire_afterLateSends_takesAnotherSitesSlotTheLearntMarginAheadAndLateSendsNoMore() {
+        NormalizedUrl other = NormalizedUrl.parse("https://example.org/other");
+        Duration lead = Duration.ofMillis(250);
+        // A fetcher that holds what it is handed early until the slot, as the real one does.
+        io.spiderling.core.port.PageFetcher holding = new io.spiderling.core.port.PageFetcher() {
+            @Override
+            public FetchResult fetch(FetchRequest request) {
+                return site.fetch(request);
+            }
+
+            @Override
+            public Duration lead() {
+                return lead;
+            }
+        };
+        SitePoliteness.Builder built = SitePoliteness.builder().robots(RobotsPolicy.create())
+                .robotsStore(new InMemoryRobotsStore()).limiter(RateLimiter.create()).fetcher(holding).clock(clock)
+                .pause(until -> { }).jitter(() -> 0.0);
+        SitePoliteness.Session session = built.rates(new InMemoryRateStore()).build().session();
+        session.send(() -> session.acquire(FIRST.siteKey(), Optional.empty()), go -> {
+            clock.set(go.sendBy().plusMillis(1));
+            return holding.fetch(FetchRequest.get(FIRST.value()).withSend(go.window()));
+        }, FIRST.urlHash());
+        Instant asked = clock.instant();
+
+        var go = assertInstanceOf(SitePoliteness.Gate.Go.class, session.acquire(other.siteKey(), Optional.empty()));
+
+        assertEquals(asked.plus(lead).plusMillis(LateMargin.MAX), go.slot(),
+                "a new site's first slot, the fetcher's lead and the whole margin ahead");
+        SitePoliteness.Session fresh = built.rates(new InMemoryRateStore()).build().session();
+        assertEquals(asked.plus(lead), assertInstanceOf(SitePoliteness.Gate.Go.class,
+                fresh.acquire(other.siteKey(), Optional.empty())).slot(), "with nothing learnt: the lead only");
+    }
+
+    @Test
+    void acquire_forAFetcherThatHoldsNothing_learnsNoMarginFromLateSends() {
+        NormalizedUrl other = NormalizedUrl.parse("https://example.org/other");
+        SitePoliteness.Session session = politeness.session();
+        session.send(() -> session.acquire(FIRST.siteKey(), Optional.empty()), go -> {
+            clock.set(go.sendBy().plusMillis(1));
+            return site.fetch(FetchRequest.get(FIRST.value()).withSend(go.window()));
+        }, FIRST.urlHash());
+        Instant asked = clock.instant();
+
+        assertEquals(asked, assertInstanceOf(SitePoliteness.Gate.Go.class,
+                session.acquire(other.siteKey(), Optional.empty())).slot(), "called at its slot: it would send early");
+    }
+
+    @Test
     void send_whenTheRequestKeepsMissingItsWindow_isRefusedAsLateOnceItsPatienceIsSpentAndNothingIsSent() {
         site.answer(FIRST.value(), ok(FIRST.value(), "1"));
         LateCount telemetry = new LateCount();
