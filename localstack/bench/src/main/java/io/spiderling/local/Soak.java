@@ -30,6 +30,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Stream;
@@ -79,10 +81,15 @@ public final class Soak {
      */
     record Settings(int urls, int sites, int batches, int qps, int concurrency, Duration sampleEvery, Duration warmup,
             Duration robotsTtl, Duration deadline, Duration gapTolerance, long seed, Path out, boolean inMemory,
-            double scaleModel, SoakSites.Pages pages) {
+            double scaleModel, SoakSites.Pages pages, Duration submitEvery) {
 
         int batchSize() {
             return (urls + batches - 1) / batches;
+        }
+
+        /** Batches submitted in all: the last may be short. */
+        int batchCount() {
+            return (urls + batchSize() - 1) / batchSize();
         }
 
         Path csv() {
@@ -145,10 +152,13 @@ public final class Soak {
                         Thread.currentThread().interrupt();
                     }
                 }));
-                List<String> batchIds = submit(local, sites, s);
-                System.out.printf(Locale.ROOT, "submitted %,d URLs as %d batches in %.1f s%n", s.urls(),
-                        batchIds.size(), Duration.between(submitted, Instant.now()).toMillis() / 1000.0);
-                Map<String, JsonNode> statuses = await(local, batchIds, ended, s.deadline());
+                List<String> batchIds = new CopyOnWriteArrayList<>();
+                CompletableFuture<Void> submitting = CompletableFuture.runAsync(() -> {
+                    submit(local, sites, s, submitted, batchIds);
+                    System.out.printf(Locale.ROOT, "submitted %,d URLs as %d batches in %.1f s%n", s.urls(),
+                            batchIds.size(), Duration.between(submitted, Instant.now()).toMillis() / 1000.0);
+                }, task -> Thread.ofVirtual().start(task));
+                Map<String, JsonNode> statuses = await(local, batchIds, submitting, ended, s.deadline());
                 Instant lastCompleted = statuses.values().stream().filter(b -> b.has("completedAt"))
                         .map(b -> Instant.parse(b.get("completedAt").asText())).max(Comparator.naturalOrder())
                         .orElse(Instant.now());
@@ -167,7 +177,7 @@ public final class Soak {
                 }
                 List<Check> extra = new ArrayList<>();
                 if (model.isPresent()) {
-                    extra.add(scaleModel(s, model.get(), metering.get(), atWarmup.get()));
+                    extra.add(scaleModel(s, sites, model.get(), metering.get(), atWarmup.get()));
                 }
                 return report(s, sites, intervals, statuses, items, samples, makespan,
                         events.check(items, batchIds), extra);
@@ -184,10 +194,12 @@ public final class Soak {
      * The scale model's throttles, over the whole run and after the warm-up, and the load per key that caused them;
      * passes when nothing was throttled after the warm-up.
      */
-    private static Check scaleModel(Settings s, ScaleModel model, Metering metering, Map<Usage.Key, Long> atWarmup) {
+    private static Check scaleModel(Settings s, SoakSites sites, ScaleModel model, Metering metering,
+            Map<Usage.Key, Long> atWarmup) {
         System.out.println();
         System.out.print("whole run: " + model.report(Map.of()));
         Usage used = metering.snapshot();
+        System.out.print(siteLoadByRole(sites, used, s.urls()));
         // The whole bill per URL: the calls by key shape show which writes the load per key comes from.
         System.out.print(new CostReport("the whole soak", used, s.urls(), "URL", AwsPrices.US_EAST_1,
                 AwsPrices.Architecture.ARM64, Optional.of(new KeyLoadReport.Sites(
@@ -206,26 +218,77 @@ public final class Soak {
                 throttled == 0);
     }
 
-    private static List<String> submit(LocalSpiderling local, SoakSites sites, Settings s) throws Exception {
-        List<String> ids = new ArrayList<>();
-        for (int from = 0; from < s.urls(); from += s.batchSize()) {
-            List<String> urls = new ArrayList<>();
-            for (int i = from; i < Math.min(s.urls(), from + s.batchSize()); i++) {
-                urls.add(sites.url(i));
-            }
-            ids.add(FarmRun.submit(local, urls));
+    /**
+     * The site-bound keys' write units per URL, by the role of their site: which kind of site the load per site comes
+     * from (a site's keys are named after its host; URL i goes to site i mod sites).
+     */
+    static String siteLoadByRole(SoakSites sites, Usage used, int urls) {
+        Map<String, SoakSites.Role> roleOf = new HashMap<>();
+        Map<SoakSites.Role, Integer> urlsOf = new TreeMap<>();
+        for (int i = 0; i < sites.siteCount(); i++) {
+            roleOf.put(sites.host(i), sites.role(i));
+            urlsOf.merge(sites.role(i), urls / sites.siteCount() + (i < urls % sites.siteCount() ? 1 : 0),
+                    Integer::sum);
         }
-        return ids;
+        Map<SoakSites.Role, Map<String, Double>> wru = new TreeMap<>();
+        used.keys().forEach((key, load) -> {
+            if (!key.shape().siteBound()) {
+                return;
+            }
+            String site = key.key().substring(key.key().indexOf('#') + 1).replaceFirst("^https?://", "")
+                    .replaceFirst("[:#].*$", "");
+            SoakSites.Role role = roleOf.get(site);
+            if (role != null) {
+                wru.computeIfAbsent(role, r -> new TreeMap<>()).merge(key.shape().label(), load.writeUnits(),
+                        Double::sum);
+            }
+        });
+        StringBuilder out = new StringBuilder("site-bound WRU per URL of the sites of each role:\n");
+        wru.forEach((role, shapes) -> {
+            out.append(String.format(Locale.ROOT, "  %-6s (%,d URLs)", role, urlsOf.get(role)));
+            shapes.forEach((shape, units) -> out.append(String.format(Locale.ROOT, "  %s %.2f", shape,
+                    units / urlsOf.get(role))));
+            out.append('\n');
+        });
+        return out.toString();
     }
 
-    /** Polls every batch's status until all are done or the deadline (a safety net) passes; the last statuses. */
-    private static Map<String, JsonNode> await(LocalSpiderling local, List<String> batchIds, AtomicInteger ended,
-            Duration deadline) throws Exception {
+    /**
+     * Submits the batches into {@code ids}, batch k at {@code start} + k × {@code --submit-every} (all at once when
+     * that is zero): a steady intake, as a stack serving a steady rate sees, rather than the whole corpus at once.
+     */
+    private static void submit(LocalSpiderling local, SoakSites sites, Settings s, Instant start, List<String> ids) {
+        try {
+            for (int k = 0, from = 0; from < s.urls(); k++, from += s.batchSize()) {
+                Duration wait = Duration.between(Instant.now(), start.plus(s.submitEvery().multipliedBy(k)));
+                if (wait.isPositive()) {
+                    Thread.sleep(wait);
+                }
+                List<String> urls = new ArrayList<>();
+                for (int i = from; i < Math.min(s.urls(), from + s.batchSize()); i++) {
+                    urls.add(sites.url(i));
+                }
+                ids.add(FarmRun.submit(local, urls));
+            }
+        } catch (Exception e) {
+            throw new IllegalStateException("submitting batch " + (ids.size() + 1) + " failed", e);
+        }
+    }
+
+    /**
+     * Polls every batch's status until all are submitted and done, or the deadline (a safety net) passes; the last
+     * statuses.
+     */
+    private static Map<String, JsonNode> await(LocalSpiderling local, List<String> batchIds,
+            CompletableFuture<Void> submitting, AtomicInteger ended, Duration deadline) throws Exception {
         long end = System.nanoTime() + deadline.toNanos();
         while (true) {
+            if (submitting.isCompletedExceptionally()) {
+                submitting.join();
+            }
             Map<String, JsonNode> statuses = new TreeMap<>();
             int terminal = 0;
-            boolean done = true;
+            boolean done = submitting.isDone();
             for (String id : batchIds) {
                 JsonNode status = FarmRun.batch(local, id);
                 statuses.put(id, status);
@@ -254,7 +317,7 @@ public final class Soak {
         boolean allListed = items.size() == s.urls() && total == s.urls();
         checks.add(new Check("every URL terminal (API)", String.format(Locale.ROOT,
                 "%,d of %,d items listed, %,d queued; %d of %d batches done", items.size(), s.urls(), queued,
-                doneBatches, statuses.size()), allListed && queued == 0 && doneBatches == statuses.size()));
+                doneBatches, s.batchCount()), allListed && queued == 0 && doneBatches == s.batchCount()));
 
         // Counts per state: batch counts, items tallied, served, planned; and URL by URL.
         Map<String, Integer> batchCounts = new TreeMap<>();
@@ -526,7 +589,8 @@ public final class Soak {
     /** The options that change what the run measures, as given on the command line. */
     private static String flags(Settings s) {
         return (s.scaleModel() > 0 ? " --scale-model " + CostReport.num(s.scaleModel()) : "")
-                + (s.pages() == SoakSites.Pages.REALISTIC ? " --realistic-pages" : "");
+                + (s.pages() == SoakSites.Pages.REALISTIC ? " --realistic-pages" : "")
+                + (s.submitEvery().isPositive() ? " --submit-every " + s.submitEvery() : "");
     }
 
     private static String gcNames() {
@@ -570,6 +634,7 @@ public final class Soak {
         boolean inMemory = false;
         double scaleModel = 0;
         SoakSites.Pages pages = SoakSites.Pages.SMALL;
+        Duration submitEvery = Duration.ZERO;
         try {
             for (int i = 0; i < argv.length; i++) {
                 switch (argv[i]) {
@@ -588,27 +653,30 @@ public final class Soak {
                     case "--in-memory" -> inMemory = true;
                     case "--scale-model" -> scaleModel = Double.parseDouble(argv[++i]);
                     case "--realistic-pages" -> pages = SoakSites.Pages.REALISTIC;
+                    case "--submit-every" -> submitEvery = Duration.parse(argv[++i]);
                     default -> throw new IllegalArgumentException(argv[i]);
                 }
             }
             Settings settings = new Settings(urls, sites, batches, qps, concurrency, sampleEvery, warmup, robotsTtl,
-                    deadline, gapTolerance, seed, out, inMemory, scaleModel, pages);
-            if (settings.batchSize() > BatchPlanner.MAX_URLS || sites < 1 || urls < sites || batches < 1) {
-                throw new IllegalArgumentException("need urls >= sites >= 1 and at most " + BatchPlanner.MAX_URLS
-                        + " URLs a batch");
+                    deadline, gapTolerance, seed, out, inMemory, scaleModel, pages, submitEvery);
+            if (settings.batchSize() > BatchPlanner.MAX_URLS || sites < 1 || urls < sites || batches < 1
+                    || submitEvery.isNegative()) {
+                throw new IllegalArgumentException("need urls >= sites >= 1, at most " + BatchPlanner.MAX_URLS
+                        + " URLs a batch and --submit-every >= 0");
             }
             return settings;
         } catch (RuntimeException e) {
             System.err.println("soak: " + e.getMessage() + "\nUsage: ./spiderling soak [--urls N] [--sites S]"
                     + " [--batches B] [--qps Q] [--concurrency C] [--out FILE] [--sample-every PT1M] [--warmup PT10M]"
                     + " [--robots-ttl PT1H] [--deadline PT6H] [--gap-tolerance PT0.1S] [--seed N] [--in-memory]"
-                    + " [--scale-model N] [--realistic-pages]\n"
+                    + " [--scale-model N] [--realistic-pages] [--submit-every PT0S]\n"
                     + "  defaults: 100,000 URLs, 1,000 sites, 10 batches, 10 requests/s on all but the slow sites,"
                     + " report in soak-report.md and soak-report-samples.csv\n  --scale-model N: DynamoDB's throughput"
                     + " limits divided by N (ScaleModel; N = 10,000 / the soak's URLs/s stands for 10,000 URLs/s),"
                     + " metered, with a check of 0 throttles after the warm-up\n  --realistic-pages: bench-fetch's"
                     + " 30-100 KiB article pages instead of small ones, so rows and extraction cost what real pages'"
-                    + " cost");
+                    + " cost\n  --submit-every D: batch k goes in at k × D (by default all at once), a steady"
+                    + " intake for the scale model's steady rate");
             System.exit(2);
             throw e;
         }
