@@ -199,7 +199,7 @@ public final class Soak {
         System.out.println();
         System.out.print("whole run: " + model.report(Map.of()));
         Usage used = metering.snapshot();
-        System.out.print(siteLoadByRole(sites, used, s.urls()));
+        System.out.print(siteLoadByRole(sites, used));
         // The whole bill per URL: the calls by key shape show which writes the load per key comes from.
         System.out.print(new CostReport("the whole soak", used, s.urls(), "URL", AwsPrices.US_EAST_1,
                 AwsPrices.Architecture.ARM64, Optional.of(new KeyLoadReport.Sites(
@@ -220,28 +220,19 @@ public final class Soak {
 
     /**
      * The site-bound keys' write units per URL, by the role of their site: which kind of site the load per site comes
-     * from (a site's keys are named after its host; URL i goes to site i mod sites).
+     * from (a site's keys are named after its host).
      */
-    static String siteLoadByRole(SoakSites sites, Usage used, int urls) {
-        Map<String, SoakSites.Role> roleOf = new HashMap<>();
-        Map<SoakSites.Role, Integer> urlsOf = new TreeMap<>();
-        for (int i = 0; i < sites.siteCount(); i++) {
-            roleOf.put(sites.host(i), sites.role(i));
-            urlsOf.merge(sites.role(i), urls / sites.siteCount() + (i < urls % sites.siteCount() ? 1 : 0),
-                    Integer::sum);
-        }
+    static String siteLoadByRole(SoakSites sites, Usage used) {
+        Map<SoakSites.Role, Integer> urlsOf = sites.urlsByRole();
         Map<SoakSites.Role, Map<String, Double>> wru = new TreeMap<>();
         used.keys().forEach((key, load) -> {
             if (!key.shape().siteBound()) {
                 return;
             }
-            String site = key.key().substring(key.key().indexOf('#') + 1).replaceFirst("^https?://", "")
+            String host = key.key().substring(key.key().indexOf('#') + 1).replaceFirst("^https?://", "")
                     .replaceFirst("[:#].*$", "");
-            SoakSites.Role role = roleOf.get(site);
-            if (role != null) {
-                wru.computeIfAbsent(role, r -> new TreeMap<>()).merge(key.shape().label(), load.writeUnits(),
-                        Double::sum);
-            }
+            sites.roleOf(host).ifPresent(role -> wru.computeIfAbsent(role, r -> new TreeMap<>())
+                    .merge(key.shape().label(), load.writeUnits(), Double::sum));
         });
         StringBuilder out = new StringBuilder("site-bound WRU per URL of the sites of each role:\n");
         wru.forEach((role, shapes) -> {

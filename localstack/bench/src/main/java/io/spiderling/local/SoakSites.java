@@ -24,6 +24,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Random;
 import java.util.SplittableRandom;
 import java.util.TreeMap;
@@ -367,6 +368,20 @@ final class SoakSites implements AutoCloseable {
             intervals[s] = overrides.intervalFor(host(s), RateLimiter.Settings.DEFAULTS.spacing().defaultInterval());
         }
         return intervals;
+    }
+
+    /** The role of the site at {@code host}, if it is one of these sites. */
+    Optional<Role> roleOf(String host) {
+        return Optional.ofNullable(siteOf.get(host)).map(site -> roles[site]);
+    }
+
+    /** How many of the URLs go to the sites of each role. */
+    Map<Role, Integer> urlsByRole() {
+        Map<Role, Integer> counts = new EnumMap<>(Role.class);
+        for (int i = 0; i < urls; i++) {
+            counts.merge(roles[i % roles.length], 1, Integer::sum);
+        }
+        return counts;
     }
 
     /** Requests each site must get when the fetcher behaves: its robots.txt, then each URL's. */
