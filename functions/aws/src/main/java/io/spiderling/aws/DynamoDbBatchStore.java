@@ -23,6 +23,7 @@ import io.spiderling.core.batch.UploadFormat;
 import io.spiderling.core.batch.ManifestLine;
 import io.spiderling.core.batch.ItemPage;
 import io.spiderling.core.batch.ItemState;
+import io.spiderling.core.batch.Reason;
 import io.spiderling.core.batch.Rejection;
 import io.spiderling.core.port.BatchHeaderStore;
 import io.spiderling.core.port.BatchItemStore;
@@ -322,6 +323,14 @@ public final class DynamoDbBatchStore implements BatchHeaderStore, BatchItemStor
                 ? Added.PENDING : Added.ENDED;
     }
 
+    /** An item row as the status API lists it; a row ended before reasons were stored has none. */
+    private static BatchItem batchItem(Map<String, AttributeValue> item) {
+        return BatchItem.builder().url(string(item, "url").orElse("")).urlHash(string(item, "urlHash").orElse(""))
+                .state(ItemState.fromWireName(string(item, "state").orElseThrow()))
+                .reason(string(item, "reason").flatMap(Reason::ofCode)).detail(string(item, "detail"))
+                .endedAt(instant(item, "endedAt")).build();
+    }
+
     private static BatchSource source(Map<String, AttributeValue> item) {
         String stored = requiredString(item, "source");
         return BatchSource.fromWireName(stored)
@@ -337,6 +346,7 @@ public final class DynamoDbBatchStore implements BatchHeaderStore, BatchItemStor
         item.put("url", s(shown.isEmpty() ? "(empty)" : shown));
         item.put("urlHash", s(key));
         item.put("state", s(ItemState.INVALID.wireName()));
+        item.put("reason", s(Reason.INVALID_URL.code()));
         item.put("detail", s(reason));
         item.put("createdAt", n(now.toEpochMilli()));
         item.put("endedAt", n(now.toEpochMilli()));
@@ -395,15 +405,14 @@ public final class DynamoDbBatchStore implements BatchHeaderStore, BatchItemStor
     }
 
     @Override
-    public Ending finishItem(String batchId, String urlHash, ItemState terminal, String detail, Instant at) {
-        if (!terminal.terminal()) {
-            throw new IllegalArgumentException("not a terminal state: " + terminal);
-        }
+    public Ending finishItem(String batchId, String urlHash, Reason reason, String detail, Instant at) {
+        ItemState terminal = reason.state();
         Map<String, AttributeValue> itemValues = new HashMap<>();
         itemValues.put(":queued", s(ItemState.QUEUED.wireName()));
         itemValues.put(":state", s(terminal.wireName()));
+        itemValues.put(":reason", s(reason.code()));
         itemValues.put(":at", n(at.toEpochMilli()));
-        String itemUpdate = "SET #state = :state, endedAt = :at";
+        String itemUpdate = "SET #state = :state, reason = :reason, endedAt = :at";
         if (detail != null) {
             itemValues.put(":detail", s(detail));
             itemUpdate += ", detail = :detail";
@@ -602,9 +611,7 @@ public final class DynamoDbBatchStore implements BatchHeaderStore, BatchItemStor
                 query.filterExpression("#state = :state").expressionAttributeNames(Map.of("#state", "state"));
             });
             QueryResponse response = dynamo.query(query.expressionAttributeValues(values).build());
-            response.items().forEach(item -> page.add(new BatchItem(string(item, "url").orElse(""),
-                    string(item, "urlHash").orElse(""), ItemState.fromWireName(string(item, "state").orElseThrow()),
-                    string(item, "detail"), instant(item, "endedAt"))));
+            response.items().forEach(item -> page.add(batchItem(item)));
             if (response.hasLastEvaluatedKey() && !response.lastEvaluatedKey().isEmpty()) {
                 after = Optional.of(response.lastEvaluatedKey().get("sk").s());
             } else {

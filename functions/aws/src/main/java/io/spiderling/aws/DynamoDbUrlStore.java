@@ -8,6 +8,7 @@ import static io.spiderling.aws.Attrs.s;
 import static io.spiderling.aws.Attrs.string;
 
 import io.spiderling.core.batch.ItemState;
+import io.spiderling.core.batch.Reason;
 import io.spiderling.core.extract.ExtractionRecord;
 import io.spiderling.core.extract.PageMetadata;
 import io.spiderling.core.extract.StructuredData;
@@ -86,6 +87,7 @@ public final class DynamoDbUrlStore implements UrlStore {
         Update u = new Update();
         u.set("url", s(r.url()));
         u.set("state", s(r.state().wireName()));
+        u.set("reason", s(r.reason().code()));
         u.set("fetchedAt", n(r.fetchedAt().toEpochMilli()));
         u.set("size", n(r.size()));
         u.set("truncated", bool(r.truncated()));
@@ -223,6 +225,13 @@ public final class DynamoDbUrlStore implements UrlStore {
         return found;
     }
 
+    /** The row's reason; one stored before reasons were is presumed from its state and status. */
+    private static Reason reason(Map<String, AttributeValue> item) {
+        return string(item, "reason").flatMap(Reason::ofCode).orElseGet(() -> Reason.presumed(
+                ItemState.fromWireName(string(item, "state").orElseThrow()),
+                number(item, "httpStatus").map(Long::intValue)));
+    }
+
     private static UrlRecord record(String urlHash, Map<String, AttributeValue> item) {
         String url = string(item, "url").orElse("");
         Optional<FetchRecord> fetch = instant(item, "fetchedAt").map(fetchedAt -> FetchRecord.builder(urlHash, url,
@@ -234,7 +243,8 @@ public final class DynamoDbUrlStore implements UrlStore {
                 .timeToFirstByteMs(number(item, "ttfbMs", 0)).totalMs(number(item, "totalMs", 0))
                 .error(string(item, "error")).headers(strings(item, "headers")).redirects(list(item, "redirects"))
                 .connectMs(number(item, "connectMs", 0)).attempts((int) number(item, "attempts", 1))
-                .freshUntil(instant(item, "freshUntil")).capture(capture(item)).build());
+                .freshUntil(instant(item, "freshUntil")).capture(capture(item))
+                .reason(reason(item)).build());
         Optional<ExtractionRecord> extraction = instant(item, "extractedAt")
                 .map(extractedAt -> ExtractionRecord.builder()
                 .urlHash(urlHash).url(url).page(page(item)).contentSha256(string(item, "extractedSha256").orElse(""))

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.spiderling.core.batch.BatchHeader;
 import io.spiderling.core.batch.BatchSource;
 import io.spiderling.core.batch.ItemState;
+import io.spiderling.core.batch.Reason;
 import io.spiderling.core.batch.ManifestEntry;
 import io.spiderling.core.port.BatchItemStore.Added;
 import io.spiderling.core.port.BatchStoreContracts;
@@ -135,10 +136,11 @@ class DynamoDbBatchStoreTest extends BatchStoreContracts {
         store.createBatch(header(1));
         store.addItems(batchId, List.of(url), CREATED);
 
-        store.finishItem(batchId, url.urlHash(), ItemState.FAILED, "HTTP 503", LATER);
+        store.finishItem(batchId, url.urlHash(), Reason.HTTP_ERROR, "HTTP 503", LATER);
 
         Map<String, AttributeValue> item = item(url);
         assertEquals("failed", item.get("state").s());
+        assertEquals("http-error", item.get("reason").s());
         assertEquals("HTTP 503", item.get("detail").s());
         assertEquals(Long.toString(LATER.toEpochMilli()), item.get("endedAt").n());
     }
@@ -151,7 +153,7 @@ class DynamoDbBatchStoreTest extends BatchStoreContracts {
         retrying.createBatch(header(1));
         store.addItems(batchId, List.of(url), CREATED);
 
-        assertTrue(retrying.finishItem(batchId, url.urlHash(), ItemState.FETCHED, null, LATER).ended());
+        assertTrue(retrying.finishItem(batchId, url.urlHash(), Reason.FETCHED, null, LATER).ended());
 
         // Two conflicts, the refusal of its shard's last queued item by the counter's condition, and the write.
         assertEquals(4, conflicting.transactions.get());
@@ -168,7 +170,7 @@ class DynamoDbBatchStoreTest extends BatchStoreContracts {
         retrying.createBatch(header(batch, 1));
         store.addItems(batch, List.of(url), CREATED);
 
-        assertTrue(retrying.finishItem(batch, url.urlHash(), ItemState.FETCHED, null, LATER).ended());
+        assertTrue(retrying.finishItem(batch, url.urlHash(), Reason.FETCHED, null, LATER).ended());
 
         // Two throttles, the refusal of its shard's last queued item by the counter's condition, and the write.
         assertEquals(4, throttled.transactions.get());
@@ -184,7 +186,7 @@ class DynamoDbBatchStoreTest extends BatchStoreContracts {
         store.addItems(batchId, List.of(url), CREATED);
 
         assertThrows(TransactionCanceledException.class,
-                () -> retrying.finishItem(batchId, url.urlHash(), ItemState.FETCHED, null, LATER));
+                () -> retrying.finishItem(batchId, url.urlHash(), Reason.FETCHED, null, LATER));
 
         assertEquals(Map.of(), store.status(batchId).orElseThrow().terminalCounts());
         assertEquals(1, store.status(batchId).orElseThrow().queued());
@@ -197,7 +199,7 @@ class DynamoDbBatchStoreTest extends BatchStoreContracts {
         List<ManifestEntry> entries = IntStream.range(0, urls.size())
                 .mapToObj(i -> new ManifestEntry(i, urls.get(i))).toList();
         store.addEntries(batchId, entries, CREATED);
-        store.finishItem(batchId, urls.get(150).urlHash(), ItemState.FETCHED, null, LATER);
+        store.finishItem(batchId, urls.get(150).urlHash(), Reason.FETCHED, null, LATER);
         var counting = new ConflictingDynamoDb(dynamo, 0);
         List<ManifestEntry> again = new ArrayList<>(entries);
         again.add(new ManifestEntry(300, urls.get(250))); // a duplicate line

@@ -18,6 +18,7 @@ import io.spiderling.aws.DynamoDbUrlStore;
 import io.spiderling.core.batch.BatchHeader;
 import io.spiderling.core.batch.BatchSource;
 import io.spiderling.core.batch.ItemState;
+import io.spiderling.core.batch.Reason;
 import io.spiderling.core.batch.Rejection;
 import io.spiderling.core.content.BucketKeys;
 import io.spiderling.core.fetch.FetchRecord;
@@ -57,7 +58,7 @@ class ApiHandlerTest {
                 .rejected(List.of(new Rejection("ftp://x/", "unsupported scheme: ftp"))).rejectedCount(1)
                 .source(BatchSource.HTTP).createdAt(Instant.parse("2026-11-22T05:30:00Z")).build()));
         batches.addItems(batchId, List.of(one, two), Instant.now());
-        batches.finishItem(batchId, one.urlHash(), ItemState.FETCHED, null, Instant.now());
+        batches.finishItem(batchId, one.urlHash(), Reason.FETCHED, null, Instant.now());
 
         JsonNode body = ok(event);
 
@@ -182,8 +183,8 @@ class ApiHandlerTest {
         batches.createBatch(mine(BatchHeader.builder().batchId(batchId).total(items.size())
                 .source(BatchSource.HTTP).createdAt(Instant.now()).build()));
         batches.addItems(batchId, items, Instant.now());
-        batches.finishItem(batchId, items.get(0).urlHash(), ItemState.FAILED, "http 500", Instant.now());
-        batches.finishItem(batchId, items.get(1).urlHash(), ItemState.FAILED, "http 404", Instant.now());
+        batches.finishItem(batchId, items.get(0).urlHash(), Reason.HTTP_ERROR, "http 500", Instant.now());
+        batches.finishItem(batchId, items.get(1).urlHash(), Reason.HTTP_ERROR, "http 404", Instant.now());
         ObjectNode event = Events.load("api-get-batch-urls.json");
         event.put("rawPath", "/batches/" + batchId + "/urls");
 
@@ -205,6 +206,7 @@ class ApiHandlerTest {
         assertEquals(2, failed.get("items").size());
         assertTrue(failed.findValuesAsText("state").stream().allMatch("failed"::equals));
         assertEquals(java.util.Set.of("http 500", "http 404"), java.util.Set.copyOf(failed.findValuesAsText("detail")));
+        assertEquals(List.of("http-error", "http-error"), failed.findValuesAsText("reason"));
         assertTrue(firstPage.get("items").size() <= 3);
         assertEquals(items.stream().map(NormalizedUrl::value).collect(java.util.stream.Collectors.toSet()), seen);
     }
@@ -242,7 +244,7 @@ class ApiHandlerTest {
         batches.createBatch(mine(BatchHeader.builder().batchId(complete).total(1)
                 .source(BatchSource.HTTP).createdAt(Instant.now()).build()));
         batches.addItems(complete, List.of(url), Instant.now());
-        batches.finishItem(complete, url.urlHash(), ItemState.FETCHED, null, Instant.now());
+        batches.finishItem(complete, url.urlHash(), Reason.FETCHED, null, Instant.now());
 
         event.put("rawPath", "/batches/" + open);
         JsonNode first = call(event);

@@ -180,7 +180,8 @@ class FetchHandlerTest {
         assertEquals(0, site.requestCount("/fetch/poison"));
         var items = pipeline.queries().items("fetch-dlq", "", java.util.Optional.of(ItemState.FAILED),
                 java.util.Optional.empty(), 10).orElseThrow().items();
-        assertEquals(java.util.Optional.of("dlq"), items.getFirst().detail());
+        assertEquals(java.util.Optional.of(io.spiderling.core.batch.Reason.DEAD_LETTER), items.getFirst().reason());
+        assertEquals(java.util.Optional.of("the fetch message failed too many times"), items.getFirst().detail());
         assertTrue(pipeline.queries().batch("fetch-dlq").orElseThrow().done());
     }
 

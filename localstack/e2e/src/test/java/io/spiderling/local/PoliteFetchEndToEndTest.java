@@ -119,6 +119,20 @@ class PoliteFetchEndToEndTest {
                 JsonNode failed = get(local, "/batches/" + batchId + "/urls?state=failed").get("items").get(0);
                 assertEquals(none.url("/to-metadata"), failed.get("url").asText());
                 assertTrue(failed.get("detail").asText().startsWith("blocked: link-local"), failed.toString());
+                assertEquals("blocked", failed.get("reason").asText(), failed.toString());
+                Map<String, String> refusals = new HashMap<>();
+                get(local, "/batches/" + batchId + "/urls?state=disallowed").get("items").forEach(item -> {
+                    assertEquals("robots-disallowed", item.get("reason").asText(), item.toString());
+                    refusals.put(item.get("url").asText(), item.get("detail").asText());
+                });
+                // Each refusal names its rule and line, in the group for our agent, not the first line alike.
+                String rules = "(line %d of " + precedence.url("/robots.txt") + ", HTTP 200, copy fetched ";
+                assertTrue(refusals.get(precedence.url("/not-for-us")).startsWith("Disallow: /not-for-us "
+                        + rules.formatted(8)), refusals.toString());
+                assertTrue(refusals.get(precedence.url("/private/secret")).startsWith("Disallow: /private "
+                        + rules.formatted(6)), refusals.toString());
+                assertTrue(refusals.get(wildcards.url("/doc.pdf")).startsWith("Disallow: /*.pdf$ (line 2 of "
+                        + wildcards.url("/robots.txt") + ", HTTP 200, copy fetched "), refusals.toString());
             }
 
             for (int s = 0; s < 6; s++) {

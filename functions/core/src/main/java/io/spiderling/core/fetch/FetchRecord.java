@@ -1,6 +1,7 @@
 package io.spiderling.core.fetch;
 
 import io.spiderling.core.batch.ItemState;
+import io.spiderling.core.batch.Reason;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -26,12 +27,15 @@ import java.util.Optional;
  * @param requestUrl the spelling of {@code url} that was requested, or would have been when nothing was sent (a
  *     robots.txt refusal): the client's URL as a browser serializes it, which may differ from the key in query order
  *     or tracking parameters; empty when its writer gave none
+ * @param reason why the fetch ended in {@code state}; a row stored before reasons were has the one presumed from its
+ *     state and status ({@link Reason#presumed})
  */
 public record FetchRecord(String urlHash, String url, ItemState state, Optional<Integer> httpStatus,
         Optional<String> contentType, long size, boolean truncated, Optional<String> contentKey,
         Optional<String> contentSha256, Optional<String> finalUrl, Instant fetchedAt, long timeToFirstByteMs,
         long totalMs, Optional<String> error, Map<String, String> headers, List<String> redirects, long connectMs,
-        int attempts, Optional<Instant> freshUntil, Optional<Capture> capture, Optional<String> requestUrl) {
+        int attempts, Optional<Instant> freshUntil, Optional<Capture> capture, Optional<String> requestUrl,
+        Reason reason) {
 
     public FetchRecord {
         Objects.requireNonNull(urlHash, "urlHash");
@@ -43,6 +47,10 @@ public record FetchRecord(String urlHash, String url, ItemState state, Optional<
         Objects.requireNonNull(freshUntil, "freshUntil");
         Objects.requireNonNull(capture, "capture");
         Objects.requireNonNull(requestUrl, "requestUrl");
+        Objects.requireNonNull(reason, "reason");
+        if (reason.state() != state) {
+            throw new IllegalArgumentException("reason " + reason.code() + " does not end in " + state.wireName());
+        }
     }
 
     /** A record of {@code url} (its key and the key's hash) in {@code state} at {@code fetchedAt}; the rest by name. */
@@ -56,7 +64,7 @@ public record FetchRecord(String urlHash, String url, ItemState state, Optional<
                 .truncated(truncated).contentKey(contentKey).contentSha256(contentSha256).finalUrl(finalUrl)
                 .timeToFirstByteMs(timeToFirstByteMs).totalMs(totalMs).error(error).headers(headers)
                 .redirects(redirects).connectMs(connectMs).attempts(attempts).freshUntil(freshUntil).capture(capture)
-                .requestUrl(requestUrl);
+                .requestUrl(requestUrl).reason(reason);
     }
 
     /** The same record, with where its exchange was captured. */
@@ -87,6 +95,7 @@ public record FetchRecord(String urlHash, String url, ItemState state, Optional<
         private Optional<Instant> freshUntil = Optional.empty();
         private Optional<Capture> capture = Optional.empty();
         private Optional<String> requestUrl = Optional.empty();
+        private Reason reason;
 
         private Builder(String urlHash, String url, ItemState state, Instant fetchedAt) {
             this.urlHash = urlHash;
@@ -95,8 +104,17 @@ public record FetchRecord(String urlHash, String url, ItemState state, Optional<
             this.fetchedAt = fetchedAt;
         }
 
+        /** Sets the state, and forgets a reason set before: unless one is set again, it is presumed from the state. */
         public Builder state(ItemState v) {
             state = v;
+            reason = null;
+            return this;
+        }
+
+        /** Sets the reason, and the state it ends in. */
+        public Builder reason(Reason v) {
+            reason = v;
+            state = v.state();
             return this;
         }
 
@@ -225,7 +243,8 @@ public record FetchRecord(String urlHash, String url, ItemState state, Optional<
         public FetchRecord build() {
             return new FetchRecord(urlHash, url, state, httpStatus, contentType, size, truncated, contentKey,
                     contentSha256, finalUrl, fetchedAt, timeToFirstByteMs, totalMs, error, headers, redirects,
-                    connectMs, attempts, freshUntil, capture, requestUrl);
+                    connectMs, attempts, freshUntil, capture, requestUrl,
+                    reason != null ? reason : Reason.presumed(state, httpStatus));
         }
     }
 }

@@ -26,7 +26,7 @@ public final class UrlFetchedEvent {
     }
 
     /**
-     * {"eventId","type","url","requestUrl","urlHash","state","httpStatus","contentKey","contentSha256","fetchedAt",
+     * {"eventId","type","url","requestUrl","urlHash","state","reason","httpStatus","contentKey","contentSha256","fetchedAt",
      * "batchIds"}: {@code url} is the key, {@code requestUrl} the spelling requested (when known).
      */
     public static byte[] toJson(FetchRecord record, List<String> batchIds) {
@@ -41,6 +41,7 @@ public final class UrlFetchedEvent {
             }
             json.writeStringField("urlHash", record.urlHash());
             json.writeStringField("state", record.state().wireName());
+            json.writeStringField("reason", record.reason().code());
             if (record.httpStatus().isPresent()) {
                 json.writeNumberField("httpStatus", record.httpStatus().get());
             }

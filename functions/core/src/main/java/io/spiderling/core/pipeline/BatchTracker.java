@@ -2,7 +2,7 @@ package io.spiderling.core.pipeline;
 
 import io.spiderling.core.batch.BatchOutline;
 import io.spiderling.core.batch.BatchStatus;
-import io.spiderling.core.batch.ItemState;
+import io.spiderling.core.batch.Reason;
 import io.spiderling.core.port.BatchHeaderStore;
 import io.spiderling.core.port.BatchItemStore;
 import io.spiderling.core.port.BatchItemStore.Ending;
@@ -46,8 +46,8 @@ public final class BatchTracker {
      * item, and also a redelivery after a crash between ending the last item and recording completion. Concurrent
      * callers race on a conditional write, so completion is recorded once.
      */
-    public boolean finish(String batchId, String urlHash, ItemState state, String detail, Instant at) {
-        Ending ending = finishItem(batchId, urlHash, state, detail, at);
+    public boolean finish(String batchId, String urlHash, Reason reason, String detail, Instant at) {
+        Ending ending = finishItem(batchId, urlHash, reason, detail, at);
         if (ending.mayComplete()) {
             checkCompletion(batchId, at);
         }
@@ -59,11 +59,8 @@ public final class BatchTracker {
      * {@link #checkCompletion} once for each batch where an ending {@link Ending#mayComplete}, before it reports its
      * work done (so a crash in between is retried, and the retry checks).
      */
-    public Ending finishItem(String batchId, String urlHash, ItemState state, String detail, Instant at) {
-        if (!state.terminal()) {
-            throw new IllegalArgumentException("not a terminal state: " + state);
-        }
-        return items.finishItem(batchId, urlHash, state, detail, at);
+    public Ending finishItem(String batchId, String urlHash, Reason reason, String detail, Instant at) {
+        return items.finishItem(batchId, urlHash, reason, detail, at);
     }
 
     /**

@@ -2,6 +2,7 @@ package io.spiderling.core.port;
 
 import io.spiderling.core.batch.ItemPage;
 import io.spiderling.core.batch.ItemState;
+import io.spiderling.core.batch.Reason;
 import io.spiderling.core.batch.ManifestEntry;
 import io.spiderling.core.url.NormalizedUrl;
 import java.time.Instant;
@@ -76,9 +77,10 @@ public interface BatchItemStore {
      * item may have been the last queued one ({@link Ending#ENDED_MAYBE_LAST}), so that the caller reads the whole
      * batch's counts once in a while rather than after every item.
      *
-     * @throws IllegalArgumentException when {@code terminal} is not a terminal state
+     * @param reason why the item ended, which names its terminal state ({@link Reason#state})
+     * @param detail what a person reads beside the reason; may be {@code null}
      */
-    Ending finishItem(String batchId, String urlHash, ItemState terminal, String detail, Instant at);
+    Ending finishItem(String batchId, String urlHash, Reason reason, String detail, Instant at);
 
     /** What {@link #finishItem} did. */
     enum Ending {

@@ -8,6 +8,7 @@ import java.time.Instant;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.regex.Pattern;
 
 /**
@@ -373,7 +374,8 @@ public final class RobotsPolicy {
             return new RobotsVerdict.FetchFirst();
         }
         if (!now.isBefore(e.firstFailureAt().orElseThrow().plus(settings.unreachableAfter()))) {
-            return new RobotsVerdict.Unreachable(RobotsVerdict.UNREACHABLE);
+            return new RobotsVerdict.Unreachable(new RobotsOutage(e.origin().robotsUrl(), e.lastStatus(),
+                    e.consecutiveFailures(), e.firstFailureAt().orElseThrow(), e.nextRetryAt().orElseThrow()));
         }
         return new RobotsVerdict.Wait(e.nextRetryAt().orElseThrow());
     }
@@ -403,12 +405,23 @@ public final class RobotsPolicy {
             return new RobotsVerdict.Allowed(Duration.ZERO); // unavailable, or an empty file: no rules
         }
         RobotsRules rules = rules(entry);
-        if (!rules.isAllowed(url.target())) {
-            return new RobotsVerdict.Disallowed(RobotsVerdict.DISALLOWED);
+        RobotsRules.Decision decision = rules.decide(url.target(), new RobotsRules.Work());
+        if (!decision.allowed()) {
+            return new RobotsVerdict.Disallowed(refusal(entry, rules, decision.rule()));
         }
         Duration delay = requestedDelay(rules).orElse(Duration.ZERO);
         return new RobotsVerdict.Allowed(delay.compareTo(settings.crawlDelayCap()) > 0 ? settings.crawlDelayCap()
                 : delay);
+    }
+
+    /** What a refusal by the rule at {@code rule} of an entry's copy rests on. */
+    private RobotsRefusal refusal(RobotsCacheEntry entry, RobotsRules rules, int rule) {
+        boolean byRule = rule != RobotsRules.NO_RULE;
+        return new RobotsRefusal(entry.origin().robotsUrl(),
+                byRule ? Optional.of(rules.describe(rule)) : Optional.empty(),
+                byRule ? rules.lineOf(rule, entry::robotsText, settings.agent()) : OptionalInt.empty(),
+                new RobotsRefusal.Copy(entry.lastStatus(), entry.fetchedAt().orElseThrow(),
+                        entry.consecutiveFailures() > 0));
     }
 
     /** The rules of an entry's copy, parsed once and kept for the next decisions on the same copy. */

@@ -4,6 +4,10 @@ import crawlercommons.robots.SimpleRobotRules;
 import crawlercommons.robots.SimpleRobotRules.RobotRule;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.OptionalInt;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
 
 /**
  * The rules crawler-commons parsed for our agent, matched by RFC 9309 against the request-target in time linear in
@@ -40,6 +44,8 @@ final class RobotsRules {
     private final boolean allowNone;
     private final long crawlDelayMillis;
     private final List<Rule> rules;
+    /** The line each refusing rule was found on, filled only as refusals need it. */
+    private final Map<Integer, OptionalInt> lines = new ConcurrentHashMap<>();
 
     /** Keeps the patterns only, split at their stars: as much memory as crawler-commons' rules, which are not kept. */
     RobotsRules(SimpleRobotRules parsed) {
@@ -84,31 +90,57 @@ final class RobotsRules {
      * crawler-commons means it to.
      */
     boolean isAllowed(String target, Work work) {
+        return decide(target, work).allowed();
+    }
+
+    /** What decided a target: whether it is allowed, and by which rule ({@link #NO_RULE} when by none). */
+    record Decision(boolean allowed, int rule) {}
+
+    /** The rule of a decision that no single rule made: nothing matched, or the file allows all or none. */
+    static final int NO_RULE = -1;
+
+    /** As {@link #isAllowed(String, Work)}, with the rule that decided. */
+    Decision decide(String target, Work work) {
         if (allowNone) {
-            return false;
+            return new Decision(false, NO_RULE);
         }
         if (allowAll) {
-            return true;
+            return new Decision(true, NO_RULE);
         }
         String path = Escaping.target(target);
         if (path.equals(ROBOTS_PATH)) {
-            return true;
+            return new Decision(true, NO_RULE);
         }
         int best = -1;
-        boolean allowed = true;
-        for (Rule rule : rules) {
+        int decider = NO_RULE;
+        for (int i = 0; i < rules.size(); i++) {
+            Rule rule = rules.get(i);
             int length = rule.pattern().matchLength(path, work);
             if (length < 0 && rule.indexFallback() != null) {
                 length = rule.indexFallback().matchLength(path, work);
             }
-            if (length > best) {
+            if (length > best || length == best && length >= 0 && rule.allow() && !rules.get(decider).allow()) {
                 best = length;
-                allowed = rule.allow();
-            } else if (length == best && length >= 0) {
-                allowed |= rule.allow();
+                decider = i;
             }
         }
-        return allowed;
+        return new Decision(decider == NO_RULE || rules.get(decider).allow(), decider);
+    }
+
+    /** The rule at {@code index} as a line of robots.txt would write it, e.g. {@code Disallow: /private/*.pdf$}. */
+    String describe(int index) {
+        Rule rule = rules.get(index);
+        return (rule.allow() ? "Allow: " : "Disallow: ") + rule.pattern().text();
+    }
+
+    /**
+     * The number (from 1) of the line of {@code text} that the rule at {@code index} was parsed from, found once per
+     * rule and kept. The line is looked for in the groups for {@code agent}, else in the {@code *} groups, else
+     * anywhere; empty when no line spells the rule (crawler-commons rewrote it beyond {@link Escaping}'s form).
+     */
+    OptionalInt lineOf(int index, Supplier<String> text, String agent) {
+        return lines.computeIfAbsent(index, i -> RuleLines.find(text.get(), agent, rules.get(i).allow(),
+                rules.get(i).pattern()::spells));
     }
 
     private static Pattern indexFallback(String prefix) {
@@ -141,6 +173,21 @@ final class RobotsRules {
             boolean wildcard = literals.length > 1;
             Part tail = wildcard ? new Part(literals[literals.length - 1]) : null;
             return new Pattern(pattern.length(), literals[0], List.copyOf(middle), tail, wildcard, anchored);
+        }
+
+        /** The pattern as written, but for stars that came in pairs, which match as one. */
+        String text() {
+            StringBuilder text = new StringBuilder(head);
+            middle.forEach(part -> text.append('*').append(part.text()));
+            if (wildcard) {
+                text.append('*').append(tail.text());
+            }
+            return anchored ? text.append('$').toString() : text.toString();
+        }
+
+        /** Whether the value of a robots.txt line is this pattern, in {@link Escaping}'s form. */
+        boolean spells(String value) {
+            return equals(of(Escaping.pattern(value)));
         }
 
         /** The pattern's length when it matches the path, else -1. */

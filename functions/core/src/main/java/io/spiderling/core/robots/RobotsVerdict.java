@@ -7,11 +7,6 @@ import java.util.Objects;
 /** Whether robots.txt lets one URL be fetched now, from {@link RobotsPolicy#decide}. */
 public sealed interface RobotsVerdict {
 
-    /** The reason of {@link Disallowed}. */
-    String DISALLOWED = "robots-disallowed";
-    /** The reason of {@link Unreachable}; distinct from a disallow, so clients can tell "no" from "could not ask". */
-    String UNREACHABLE = "robots-unreachable";
-
     /**
      * Fetch it, waiting at least {@code crawlDelay} between requests to the origin.
      *
@@ -23,10 +18,10 @@ public sealed interface RobotsVerdict {
         }
     }
 
-    /** The rules forbid it: the URL ends as {@code disallowed}. */
-    record Disallowed(String reason) implements RobotsVerdict {
+    /** The rules forbid it: the URL ends as {@code disallowed}, by the rule {@code refusal} names. */
+    record Disallowed(RobotsRefusal refusal) implements RobotsVerdict {
         public Disallowed {
-            Objects.requireNonNull(reason, "reason");
+            Objects.requireNonNull(refusal, "refusal");
         }
     }
 
@@ -37,10 +32,13 @@ public sealed interface RobotsVerdict {
         }
     }
 
-    /** The rules stayed undefined past the deadline with no good copy: the URL ends as {@code failed}. */
-    record Unreachable(String reason) implements RobotsVerdict {
+    /**
+     * The rules stayed undefined past the deadline with no good copy: the URL ends as {@code failed}, distinct from a
+     * disallow, so that clients can tell "no" from "could not ask".
+     */
+    record Unreachable(RobotsOutage outage) implements RobotsVerdict {
         public Unreachable {
-            Objects.requireNonNull(reason, "reason");
+            Objects.requireNonNull(outage, "outage");
         }
     }
 

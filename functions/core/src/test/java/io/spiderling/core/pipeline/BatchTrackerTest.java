@@ -2,13 +2,13 @@ package io.spiderling.core.pipeline;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.spiderling.core.batch.BatchHeader;
 import io.spiderling.core.batch.BatchSource;
 import io.spiderling.core.batch.BatchStatus;
 import io.spiderling.core.batch.ItemState;
+import io.spiderling.core.batch.Reason;
 import io.spiderling.core.testing.CallLog;
 import io.spiderling.core.testing.InMemoryBatchStore;
 import io.spiderling.core.url.NormalizedUrl;
@@ -44,7 +44,7 @@ class BatchTrackerTest {
 
     @Test
     void finish_whenItemQueued_countsItAndReturnsTrue() {
-        assertTrue(tracker.finish(BATCH, FIRST, ItemState.FETCHED, null, T2));
+        assertTrue(tracker.finish(BATCH, FIRST, Reason.FETCHED, null, T2));
 
         BatchStatus status = status();
         assertEquals(Map.of(ItemState.FETCHED, 1), status.terminalCounts());
@@ -54,22 +54,22 @@ class BatchTrackerTest {
 
     @Test
     void finish_whenItemAlreadyEnded_returnsFalseAndCountsNothing() {
-        tracker.finish(BATCH, FIRST, ItemState.FETCHED, null, T2);
+        tracker.finish(BATCH, FIRST, Reason.FETCHED, null, T2);
 
-        assertFalse(tracker.finish(BATCH, FIRST, ItemState.FAILED, "http 500", T3));
+        assertFalse(tracker.finish(BATCH, FIRST, Reason.HTTP_ERROR, "http 500", T3));
 
         assertEquals(Map.of(ItemState.FETCHED, 1), status().terminalCounts());
-        assertEquals(new InMemoryBatchStore.Item(FIRST_URL, ItemState.FETCHED, null, T2),
+        assertEquals(new InMemoryBatchStore.Item(FIRST_URL, ItemState.FETCHED, Reason.FETCHED, null, T2),
                 batches.item(BATCH, FIRST).orElseThrow());
     }
 
     @Test
     void finish_whenLastItemEnds_recordsCompletionOnceAtThatTime() {
-        tracker.finish(BATCH, FIRST, ItemState.FETCHED, null, T1);
+        tracker.finish(BATCH, FIRST, Reason.FETCHED, null, T1);
         assertEquals(Optional.empty(), status().completedAt(), "not before the last item ends");
 
-        tracker.finish(BATCH, SECOND, ItemState.FAILED, "http 404", T2);
-        tracker.finish(BATCH, SECOND, ItemState.FAILED, "http 404", T3);
+        tracker.finish(BATCH, SECOND, Reason.HTTP_ERROR, "http 404", T2);
+        tracker.finish(BATCH, SECOND, Reason.HTTP_ERROR, "http 404", T3);
 
         assertEquals(Optional.of(T2), status().completedAt());
         assertEquals(1, log.entries().stream().filter(e -> e.startsWith("BatchStore.markCompleted")).count());
@@ -77,21 +77,13 @@ class BatchTrackerTest {
 
     @Test
     void finish_whenRedeliveredAfterCrashBeforeCompletion_recordsCompletionAndReturnsFalse() {
-        tracker.finish(BATCH, FIRST, ItemState.FETCHED, null, T1);
-        batches.finishItem(BATCH, SECOND, ItemState.FETCHED, null, T2); // the first delivery died after this write
+        tracker.finish(BATCH, FIRST, Reason.FETCHED, null, T1);
+        batches.finishItem(BATCH, SECOND, Reason.FETCHED, null, T2); // the first delivery died after this write
 
-        assertFalse(tracker.finish(BATCH, SECOND, ItemState.FETCHED, null, T3));
+        assertFalse(tracker.finish(BATCH, SECOND, Reason.FETCHED, null, T3));
 
         assertEquals(Optional.of(T3), status().completedAt());
         assertEquals(Map.of(ItemState.FETCHED, 2), status().terminalCounts());
-    }
-
-    @Test
-    void finish_whenStateIsNotTerminal_throwsIllegalArgumentExceptionAndChangesNothing() {
-        assertThrows(IllegalArgumentException.class, () -> tracker.finish(BATCH, FIRST, ItemState.QUEUED, null, T2));
-
-        assertEquals(List.of(), log.entries());
-        assertEquals(ItemState.QUEUED, batches.item(BATCH, FIRST).orElseThrow().state());
     }
 
     private BatchStatus status() {

@@ -9,6 +9,7 @@ import io.spiderling.core.batch.BatchItem;
 import io.spiderling.core.batch.BatchStatus;
 import io.spiderling.core.batch.ItemPage;
 import io.spiderling.core.batch.ItemState;
+import io.spiderling.core.batch.Reason;
 import io.spiderling.core.batch.ManifestEntry;
 import io.spiderling.core.port.BatchItemStore.Added;
 import io.spiderling.core.url.NormalizedUrl;
@@ -54,7 +55,7 @@ public abstract class BatchItemStoreContract extends BatchPortsContract {
         List<NormalizedUrl> urls = urls(4);
         stores.headers().createBatch(header(4));
         items().addItems(batchId, urls, CREATED);
-        assertTrue(items().finishItem(batchId, urls.get(1).urlHash(), ItemState.FETCHED, null, LATER).ended());
+        assertTrue(items().finishItem(batchId, urls.get(1).urlHash(), Reason.FETCHED, null, LATER).ended());
 
         List<NormalizedUrl> pending = items().addItems(batchId, urls, LATER);
 
@@ -71,7 +72,7 @@ public abstract class BatchItemStoreContract extends BatchPortsContract {
                 .mapToObj(i -> new ManifestEntry(1000L + i, urls.get(i))).toList();
 
         assertEquals(Collections.nCopies(150, Added.CREATED), items().addEntries(batchId, entries, CREATED));
-        items().finishItem(batchId, urls.get(1).urlHash(), ItemState.FETCHED, null, LATER);
+        items().finishItem(batchId, urls.get(1).urlHash(), Reason.FETCHED, null, LATER);
 
         List<Added> again = items().addEntries(batchId, List.of(
                 entries.get(0), entries.get(1), new ManifestEntry(5, urls.get(2)),
@@ -92,6 +93,7 @@ public abstract class BatchItemStoreContract extends BatchPortsContract {
                 .items();
         assertEquals(1, invalid.size());
         assertEquals("ftp://x/", invalid.getFirst().url());
+        assertEquals(Optional.of(Reason.INVALID_URL), invalid.getFirst().reason());
         assertEquals(Optional.of("unsupported scheme: ftp"), invalid.getFirst().detail());
         assertEquals(Optional.of(CREATED), invalid.getFirst().endedAt());
     }
@@ -110,11 +112,12 @@ public abstract class BatchItemStoreContract extends BatchPortsContract {
         stores.headers().createBatch(header(1));
         items().addItems(batchId, List.of(url), CREATED);
 
-        assertTrue(items().finishItem(batchId, url.urlHash(), ItemState.FAILED, "HTTP 503", LATER).ended());
+        assertTrue(items().finishItem(batchId, url.urlHash(), Reason.HTTP_ERROR, "HTTP 503", LATER).ended());
 
         assertEquals(Map.of(ItemState.FAILED, 1), status().terminalCounts());
-        assertEquals(new BatchItem(url.value(), url.urlHash(), ItemState.FAILED, Optional.of("HTTP 503"),
-                Optional.of(LATER)), item(url));
+        assertEquals(BatchItem.builder().url(url.value()).urlHash(url.urlHash()).state(ItemState.FAILED)
+                .reason(Optional.of(Reason.HTTP_ERROR)).detail(Optional.of("HTTP 503")).endedAt(Optional.of(LATER))
+                .build(), item(url));
     }
 
     @Test
@@ -125,7 +128,7 @@ public abstract class BatchItemStoreContract extends BatchPortsContract {
 
         List<BatchItemStore.Ending> endings = new ArrayList<>();
         for (NormalizedUrl url : urls) {
-            BatchItemStore.Ending ending = items().finishItem(batchId, url.urlHash(), ItemState.FETCHED, null, LATER);
+            BatchItemStore.Ending ending = items().finishItem(batchId, url.urlHash(), Reason.FETCHED, null, LATER);
             endings.add(ending);
             if (ending == BatchItemStore.Ending.ENDED) {
                 assertTrue(status().queued() > 0, "ENDED with nothing queued, after " + endings);
@@ -141,9 +144,9 @@ public abstract class BatchItemStoreContract extends BatchPortsContract {
         NormalizedUrl url = urls(1).getFirst();
         stores.headers().createBatch(header(1));
         items().addItems(batchId, List.of(url), CREATED);
-        items().finishItem(batchId, url.urlHash(), ItemState.FETCHED, null, LATER);
+        items().finishItem(batchId, url.urlHash(), Reason.FETCHED, null, LATER);
 
-        BatchItemStore.Ending again = items().finishItem(batchId, url.urlHash(), ItemState.FETCHED, null, LATER);
+        BatchItemStore.Ending again = items().finishItem(batchId, url.urlHash(), Reason.FETCHED, null, LATER);
 
         assertEquals(BatchItemStore.Ending.ALREADY_ENDED, again);
         assertTrue(again.mayComplete());
@@ -155,21 +158,21 @@ public abstract class BatchItemStoreContract extends BatchPortsContract {
         NormalizedUrl url = urls(1).getFirst();
         stores.headers().createBatch(header(1));
         items().addItems(batchId, List.of(url), CREATED);
-        assertTrue(items().finishItem(batchId, url.urlHash(), ItemState.FETCHED, null, LATER).ended());
+        assertTrue(items().finishItem(batchId, url.urlHash(), Reason.FETCHED, null, LATER).ended());
 
-        assertFalse(items().finishItem(batchId, url.urlHash(), ItemState.FETCHED, null, LATER.plusSeconds(1)).ended());
-        assertFalse(items().finishItem(batchId, url.urlHash(), ItemState.FAILED, "late", LATER.plusSeconds(2)).ended());
+        assertFalse(items().finishItem(batchId, url.urlHash(), Reason.FETCHED, null, LATER.plusSeconds(1)).ended());
+        assertFalse(items().finishItem(batchId, url.urlHash(), Reason.HTTP_ERROR, "late", LATER.plusSeconds(2)).ended());
 
         assertEquals(Map.of(ItemState.FETCHED, 1), status().terminalCounts());
-        assertEquals(new BatchItem(url.value(), url.urlHash(), ItemState.FETCHED, Optional.empty(),
-                Optional.of(LATER)), item(url));
+        assertEquals(BatchItem.builder().url(url.value()).urlHash(url.urlHash()).state(ItemState.FETCHED)
+                .reason(Optional.of(Reason.FETCHED)).endedAt(Optional.of(LATER)).build(), item(url));
     }
 
     @Test
     void finishItem_whenItemUnknown_returnsFalseAndCountsNothing() {
         stores.headers().createBatch(header(1));
 
-        assertFalse(items().finishItem(batchId, "0".repeat(64), ItemState.FETCHED, null, LATER).ended());
+        assertFalse(items().finishItem(batchId, "0".repeat(64), Reason.FETCHED, null, LATER).ended());
 
         assertEquals(Map.of(), status().terminalCounts());
     }
@@ -183,22 +186,8 @@ public abstract class BatchItemStoreContract extends BatchPortsContract {
 
         assertTrue(e.getMessage().contains(batchId), e.getMessage());
         assertEquals(List.of(), drain(Optional.empty(), 10));
-        assertFalse(items().finishItem(batchId, url.urlHash(), ItemState.FETCHED, null, LATER).ended());
+        assertFalse(items().finishItem(batchId, url.urlHash(), Reason.FETCHED, null, LATER).ended());
         assertEquals(Optional.empty(), stores.headers().status(batchId));
-    }
-
-    @Test
-    void finishItem_whenTheStateIsNotTerminal_throwsIllegalArgumentAndChangesNothing() {
-        NormalizedUrl url = urls(1).getFirst();
-        stores.headers().createBatch(header(1));
-        items().addItems(batchId, List.of(url), CREATED);
-
-        assertThrows(IllegalArgumentException.class,
-                () -> items().finishItem(batchId, url.urlHash(), ItemState.QUEUED, null, LATER));
-
-        assertEquals(new BatchItem(url.value(), url.urlHash(), ItemState.QUEUED, Optional.empty(), Optional.empty()),
-                item(url));
-        assertEquals(Map.of(), status().terminalCounts());
     }
 
     @Test
@@ -206,9 +195,9 @@ public abstract class BatchItemStoreContract extends BatchPortsContract {
         List<NormalizedUrl> urls = urls(4);
         stores.headers().createBatch(header(4));
         items().addItems(batchId, urls, CREATED);
-        items().finishItem(batchId, urls.get(0).urlHash(), ItemState.FETCHED, null, LATER);
-        items().finishItem(batchId, urls.get(1).urlHash(), ItemState.FETCHED, null, LATER);
-        items().finishItem(batchId, urls.get(2).urlHash(), ItemState.DISALLOWED, "robots.txt", LATER);
+        items().finishItem(batchId, urls.get(0).urlHash(), Reason.FETCHED, null, LATER);
+        items().finishItem(batchId, urls.get(1).urlHash(), Reason.FETCHED, null, LATER);
+        items().finishItem(batchId, urls.get(2).urlHash(), Reason.ROBOTS_DISALLOWED, "robots.txt", LATER);
 
         BatchStatus partial = status();
 
@@ -216,7 +205,7 @@ public abstract class BatchItemStoreContract extends BatchPortsContract {
         assertEquals(1, partial.queued());
         assertFalse(partial.done());
 
-        items().finishItem(batchId, urls.get(3).urlHash(), ItemState.NOT_MODIFIED, null, LATER);
+        items().finishItem(batchId, urls.get(3).urlHash(), Reason.NOT_MODIFIED, null, LATER);
         BatchStatus finished = status();
 
         assertEquals(Map.of(ItemState.FETCHED, 2, ItemState.DISALLOWED, 1, ItemState.NOT_MODIFIED, 1),
@@ -231,7 +220,7 @@ public abstract class BatchItemStoreContract extends BatchPortsContract {
         NormalizedUrl url = urls(1).getFirst();
         stores.headers().createBatch(header(1));
         items().addItems(batchId, List.of(url), CREATED);
-        ItemState[] states = {ItemState.FETCHED, ItemState.FAILED};
+        Reason[] states = {Reason.FETCHED, Reason.HTTP_ERROR};
 
         List<Boolean> results = Contracts.race(IntStream.range(0, THREADS)
                 .mapToObj(i -> (Callable<Boolean>) () -> items().finishItem(
@@ -254,7 +243,7 @@ public abstract class BatchItemStoreContract extends BatchPortsContract {
                 .mapToObj(t -> (Callable<Boolean>) () -> {
                     boolean all = true;
                     for (NormalizedUrl url : urls.subList(t * itemsPerThread, (t + 1) * itemsPerThread)) {
-                        all &= items().finishItem(batchId, url.urlHash(), ItemState.FETCHED, null, LATER).ended();
+                        all &= items().finishItem(batchId, url.urlHash(), Reason.FETCHED, null, LATER).ended();
                     }
                     return all;
                 })
@@ -272,7 +261,7 @@ public abstract class BatchItemStoreContract extends BatchPortsContract {
         stores.headers().createBatch(header(urls.size()));
         items().addItems(batchId, urls, CREATED);
         for (int i = 0; i < 10; i++) {
-            items().finishItem(batchId, urls.get(i).urlHash(), ItemState.FAILED, "http 500", LATER);
+            items().finishItem(batchId, urls.get(i).urlHash(), Reason.HTTP_ERROR, "http 500", LATER);
         }
 
         List<BatchItem> all = drain(Optional.empty(), 7);

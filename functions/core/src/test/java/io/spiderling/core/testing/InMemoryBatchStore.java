@@ -9,6 +9,7 @@ import io.spiderling.core.batch.BatchOutline;
 import io.spiderling.core.batch.BatchStatus;
 import io.spiderling.core.batch.CallbackState;
 import io.spiderling.core.batch.ItemState;
+import io.spiderling.core.batch.Reason;
 import io.spiderling.core.batch.ChunkCounts;
 import io.spiderling.core.batch.ManifestEntry;
 import io.spiderling.core.batch.PlanProgress;
@@ -35,10 +36,10 @@ import java.util.Set;
 public final class InMemoryBatchStore implements BatchHeaderStore, BatchItemStore, UploadPlanStore {
 
     /**
-     * One batch item as stored; {@code detail} and {@code endedAt} are null while it is queued. An invalid manifest
-     * line has no URL.
+     * One batch item as stored; {@code reason}, {@code detail} and {@code endedAt} are null while it is queued. An
+     * invalid manifest line has no URL.
      */
-    public record Item(NormalizedUrl url, ItemState state, String detail, Instant endedAt) {}
+    public record Item(NormalizedUrl url, ItemState state, Reason reason, String detail, Instant endedAt) {}
 
     private static final class Batch {
         final BatchHeader header;
@@ -88,7 +89,7 @@ public final class InMemoryBatchStore implements BatchHeaderStore, BatchItemStor
             String key = key(batchId, entry.url().urlHash());
             Item item = items.get(key);
             if (item == null) {
-                items.put(key, new Item(entry.url(), ItemState.QUEUED, null, null));
+                items.put(key, new Item(entry.url(), ItemState.QUEUED, null, null, null));
                 queued.merge(batchId, 1, Integer::sum);
                 positions.put(key, entry.position());
                 added.add(Added.CREATED);
@@ -109,7 +110,7 @@ public final class InMemoryBatchStore implements BatchHeaderStore, BatchItemStor
         if (items.containsKey(key) || !batches.containsKey(batchId)) {
             return false;
         }
-        items.put(key, new Item(null, ItemState.INVALID, reason, now));
+        items.put(key, new Item(null, ItemState.INVALID, Reason.INVALID_URL, reason, now));
         this.shown.put(key, shown);
         batches.get(batchId).counts.merge(ItemState.INVALID, 1, Integer::sum);
         return true;
@@ -147,12 +148,10 @@ public final class InMemoryBatchStore implements BatchHeaderStore, BatchItemStor
     }
 
     @Override
-    public synchronized Ending finishItem(String batchId, String urlHash, ItemState terminal, String detail,
+    public synchronized Ending finishItem(String batchId, String urlHash, Reason reason, String detail,
             Instant at) {
+        ItemState terminal = reason.state();
         log.record("BatchStore", "finishItem", batchId + " " + urlHash + " " + terminal);
-        if (!terminal.terminal()) {
-            throw new IllegalArgumentException("not a terminal state: " + terminal);
-        }
         Item item = items.get(key(batchId, urlHash));
         if (item == null || item.state() != ItemState.QUEUED) {
             return Ending.ALREADY_ENDED;
@@ -161,7 +160,7 @@ public final class InMemoryBatchStore implements BatchHeaderStore, BatchItemStor
         if (batch == null) {
             throw new IllegalStateException("batch " + batchId + " has no header");
         }
-        items.put(key(batchId, urlHash), new Item(item.url(), terminal, detail, at));
+        items.put(key(batchId, urlHash), new Item(item.url(), terminal, reason, detail, at));
         batch.counts.merge(terminal, 1, Integer::sum);
         // One shard: the ending may be the last exactly when none of the batch's items is still queued.
         return queued.merge(batchId, -1, Integer::sum) > 0 ? Ending.ENDED : Ending.ENDED_MAYBE_LAST;
@@ -294,8 +293,9 @@ public final class InMemoryBatchStore implements BatchHeaderStore, BatchItemStor
 
     private BatchItem toBatchItem(String key, Item i, String prefix) {
         String hash = key.substring(prefix.length());
-        return new BatchItem(i.url() == null ? shown.get(key) : i.url().value(), hash, i.state(),
-                Optional.ofNullable(i.detail()), Optional.ofNullable(i.endedAt()));
+        return BatchItem.builder().url(i.url() == null ? shown.get(key) : i.url().value()).urlHash(hash)
+                .state(i.state()).reason(Optional.ofNullable(i.reason())).detail(Optional.ofNullable(i.detail()))
+                .endedAt(Optional.ofNullable(i.endedAt())).build();
     }
 
     /** Loses the batch's header, as a broken store would: ending its items then fails. */

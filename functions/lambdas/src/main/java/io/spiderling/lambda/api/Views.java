@@ -212,7 +212,7 @@ public final class Views {
                 .put("aliasReason", alias.redirectsTo().isPresent() ? "redirect" : "canonical"));
         record.fetch().ifPresentOrElse(f -> {
             f.requestUrl().ifPresent(u -> node.put("requestUrl", u));
-            node.put("state", f.state().wireName());
+            node.put("state", f.state().wireName()).put("reason", f.reason().code());
             f.httpStatus().ifPresent(s -> node.put("httpStatus", s));
             f.contentType().ifPresent(ct -> node.put("contentType", ct));
             node.put("size", f.size()).put("truncated", f.truncated());
@@ -327,6 +327,7 @@ public final class Views {
         for (BatchItem item : page.items()) {
             ObjectNode i = items.addObject().put("url", item.url()).put("urlHash", item.urlHash())
                     .put("state", item.state().wireName());
+            item.reason().ifPresent(r -> i.put("reason", r.code()));
             item.detail().ifPresent(d -> i.put("detail", d));
             item.endedAt().ifPresent(at -> i.put("endedAt", at.toString()));
         }

@@ -3,6 +3,7 @@ package io.spiderling.local.cli;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.MissingNode;
+import io.spiderling.core.batch.Reason;
 import io.spiderling.core.pipeline.query.Queries;
 import io.spiderling.core.url.NormalizationResult;
 import io.spiderling.core.url.NormalizedUrl;
@@ -45,27 +46,31 @@ final class BatchResults {
         for (String input : inputs) {
             switch (normalizer.normalize(input)) {
                 case NormalizationResult.Rejected rejected -> lines.add(new ResultLine(input, Optional.empty(),
-                        Optional.empty(), ResultLine.REJECTED, Optional.of(rejected.reason()), false,
-                        MissingNode.getInstance()));
+                        Optional.empty(), ResultLine.REJECTED, Optional.of(Reason.INVALID_URL.code()),
+                        Optional.of(rejected.reason()), false, MissingNode.getInstance()));
                 case NormalizationResult.Accepted accepted -> {
                     NormalizedUrl url = accepted.url();
                     JsonNode item = items.get(url.value());
                     boolean duplicate = !seen.add(url.value());
                     if (item == null) {
                         lines.add(new ResultLine(input, Optional.of(url.value()), Optional.of(site(url)),
-                                done ? "unknown" : "queued",
+                                done ? "unknown" : "queued", Optional.empty(),
                                 done ? Optional.of("not among the batch's items") : Optional.empty(), duplicate,
                                 MissingNode.getInstance()));
                     } else {
+                        JsonNode record = records.getOrDefault(url.value(), MissingNode.getInstance());
                         lines.add(new ResultLine(input, Optional.of(url.value()), Optional.of(site(url)),
-                                item.path("state").asText(),
-                                item.hasNonNull("detail") ? Optional.of(item.get("detail").asText()) : Optional.empty(),
-                                duplicate, records.getOrDefault(url.value(), MissingNode.getInstance())));
+                                item.path("state").asText(), text(item, "reason").or(() -> text(record, "reason")),
+                                text(item, "detail"), duplicate, record));
                     }
                 }
             }
         }
         return lines;
+    }
+
+    private static Optional<String> text(JsonNode node, String member) {
+        return node.hasNonNull(member) ? Optional.of(node.get(member).asText()) : Optional.empty();
     }
 
     /** {@code host}, or {@code host:port} when the port is not the scheme's own: as people name a site. */

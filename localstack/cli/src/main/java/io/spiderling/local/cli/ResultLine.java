@@ -12,12 +12,14 @@ import java.util.Optional;
  * @param url its normal form; empty when it was rejected
  * @param site the site it belongs to ({@code host} or {@code host:port}); empty when rejected
  * @param state the batch item's state ({@code fetched}, {@code failed}, …), or {@code rejected}
+ * @param reason the code of why it ended so ({@code Reason}'s, e.g. {@code robots-disallowed}): the item's, else the
+ *     record's; {@code invalid-url} for a rejection; empty while queued
  * @param detail why it ended so, when the batch says (a failure's reason, a skip's cause); a rejection's reason
  * @param duplicate whether an earlier line of the input has the same normal form (both lines show the same result)
  * @param record the URL's record as {@code GET /urls} shows it; a missing node when there is none
  */
-record ResultLine(String input, Optional<String> url, Optional<String> site, String state, Optional<String> detail,
-        boolean duplicate, JsonNode record) {
+record ResultLine(String input, Optional<String> url, Optional<String> site, String state, Optional<String> reason,
+        Optional<String> detail, boolean duplicate, JsonNode record) {
 
     static final String REJECTED = "rejected";
 
@@ -55,6 +57,7 @@ record ResultLine(String input, Optional<String> url, Optional<String> site, Str
         ObjectNode node = ApiClient.JSON.createObjectNode().put("input", input);
         url.ifPresentOrElse(u -> node.put("url", u), () -> node.putNull("url"));
         node.put("state", state);
+        reason.ifPresent(r -> node.put("reason", r));
         detail.filter(d -> !d.equals(error().orElse(null))).ifPresent(d -> node.put("detail", d));
         if (duplicate) {
             node.put("duplicate", true);

@@ -13,10 +13,18 @@ import java.util.stream.Collectors;
 
 /**
  * The end-of-run summary, computed from the result lines alone: counts by state, by site, fetch time percentiles,
- * bytes, and failures by reason.
+ * bytes, and the URLs not fetched by reason code.
+ *
+ * @param failures the lines that ended without a copy (every state but fetched, not-modified and queued), counted by
+ *     reason code, most first
+ * @param examples a detail of each reason code in {@code failures}, the first line's, when it has one
  */
 record Summary(Map<String, Long> byState, Map<String, Map<String, Long>> bySite, Optional<Long> p50Ms,
-        Optional<Long> p99Ms, int timed, long bytes, Map<String, Long> failures) {
+        Optional<Long> p99Ms, int timed, long bytes, Map<String, Long> failures, Map<String, String> examples) {
+
+    /** The states of a line that got (or kept) a copy, or has no outcome yet: not counted among failures. */
+    private static final List<String> NOT_FAILED = List.of(ItemState.FETCHED.wireName(),
+            ItemState.NOT_MODIFIED.wireName(), ItemState.QUEUED.wireName());
 
     /** Sites and failure reasons listed one per line; the rest are counted. */
     static final int LISTED = 10;
@@ -34,10 +42,19 @@ record Summary(Map<String, Long> byState, Map<String, Map<String, Long>> bySite,
         List<Long> times = lines.stream().filter(l -> !l.duplicate()).map(ResultLine::totalMs)
                 .flatMap(Optional::stream).sorted().toList();
         long bytes = lines.stream().filter(l -> !l.duplicate()).mapToLong(ResultLine::bytes).sum();
-        Map<String, Long> failures = lines.stream().filter(l -> !l.duplicate() && l.state().equals("failed"))
-                .collect(Collectors.groupingBy(l -> l.error().orElse("(no reason given)"), Collectors.counting()));
+        List<ResultLine> failed = lines.stream().filter(l -> !l.duplicate() && !NOT_FAILED.contains(l.state()))
+                .toList();
+        Map<String, Long> failures = failed.stream()
+                .collect(Collectors.groupingBy(Summary::reasonOf, Collectors.counting()));
+        Map<String, String> examples = new LinkedHashMap<>();
+        failed.forEach(l -> l.error().or(l::detail).ifPresent(text -> examples.putIfAbsent(reasonOf(l), text)));
         return new Summary(byState, bySite, percentile(times, 50), percentile(times, 99), times.size(), bytes,
-                sortedByCount(failures));
+                sortedByCount(failures), examples);
+    }
+
+    /** A line's reason code; a line without one (an unknown item) goes under its state. */
+    private static String reasonOf(ResultLine line) {
+        return line.reason().orElse(line.state());
     }
 
     /** Where a state comes in a URL's life ({@link ItemState}'s order), rejections and unknown ones last. */
@@ -80,9 +97,10 @@ record Summary(Map<String, Long> byState, Map<String, Map<String, Long>> bySite,
         }
         out.printf("Bytes: %s fetched%n", bytes(bytes));
         if (!failures.isEmpty()) {
-            out.println("Failures by reason:");
-            failures.entrySet().stream().limit(LISTED).forEach(e ->
-                    out.printf("  %6d  %s%n", e.getValue(), UrlText.shorten(e.getKey())));
+            out.println("Not fetched, by reason:");
+            failures.entrySet().stream().limit(LISTED).forEach(e -> out.println(String.format("  %6d  %-18s %s",
+                    e.getValue(), e.getKey(), Optional.ofNullable(examples.get(e.getKey()))
+                            .map(text -> "e.g. " + UrlText.shorten(text, 60)).orElse("")).stripTrailing()));
             if (failures.size() > LISTED) {
                 out.printf("  … and %d more reasons (see results.jsonl)%n", failures.size() - LISTED);
             }

@@ -54,7 +54,9 @@ class CliFetchTest {
             assertTrue(run.out().matches("(?s).*By state:\\n  fetched\\s+3\\n  failed\\s+1\\n  rejected\\s+1\\n.*"),
                     run.toString());
             assertTrue(run.out().contains("Fetch time: p50 "), run.toString());
-            assertTrue(run.out().matches("(?s).*Failures by reason:\\n\\s+1\\s+http 404\\n.*"), run.toString());
+            assertTrue(run.out().matches("(?s).*Not fetched, by reason:\\n(\\s+1\\s+\\S+.*\\n){2}.*"), run.toString());
+            assertTrue(run.out().matches("(?s).*\\n\\s+1\\s+http-error\\s+e\\.g\\. http 404\\n.*"), run.toString());
+            assertTrue(run.out().matches("(?s).*\\n\\s+1\\s+invalid-url\\s+e\\.g\\. .*"), run.toString());
             assertTrue(run.err().matches("(?s).*\\[\\d+s\\] \\d+/4 ended.*"), run.toString());
             // The 9,000-character URL is shortened on screen, never printed whole.
             assertFalse(run.out().contains(longUrl) || run.err().contains(longUrl), run.toString());
@@ -68,6 +70,7 @@ class CliFetchTest {
             }
             JsonNode first = JSON.readTree(lines.get(0));
             assertEquals("fetched", first.get("state").asText());
+            assertEquals("fetched", first.get("reason").asText());
             assertEquals(200, first.get("httpStatus").asInt());
             assertEquals("Site 1, page 1", first.path("metadata").path("title").asText(), lines.get(0));
             Path body = out.resolve(first.get("body").asText());
@@ -79,10 +82,12 @@ class CliFetchTest {
             assertEquals(first.get("contentSha256"), again.get("contentSha256"));
             JsonNode missing = JSON.readTree(lines.get(4));
             assertEquals("failed", missing.get("state").asText());
+            assertEquals("http-error", missing.get("reason").asText());
             assertEquals(404, missing.get("httpStatus").asInt());
             assertEquals("http 404", missing.get("error").asText());
             JsonNode tooLong = JSON.readTree(lines.get(5));
             assertEquals("rejected", tooLong.get("state").asText());
+            assertEquals("invalid-url", tooLong.get("reason").asText());
             assertTrue(tooLong.get("error").asText().contains("long"), lines.get(5));
             // Each page fetched once: the duplicate line shares the first line's fetch.
             assertEquals(1, site.requestCount("/page/1"));

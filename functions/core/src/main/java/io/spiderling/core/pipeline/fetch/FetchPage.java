@@ -2,6 +2,7 @@ package io.spiderling.core.pipeline.fetch;
 
 import io.spiderling.core.batch.BatchOutline;
 import io.spiderling.core.batch.ItemState;
+import io.spiderling.core.batch.Reason;
 import io.spiderling.core.content.BucketKeys;
 import io.spiderling.core.content.Hashing;
 import io.spiderling.core.content.ObjectMetadata;
@@ -339,11 +340,12 @@ public final class FetchPage {
 
     /**
      * The job's message arrived after being given up by the queue (the dead-letter queue): its item, and those
-     * waiting on it, end as failed with detail {@code dlq}, and its frontier place is freed.
+     * waiting on it, end as failed ({@link Reason#DEAD_LETTER}), and its frontier place is freed.
      */
     public Outcome deadLettered(FetchJob job) {
         Set<String> checkLater = new java.util.HashSet<>();
-        endings.end(job, ItemState.FAILED, "dlq", clock.instant(), checkLater);
+        endings.end(job, Reason.DEAD_LETTER, "the fetch message failed too many times", clock.instant(),
+                checkLater);
         checkLater.forEach(batchId -> tracker.checkCompletion(batchId, clock.instant()));
         frontier.finished(job);
         return new Outcome.Ended(ItemState.FAILED, Optional.empty());
@@ -497,17 +499,17 @@ public final class FetchPage {
                 return new Outcome.Ended(ItemState.CANCELLED, Optional.empty());
             }
             if (settings.optOut().contains(job.siteKey())) {
-                return end(job, ItemState.DISALLOWED, "opt-out", Optional.empty());
+                return end(job, Reason.OPT_OUT, "the site opted out of crawling", Optional.empty());
             }
             Optional<Duration> window = batch.flatMap(b -> b.header().options().recrawlAfter());
             Optional<FetchRecord> stored = rows.computeIfAbsent(job.urlHash(), urls::find)
                     .flatMap(UrlStore.UrlRecord::fetch);
             Optional<FetchRecord> already = recordedSince(job, stored, batch);
             if (already.isPresent()) {
-                return end(job, already.get().state(), "recorded at " + already.get().fetchedAt(), already);
+                return end(job, already.get().reason(), "recorded at " + already.get().fetchedAt(), already);
             }
             if (job.origin().isEmpty() && RecrawlPolicy.fresh(stored, window, now)) {
-                return end(job, ItemState.SKIPPED, "fresh copy fetched at " + stored.get().fetchedAt(),
+                return end(job, Reason.FRESH_COPY, "fresh copy fetched at " + stored.get().fetchedAt(),
                         Optional.empty());
             }
             boolean capture = settings.capture() || batch.map(b -> b.header().options().capture()).orElse(false);
@@ -548,7 +550,7 @@ public final class FetchPage {
                     if (RecrawlPolicy.fresh(target, window, clock.instant())) {
                         // The item's URL was asked and led here; what it leads to was fetched moments ago.
                         recordAliases(at.via(), target.get(), clock.instant());
-                        return end(job, target.get().state(), "via " + url.value() + ", fetched at "
+                        return end(job, target.get().reason(), "via " + url.value() + ", fetched at "
                                 + target.get().fetchedAt(), target);
                     }
                 }
@@ -591,14 +593,11 @@ public final class FetchPage {
             return switch (sent) {
                 case SitePoliteness.Sent.Refused(SitePoliteness.Gate.Wait wait) ->
                         new Step.Done(requeue(at, at.attempt(), wait.until(), wait.why()));
-                case SitePoliteness.Sent.Refused(SitePoliteness.Gate.Disallowed d) -> {
-                    String detail = "robots.txt" + (at.via().isEmpty() ? "" : " (" + at.request().value() + ")");
-                    yield new Step.Done(end(job, ItemState.DISALLOWED, detail, Optional.of(recorded(records.refused(
-                            at, ItemState.DISALLOWED, "robots.txt", clock.instant())))));
-                }
+                case SitePoliteness.Sent.Refused(SitePoliteness.Gate.Disallowed d) ->
+                        new Step.Done(refused(job, at, Reason.ROBOTS_DISALLOWED, d.refusal().describe(clock.instant())
+                                + (at.via().isEmpty() ? "" : " for " + at.request().value())));
                 case SitePoliteness.Sent.Refused(SitePoliteness.Gate.Unreachable u) ->
-                        new Step.Done(end(job, ItemState.FAILED, u.reason(), Optional.of(recorded(records.refused(
-                                at, ItemState.FAILED, u.reason(), clock.instant())))));
+                        new Step.Done(refused(job, at, u.reason(), u.detail()));
                 case SitePoliteness.Sent.Answered answered -> answered(job, at, answered, stored, capture);
             };
         }
@@ -615,16 +614,18 @@ public final class FetchPage {
                             capture ? Optional.of(answered.at()) : Optional.empty()));
                 }
                 case RedirectFollower.Next.Invalid invalid -> {
-                    return new Step.Done(fail(job, at, invalid.response(), "redirect to an invalid URL: "
-                            + invalid.location()));
+                    return new Step.Done(fail(job, at, invalid.response(), Reason.REDIRECT_INVALID,
+                            "redirect to an invalid URL: " + invalid.location()));
                 }
                 case RedirectFollower.Next.Redirect redirect -> next = redirect.hop();
             }
             if (at.via().size() + 1 > settings.maxRedirects()) {
-                return new Step.Done(fail(job, at, result, "more than " + settings.maxRedirects() + " redirects"));
+                return new Step.Done(fail(job, at, result, Reason.REDIRECT_LIMIT,
+                        "more than " + settings.maxRedirects() + " redirects"));
             }
             if (visited(at, next.url())) {
-                return new Step.Done(fail(job, at, result, "redirect loop at " + next.request().value()));
+                return new Step.Done(fail(job, at, result, Reason.REDIRECT_LOOP,
+                        "redirect loop at " + next.request().value()));
             }
             if (!next.siteKey().equals(at.siteKey())) {
                 frontier.follow(job, next);
@@ -671,29 +672,36 @@ public final class FetchPage {
                 if (!created) {
                     listener.reused(url, r.body(), record.contentType().orElseThrow(), sha, now);
                 }
-                return end(job, ItemState.FETCHED, null, Optional.of(record));
+                return end(job, Reason.FETCHED, null, Optional.of(record));
             }
             if (result instanceof FetchResult.Response r && r.status() == 304 && stored.isPresent()) {
                 Optional<Capture> capture = captureFrom.flatMap(from -> capture(at, r, from, stored));
                 FetchRecord record = recorded(records.notModified(at, stored.get(), r, now).withCapture(capture));
-                return end(job, ItemState.NOT_MODIFIED, null, Optional.of(record));
+                return end(job, Reason.NOT_MODIFIED, null, Optional.of(record));
             }
             if (result instanceof FetchResult.Failure f && f.kind() == FailureKind.BLOCKED) {
-                return fail(job, at, result, "blocked: " + f.message());
+                return fail(job, at, result, Reason.BLOCKED, "blocked: " + f.message());
             }
             return switch (retry.decide(result, job.attempt(), now, jitter.getAsDouble())) {
                 case RetryDecision.Retry again -> {
                     telemetry.retried();
                     yield requeue(at, again.nextAttempt(), again.notBefore(), "retry after " + describe(result));
                 }
-                case RetryDecision.GiveUp giveUp -> fail(job, at, result, giveUp.reason());
-                case RetryDecision.Done done -> fail(job, at, result, describe(result));
+                case RetryDecision.GiveUp giveUp -> fail(job, at, result, FetchRecords.reason(result),
+                        giveUp.reason());
+                case RetryDecision.Done done -> fail(job, at, result, FetchRecords.reason(result), describe(result));
             };
         }
 
-        private Outcome fail(FetchJob job, FetchJob at, FetchResult result, String error) {
-            FetchRecord record = recorded(records.failed(at, result, error, clock.instant()));
-            return end(job, ItemState.FAILED, error, Optional.of(record));
+        private Outcome fail(FetchJob job, FetchJob at, FetchResult result, Reason reason, String error) {
+            FetchRecord record = recorded(records.failed(at, result, reason, error, clock.instant()));
+            return end(job, reason, error, Optional.of(record));
+        }
+
+        /** No request was made for hop {@code at}: the gate refused it, for {@code reason}. */
+        private Outcome refused(FetchJob job, FetchJob at, Reason reason, String detail) {
+            return end(job, reason, detail, Optional.of(recorded(records.refused(at, reason, detail,
+                    clock.instant()))));
         }
 
         private Outcome requeue(FetchJob job, int attempt, Instant until, String why) {
@@ -706,10 +714,11 @@ public final class FetchPage {
          * Ends the job's item and the items of every batch that joined its claim with the same state. When a
          * redirect chain led here from another site, the record is also the answer for the batch's own URL.
          */
-        private Outcome end(FetchJob job, ItemState state, String detail, Optional<FetchRecord> record) {
+        private Outcome end(FetchJob job, Reason reason, String detail, Optional<FetchRecord> record) {
+            ItemState state = reason.state();
             Instant at = record.map(FetchRecord::fetchedAt).orElse(clock.instant());
             String itemDetail = detail == null && job.origin().isPresent() ? "via " + job.url().value() : detail;
-            List<String> batchIds = endings.end(job, state, itemDetail, at, checkLater);
+            List<String> batchIds = endings.end(job, reason, itemDetail, at, checkLater);
             // What this invocation's other lanes read of the URL from now on, for the freshness of redirect targets.
             record.ifPresent(r -> rows.put(r.urlHash(), Optional.of(new UrlStore.UrlRecord(r.urlHash(),
                     Optional.of(r), Optional.empty()))));

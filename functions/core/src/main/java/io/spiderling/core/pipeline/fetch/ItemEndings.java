@@ -1,6 +1,6 @@
 package io.spiderling.core.pipeline.fetch;
 
-import io.spiderling.core.batch.ItemState;
+import io.spiderling.core.batch.Reason;
 import io.spiderling.core.fetch.FetchJob;
 import io.spiderling.core.pipeline.BatchTracker;
 import io.spiderling.core.port.UrlStore;
@@ -30,8 +30,8 @@ final class ItemEndings {
      *
      * @param checkLater collects the batches whose completion must be checked
      */
-    List<String> end(FetchJob job, ItemState state, String detail, Instant at, Set<String> checkLater) {
-        if (tracker.finishItem(job.batchId(), job.itemHash(), state, detail, at).mayComplete()) {
+    List<String> end(FetchJob job, Reason reason, String detail, Instant at, Set<String> checkLater) {
+        if (tracker.finishItem(job.batchId(), job.itemHash(), reason, detail, at).mayComplete()) {
             checkLater.add(job.batchId());
         }
         List<String> waiters = urls.releaseClaim(job.itemHash());
@@ -42,7 +42,7 @@ final class ItemEndings {
                 continue;
             }
             try {
-                if (tracker.finishItem(batchId, job.itemHash(), state, detail, at).mayComplete()) {
+                if (tracker.finishItem(batchId, job.itemHash(), reason, detail, at).mayComplete()) {
                     checkLater.add(batchId);
                 }
             } catch (RuntimeException e) {
@@ -59,7 +59,7 @@ final class ItemEndings {
      * were waiting on the URL, with the claim taken back for them (the fetch goes on for them); empty when none were.
      */
     List<String> cancel(FetchJob job, Instant at, Set<String> checkLater) {
-        if (tracker.finishItem(job.batchId(), job.itemHash(), ItemState.CANCELLED, "batch cancelled", at)
+        if (tracker.finishItem(job.batchId(), job.itemHash(), Reason.BATCH_CANCELLED, "batch cancelled", at)
                 .mayComplete()) {
             checkLater.add(job.batchId());
         }

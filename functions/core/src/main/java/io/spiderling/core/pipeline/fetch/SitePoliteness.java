@@ -1,5 +1,6 @@
 package io.spiderling.core.pipeline.fetch;
 
+import io.spiderling.core.batch.Reason;
 import io.spiderling.core.fetch.FailureKind;
 import io.spiderling.core.fetch.FetchRequest;
 import io.spiderling.core.fetch.FetchResult;
@@ -18,6 +19,7 @@ import io.spiderling.core.robots.RobotsCacheEntry;
 import io.spiderling.core.robots.RobotsFetchOutcome;
 import io.spiderling.core.robots.RobotsOrigin;
 import io.spiderling.core.robots.RobotsPolicy;
+import io.spiderling.core.robots.RobotsRefusal;
 import io.spiderling.core.robots.RobotsVerdict;
 import io.spiderling.core.url.NormalizedUrl;
 import io.spiderling.core.url.SiteKey;
@@ -125,14 +127,14 @@ public final class SitePoliteness {
         /** Not now: ask again from {@code until}. */
         record Wait(Instant until, String why) implements Stop {}
 
-        /** robots.txt forbids the URL. */
-        record Disallowed(String reason) implements Stop {}
+        /** robots.txt forbids the URL, by the rule {@code refusal} names. */
+        record Disallowed(RobotsRefusal refusal) implements Stop {}
 
         /**
-         * robots.txt stayed unreachable past the deadline, or the site's address is one the SSRF guard refuses
-         * ({@code blocked: …}): the URL fails.
+         * robots.txt stayed unreachable past the deadline ({@link Reason#ROBOTS_UNREACHABLE}), or the site's address
+         * is one the SSRF guard refuses ({@link Reason#BLOCKED}): the URL fails, for the reason given.
          */
-        record Unreachable(String reason) implements Stop {}
+        record Unreachable(Reason reason, String detail) implements Stop {}
     }
 
     /** What a request sent through the gate came to ({@link Session#send}). */
@@ -335,9 +337,10 @@ public final class SitePoliteness {
             return switch (robots.decide(entry, hop.request(), clock.instant())) {
                 case RobotsVerdict.Allowed allowed -> acquire(url.siteKey(), Optional.of(allowed.crawlDelay())
                         .filter(d -> !d.isZero()));
-                case RobotsVerdict.Disallowed d -> new Gate.Disallowed(d.reason());
+                case RobotsVerdict.Disallowed d -> new Gate.Disallowed(d.refusal());
                 case RobotsVerdict.Wait w -> new Gate.Wait(w.until(), "robots.txt unavailable");
-                case RobotsVerdict.Unreachable u -> new Gate.Unreachable(u.reason());
+                case RobotsVerdict.Unreachable u -> new Gate.Unreachable(Reason.ROBOTS_UNREACHABLE,
+                        u.outage().describe());
                 case RobotsVerdict.FetchFirst f -> new Gate.Wait(clock.instant().plusSeconds(1),
                         "robots.txt not cached");
             };
@@ -689,7 +692,8 @@ public final class SitePoliteness {
             if (result instanceof FetchResult.Failure f && f.kind() == FailureKind.BLOCKED) {
                 // The SSRF guard refused the site's address: nothing of it will ever be fetched.
                 robotsStore.releaseFetch(origin);
-                return Optional.of(new Gate.Unreachable("blocked: " + f.message()));
+                return Optional.of(new Gate.Unreachable(Reason.BLOCKED, "blocked: " + f.message()
+                        + " (asking for robots.txt)"));
             }
             RobotsCacheEntry fetched = robots.onFetched(origin, RobotsFetchOutcome.from(result, hops), entry,
                     clock.instant(), jitter.getAsDouble());

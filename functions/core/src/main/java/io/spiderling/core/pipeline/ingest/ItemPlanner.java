@@ -1,7 +1,7 @@
 package io.spiderling.core.pipeline.ingest;
 
 import io.spiderling.core.batch.BatchStatus;
-import io.spiderling.core.batch.ItemState;
+import io.spiderling.core.batch.Reason;
 import io.spiderling.core.fetch.FetchRecord;
 import io.spiderling.core.fetch.Hop;
 import io.spiderling.core.frontier.Frontier;
@@ -110,7 +110,7 @@ public final class ItemPlanner {
         List<NormalizedUrl> urls = spelled.stream().map(Accepted::url).toList();
         if (batch.cancelled()) {
             for (NormalizedUrl url : urls) {
-                tracker.finish(batchId, url.urlHash(), ItemState.CANCELLED, "batch cancelled", now);
+                tracker.finish(batchId, url.urlHash(), Reason.BATCH_CANCELLED, "batch cancelled", now);
             }
             return new Counts(0, 0, 0, urls.size());
         }
@@ -123,9 +123,9 @@ public final class ItemPlanner {
             Optional<FetchRecord> own = RecrawlPolicy.recordedSince(last, batch.createdAt());
             if (own.isPresent()) {
                 // Counted nowhere: neither planned now nor skipped, it ended with the batch's own fetch.
-                tracker.finish(batchId, url.urlHash(), own.get().state(), "recorded at " + own.get().fetchedAt(), now);
+                tracker.finish(batchId, url.urlHash(), own.get().reason(), "recorded at " + own.get().fetchedAt(), now);
             } else if (RecrawlPolicy.fresh(last, batch.window(), now)) {
-                tracker.finish(batchId, url.urlHash(), ItemState.SKIPPED,
+                tracker.finish(batchId, url.urlHash(), Reason.FRESH_COPY,
                         "fresh copy fetched at " + last.get().fetchedAt(), now);
                 skipped++;
             } else {

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 
 import io.spiderling.core.batch.BatchHeader;
 import io.spiderling.core.batch.ItemState;
+import io.spiderling.core.batch.Reason;
 import io.spiderling.core.testing.CallLog;
 import io.spiderling.core.testing.InMemoryBatchStore;
 import io.spiderling.core.url.NormalizedUrl;
@@ -48,7 +49,7 @@ class CancelBatchTest {
     @Test
     void cancel_whenBatchAlreadyComplete_refusesAndRecordsNothing() {
         open("b2");
-        batches.finishItem("b2", URL.urlHash(), ItemState.FETCHED, null, NOW);
+        batches.finishItem("b2", URL.urlHash(), Reason.FETCHED, null, NOW);
 
         var result = assertInstanceOf(CancelBatch.Result.AlreadyComplete.class, cancel.cancel("b2"));
 

@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.spiderling.core.batch.BatchHeader;
 import io.spiderling.core.batch.BatchOptions;
 import io.spiderling.core.batch.ItemState;
+import io.spiderling.core.batch.Reason;
 import io.spiderling.core.net.AddressPolicy;
 import io.spiderling.core.notify.CallbackPolicy;
 import io.spiderling.core.notify.DeliveryPolicy;
@@ -82,7 +83,7 @@ class NotifyBatchTest {
     @Test
     void handle_whenCompletedAndReceiverAccepts_postsASignedEventOnceAndRecordsTheDelivery() {
         batch("b1", Optional.empty());
-        tracker().finish("b1", URL.urlHash(), ItemState.FETCHED, null, START);
+        tracker().finish("b1", URL.urlHash(), Reason.FETCHED, null, START);
         NotifyQueue.Message message = queued.getFirst().message();
 
         var outcome = notify.handle(message);
@@ -104,10 +105,10 @@ class NotifyBatchTest {
     void checkCompletion_whenRunTwice_emitsTheCompletionOnce() {
         batch("b2", Optional.empty());
         BatchTracker tracker = tracker();
-        tracker.finish("b2", URL.urlHash(), ItemState.FETCHED, null, START);
+        tracker.finish("b2", URL.urlHash(), Reason.FETCHED, null, START);
 
         tracker.checkCompletion("b2", START.plusSeconds(1));
-        tracker.finish("b2", URL.urlHash(), ItemState.FETCHED, null, START.plusSeconds(2));
+        tracker.finish("b2", URL.urlHash(), Reason.FETCHED, null, START.plusSeconds(2));
 
         assertEquals(List.of(NotifyQueue.Message.completed("b2")), queued.stream().map(Sent::message).toList());
     }
@@ -115,7 +116,7 @@ class NotifyBatchTest {
     @Test
     void checkCompletion_whenTheRecorderDiedBeforeEmitting_theNextCallerEmitsItWithTheSameId() {
         batch("b3", Optional.empty());
-        batches.finishItem("b3", URL.urlHash(), ItemState.FETCHED, null, START);
+        batches.finishItem("b3", URL.urlHash(), Reason.FETCHED, null, START);
         BatchTracker crashing = new BatchTracker(batches, batches, status -> {
             throw new IllegalStateException("crashed after recording the completion");
         });
@@ -132,7 +133,7 @@ class NotifyBatchTest {
     @Test
     void handle_whenReceiverFails_retriesWithBackoffThenRecordsTheFailure() {
         batch("b4", Optional.empty());
-        tracker().finish("b4", URL.urlHash(), ItemState.FETCHED, null, START);
+        tracker().finish("b4", URL.urlHash(), Reason.FETCHED, null, START);
         NotifyQueue.Message message = queued.getFirst().message();
         for (int i = 0; i < 8; i++) {
             answers.add(DeliveryPolicy.Attempt.status(503));
@@ -156,7 +157,7 @@ class NotifyBatchTest {
     @Test
     void handle_whenTheCallbackNowResolvesToAPrivateAddress_refusesToSendAndGivesUp() {
         batch("b5", Optional.empty());
-        tracker().finish("b5", URL.urlHash(), ItemState.FETCHED, null, START);
+        tracker().finish("b5", URL.urlHash(), Reason.FETCHED, null, START);
         resolvesTo = "10.0.0.1";
 
         var outcome = notify.handle(queued.getFirst().message());
@@ -194,7 +195,7 @@ class NotifyBatchTest {
     @Test
     void handle_whenBatchCompleted_stopsProgressReports() {
         batch("b8", Optional.of(Duration.ofSeconds(30)));
-        tracker().finish("b8", URL.urlHash(), ItemState.FETCHED, null, START);
+        tracker().finish("b8", URL.urlHash(), Reason.FETCHED, null, START);
         queued.clear();
         clock.set(START.plusSeconds(30));
 
@@ -208,7 +209,7 @@ class NotifyBatchTest {
         batches.createBatch(BatchHeader.builder().batchId("b9").total(1).source(BatchSource.HTTP).createdAt(START)
                 .options(new BatchOptions(Optional.of(HOOK), Optional.empty())).client("nobody").build());
         batches.addItems("b9", List.of(URL), START);
-        tracker().finish("b9", URL.urlHash(), ItemState.FETCHED, null, START);
+        tracker().finish("b9", URL.urlHash(), Reason.FETCHED, null, START);
 
         var outcome = notify.handle(queued.getFirst().message());
 
@@ -219,7 +220,7 @@ class NotifyBatchTest {
     @Test
     void deadLettered_whenACompletionDeliveryWasGivenUpByTheQueue_recordsTheFailureOnTheBatch() {
         batch("b10", Optional.empty());
-        tracker().finish("b10", URL.urlHash(), ItemState.FETCHED, null, START);
+        tracker().finish("b10", URL.urlHash(), Reason.FETCHED, null, START);
 
         notify.deadLettered(queued.getFirst().message().nextAttempt());
 

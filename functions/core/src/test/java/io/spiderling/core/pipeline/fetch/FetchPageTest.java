@@ -17,6 +17,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.spiderling.core.batch.BatchHeader;
 import io.spiderling.core.batch.BatchOptions;
 import io.spiderling.core.batch.ItemState;
+import io.spiderling.core.batch.Reason;
 import io.spiderling.core.content.BucketKeys;
 import io.spiderling.core.content.ObjectMetadata;
 import io.spiderling.core.fetch.FailureKind;
@@ -32,6 +33,7 @@ import io.spiderling.core.politeness.RateOverrides;
 import io.spiderling.core.politeness.RetryPolicy;
 import io.spiderling.core.port.BlobStore;
 import io.spiderling.core.port.PageFetcher;
+import io.spiderling.core.port.UrlStore;
 import io.spiderling.core.robots.RobotsFetchOutcome;
 import io.spiderling.core.robots.RobotsOrigin;
 import io.spiderling.core.robots.RobotsPolicy;
@@ -325,8 +327,9 @@ class FetchPageTest {
 
         assertEquals(List.of(ROBOTS), site.urls());
         assertEquals(ItemState.DISALLOWED, state(URL));
-        assertEquals(Optional.of("robots.txt"), batches.items(BATCH, Optional.of(ItemState.DISALLOWED),
-                Optional.empty(), 10).items().getFirst().detail());
+        assertEquals(Optional.of("Disallow: /page (line 2 of " + ROBOTS + ", HTTP 200, copy fetched 0 s before)"),
+                batches.items(BATCH, Optional.of(ItemState.DISALLOWED), Optional.empty(), 10).items().getFirst()
+                        .detail());
     }
 
     @Test
@@ -380,8 +383,9 @@ class FetchPageTest {
         assertEquals(ItemState.FAILED, state(URL));
         assertTrue(Duration.between(START, clock.instant()).compareTo(Duration.ofHours(6)) >= 0,
                 "only after the deadline: " + clock.instant());
-        assertEquals(Optional.of("robots-unreachable"), batches.items(BATCH, Optional.of(ItemState.FAILED),
-                Optional.empty(), 10).items().getFirst().detail());
+        var item = batches.items(BATCH, Optional.of(ItemState.FAILED), Optional.empty(), 10).items().getFirst();
+        assertEquals(Optional.of(Reason.ROBOTS_UNREACHABLE), item.reason());
+        assertTrue(item.detail().orElseThrow().startsWith(ROBOTS + " unreachable: HTTP 500 on "), item.toString());
         assertFalse(site.urls().contains(URL.value()));
     }
 
@@ -832,7 +836,7 @@ class FetchPageTest {
         assertEquals(List.of(), site.urls());
         assertEquals(ItemState.DISALLOWED, state(URL));
         assertEquals(Optional.of("opt-out"), batches.items(BATCH, Optional.of(ItemState.DISALLOWED),
-                Optional.empty(), 10).items().getFirst().detail());
+                Optional.empty(), 10).items().getFirst().reason().map(Reason::code));
     }
 
     @Test
@@ -1029,5 +1033,106 @@ class FetchPageTest {
 
         assertEquals(1, frontierStore.pending(URL.siteKey()));
         assertEquals(0, frontierStore.released(URL.siteKey()));
+    }
+
+    /** What each case sets up before its URL is processed; see {@code item-reason-cases.csv}. */
+    private FetchPage.Outcome runCase(String name) {
+        FetchPage fetchPage = fetchPage();
+        switch (name) {
+            case "fetched" -> site.answer(URL.value(), ok(URL.value(), "the page"));
+            case "not-modified" -> {
+                urls.recordFetch(FetchRecord.builder(URL.urlHash(), URL.value(), ItemState.FETCHED,
+                        START.minus(Duration.ofDays(2))).httpStatus(200).contentKey("content/aa/x")
+                        .contentSha256("sha").headers(Map.of("etag", "\"v1\"")).build());
+                site.answer(URL.value(), status(URL.value(), 304));
+            }
+            case "fresh-copy" -> urls.recordFetch(FetchRecord.builder(URL.urlHash(), URL.value(), ItemState.FETCHED,
+                    START.minus(Duration.ofHours(1))).httpStatus(200).contentKey("content/aa/x").contentSha256("sha")
+                    .freshUntil(START.plus(Duration.ofDays(1))).build());
+            case "opt-out" -> {
+                optOut = Set.of(URL.siteKey());
+                fetchPage = fetchPage();
+            }
+            case "robots-disallowed" -> site.answer(ROBOTS, ok(ROBOTS,
+                    "User-agent: otherbot\nDisallow: /page\nUser-agent: *\nDisallow: /page\n"));
+            case "robots-disallowed-all" -> site.answer(ROBOTS, ok(ROBOTS, "User-agent: *\nDisallow: /\n"));
+            case "robots-disallowed-own-group" -> site.answer(ROBOTS, ok(ROBOTS,
+                    "User-agent: *\nAllow: /\n\nUser-agent: spiderling\nDisallow: /page # not for us\n"));
+            case "robots-disallowed-wildcard" -> site.answer(ROBOTS, ok(ROBOTS, "User-agent: *\nDisallow: /*ag*$\n"));
+            case "robots-disallowed-stale-copy" -> {
+                site.answer(ROBOTS, ok(ROBOTS, "User-agent: *\nDisallow: /page\n"), status(ROBOTS, 503));
+                site.answer(OTHER.value(), ok(OTHER.value(), "allowed"));
+                runToEnd(fetchPage, send(OTHER));
+                clock.set(START.plus(Duration.ofHours(25)));
+            }
+            case "robots-unreachable" -> site.answer(ROBOTS, status(ROBOTS, 500));
+            case "robots-blocked" -> site.answer(ROBOTS, failure(FailureKind.BLOCKED,
+                    "link-local address 169.254.169.254"));
+            case "http-error" -> site.answer(URL.value(), status(URL.value(), 404));
+            case "http-error-after-retries" -> site.answer(URL.value(), status(URL.value(), 503));
+            case "connect-failed" -> site.answer(URL.value(), failure(FailureKind.CONNECT, "connection refused"));
+            case "timeout" -> site.answer(URL.value(), failure(FailureKind.TIMEOUT, "read timed out"));
+            case "dns-failed" -> site.answer(URL.value(), failure(FailureKind.DNS, "no such host"));
+            case "tls-failed" -> site.answer(URL.value(), failure(FailureKind.TLS, "handshake failed"));
+            case "read-failed" -> site.answer(URL.value(), failure(FailureKind.IO, "broken body"));
+            case "blocked" -> site.answer(URL.value(), failure(FailureKind.BLOCKED,
+                    "link-local address 169.254.169.254"));
+            case "redirect-invalid" -> site.answer(URL.value(), redirect(URL.value(), 301, "http://exa mple.com/"));
+            case "redirect-limit" -> {
+                site.answer(URL.value(), redirect(URL.value(), 301, "https://example.com/r1"));
+                for (int i = 1; i <= 6; i++) {
+                    String hop = "https://example.com/r" + i;
+                    site.answer(hop, redirect(hop, 301, "https://example.com/r" + (i + 1)));
+                }
+            }
+            case "redirect-loop" -> {
+                site.answer(URL.value(), redirect(URL.value(), 301, "https://example.com/a"));
+                site.answer("https://example.com/a", redirect("https://example.com/a", 301, URL.value()));
+            }
+            case "dead-letter" -> {
+                return fetchPage.deadLettered(send(URL));
+            }
+            case "batch-cancelled" -> batches.markCancelled(BATCH, START);
+            default -> throw new IllegalArgumentException("no setup for case " + name);
+        }
+        return runToEnd(fetchPage, send(URL));
+    }
+
+    private static FetchResult failure(FailureKind kind, String message) {
+        return new FetchResult.Failure(kind, message, Duration.ZERO);
+    }
+
+    @ParameterizedTest(name = "{0}: {1}, {2}")
+    @org.junit.jupiter.params.provider.CsvFileSource(resources = "/pipeline/item-reason-cases.csv",
+            numLinesToSkip = 1)
+    void process_whenTheCaseEnds_recordsItsStateReasonAndDetail(String name, String state, String reason,
+            String detail) {
+        FetchPage.Outcome outcome = runCase(name);
+
+        assertEquals(ItemState.fromWireName(state), assertInstanceOf(FetchPage.Outcome.Ended.class, outcome).state());
+        InMemoryBatchStore.Item item = batches.item(BATCH, URL.urlHash()).orElseThrow();
+        assertEquals(ItemState.fromWireName(state), item.state(), name);
+        assertEquals(Reason.ofCode(reason).orElseThrow(), item.reason(), name);
+        if (detail == null) {
+            assertEquals(null, item.detail(), name);
+        } else {
+            assertTrue(item.detail() != null && item.detail().matches(detail), name + ": " + item.detail());
+        }
+        urls.find(URL.urlHash()).flatMap(UrlStore.UrlRecord::fetch).filter(r -> r.fetchedAt().equals(item.endedAt()))
+                .ifPresent(record -> assertEquals(item.reason(), record.reason(), name + ": the URL's row agrees"));
+    }
+
+    @Test
+    void itemReasonCases_coverEveryReasonAFetchCanEndIn() throws java.io.IOException {
+        Set<String> covered;
+        try (var lines = new java.io.BufferedReader(new java.io.InputStreamReader(java.util.Objects.requireNonNull(
+                getClass().getResourceAsStream("/pipeline/item-reason-cases.csv")),
+                java.nio.charset.StandardCharsets.UTF_8)).lines()) {
+            covered = lines.skip(1).map(line -> line.split(",")[2]).collect(java.util.stream.Collectors.toSet());
+        }
+        Set<String> expected = java.util.EnumSet.complementOf(java.util.EnumSet.of(Reason.INVALID_URL)).stream()
+                .map(Reason::code).collect(java.util.stream.Collectors.toSet());
+
+        assertEquals(expected, covered, "invalid-url is the ingest's, in BatchItemStoreContract");
     }
 }

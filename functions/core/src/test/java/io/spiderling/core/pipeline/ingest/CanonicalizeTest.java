@@ -6,6 +6,7 @@ import io.spiderling.core.batch.BatchHeader;
 import io.spiderling.core.batch.BatchOptions;
 import io.spiderling.core.batch.BatchSource;
 import io.spiderling.core.batch.ItemState;
+import io.spiderling.core.batch.Reason;
 import io.spiderling.core.batch.PlannedManifest;
 import io.spiderling.core.content.BucketKeys;
 import io.spiderling.core.fetch.FetchJob;
@@ -96,7 +97,7 @@ class CanonicalizeTest {
                 .build());
         storeManifest(BucketKeys.manifest(BATCH));
         canonicalize.onManifest(BucketKeys.manifest(BATCH));
-        batches.finishItem(BATCH, B1.urlHash(), ItemState.FETCHED, null, NOW);
+        batches.finishItem(BATCH, B1.urlHash(), Reason.FETCHED, null, NOW);
 
         Optional<Canonicalize.Outcome> again = canonicalize.onManifest(BucketKeys.manifest(BATCH));
 
