@@ -183,7 +183,8 @@ public final class Pipeline implements AutoCloseable {
     private final Lazy<FetchPage> fetchPage = lazy(this::buildFetchPage);
     private final Lazy<Queries> queries = lazy(() -> Queries.builder().normalizer(normalizer()).headers(batches())
             .items(batches()).urls(urls()).blobs(blobs())
-            .links(config().get(ConfigKeys.LINKS_ENABLED) ? Optional.of(links()) : Optional.empty()).build());
+            .links(config().get(ConfigKeys.LINKS_ENABLED) ? Optional.of(links()) : Optional.empty())
+            .robotsAgent(robotsAgent()).build());
     private final Lazy<BatchWaiting> waiting = lazy(this::buildWaiting);
     private final Lazy<CancelBatch> cancel = lazy(() -> new CancelBatch(batches(), batches(), clock(), tracker()));
     private final Lazy<UpdateFields> updateFields = lazy(() -> new UpdateFields(normalizer(), urls()));
