@@ -10,6 +10,7 @@ import static io.spiderling.aws.Attrs.string;
 import io.spiderling.core.batch.ItemState;
 import io.spiderling.core.batch.Reason;
 import io.spiderling.core.extract.ExtractionRecord;
+import io.spiderling.core.extract.PageDirectives;
 import io.spiderling.core.extract.PageMetadata;
 import io.spiderling.core.extract.StructuredData;
 import io.spiderling.core.fetch.Capture;
@@ -156,6 +157,7 @@ public final class DynamoDbUrlStore implements UrlStore {
                         "type", s(d.type()), "fields", AttributeValue.fromM(strings(d.fields()))))).toList())));
         u.setOrRemove("outlinks", LinkLists.pack(p.outlinks()));
         u.set("outlinksFound", n(p.outlinksFound()));
+        u.setOrRemove("directives", directives(p.directives()));
         u.setOrRemove("canonicalUrl", r.canonicalUrl().map(Attrs::s));
         u.setOrRemove("extractedFromUrl", r.source().map(Attrs::s));
         u.values.put(":from", n(r.contentFetchedAt().toEpochMilli()));
@@ -169,6 +171,35 @@ public final class DynamoDbUrlStore implements UrlStore {
         u.setOrRemove("linked", LinkLists.pack(outlinks));
         u.values.put(":from", n(contentFetchedAt.toEpochMilli()));
         u.apply(urlHash, "extractedFrom = :from");
+    }
+
+    /**
+     * The page's directives as a small map: the names found, the sources, the {@code unavailable_after} date as
+     * written (read again on the way back, so the stored text is the one truth) and the other directives.
+     */
+    private static Optional<AttributeValue> directives(PageDirectives d) {
+        if (d.isEmpty()) {
+            return Optional.empty();
+        }
+        Map<String, AttributeValue> m = new HashMap<>();
+        list(d.directives().stream().map(PageDirectives.Directive::wireName).toList()).ifPresent(v -> m.put("set", v));
+        list(d.sources().stream().map(PageDirectives.Source::wireName).toList()).ifPresent(v -> m.put("sources", v));
+        d.unavailableAfter().ifPresent(u -> m.put("unavailableAfter", s(u.text())));
+        list(d.others()).ifPresent(v -> m.put("others", v));
+        return Optional.of(AttributeValue.fromM(m));
+    }
+
+    private static PageDirectives directives(Map<String, AttributeValue> item) {
+        if (!item.containsKey("directives") || !item.get("directives").hasM()) {
+            return PageDirectives.none();
+        }
+        Map<String, AttributeValue> m = item.get("directives").m();
+        PageDirectives.Builder d = PageDirectives.builder();
+        list(m, "set").forEach(name -> PageDirectives.Directive.fromWireName(name).ifPresent(d::directive));
+        list(m, "sources").forEach(name -> PageDirectives.Source.fromWireName(name).ifPresent(d::source));
+        string(m, "unavailableAfter").map(PageDirectives.UnavailableAfter::of).ifPresent(d::unavailableAfter);
+        list(m, "others").forEach(d::other);
+        return d.build();
     }
 
     private static Optional<AttributeValue> text(String value) {
@@ -292,7 +323,7 @@ public final class DynamoDbUrlStore implements UrlStore {
                 .canonicalHref(string(item, "canonicalHref").orElse(null)).image(string(item, "image").orElse(null))
                 .openGraph(strings(item, "og")).twitter(strings(item, "twitter")).structuredData(structured)
                 .outlinks(LinkLists.unpack(item.get("outlinks"))).outlinksFound((int) number(item, "outlinksFound", 0))
-                .encoding(string(item, "encoding").orElse(null)).build();
+                .encoding(string(item, "encoding").orElse(null)).directives(directives(item)).build();
     }
 
     @Override

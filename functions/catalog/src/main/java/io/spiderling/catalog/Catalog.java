@@ -93,9 +93,12 @@ public final class Catalog {
                 .sends(Queue.PLAN);
     }
 
-    /** ExtractContent: a body's metadata and links into the URL's row and the links table. */
+    /**
+     * ExtractContent: a body's metadata and links into the URL's row and the links table; the page's meta directives
+     * for the robots agent.
+     */
     private static FunctionSpec.Builder extract(FunctionSpec.Builder b) {
-        return b.settings(ConfigKeys.EXTRACT_CANONICAL_SCOPE, ConfigKeys.LINKS_ENABLED)
+        return b.settings(ConfigKeys.EXTRACT_CANONICAL_SCOPE, ConfigKeys.LINKS_ENABLED, ConfigKeys.FETCH_ROBOTS_AGENT)
                 .table(Table.URLS, READ_WRITE).table(Table.LINKS, READ_WRITE)
                 .objects(BucketPrefix.CONTENT, READ);
     }
@@ -193,7 +196,8 @@ public final class Catalog {
                     .source(EventSource.http())
                     .memoryMb(512).timeout(HTTP_TIMEOUT)
                     .settings(GATEWAY_AUTH).settings(ConfigKeys.LINKS_ENABLED)
-                    // What a batch waits on: its sites' state, read as the fetcher's policies read it.
+                    // What a batch waits on: its sites' state, read as the fetcher's policies read it; and the
+                    // robots agent, whose X-Robots-Tag directives a URL's record shows.
                     .settings(ConfigKeys.FETCH_ROBOTS_AGENT, ConfigKeys.FETCH_ROBOTS_RETRY_BASE,
                             ConfigKeys.FETCH_THROTTLE_PAUSE, ConfigKeys.FETCH_MAX_IN_FLIGHT_PER_SITE)
                     .table(Table.BATCHES, READ_WRITE).table(Table.URLS, READ_WRITE).table(Table.LINKS, READ)

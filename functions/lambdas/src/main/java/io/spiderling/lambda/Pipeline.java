@@ -177,13 +177,14 @@ public final class Pipeline implements AutoCloseable {
             .build());
     private final Lazy<Canonicalize> canonicalize = lazy(() -> new Canonicalize(planning.get()));
     private final Lazy<ExtractContent> extract = lazy(() -> ExtractContent.builder().blobs(blobs()).urls(urls())
-            .links(links()).extractor(HtmlExtractor.create())
+            .links(links()).extractor(HtmlExtractor.builder().robotsAgent(robotsAgent()).build())
             .canonical(new CanonicalLink(normalizer(), canonicalScope())).clock(clock())
             .settings(new ExtractContent.Settings(config().get(ConfigKeys.LINKS_ENABLED))).build());
     private final Lazy<FetchPage> fetchPage = lazy(this::buildFetchPage);
     private final Lazy<Queries> queries = lazy(() -> Queries.builder().normalizer(normalizer()).headers(batches())
             .items(batches()).urls(urls()).blobs(blobs())
-            .links(config().get(ConfigKeys.LINKS_ENABLED) ? Optional.of(links()) : Optional.empty()).build());
+            .links(config().get(ConfigKeys.LINKS_ENABLED) ? Optional.of(links()) : Optional.empty())
+            .robotsAgent(robotsAgent()).build());
     private final Lazy<BatchWaiting> waiting = lazy(this::buildWaiting);
     private final Lazy<CancelBatch> cancel = lazy(() -> new CancelBatch(batches(), batches(), clock(), tracker()));
     private final Lazy<UpdateFields> updateFields = lazy(() -> new UpdateFields(normalizer(), urls()));
@@ -510,6 +511,14 @@ public final class Pipeline implements AutoCloseable {
                 // An invocation may fetch a site's groups side by side, and the local stack shares one fetcher.
                 .connectionsPerHost(limiterSettings().admission().maxInFlightCap()).build(), CheckedAddress::resolve,
                 clock));
+    }
+
+    /**
+     * The agent token of robots.txt, which is also the name pages' X-Robots-Tag and meta tags address Spiderling by;
+     * checked and lower-cased as the robots policy does.
+     */
+    private String robotsAgent() {
+        return RobotsPolicy.Settings.DEFAULTS.withAgent(config.get(ConfigKeys.FETCH_ROBOTS_AGENT)).agent();
     }
 
     /** The robots.txt policy as the fetcher applies it; the status reports use the same. */

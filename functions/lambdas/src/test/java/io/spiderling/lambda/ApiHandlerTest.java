@@ -21,6 +21,9 @@ import io.spiderling.core.batch.ItemState;
 import io.spiderling.core.batch.Reason;
 import io.spiderling.core.batch.Rejection;
 import io.spiderling.core.content.BucketKeys;
+import io.spiderling.core.extract.ExtractionRecord;
+import io.spiderling.core.extract.PageDirectives;
+import io.spiderling.core.extract.PageMetadata;
 import io.spiderling.core.fetch.FetchRecord;
 import io.spiderling.core.frontier.FrontierEntry;
 import io.spiderling.core.politeness.RateLimiter;
@@ -157,6 +160,47 @@ class ApiHandlerTest {
         assertEquals(200, body.get("httpStatus").asInt());
         assertEquals("content/0f/" + url.urlHash(), body.get("contentKey").asText(), "the key as recorded");
         assertEquals(40, body.at("/timings/totalMs").asInt());
+    }
+
+    @Test
+    void handleRequest_whenThePageSpokeInHeaderAndMeta_expectTheirDirectivesInTheMetadata() throws Exception {
+        var url = NormalizedUrl.parse("https://example.com/directives");
+        Instant at = Instant.parse("2026-11-22T05:31:00Z");
+        urls.recordFetch(fetched(url).toBuilder().contentSha256(Optional.of("ab")).headers(java.util.Map.of("content-type", "text/html",
+                "x-robots-tag", "noarchive, unavailable_after: Fri, 25 Jun 2027 15:00:00 GMT, googlebot: noindex"))
+                .build());
+        urls.recordExtraction(ExtractionRecord.builder().urlHash(url.urlHash()).url(url.value())
+                .page(PageMetadata.builder().title("Directives").directives(PageDirectives.builder()
+                        .directive(PageDirectives.Directive.NOFOLLOW).source(PageDirectives.Source.META)
+                        .other("noimageindex").build()).build())
+                .contentSha256("ab").contentFetchedAt(at).extractedAt(at.plusSeconds(1)).build());
+        ObjectNode event = Events.load("api-get-url.json");
+        ((ObjectNode) event.get("queryStringParameters")).put("url", url.value());
+
+        JsonNode body = ok(event);
+
+        assertEquals(Events.JSON.readTree("""
+                {"noindex":false,"nofollow":true,"noarchive":true,"nosnippet":false,
+                 "unavailableAfter":"2027-06-25T15:00:00Z","unavailableAfterText":"Fri, 25 Jun 2027 15:00:00 GMT",
+                 "others":["noimageindex"],"sources":["header","meta"]}"""), body.at("/metadata/directives"));
+    }
+
+    @Test
+    void handleRequest_whenThePageSaidNothingToUs_expectNoDirectives() throws Exception {
+        var url = NormalizedUrl.parse("https://example.com/silent");
+        Instant at = Instant.parse("2026-11-22T05:31:00Z");
+        urls.recordFetch(fetched(url).toBuilder().contentSha256(Optional.of("ab")).headers(java.util.Map.of("x-robots-tag", "googlebot: noarchive"))
+                .build());
+        urls.recordExtraction(ExtractionRecord.builder().urlHash(url.urlHash()).url(url.value())
+                .page(PageMetadata.builder().title("Silent").build()).contentSha256("ab").contentFetchedAt(at)
+                .extractedAt(at.plusSeconds(1)).build());
+        ObjectNode event = Events.load("api-get-url.json");
+        ((ObjectNode) event.get("queryStringParameters")).put("url", url.value());
+
+        JsonNode body = ok(event);
+
+        assertEquals("Silent", body.at("/metadata/title").asText());
+        assertTrue(body.at("/metadata/directives").isMissingNode(), body.toString());
     }
 
     @Test

@@ -64,15 +64,23 @@ public final class HtmlExtractor {
     private static final int SNIFF_LENGTH = 512;
     private static final int UTF8_BOM_LENGTH = 3;
 
+    /** The agent whose meta directives are read unless told otherwise: the product token of our User-Agent. */
+    public static final String DEFAULT_ROBOTS_AGENT = "spiderling";
+
     private final int maxOutlinks;
+    private final String robotsAgent;
     private final UrlNormalizer normalizer;
 
     private HtmlExtractor(Builder builder) {
         this.maxOutlinks = builder.maxOutlinks;
+        this.robotsAgent = builder.robotsAgent;
         this.normalizer = UrlNormalizer.create();
     }
 
-    /** An extractor that keeps up to {@value #DEFAULT_MAX_OUTLINKS} outlinks. */
+    /**
+     * An extractor that keeps up to {@value #DEFAULT_MAX_OUTLINKS} outlinks and reads the meta directives for
+     * {@value #DEFAULT_ROBOTS_AGENT}.
+     */
     public static HtmlExtractor create() {
         return builder().build();
     }
@@ -120,7 +128,9 @@ public final class HtmlExtractor {
                 .language(guarded(() -> language(document), null))
                 .canonicalHref(guarded(() -> canonicalHref(document), null)).image(image).openGraph(meta.openGraph())
                 .twitter(meta.twitter()).structuredData(guarded(() -> structuredData(document), List.of()))
-                .outlinks(outlinks.kept()).outlinksFound(outlinks.found()).encoding(encoding.name()).build();
+                .outlinks(outlinks.kept()).outlinksFound(outlinks.found()).encoding(encoding.name())
+                .directives(guarded(() -> PageDirectivesParser.fromMeta(document, robotsAgent), PageDirectives.none()))
+                .build();
     }
 
     /** One failing field must not cost the others. */
@@ -387,8 +397,21 @@ public final class HtmlExtractor {
     public static final class Builder {
 
         private int maxOutlinks = DEFAULT_MAX_OUTLINKS;
+        private String robotsAgent = DEFAULT_ROBOTS_AGENT;
 
         private Builder() {}
+
+        /**
+         * The agent token whose {@code <meta name="…">} directives apply besides {@code robots}'s: the fetcher's
+         * robots.txt agent, so that a page speaks to Spiderling by the one name in both places.
+         */
+        public Builder robotsAgent(String agent) {
+            if (agent == null || agent.isBlank()) {
+                throw new IllegalArgumentException("robotsAgent must not be blank");
+            }
+            this.robotsAgent = agent.strip().toLowerCase(Locale.ROOT);
+            return this;
+        }
 
         /** How many outlinks a page's metadata keeps; the count of all of them is kept regardless. */
         public Builder maxOutlinks(int maxOutlinks) {

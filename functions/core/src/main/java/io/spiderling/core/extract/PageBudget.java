@@ -32,7 +32,7 @@ public final class PageBudget {
                 .canonicalHref(page.canonicalHref()).image(page.image()).openGraph(fit(page.openGraph()))
                 .twitter(fit(page.twitter())).structuredData(fitStructured(page.structuredData()))
                 .outlinks(fitLinks(page.outlinks())).outlinksFound(page.outlinksFound()).encoding(page.encoding())
-                .build();
+                .directives(page.directives()).build();
     }
 
     /** The UTF-8 bytes of every string of the page: what it adds to the stored row, attribute names aside. */
@@ -42,7 +42,15 @@ public final class PageBudget {
         total += page.openGraph().entrySet().stream().mapToInt(PageBudget::bytes).sum();
         total += page.twitter().entrySet().stream().mapToInt(PageBudget::bytes).sum();
         total += page.structuredData().stream().mapToInt(PageBudget::bytes).sum();
+        total += bytes(page.directives());
         return total + page.outlinks().stream().mapToInt(PageBudget::bytes).sum();
+    }
+
+    /** Bounded by the parser: 16 other directives and a date of 100 characters each, about 5 KB at most. */
+    private static int bytes(PageDirectives directives) {
+        return directives.directives().stream().mapToInt(d -> bytes(d.wireName())).sum()
+                + directives.unavailableAfter().map(u -> bytes(u.text())).orElse(0)
+                + directives.others().stream().mapToInt(PageBudget::bytes).sum();
     }
 
     private static int bytes(StructuredData item) {

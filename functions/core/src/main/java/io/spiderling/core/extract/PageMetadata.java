@@ -27,6 +27,8 @@ import java.util.Objects;
  *     elements (a page with more has at least this many)
  * @param encoding the WHATWG name of the encoding the body was decoded with, e.g. {@code windows-1252}; {@code null}
  *     when the body was not HTML and so was not decoded
+ * @param directives the directives of the page's {@code <meta name="robots">} tags (and those named after the
+ *     extractor's agent) that apply to that agent; the header's are on the fetch record, and the API serves the union
  */
 public record PageMetadata(
         String title,
@@ -39,16 +41,18 @@ public record PageMetadata(
         List<StructuredData> structuredData,
         List<String> outlinks,
         int outlinksFound,
-        String encoding) {
+        String encoding,
+        PageDirectives directives) {
 
-    private static final PageMetadata EMPTY =
-            new PageMetadata(null, null, null, null, null, Map.of(), Map.of(), List.of(), List.of(), 0, null);
+    private static final PageMetadata EMPTY = new PageMetadata(null, null, null, null, null, Map.of(), Map.of(),
+            List.of(), List.of(), 0, null, PageDirectives.none());
 
     public PageMetadata {
         openGraph = orderedCopy(openGraph);
         twitter = orderedCopy(twitter);
         structuredData = structuredData == null ? List.of() : List.copyOf(structuredData);
         outlinks = outlinks == null ? List.of() : List.copyOf(outlinks);
+        directives = directives == null ? PageDirectives.none() : directives;
         if (outlinksFound < 0) {
             throw new IllegalArgumentException("outlinksFound must not be negative: " + outlinksFound);
         }
@@ -69,7 +73,7 @@ public record PageMetadata(
         return Collections.unmodifiableMap(copy);
     }
 
-    /** Names each of the 11 parts where the value is made. */
+    /** Names each of the 12 parts where the value is made. */
     public static Builder builder() {
         return new Builder();
     }
@@ -87,6 +91,7 @@ public record PageMetadata(
         private List<String> outlinks = List.of();
         private int outlinksFound;
         private String encoding;
+        private PageDirectives directives = PageDirectives.none();
 
         private Builder() {}
 
@@ -145,9 +150,14 @@ public record PageMetadata(
             return this;
         }
 
+        public Builder directives(PageDirectives value) {
+            directives = value;
+            return this;
+        }
+
         public PageMetadata build() {
             return new PageMetadata(title, description, language, canonicalHref, image, openGraph, twitter,
-                    structuredData, outlinks, outlinksFound, encoding);
+                    structuredData, outlinks, outlinksFound, encoding, directives);
         }
     }
 }

@@ -6,5 +6,9 @@
  * <p>The bytes are decoded as a browser would decode them ({@link io.spiderling.core.extract.EncodingSniffer}) before
  * jsoup sees them. Everything taken from a page is capped (text lengths, map entries, JSON-LD items, outlinks),
  * because the page decides how much it holds and the metadata row must stay small.
+ *
+ * <p>The page's own directives ({@code X-Robots-Tag}, {@code <meta name="robots">}) are read here too
+ * ({@link io.spiderling.core.extract.PageDirectivesParser}): they are about what may be done with the page afterwards,
+ * not about whether to fetch it, which is robots.txt's part.
  */
 package io.spiderling.core.extract;

@@ -54,6 +54,37 @@ class HtmlExtractorTest {
                 .outlinksFound(0).encoding("windows-1252").build(), page);
     }
 
+    // --- the page's own directives
+
+    @Test
+    void extract_whenRobotsMetaForUsAndOthers_keepsTheGenericAndOursOnly() {
+        PageMetadata page = extractor.extract(fixture("robots-meta-for-us-and-others.html"), "text/html", URL);
+
+        assertEquals(PageDirectives.builder().directive(PageDirectives.Directive.NOINDEX)
+                .directive(PageDirectives.Directive.NOARCHIVE).source(PageDirectives.Source.META).build(),
+                page.directives());
+    }
+
+    @Test
+    void extract_whenAgentIsAnother_readsTheMetaNamedAfterIt() {
+        HtmlExtractor googlebot = HtmlExtractor.builder().robotsAgent("Googlebot").build();
+
+        PageDirectives directives = googlebot.extract(fixture("robots-meta-for-us-and-others.html"), "text/html", URL)
+                .directives();
+
+        assertEquals(java.util.Set.of(PageDirectives.Directive.NOINDEX, PageDirectives.Directive.NOSNIPPET),
+                directives.directives());
+        assertEquals("2030-01-01", directives.unavailableAfter().orElseThrow().text());
+    }
+
+    @Test
+    void extract_whenNotHtml_hasNoDirectives() {
+        PageMetadata page = extractor.extract("<meta name=robots content=noindex>".getBytes(StandardCharsets.UTF_8),
+                "text/plain", URL);
+
+        assertEquals(PageDirectives.none(), page.directives());
+    }
+
     @Test
     void extract_whenMalformedHtml_extractsWhatIsThere() {
         PageMetadata page = extractor.extract(fixture("malformed.html"), "text/html", URL);

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.spiderling.core.batch.ItemState;
 import io.spiderling.core.extract.ExtractionRecord;
+import io.spiderling.core.extract.PageDirectives;
 import io.spiderling.core.extract.PageMetadata;
 import io.spiderling.core.extract.StructuredData;
 import io.spiderling.core.fetch.Capture;
@@ -340,6 +341,25 @@ public abstract class UrlStoreContract {
                 .error("connect timed out").build();
     }
 
+    @Test
+    void recordExtraction_whenNewerContentHasNoDirectives_removesTheOldOnes() {
+        store.recordExtraction(extraction(T1, "sha-1", PageMetadata.builder().directives(directives()).build()));
+        ExtractionRecord newer = extraction(T2, "sha-2", PageMetadata.empty());
+
+        assertTrue(store.recordExtraction(newer));
+
+        assertEquals(PageDirectives.none(), store.find(urlHash).orElseThrow().extraction().orElseThrow().page()
+                .directives());
+    }
+
+    /** Every part of the directives, the date both readable and as written. */
+    private static PageDirectives directives() {
+        return PageDirectives.builder().directive(PageDirectives.Directive.NOARCHIVE)
+                .directive(PageDirectives.Directive.NOINDEX)
+                .unavailableAfter(PageDirectives.UnavailableAfter.of("25 Jun 2030 15:00:00 PST"))
+                .source(PageDirectives.Source.META).other("max-snippet:20").other("noimageindex").build();
+    }
+
     private ExtractionRecord extraction(Instant contentFetchedAt, String sha, PageMetadata page) {
         return ExtractionRecord.builder().urlHash(urlHash).url(url).page(page).contentSha256(sha)
                 .contentFetchedAt(contentFetchedAt).extractedAt(contentFetchedAt.plusSeconds(2)).build();
@@ -359,7 +379,7 @@ public abstract class UrlStoreContract {
                 .structuredData(List.of(new StructuredData("Product",
                         Map.of("name", "Shoe", "price", "9.99", "priceCurrency", "EUR"))))
                 .outlinks(List.of("https://example.com/a", "https://example.org/b")).outlinksFound(7)
-                .encoding("windows-1252").build();
+                .encoding("windows-1252").directives(directives()).build();
         ExtractionRecord record = ExtractionRecord.builder().urlHash(urlHash).url("https://example.com/").page(rich)
                 .contentSha256("sha-1").contentFetchedAt(T1).extractedAt(T1.plusSeconds(1))
                 .canonicalUrl(Optional.of("https://example.com/c")).source(Optional.of("https://example.com/x"))

@@ -135,9 +135,9 @@ public class ApiHandler implements RequestHandler<APIGatewayV2HTTPEvent, APIGate
                 .orElseGet(() -> HttpJson.error(400, "missing query parameter \"url\""));
     }
 
-    private static APIGatewayV2HTTPResponse lookup(Queries.UrlLookup lookup, int okStatus) {
+    private APIGatewayV2HTTPResponse lookup(Queries.UrlLookup lookup, int okStatus) {
         return switch (lookup) {
-            case Queries.UrlLookup.Found found -> HttpJson.json(okStatus, Views.url(found));
+            case Queries.UrlLookup.Found found -> HttpJson.json(okStatus, view(found));
             case Queries.UrlLookup.NotFound nf -> HttpJson.json(404, HttpJson.JSON.createObjectNode()
                     .put("error", "not fetched yet").put("url", nf.url().value()));
             case Queries.UrlLookup.Invalid invalid -> HttpJson.error(400, "invalid url: " + invalid.reason());
@@ -180,7 +180,7 @@ public class ApiHandler implements RequestHandler<APIGatewayV2HTTPEvent, APIGate
         List<Queries.UrlLookup> lookups = queries.urls(raws);
         for (int i = 0; i < raws.size(); i++) {
             results.add(switch (lookups.get(i)) {
-                case Queries.UrlLookup.Found found -> Views.url(found);
+                case Queries.UrlLookup.Found found -> view(found);
                 case Queries.UrlLookup.NotFound nf -> HttpJson.JSON.createObjectNode().put("url", nf.url().value())
                         .put("status", 404).put("error", "not fetched yet");
                 case Queries.UrlLookup.Invalid invalid -> HttpJson.JSON.createObjectNode().put("url", raws.get(i))
@@ -188,6 +188,10 @@ public class ApiHandler implements RequestHandler<APIGatewayV2HTTPEvent, APIGate
             });
         }
         return HttpJson.json(200, node);
+    }
+
+    private ObjectNode view(Queries.UrlLookup.Found found) {
+        return Views.url(found, queries.directives(found.record()));
     }
 
     private APIGatewayV2HTTPResponse content(APIGatewayV2HTTPEvent event) {

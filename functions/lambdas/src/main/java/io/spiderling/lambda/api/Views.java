@@ -17,6 +17,7 @@ import io.spiderling.core.pipeline.query.Queries;
 import io.spiderling.lambda.internal.HttpJson;
 import io.spiderling.core.extract.ExtractionRecord;
 import io.spiderling.core.fetch.Capture;
+import io.spiderling.core.extract.PageDirectives;
 import io.spiderling.core.extract.PageMetadata;
 import java.util.List;
 import java.util.Map;
@@ -201,8 +202,11 @@ public final class Views {
      * A URL's record. {@code url} is the key of the URL whose record answers, and {@code requestUrl} the spelling of it
      * that was requested (they differ where the key sorts or drops query parameters); {@code askedUrl} and
      * {@code aliasOf} appear when the URL asked about is an alias (it redirected, or its page named a canonical URL).
+     *
+     * @param directives the page's directives, header and meta tags together ({@link Queries#directives}); shown in
+     *     the metadata when the page said anything to the agent
      */
-    public static ObjectNode url(Queries.UrlLookup.Found found) {
+    public static ObjectNode url(Queries.UrlLookup.Found found, PageDirectives directives) {
         var record = found.record();
         ObjectNode node = HttpJson.JSON.createObjectNode()
                 .put("url", found.resolvedUrl())
@@ -244,7 +248,7 @@ public final class Views {
                     .put("contentKey", BucketKeys.content(x.contentSha256()))
                     .put("contentSha256", x.contentSha256()));
             x.canonicalUrl().ifPresent(c -> node.put("canonicalUrl", c));
-            node.set("metadata", metadata(x));
+            node.set("metadata", metadata(x, directives));
         });
         if (!record.fields().isEmpty()) {
             node.set("fields", fields(record.fields()));
@@ -270,7 +274,7 @@ public final class Views {
         return node;
     }
 
-    private static ObjectNode metadata(ExtractionRecord x) {
+    private static ObjectNode metadata(ExtractionRecord x, PageDirectives directives) {
         PageMetadata p = x.page();
         ObjectNode meta = HttpJson.JSON.createObjectNode();
         putIfPresent(meta, "title", p.title());
@@ -297,9 +301,35 @@ public final class Views {
         ArrayNode outlinks = meta.putArray("outlinks");
         p.outlinks().forEach(outlinks::add);
         meta.put("outlinksFound", p.outlinksFound());
+        if (!directives.isEmpty()) {
+            meta.set("directives", directives(directives));
+        }
         meta.put("extractedAt", x.extractedAt().toString());
         meta.put("contentSha256", x.contentSha256());
         return meta;
+    }
+
+    /**
+     * Each recorded directive by name, true or false; {@code unavailableAfter} (ISO 8601, when the date was read) and
+     * {@code unavailableAfterText} (as written); {@code others}, the directives not recorded by name; and
+     * {@code sources}, where they were found ({@code header}, {@code meta}).
+     */
+    static ObjectNode directives(PageDirectives d) {
+        ObjectNode node = HttpJson.JSON.createObjectNode();
+        for (PageDirectives.Directive directive : PageDirectives.Directive.values()) {
+            node.put(directive.wireName(), d.has(directive));
+        }
+        d.unavailableAfter().ifPresent(u -> {
+            u.at().ifPresent(at -> node.put("unavailableAfter", at.toString()));
+            node.put("unavailableAfterText", u.text());
+        });
+        if (!d.others().isEmpty()) {
+            ArrayNode others = node.putArray("others");
+            d.others().forEach(others::add);
+        }
+        ArrayNode sources = node.putArray("sources");
+        d.sources().forEach(source -> sources.add(source.wireName()));
+        return node;
     }
 
     /** Application fields, each stored as JSON text, back as JSON values. */

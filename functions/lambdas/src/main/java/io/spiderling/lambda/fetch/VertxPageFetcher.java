@@ -1,5 +1,6 @@
 package io.spiderling.lambda.fetch;
 
+import io.spiderling.core.extract.PageDirectivesParser;
 import io.spiderling.core.fetch.FailureKind;
 import io.spiderling.core.fetch.FetchRequest;
 import io.spiderling.lambda.internal.CheckedAddress;
@@ -68,7 +69,8 @@ public final class VertxPageFetcher implements PageFetcher, AutoCloseable {
 
     /** Headers returned to the caller; the fetch stage keeps the ones it stores. */
     private static final List<String> HEADERS = List.of("content-type", "content-length", "etag", "last-modified",
-            "cache-control", "expires", "retry-after", "location", "date", "age", "content-encoding");
+            "cache-control", "expires", "retry-after", "location", "date", "age", "content-encoding",
+            PageDirectivesParser.HEADER);
 
     /**
      * How requests are made.
@@ -496,16 +498,25 @@ public final class VertxPageFetcher implements PageFetcher, AutoCloseable {
         req.reset();
     }
 
-    /** The response's headers that the caller is given ({@link #HEADERS}). */
+    /**
+     * The response's headers that the caller is given ({@link #HEADERS}), the first value of each: a second
+     * Content-Type or Content-Length is an error, not part of a list. X-Robots-Tag is the exception, since sites send
+     * one line per directive or per crawler: its lines are joined, in an order that reads as they did.
+     */
     private static Map<String, String> kept(HttpClientResponse response) {
         Map<String, String> headers = new HashMap<>();
         for (String name : HEADERS) {
-            String value = response.getHeader(name);
+            String value = name.equals(PageDirectivesParser.HEADER)
+                    ? joined(response.headers().getAll(name)) : response.getHeader(name);
             if (value != null) {
                 headers.put(name, value);
             }
         }
         return headers;
+    }
+
+    private static String joined(List<String> values) {
+        return values.isEmpty() ? null : PageDirectivesParser.joinHeaderValues(values);
     }
 
     private FetchResult totalTimeout(long start) {

@@ -83,6 +83,24 @@ class VertxPageFetcherTest {
     }
 
     @Test
+    void fetch_whenXRobotsTagComesInSeveralLines_joinsThemGenericLinesFirst() {
+        site().serve("/directives", exchange -> {
+            exchange.getResponseHeaders().add("Content-Type", "text/html");
+            exchange.getResponseHeaders().add("X-Robots-Tag", "googlebot: noindex");
+            exchange.getResponseHeaders().add("X-Robots-Tag", "noarchive");
+            exchange.sendResponseHeaders(200, 2);
+            exchange.getResponseBody().write("ok".getBytes(StandardCharsets.UTF_8));
+            exchange.close();
+        });
+
+        FetchResult.Response response = assertInstanceOf(FetchResult.Response.class,
+                fetcher.fetch(FetchRequest.get(site().url("/directives"))));
+
+        assertEquals("noarchive, googlebot: noindex", response.headers().get("x-robots-tag"));
+        assertEquals("2", response.headers().get("content-length"), "a single-valued header as sent");
+    }
+
+    @Test
     void fetch_whenTheBodyStallsAfterTheHeaders_timesOutOnTheIdleTimeoutNotTheTotalOne() {
         site().serve("/stall", exchange -> {
             exchange.sendResponseHeaders(200, 4096);

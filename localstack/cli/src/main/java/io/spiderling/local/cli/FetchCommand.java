@@ -52,6 +52,11 @@ final class FetchCommand implements Callable<Integer> {
             + " stack only.")
     boolean warc;
 
+    @Option(names = "--include-noarchive", description = "With --warc: also write the pages that ask not to be"
+            + " archived (X-Robots-Tag or robots meta noarchive), which are left out by default. For archives the"
+            + " site's owner agreed to.")
+    boolean includeNoarchive;
+
     @Option(names = "--timeout", paramLabel = "SECONDS", defaultValue = "600",
             description = "Stop waiting after this long (default: ${DEFAULT-VALUE}); the batch goes on.")
     long timeoutSeconds;
@@ -80,6 +85,9 @@ final class FetchCommand implements Callable<Integer> {
         if (warc && api.endpoint().isPresent()) {
             throw new CliException(ExitCode.USAGE, "--warc reads the captures from the embedded stack's S3; a"
                     + " deployment has no route that serves them yet (docs/warc.md)");
+        }
+        if (includeNoarchive && !warc) {
+            throw new CliException(ExitCode.USAGE, "--include-noarchive only changes what --warc writes; add --warc");
         }
         List<String> fromFile = file == null ? List.of() : Inputs.read(file, io.in());
         try (Target target = open(io)) {
@@ -150,7 +158,8 @@ final class FetchCommand implements Callable<Integer> {
         Optional<Path> input = demo || "-".equals(file) ? Optional.of(folder.writeInput(urls)) : Optional.empty();
 
         Optional<WarcExport.Summary> archived = target instanceof Target.Embedded embedded && warc
-                ? Optional.of(writeWarc(embedded, lines, folder.dir().resolve(WARC_FILE))) : Optional.empty();
+                ? Optional.of(writeWarc(embedded, lines, folder.dir().resolve(WARC_FILE), includeNoarchive
+                        ? WarcExport.Noarchive.INCLUDE : WarcExport.Noarchive.LEAVE_OUT)) : Optional.empty();
 
         BatchSnapshot last = waited.last();
         io.out().printf("%nBatch %s %s after %.1f s: %,d lines, %,d URLs accepted, %,d duplicates, %,d rejected%n",
@@ -167,9 +176,12 @@ final class FetchCommand implements Callable<Integer> {
             io.out().println("Bodies:  not downloaded (--bodies to download them)");
         }
         archived.ifPresent(a -> io.out().printf("WARC:    %s (%,d request, %,d response, %,d revisit records;"
-                + " %,d URLs without a capture)%n", folder.dir().resolve(WARC_FILE), a.requests(), a.responses(),
+                + " %,d URLs without a capture%s)%n", folder.dir().resolve(WARC_FILE), a.requests(), a.responses(),
                 a.revisits(), a.skipped(WarcExport.SkipReason.NO_CAPTURE)
-                        + a.skipped(WarcExport.SkipReason.CAPTURE_MISSING)));
+                        + a.skipped(WarcExport.SkipReason.CAPTURE_MISSING),
+                a.skipped(WarcExport.SkipReason.NOARCHIVE) == 0 ? "" : String.format(java.util.Locale.ROOT,
+                        ", %,d left out as noarchive (--include-noarchive writes them)",
+                        a.skipped(WarcExport.SkipReason.NOARCHIVE))));
         if (serve && target instanceof Target.Embedded embedded) {
             io.out().printf("%nServing %s until Ctrl-C.%n", embedded.spiderling().apiUri());
             Thread.currentThread().join();
@@ -222,8 +234,12 @@ final class FetchCommand implements Callable<Integer> {
     /** The WARC file in the output folder. */
     static final String WARC_FILE = "results.warc.gz";
 
-    /** Each URL of the batch once, in input order, its captures read from the embedded stack's bucket. */
-    private static WarcExport.Summary writeWarc(Target.Embedded embedded, List<ResultLine> lines, Path file) {
+    /**
+     * Each URL of the batch once, in input order, its captures read from the embedded stack's bucket; the pages that
+     * ask not to be archived as {@code noarchive} says.
+     */
+    private static WarcExport.Summary writeWarc(Target.Embedded embedded, List<ResultLine> lines, Path file,
+            WarcExport.Noarchive noarchive) {
         var s3 = embedded.aws().s3();
         String bucket = embedded.spiderling().resources().bucket();
         try (WarcExport export = WarcExport.create(file, key -> {
@@ -232,7 +248,7 @@ final class FetchCommand implements Callable<Integer> {
             } catch (software.amazon.awssdk.services.s3.model.NoSuchKeyException missing) {
                 return Optional.empty();
             }
-        })) {
+        }, noarchive)) {
             for (ResultLine line : lines) {
                 if (!line.duplicate() && line.url().isPresent()) {
                     export.add(line.record());

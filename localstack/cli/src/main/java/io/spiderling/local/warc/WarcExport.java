@@ -47,7 +47,9 @@ import org.netpreserve.jwarc.Warcinfo;
  *
  * Each record carries WARC-Date (the request's start), WARC-Target-URI, WARC-IP-Address, WARC-Block-Digest and, for
  * responses and revisits of identical payloads, WARC-Payload-Digest, all SHA-1 in base32. A URL without a capture is
- * skipped and counted. Not thread-safe; close it to finish the file.
+ * skipped and counted, and so, unless the export is told to include it, is a page that asked not to be archived
+ * ({@code noarchive} in its X-Robots-Tag or robots meta tags: {@code metadata.directives.noarchive} in its record;
+ * ADR 17). Not thread-safe; close it to finish the file.
  */
 public final class WarcExport implements Closeable {
 
@@ -70,7 +72,17 @@ public final class WarcExport implements Closeable {
         /** The record has no capture: capture was off, or the fetch did not end in a 2xx or 304. */
         NO_CAPTURE,
         /** The record names a capture object that is not in the store. */
-        CAPTURE_MISSING
+        CAPTURE_MISSING,
+        /** The page asked not to be archived, and the export leaves such pages out. */
+        NOARCHIVE
+    }
+
+    /** What the export does with a page whose directives say {@code noarchive}. */
+    public enum Noarchive {
+        /** Leave it out, as the page asked: the default. */
+        LEAVE_OUT,
+        /** Write it all the same: the user archives for a purpose the page's owner agreed to, or their own site. */
+        INCLUDE
     }
 
     /** What was written so far. */
@@ -89,6 +101,7 @@ public final class WarcExport implements Closeable {
     private final WarcWriter writer;
     private final ObjectReader objects;
     private final URI warcinfoId;
+    private final Noarchive noarchive;
     /** The first full response of each payload digest in this file, for identical-payload revisits. */
     private final Map<String, Earlier> byPayload = new HashMap<>();
     private final Map<SkipReason, Integer> skipped = new EnumMap<>(SkipReason.class);
@@ -98,19 +111,27 @@ public final class WarcExport implements Closeable {
 
     private record Earlier(URI id, String targetUri, Instant date) {}
 
-    private WarcExport(WarcWriter writer, ObjectReader objects, URI warcinfoId) {
+    private WarcExport(WarcWriter writer, ObjectReader objects, URI warcinfoId, Noarchive noarchive) {
         this.writer = writer;
         this.objects = objects;
         this.warcinfoId = warcinfoId;
+        this.noarchive = noarchive;
+    }
+
+    /** {@link #create(Path, ObjectReader, Noarchive)} leaving out the pages that ask not to be archived. */
+    public static WarcExport create(Path file, ObjectReader objects) throws IOException {
+        return create(file, objects, Noarchive.LEAVE_OUT);
     }
 
     /**
      * Creates {@code file} (replacing any file there) and writes its warcinfo record.
      *
      * @param objects reads capture objects by key, from the deployment's bucket
+     * @param noarchive whether pages that ask not to be archived are left out or written
      */
-    public static WarcExport create(Path file, ObjectReader objects) throws IOException {
+    public static WarcExport create(Path file, ObjectReader objects, Noarchive noarchive) throws IOException {
         Objects.requireNonNull(objects, "objects");
+        Objects.requireNonNull(noarchive, "noarchive");
         FileChannel channel = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
                 StandardOpenOption.TRUNCATE_EXISTING);
         WarcWriter writer = new WarcWriter(channel, WarcCompression.GZIP);
@@ -128,18 +149,22 @@ public final class WarcExport implements Closeable {
                 .blockDigest(digest(fields))
                 .build();
         writer.write(info);
-        return new WarcExport(writer, objects, info.id());
+        return new WarcExport(writer, objects, info.id(), noarchive);
     }
 
     /**
      * Appends the records of one fetched URL.
      *
-     * @param url the URL's record as {@code GET /urls?url=…} shows it; its {@code capture} object names the capture
+     * @param url the URL's record as {@code GET /urls?url=…} shows it; its {@code capture} object names the capture,
+     *     and {@code metadata.directives.noarchive} whether the page asked not to be archived
      */
     public Added add(JsonNode url) throws IOException {
         JsonNode capture = url.path("capture");
         if (!capture.isObject() || !capture.hasNonNull("key")) {
             return skip(SkipReason.NO_CAPTURE);
+        }
+        if (noarchive == Noarchive.LEAVE_OUT && url.at("/metadata/directives/noarchive").asBoolean(false)) {
+            return skip(SkipReason.NOARCHIVE);
         }
         Optional<byte[]> stored = objects.read(capture.get("key").asText());
         if (stored.isEmpty()) {

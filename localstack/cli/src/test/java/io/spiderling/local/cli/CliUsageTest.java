@@ -129,6 +129,16 @@ class CliUsageTest {
     }
 
     @Test
+    void fetch_whenIncludeNoarchiveWithoutWarc_expectUsageSayingItNeedsWarc() throws Exception {
+        Path urls = Files.writeString(dir.resolve("urls.txt"), "http://127.0.0.2:1/\n");
+
+        CliRun run = CliRun.of("fetch", "--include-noarchive", urls.toString());
+
+        assertEquals(ExitCode.USAGE.code(), run.code(), run.toString());
+        assertTrue(run.err().contains("--include-noarchive only changes what --warc writes"), run.toString());
+    }
+
+    @Test
     void help_expectExitCodesDocumented() {
         CliRun run = CliRun.of("--help");
 

@@ -122,6 +122,53 @@ class CliFetchTest {
         }
     }
 
+    /** ADR 17: a page's directives reach results.jsonl, and a noarchive page stays out of the WARC file. */
+    @Test
+    void fetch_whenAPageSaysNoarchive_expectItsDirectivesInTheResultsAndItLeftOutOfTheWarc() throws Exception {
+        try (LocalSites sites = LocalSites.start(1)) {
+            LocalSite site = sites.site(0);
+            site.page("/open", "<html><head><title>Open</title></head><body>open</body></html>");
+            site.serve("/closed", exchange -> {
+                byte[] html = ("<html><head><title>Closed</title><meta name='robots' content='noindex'>"
+                        + "<meta name='googlebot' content='nosnippet'></head><body>closed</body></html>")
+                        .getBytes(java.nio.charset.StandardCharsets.UTF_8);
+                exchange.getResponseHeaders().add("Content-Type", "text/html; charset=utf-8");
+                exchange.getResponseHeaders().add("X-Robots-Tag", "otherbot: noindex");
+                exchange.getResponseHeaders().add("X-Robots-Tag", "noarchive");
+                exchange.sendResponseHeaders(200, html.length);
+                exchange.getResponseBody().write(html);
+                exchange.close();
+            });
+            Path urls = Files.write(dir.resolve("urls.txt"), List.of(site.url("/open"), site.url("/closed")));
+            Path out = dir.resolve("out");
+
+            CliRun run = CliRun.of("fetch", "--out", out.toString(), "--progress", "none", "--warc",
+                    "--data", dir.resolve("data").toString(), urls.toString());
+
+            assertEquals(0, run.code(), run.toString());
+            List<String> lines = Files.readAllLines(out.resolve("results.jsonl"));
+            JsonNode open = JSON.readTree(lines.get(0));
+            JsonNode closed = JSON.readTree(lines.get(1));
+            assertEquals("Open", open.at("/metadata/title").asText(), lines.get(0));
+            assertTrue(open.at("/metadata/directives").isMissingNode(), lines.get(0));
+            assertEquals(JSON.readTree("""
+                    {"noindex":true,"nofollow":false,"noarchive":true,"nosnippet":false,"sources":["header","meta"]}
+                    """), closed.at("/metadata/directives"), lines.get(1));
+            assertTrue(run.out().contains("WARC:    " + out.resolve("results.warc.gz") + " (1 request, 1 response, 0"
+                    + " revisit records; 0 URLs without a capture, 1 left out as noarchive (--include-noarchive"
+                    + " writes them))"), run.toString());
+            List<String> targets = new java.util.ArrayList<>();
+            try (WarcReader reader = new WarcReader(out.resolve("results.warc.gz"))) {
+                for (var next = reader.next(); next.isPresent(); next = reader.next()) {
+                    if (next.get() instanceof org.netpreserve.jwarc.WarcTargetRecord target) {
+                        targets.add(target.target());
+                    }
+                }
+            }
+            assertEquals(List.of(site.url("/open"), site.url("/open")), targets);
+        }
+    }
+
     @Test
     void fetch_whenServeRunsOnTheDataFolder_expectItsApiUsedRatherThanASecondStack() throws Exception {
         Path data = dir.resolve("served");

@@ -2,6 +2,7 @@ package io.spiderling.core.pipeline.fetch;
 
 import io.spiderling.core.batch.Reason;
 import io.spiderling.core.content.BucketKeys;
+import io.spiderling.core.extract.PageDirectivesParser;
 import io.spiderling.core.fetch.FailureKind;
 import io.spiderling.core.fetch.FetchJob;
 import io.spiderling.core.fetch.FetchRecord;
@@ -21,9 +22,12 @@ import java.util.Set;
  */
 final class FetchRecords {
 
-    /** The response headers kept on the metadata row. */
+    /**
+     * The response headers kept on the metadata row. X-Robots-Tag is kept as received (its lines joined by the
+     * fetcher): the API reads the page's directives from it together with the page's meta tags, for its agent.
+     */
     static final Set<String> KEPT_HEADERS = Set.of("content-type", "content-length", "etag", "last-modified",
-            "cache-control", "expires", "retry-after");
+            "cache-control", "expires", "retry-after", PageDirectivesParser.HEADER);
 
     static final String DEFAULT_CONTENT_TYPE = "application/octet-stream";
 

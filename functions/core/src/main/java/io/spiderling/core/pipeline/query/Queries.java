@@ -11,6 +11,9 @@ import io.spiderling.core.url.NormalizedUrl;
 import io.spiderling.core.url.UrlNormalizer;
 import io.spiderling.core.content.BucketKeys;
 import io.spiderling.core.extract.ExtractionRecord;
+import io.spiderling.core.extract.HtmlExtractor;
+import io.spiderling.core.extract.PageDirectives;
+import io.spiderling.core.extract.PageDirectivesParser;
 import io.spiderling.core.port.BlobStore;
 import io.spiderling.core.port.LinkStore;
 import java.net.URI;
@@ -33,6 +36,7 @@ public final class Queries {
     private final UrlStore urls;
     private final BlobStore blobs;
     private final Optional<LinkStore> links;
+    private final String robotsAgent;
 
     private Queries(Builder b) {
         this.normalizer = Objects.requireNonNull(b.normalizer, "normalizer");
@@ -41,13 +45,17 @@ public final class Queries {
         this.urls = Objects.requireNonNull(b.urls, "urls");
         this.blobs = Objects.requireNonNull(b.blobs, "blobs");
         this.links = Objects.requireNonNull(b.links, "links");
+        this.robotsAgent = Objects.requireNonNull(b.robotsAgent, "robotsAgent");
     }
 
     public static Builder builder() {
         return new Builder();
     }
 
-    /** Names each collaborator; without {@code links}, queries have no inlinks index. */
+    /**
+     * Names each collaborator; without {@code links}, queries have no inlinks index, and without
+     * {@code robotsAgent}, pages' directives are read for {@value HtmlExtractor#DEFAULT_ROBOTS_AGENT}.
+     */
     public static final class Builder {
         private UrlNormalizer normalizer;
         private BatchHeaderStore headers;
@@ -55,6 +63,7 @@ public final class Queries {
         private UrlStore urls;
         private BlobStore blobs;
         private Optional<LinkStore> links = Optional.empty();
+        private String robotsAgent = HtmlExtractor.DEFAULT_ROBOTS_AGENT;
 
         private Builder() {}
 
@@ -86,6 +95,12 @@ public final class Queries {
         /** The inlinks index; empty (the default) when the feature is switched off. */
         public Builder links(Optional<LinkStore> value) {
             links = value;
+            return this;
+        }
+
+        /** The agent whose X-Robots-Tag directives apply: the one the extractor read the meta tags for. */
+        public Builder robotsAgent(String value) {
+            robotsAgent = value;
             return this;
         }
 
@@ -200,6 +215,18 @@ public final class Queries {
             return new UrlLookup.NotFound(url); // a claim or an alias to nothing yet: nothing to show
         }
         return new UrlLookup.Found(url, own);
+    }
+
+    /**
+     * What the page says about its use: the X-Robots-Tag of its latest fetch together with the meta tags of its
+     * extracted content (they come from the same response, unless a newer fetch is still being extracted). None when
+     * the record holds neither.
+     */
+    public PageDirectives directives(UrlStore.UrlRecord record) {
+        PageDirectives header = record.fetch()
+                .map(f -> PageDirectivesParser.fromHeader(f.headers().get(PageDirectivesParser.HEADER), robotsAgent))
+                .orElse(PageDirectives.none());
+        return header.union(record.extraction().map(x -> x.page().directives()).orElse(PageDirectives.none()));
     }
 
     /** Pages linking to a URL. */

@@ -192,6 +192,18 @@ class FetchPageTest {
     }
 
     @Test
+    void process_whenThePageSendsXRobotsTag_keepsItOnTheRowAndDropsHeadersNotKept() {
+        site.answer(URL.value(), response(URL.value(), 200, "<title>Hi</title>", Map.of("content-type", "text/html",
+                "x-robots-tag", "noarchive, googlebot: noindex", "date", "Tue, 24 Nov 2026 10:00:00 GMT")));
+
+        fetchPage().process(send(URL));
+
+        FetchRecord record = urls.find(URL.urlHash()).orElseThrow().fetch().orElseThrow();
+        assertEquals(Map.of("content-type", "text/html", "x-robots-tag", "noarchive, googlebot: noindex"),
+                record.headers());
+    }
+
+    @Test
     void process_whenTwoUrlsServeIdenticalBytes_storesThemOnceAndAsksForTheSecondsExtractionInline() {
         site.answer(URL.value(), ok(URL.value(), "<title>Same</title>"));
         site.answer(OTHER.value(), ok(OTHER.value(), "<title>Same</title>"));

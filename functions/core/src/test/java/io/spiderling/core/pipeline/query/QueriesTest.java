@@ -7,7 +7,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.spiderling.core.batch.ItemState;
 import io.spiderling.core.content.BucketKeys;
+import io.spiderling.core.extract.ExtractionRecord;
+import io.spiderling.core.extract.PageDirectives;
+import io.spiderling.core.extract.PageMetadata;
 import io.spiderling.core.fetch.FetchRecord;
+import io.spiderling.core.port.UrlStore;
 import io.spiderling.core.testing.CallLog;
 import io.spiderling.core.testing.InMemoryBatchStore;
 import io.spiderling.core.testing.InMemoryBlobStore;
@@ -18,6 +22,8 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Collections;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 class QueriesTest {
@@ -93,6 +99,35 @@ class QueriesTest {
         urls.recordRedirect(URL.urlHash(), URL.value(), "http://example.com/nowhere", AT);
 
         assertEquals(new Queries.UrlLookup.NotFound(URL), queries.url(URL.value()));
+    }
+
+    @Test
+    void directives_whenHeaderAndMetaBothSpeak_answersTheirUnionForTheAgent() {
+        urls.recordFetch(fetched(URL, AT).toBuilder()
+                .headers(Map.of("x-robots-tag", "noarchive, googlebot: noindex, crawlbot: nosnippet")).build());
+        urls.recordExtraction(ExtractionRecord.builder().urlHash(URL.urlHash()).url(URL.value())
+                .page(PageMetadata.builder().directives(PageDirectives.builder()
+                        .directive(PageDirectives.Directive.NOFOLLOW).source(PageDirectives.Source.META).build())
+                        .build())
+                .contentSha256(SHA).contentFetchedAt(AT).extractedAt(AT.plusSeconds(1)).build());
+        Queries forCrawlbot = Queries.builder().normalizer(UrlNormalizer.create()).headers(batches).items(batches)
+                .urls(urls).blobs(blobs).robotsAgent("crawlbot").build();
+        UrlStore.UrlRecord record = urls.find(URL.urlHash()).orElseThrow();
+
+        PageDirectives ours = queries.directives(record);
+        PageDirectives crawlbots = forCrawlbot.directives(record);
+
+        assertEquals(Set.of(PageDirectives.Directive.NOARCHIVE, PageDirectives.Directive.NOFOLLOW), ours.directives());
+        assertEquals(Set.of(PageDirectives.Source.HEADER, PageDirectives.Source.META), ours.sources());
+        assertEquals(Set.of(PageDirectives.Directive.NOARCHIVE, PageDirectives.Directive.NOSNIPPET,
+                PageDirectives.Directive.NOFOLLOW), crawlbots.directives());
+    }
+
+    @Test
+    void directives_whenNeitherSpeaks_areNone() {
+        urls.recordFetch(fetched(URL, AT));
+
+        assertEquals(PageDirectives.none(), queries.directives(urls.find(URL.urlHash()).orElseThrow()));
     }
 
     @Test
