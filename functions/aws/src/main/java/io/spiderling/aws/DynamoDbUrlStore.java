@@ -8,6 +8,7 @@ import static io.spiderling.aws.Attrs.s;
 import static io.spiderling.aws.Attrs.string;
 
 import io.spiderling.core.batch.ItemState;
+import io.spiderling.core.change.ContentChange;
 import io.spiderling.core.batch.Reason;
 import io.spiderling.core.extract.ExtractionRecord;
 import io.spiderling.core.extract.PageDirectives;
@@ -28,6 +29,7 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.CancellationReason;
 import software.amazon.awssdk.services.dynamodb.model.TransactWriteItem;
 import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException;
+import software.amazon.awssdk.services.dynamodb.model.ReturnValue;
 import software.amazon.awssdk.services.dynamodb.model.ReturnValuesOnConditionCheckFailure;
 
 /**
@@ -50,8 +52,15 @@ public final class DynamoDbUrlStore implements UrlStore {
      * fetch is newer than the content read and holds other bytes. The same bytes fetched again (a 304, an unchanged
      * page) still take a late extraction of them.
      */
-    static final String EXTRACTION_CONDITION = "(attribute_not_exists(extractedFrom) OR extractedFrom <= :from)"
-            + " AND (attribute_not_exists(fetchedAt) OR fetchedAt <= :from OR contentSha256 = :sha)";
+    /** No newer fetch of other content than the content extracted. */
+    private static final String NOT_SUPERSEDED = "(attribute_not_exists(fetchedAt) OR fetchedAt <= :from"
+            + " OR contentSha256 = :sha)";
+    /** The first extraction of content other than the row's, which moves its change digest to the previous one. */
+    static final String NEW_EXTRACTION_CONDITION = "(attribute_not_exists(extractedFrom) OR extractedFrom < :from"
+            + " OR (extractedFrom = :from AND extractedSha256 <> :sha)) AND " + NOT_SUPERSEDED;
+    /** An extraction of the content the row already holds (a retry): written again, the change kept. */
+    static final String SAME_EXTRACTION_CONDITION = "extractedFrom = :from AND extractedSha256 = :sha AND "
+            + NOT_SUPERSEDED;
 
     /** A redirect alias older than the URL's own fetch, or than the alias stored, is stale. */
     static final String REDIRECT_CONDITION = "(attribute_not_exists(fetchedAt) OR fetchedAt <= :at)"
@@ -137,7 +146,39 @@ public final class DynamoDbUrlStore implements UrlStore {
     }
 
     @Override
-    public boolean recordExtraction(ExtractionRecord r) {
+    public Optional<ContentChange> recordExtraction(ExtractionRecord r) {
+        String digest = r.changeDigest().orElse(r.contentSha256());
+        // New content shifts the change digest to the previous one, in the same write: DynamoDB reads every operand of
+        // a SET as the item was before the update. An extraction of content already recorded (a retry) shifts
+        // nothing, so it answers the change the first one recorded.
+        Update shifting = extraction(r);
+        shifting.setExpression("prevDigest", "if_not_exists(changeDigest, :none)");
+        shifting.setExpression("prevFrom", "if_not_exists(extractedFrom, :zero)");
+        shifting.set("changeDigest", s(digest));
+        Optional<Map<String, AttributeValue>> written = shifting.applyReturning(r.urlHash(), NEW_EXTRACTION_CONDITION);
+        if (written.isEmpty()) {
+            Update again = extraction(r);
+            again.setExpression("prevDigest", "if_not_exists(prevDigest, :none)");
+            again.setExpression("prevFrom", "if_not_exists(prevFrom, :zero)");
+            again.setExpression("changeDigest", "if_not_exists(changeDigest, :changeDigest)");
+            again.values.put(":changeDigest", s(digest));
+            written = again.applyReturning(r.urlHash(), SAME_EXTRACTION_CONDITION);
+        }
+        return written.map(DynamoDbUrlStore::change);
+    }
+
+    /**
+     * The change a row records: its change digest next to the previous one, an empty previous digest (or time 0)
+     * meaning there was none.
+     */
+    private static ContentChange change(Map<String, AttributeValue> item) {
+        Optional<String> previous = string(item, "prevDigest").filter(d -> !d.isEmpty());
+        Optional<Instant> previousAt = number(item, "prevFrom").filter(ms -> ms > 0).map(Instant::ofEpochMilli);
+        return ContentChange.of(string(item, "changeDigest").orElseThrow(), previous, previousAt);
+    }
+
+    /** The extracted fields of {@code r}, as every extraction write sets them. */
+    private Update extraction(ExtractionRecord r) {
         PageMetadata p = r.page();
         Update u = new Update();
         u.setIfNotExists("url", s(r.url()));
@@ -162,7 +203,9 @@ public final class DynamoDbUrlStore implements UrlStore {
         u.setOrRemove("extractedFromUrl", r.source().map(Attrs::s));
         u.values.put(":from", n(r.contentFetchedAt().toEpochMilli()));
         u.values.put(":sha", s(r.contentSha256()));
-        return u.apply(r.urlHash(), EXTRACTION_CONDITION);
+        u.values.put(":none", s(""));
+        u.values.put(":zero", n(0));
+        return u;
     }
 
     @Override
@@ -280,8 +323,10 @@ public final class DynamoDbUrlStore implements UrlStore {
                 .map(extractedAt -> ExtractionRecord.builder()
                 .urlHash(urlHash).url(url).page(page(item)).contentSha256(string(item, "extractedSha256").orElse(""))
                 .contentFetchedAt(instant(item, "extractedFrom").orElseThrow()).extractedAt(extractedAt)
-                .canonicalUrl(string(item, "canonicalUrl")).source(string(item, "extractedFromUrl")).build());
+                .canonicalUrl(string(item, "canonicalUrl")).source(string(item, "extractedFromUrl"))
+                .changeDigest(string(item, "changeDigest")).build());
         return UrlRecord.builder().urlHash(urlHash).fetch(fetch).extraction(extraction)
+                .change(item.containsKey("changeDigest") ? Optional.of(change(item)) : Optional.empty())
                 .redirectsTo(string(item, "redirectsTo")).fields(strings(item, "fields"))
                 .fieldsVersion(number(item, "fieldsVersion", 0)).linked(LinkLists.unpack(item.get("linked"))).build();
     }
@@ -475,22 +520,36 @@ public final class DynamoDbUrlStore implements UrlStore {
             }
         }
 
+        /** Sets the attribute to an expression of the item's attributes and this update's values. */
+        void setExpression(String attribute, String expression) {
+            sets.add(attribute + " = " + expression);
+        }
+
         /** Returns false when the condition refused the write. */
         boolean apply(String urlHash, String condition) {
+            return send(urlHash, condition, ReturnValue.NONE).isPresent();
+        }
+
+        /** The attributes the write set, as they are now; empty when the condition refused the write. */
+        Optional<Map<String, AttributeValue>> applyReturning(String urlHash, String condition) {
+            return send(urlHash, condition, ReturnValue.UPDATED_NEW);
+        }
+
+        private Optional<Map<String, AttributeValue>> send(String urlHash, String condition, ReturnValue returned) {
             String expression = String.join(" ", java.util.stream.Stream.of(
                     sets.isEmpty() ? "" : "SET " + String.join(", ", sets),
                     removes.isEmpty() ? "" : "REMOVE " + String.join(", ", removes))
                     .filter(c -> !c.isEmpty()).toList());
             try {
-                dynamo.updateItem(b -> b.tableName(table)
+                return Optional.of(dynamo.updateItem(b -> b.tableName(table)
                         .key(Map.of(KEY, s(urlHash)))
                         .updateExpression(expression)
                         .conditionExpression(condition)
                         .expressionAttributeNames(names)
-                        .expressionAttributeValues(values));
-                return true;
+                        .expressionAttributeValues(values)
+                        .returnValues(returned)).attributes());
             } catch (ConditionalCheckFailedException e) {
-                return false;
+                return Optional.empty();
             }
         }
     }

@@ -53,9 +53,13 @@ class DynamoDbUrlStoreTest extends UrlStoreContract {
         assertEquals("(attribute_not_exists(fetchedAt) OR fetchedAt <= :fetchedAt)"
                 + " AND (attribute_not_exists(redirectedAt) OR redirectedAt <= :fetchedAt)",
                 DynamoDbUrlStore.FETCH_CONDITION);
-        assertEquals("(attribute_not_exists(extractedFrom) OR extractedFrom <= :from)"
+        assertEquals("(attribute_not_exists(extractedFrom) OR extractedFrom < :from"
+                + " OR (extractedFrom = :from AND extractedSha256 <> :sha))"
                 + " AND (attribute_not_exists(fetchedAt) OR fetchedAt <= :from OR contentSha256 = :sha)",
-                DynamoDbUrlStore.EXTRACTION_CONDITION);
+                DynamoDbUrlStore.NEW_EXTRACTION_CONDITION);
+        assertEquals("extractedFrom = :from AND extractedSha256 = :sha"
+                + " AND (attribute_not_exists(fetchedAt) OR fetchedAt <= :from OR contentSha256 = :sha)",
+                DynamoDbUrlStore.SAME_EXTRACTION_CONDITION);
     }
 
     /**

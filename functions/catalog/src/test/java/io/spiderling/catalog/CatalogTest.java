@@ -67,8 +67,10 @@ class CatalogTest {
     void configKeys_whenFunctionUsesResources_addsTheirNamesAndTheirApisEndpoints() {
         var extract = Catalog.function(FunctionNames.EXTRACT).configKeys();
         assertTrue(extract.containsAll(List.of(ConfigKeys.TABLES_URLS, ConfigKeys.TABLES_LINKS, ConfigKeys.BUCKET,
-                ConfigKeys.AWS_REGION, ConfigKeys.AWS_ENDPOINT_DYNAMODB, ConfigKeys.AWS_ENDPOINT_S3)), extract::toString);
-        assertTrue(!extract.contains(ConfigKeys.AWS_ENDPOINT_SQS), extract::toString);
+                ConfigKeys.QUEUES_EVENTS, ConfigKeys.AWS_REGION, ConfigKeys.AWS_ENDPOINT_DYNAMODB,
+                ConfigKeys.AWS_ENDPOINT_S3, ConfigKeys.AWS_ENDPOINT_SQS)), extract::toString);
+        assertTrue(!extract.contains(ConfigKeys.TABLES_BATCHES) && !extract.contains(ConfigKeys.QUEUES_FETCH),
+                extract::toString);
     }
 
     @Test

@@ -179,7 +179,7 @@ public final class Pipeline implements AutoCloseable {
     private final Lazy<ExtractContent> extract = lazy(() -> ExtractContent.builder().blobs(blobs()).urls(urls())
             .links(links()).extractor(HtmlExtractor.builder().robotsAgent(robotsAgent()).build())
             .canonical(new CanonicalLink(normalizer(), canonicalScope())).clock(clock())
-            .settings(new ExtractContent.Settings(config().get(ConfigKeys.LINKS_ENABLED))).build());
+            .settings(new ExtractContent.Settings(config().get(ConfigKeys.LINKS_ENABLED))).events(events()).build());
     private final Lazy<FetchPage> fetchPage = lazy(this::buildFetchPage);
     private final Lazy<Queries> queries = lazy(() -> Queries.builder().normalizer(normalizer()).headers(batches())
             .items(batches()).urls(urls()).blobs(blobs())

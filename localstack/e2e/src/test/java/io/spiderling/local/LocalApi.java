@@ -40,10 +40,16 @@ final class LocalApi {
 
     /** POSTs the URLs as one batch, expects 202, and returns the batch's id. */
     static String submit(LocalSpiderling local, List<String> urls) throws Exception {
+        return submit(local, urls, JSON.createObjectNode());
+    }
+
+    /** POSTs the URLs as one batch with the other members of {@code options}, expects 202, returns the id. */
+    static String submit(LocalSpiderling local, List<String> urls, com.fasterxml.jackson.databind.node.ObjectNode options)
+            throws Exception {
         var array = JSON.createArrayNode();
         urls.forEach(array::add);
         HttpResponse<String> response = HTTP.send(request(local, "/batches")
-                .POST(HttpRequest.BodyPublishers.ofString(JSON.createObjectNode().set("urls", array).toString()))
+                .POST(HttpRequest.BodyPublishers.ofString(options.deepCopy().set("urls", array).toString()))
                 .build(), HttpResponse.BodyHandlers.ofString());
         assertEquals(202, response.statusCode(), response.body());
         return JSON.readTree(response.body()).get("batchId").asText();

@@ -11,16 +11,27 @@ import java.util.Optional;
  * @param contentSha256 the hash of the bytes this was extracted from (and so their content key)
  * @param canonicalUrl the page's accepted canonical URL when it names another page: this row is then an alias
  * @param source on a canonical record written from an alias's page, the URL whose fetch it came from
+ * @param changeDigest what the content is compared by to tell a change (ADR 18): an HTML page's
+ *     {@link HtmlExtractor.Analysis#changeDigest}, or for other content its bytes' SHA-256; empty on a row extracted
+ *     before change digests were kept
  */
 public record ExtractionRecord(String urlHash, String url, PageMetadata page, String contentSha256,
-        Instant contentFetchedAt, Instant extractedAt, Optional<String> canonicalUrl, Optional<String> source) {
+        Instant contentFetchedAt, Instant extractedAt, Optional<String> canonicalUrl, Optional<String> source,
+        Optional<String> changeDigest) {
 
     public ExtractionRecord {
         Objects.requireNonNull(canonicalUrl, "canonicalUrl");
         Objects.requireNonNull(source, "source");
+        Objects.requireNonNull(changeDigest, "changeDigest");
     }
 
-    /** Names each of the 8 parts where the value is made. */
+    /** The same record, with {@code digest} as its change digest. */
+    public ExtractionRecord withChangeDigest(String digest) {
+        return new ExtractionRecord(urlHash, url, page, contentSha256, contentFetchedAt, extractedAt, canonicalUrl,
+                source, Optional.of(digest));
+    }
+
+    /** Names each of the 9 parts where the value is made. */
     public static Builder builder() {
         return new Builder();
     }
@@ -35,6 +46,7 @@ public record ExtractionRecord(String urlHash, String url, PageMetadata page, St
         private Instant extractedAt;
         private Optional<String> canonicalUrl = Optional.empty();
         private Optional<String> source = Optional.empty();
+        private Optional<String> changeDigest = Optional.empty();
 
         private Builder() {}
 
@@ -78,9 +90,14 @@ public record ExtractionRecord(String urlHash, String url, PageMetadata page, St
             return this;
         }
 
+        public Builder changeDigest(Optional<String> value) {
+            changeDigest = value;
+            return this;
+        }
+
         public ExtractionRecord build() {
             return new ExtractionRecord(urlHash, url, page, contentSha256, contentFetchedAt, extractedAt, canonicalUrl,
-                    source);
+                    source, changeDigest);
         }
     }
 }

@@ -10,6 +10,8 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.function.Supplier;
 import java.util.regex.Pattern;
@@ -96,14 +98,32 @@ public final class HtmlExtractor {
      * @return the metadata, or {@link PageMetadata#empty()} for non-HTML content; never throws
      */
     public PageMetadata extract(byte[] body, String contentType, String url) {
+        return analyze(body, contentType, url).page();
+    }
+
+    /**
+     * What {@link #analyze} finds: the page's metadata, and the change digest of an HTML page ({@link ChangeDigest}),
+     * empty for other content, whose change is its bytes' own.
+     */
+    public record Analysis(PageMetadata page, Optional<String> changeDigest) {
+        public Analysis {
+            Objects.requireNonNull(page, "page");
+            Objects.requireNonNull(changeDigest, "changeDigest");
+        }
+
+        static final Analysis NOT_HTML = new Analysis(PageMetadata.empty(), Optional.empty());
+    }
+
+    /** As {@link #extract}, with the page's change digest from the same parse. Never throws. */
+    public Analysis analyze(byte[] body, String contentType, String url) {
         try {
-            return body == null || !isHtml(body, contentType) ? PageMetadata.empty() : read(body, contentType, url);
+            return body == null || !isHtml(body, contentType) ? Analysis.NOT_HTML : read(body, contentType, url);
         } catch (RuntimeException | StackOverflowError e) {
-            return PageMetadata.empty(); // not expected: every step below has its own guard
+            return Analysis.NOT_HTML; // not expected: every step below has its own guard
         }
     }
 
-    private PageMetadata read(byte[] body, String contentType, String url) {
+    private Analysis read(byte[] body, String contentType, String url) {
         SniffedEncoding encoding = EncodingSniffer.sniff(body, contentType);
         String pageUrl = url == null ? "" : url;
         Document document;
@@ -112,9 +132,9 @@ public final class HtmlExtractor {
         } catch (RuntimeException | StackOverflowError e) {
             // jsoup builds and walks its tree without recursion; this is the last guard, so that one page cannot fail
             // a batch
-            return PageMetadata.builder().title(null).description(null).language(null).canonicalHref(null).image(null)
-                    .openGraph(Map.of()).twitter(Map.of()).structuredData(List.of()).outlinks(List.of())
-                    .outlinksFound(0).encoding(encoding.name()).build();
+            return new Analysis(PageMetadata.builder().title(null).description(null).language(null)
+                    .canonicalHref(null).image(null).openGraph(Map.of()).twitter(Map.of()).structuredData(List.of())
+                    .outlinks(List.of()).outlinksFound(0).encoding(encoding.name()).build(), Optional.empty());
         }
         guarded(() -> keepHttpBase(document, pageUrl), false);
 
@@ -124,13 +144,14 @@ public final class HtmlExtractor {
         Resolver resolver = new Resolver(document.baseUri());
         String image = guarded(() -> image(document, meta, resolver), null);
         Outlinks outlinks = guarded(() -> outlinks(document, resolver), Outlinks.NONE);
-        return PageMetadata.builder().title(title).description(description)
+        PageMetadata page = PageMetadata.builder().title(title).description(description)
                 .language(guarded(() -> language(document), null))
                 .canonicalHref(guarded(() -> canonicalHref(document), null)).image(image).openGraph(meta.openGraph())
                 .twitter(meta.twitter()).structuredData(guarded(() -> structuredData(document), List.of()))
                 .outlinks(outlinks.kept()).outlinksFound(outlinks.found()).encoding(encoding.name())
                 .directives(guarded(() -> PageDirectivesParser.fromMeta(document, robotsAgent), PageDirectives.none()))
                 .build();
+        return new Analysis(page, Optional.ofNullable(guarded(() -> ChangeDigest.of(document, page), null)));
     }
 
     /** One failing field must not cost the others. */

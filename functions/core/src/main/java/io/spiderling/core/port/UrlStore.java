@@ -1,5 +1,6 @@
 package io.spiderling.core.port;
 
+import io.spiderling.core.change.ContentChange;
 import io.spiderling.core.extract.ExtractionRecord;
 import io.spiderling.core.fetch.FetchRecord;
 import java.time.Instant;
@@ -8,6 +9,7 @@ import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 
 /** The per-URL metadata store, keyed by the hash of the normalized URL. */
@@ -21,11 +23,16 @@ public interface UrlStore {
     void recordFetch(FetchRecord record);
 
     /**
-     * Writes the extracted fields, conditional on the content hash: refused (false) when the row already holds an
+     * Writes the extracted fields, conditional on the content hash: refused (empty) when the row already holds an
      * extraction of content fetched later, or a fetch of other content newer than the content this extraction read.
      * Application fields are never touched.
+     *
+     * <p>Returns the change the row records for this content: its change digest ({@code record}'s, else its
+     * SHA-256) next to the one of the content extracted before it, moved aside in the same write. Writing an
+     * extraction of the content the row already holds (a retry) keeps and returns the change recorded the first
+     * time, so a caller that failed after the first write learns the same change again.
      */
-    boolean recordExtraction(ExtractionRecord record);
+    Optional<ContentChange> recordExtraction(ExtractionRecord record);
 
     /**
      * Records which outlinks of the URL the links table now holds, after they were written there, unless the row's
@@ -101,15 +108,17 @@ public interface UrlStore {
      * @param linked the outlinks the links table holds for this URL
      */
     record UrlRecord(String urlHash, Optional<FetchRecord> fetch, Optional<ExtractionRecord> extraction,
-            Optional<String> redirectsTo, Map<String, String> fields, long fieldsVersion, List<String> linked) {
+            Optional<String> redirectsTo, Map<String, String> fields, long fieldsVersion, List<String> linked,
+            Optional<ContentChange> change) {
 
         public UrlRecord {
             fields = Map.copyOf(fields);
             linked = List.copyOf(linked);
+            Objects.requireNonNull(change, "change");
         }
 
         public UrlRecord(String urlHash, Optional<FetchRecord> fetch, Optional<ExtractionRecord> extraction) {
-            this(urlHash, fetch, extraction, Optional.empty(), Map.of(), 0, List.of());
+            this(urlHash, fetch, extraction, Optional.empty(), Map.of(), 0, List.of(), Optional.empty());
         }
 
         /** Whether the row holds a record of the page itself (a fetch or an extraction), not only a claim or alias. */
@@ -122,7 +131,7 @@ public interface UrlStore {
             return redirectsTo.or(() -> extraction.flatMap(ExtractionRecord::canonicalUrl));
         }
 
-        /** Names each of the 7 parts where the value is made. */
+        /** Names each of the 8 parts where the value is made. */
         public static Builder builder() {
             return new Builder();
         }
@@ -136,8 +145,15 @@ public interface UrlStore {
             private Map<String, String> fields = Map.of();
             private long fieldsVersion;
             private List<String> linked = List.of();
+            private Optional<ContentChange> change = Optional.empty();
 
             private Builder() {}
+
+            /** The change the extraction of the row's content recorded; empty before any, or before changes were. */
+            public Builder change(Optional<ContentChange> value) {
+                change = value;
+                return this;
+            }
 
             public Builder urlHash(String value) {
                 urlHash = value;
@@ -175,7 +191,7 @@ public interface UrlStore {
             }
 
             public UrlRecord build() {
-                return new UrlRecord(urlHash, fetch, extraction, redirectsTo, fields, fieldsVersion, linked);
+                return new UrlRecord(urlHash, fetch, extraction, redirectsTo, fields, fieldsVersion, linked, change);
             }
         }
     }

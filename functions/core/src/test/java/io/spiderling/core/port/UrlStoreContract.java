@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.spiderling.core.batch.ItemState;
+import io.spiderling.core.change.ChangeState;
+import io.spiderling.core.change.ContentChange;
 import io.spiderling.core.extract.ExtractionRecord;
 import io.spiderling.core.extract.PageDirectives;
 import io.spiderling.core.extract.PageMetadata;
@@ -77,7 +79,7 @@ public abstract class UrlStoreContract {
         Optional<ExtractionRecord> before = store.find(urlHash).flatMap(UrlRecord::extraction);
         ExtractionRecord incoming = extraction(T1, "sha-incoming", meta("incoming", null));
 
-        assertEquals(written, store.recordExtraction(incoming));
+        assertEquals(written, store.recordExtraction(incoming).isPresent());
 
         assertEquals(written ? Optional.of(incoming) : before, store.find(urlHash).flatMap(UrlRecord::extraction));
     }
@@ -190,7 +192,7 @@ public abstract class UrlStoreContract {
 
         store.recordFetch(fetch);
 
-        assertEquals(new UrlRecord(urlHash, Optional.of(fetch), Optional.empty()), store.find(urlHash).orElseThrow());
+        assertEquals(new UrlRecord(urlHash, Optional.of(fetch), Optional.empty()), withoutChange(store.find(urlHash).orElseThrow()));
     }
 
     @Test
@@ -199,7 +201,7 @@ public abstract class UrlStoreContract {
 
         store.recordFetch(fetch);
 
-        assertEquals(new UrlRecord(urlHash, Optional.of(fetch), Optional.empty()), store.find(urlHash).orElseThrow());
+        assertEquals(new UrlRecord(urlHash, Optional.of(fetch), Optional.empty()), withoutChange(store.find(urlHash).orElseThrow()));
     }
 
     @Test
@@ -236,9 +238,9 @@ public abstract class UrlStoreContract {
     void recordExtraction_whenNoRowYet_createsRowWithExtractionOnly() {
         ExtractionRecord extraction = extraction(T1, "sha-1", meta("Title", "Description"));
 
-        assertTrue(store.recordExtraction(extraction));
+        assertTrue(store.recordExtraction(extraction).isPresent());
 
-        assertEquals(new UrlRecord(urlHash, Optional.empty(), Optional.of(extraction)), store.find(urlHash).orElseThrow());
+        assertEquals(new UrlRecord(urlHash, Optional.empty(), Optional.of(extraction)), withoutChange(store.find(urlHash).orElseThrow()));
     }
 
     @Test
@@ -249,7 +251,7 @@ public abstract class UrlStoreContract {
 
         store.recordFetch(fetch);
 
-        assertEquals(new UrlRecord(urlHash, Optional.of(fetch), Optional.of(extraction)), store.find(urlHash).orElseThrow());
+        assertEquals(new UrlRecord(urlHash, Optional.of(fetch), Optional.of(extraction)), withoutChange(store.find(urlHash).orElseThrow()));
     }
 
     @Test
@@ -258,9 +260,9 @@ public abstract class UrlStoreContract {
         store.recordFetch(fetch);
         ExtractionRecord extraction = extraction(T1, "sha-1", meta(null, "Only a description"));
 
-        assertTrue(store.recordExtraction(extraction));
+        assertTrue(store.recordExtraction(extraction).isPresent());
 
-        assertEquals(new UrlRecord(urlHash, Optional.of(fetch), Optional.of(extraction)), store.find(urlHash).orElseThrow());
+        assertEquals(new UrlRecord(urlHash, Optional.of(fetch), Optional.of(extraction)), withoutChange(store.find(urlHash).orElseThrow()));
     }
 
     @Test
@@ -270,9 +272,9 @@ public abstract class UrlStoreContract {
         ExtractionRecord current = extraction(T2, "sha-2", meta("New", "new"));
         store.recordExtraction(current);
 
-        assertFalse(store.recordExtraction(extraction(T1, "sha-1", meta("Old", "old"))));
+        assertFalse(store.recordExtraction(extraction(T1, "sha-1", meta("Old", "old"))).isPresent());
 
-        assertEquals(new UrlRecord(urlHash, Optional.of(fetch), Optional.of(current)), store.find(urlHash).orElseThrow());
+        assertEquals(new UrlRecord(urlHash, Optional.of(fetch), Optional.of(current)), withoutChange(store.find(urlHash).orElseThrow()));
     }
 
     @Test
@@ -280,9 +282,9 @@ public abstract class UrlStoreContract {
         FetchRecord fetch = fullFetch(T2, "sha-2");
         store.recordFetch(fetch);
 
-        assertFalse(store.recordExtraction(extraction(T1, "sha-1", meta("Old", "old"))));
+        assertFalse(store.recordExtraction(extraction(T1, "sha-1", meta("Old", "old"))).isPresent());
 
-        assertEquals(new UrlRecord(urlHash, Optional.of(fetch), Optional.empty()), store.find(urlHash).orElseThrow());
+        assertEquals(new UrlRecord(urlHash, Optional.of(fetch), Optional.empty()), withoutChange(store.find(urlHash).orElseThrow()));
     }
 
     @Test
@@ -291,9 +293,9 @@ public abstract class UrlStoreContract {
         ExtractionRecord newer = extraction(T2, "sha-2", meta("New", "new"));
         store.recordExtraction(newer);
 
-        assertFalse(store.recordExtraction(extraction(T1, "sha-1", meta("Old", null))));
+        assertFalse(store.recordExtraction(extraction(T1, "sha-1", meta("Old", null))).isPresent());
 
-        assertEquals(new UrlRecord(urlHash, Optional.empty(), Optional.of(newer)), store.find(urlHash).orElseThrow());
+        assertEquals(new UrlRecord(urlHash, Optional.empty(), Optional.of(newer)), withoutChange(store.find(urlHash).orElseThrow()));
     }
 
     @Test
@@ -301,9 +303,9 @@ public abstract class UrlStoreContract {
         ExtractionRecord extraction = extraction(T1, "sha-1", meta("Title", null));
         store.recordExtraction(extraction);
 
-        assertTrue(store.recordExtraction(extraction));
+        assertTrue(store.recordExtraction(extraction).isPresent());
 
-        assertEquals(new UrlRecord(urlHash, Optional.empty(), Optional.of(extraction)), store.find(urlHash).orElseThrow());
+        assertEquals(new UrlRecord(urlHash, Optional.empty(), Optional.of(extraction)), withoutChange(store.find(urlHash).orElseThrow()));
     }
 
     @Test
@@ -314,9 +316,9 @@ public abstract class UrlStoreContract {
         store.recordFetch(fetch);
         ExtractionRecord newer = extraction(T2, "sha-2", meta("Newer", null));
 
-        assertTrue(store.recordExtraction(newer));
+        assertTrue(store.recordExtraction(newer).isPresent());
 
-        assertEquals(new UrlRecord(urlHash, Optional.of(fetch), Optional.of(newer)), store.find(urlHash).orElseThrow());
+        assertEquals(new UrlRecord(urlHash, Optional.of(fetch), Optional.of(newer)), withoutChange(store.find(urlHash).orElseThrow()));
     }
 
     @Test
@@ -324,7 +326,7 @@ public abstract class UrlStoreContract {
         store.recordExtraction(extraction(T1, "sha-1", meta("Title", "Description")));
         ExtractionRecord newer = extraction(T2, "sha-2", PageMetadata.empty());
 
-        assertTrue(store.recordExtraction(newer));
+        assertTrue(store.recordExtraction(newer).isPresent());
 
         assertEquals(Optional.of(newer), store.find(urlHash).orElseThrow().extraction());
     }
@@ -346,7 +348,7 @@ public abstract class UrlStoreContract {
         store.recordExtraction(extraction(T1, "sha-1", PageMetadata.builder().directives(directives()).build()));
         ExtractionRecord newer = extraction(T2, "sha-2", PageMetadata.empty());
 
-        assertTrue(store.recordExtraction(newer));
+        assertTrue(store.recordExtraction(newer).isPresent());
 
         assertEquals(PageDirectives.none(), store.find(urlHash).orElseThrow().extraction().orElseThrow().page()
                 .directives());
@@ -360,9 +362,54 @@ public abstract class UrlStoreContract {
                 .source(PageDirectives.Source.META).other("max-snippet:20").other("noimageindex").build();
     }
 
+    /** The row without its change, for the tests of what else it holds. */
+    private static UrlRecord withoutChange(UrlRecord r) {
+        return UrlRecord.builder().urlHash(r.urlHash()).fetch(r.fetch()).extraction(r.extraction())
+                .redirectsTo(r.redirectsTo()).fields(r.fields()).fieldsVersion(r.fieldsVersion()).linked(r.linked())
+                .build();
+    }
+
+    private ExtractionRecord extraction(Instant contentFetchedAt, String sha, PageMetadata page, String digest) {
+        return ExtractionRecord.builder().urlHash(urlHash).url(url).page(page).contentSha256(sha)
+                .contentFetchedAt(contentFetchedAt).extractedAt(contentFetchedAt.plusSeconds(2))
+                .changeDigest(Optional.of(digest)).build();
+    }
+
+    @Test
+    void recordExtraction_whenContentComesNewThenChangedThenTheSame_recordsEachChangeAndKeepsItOnARetry() {
+        Instant t3 = T2.plusSeconds(3600);
+        ContentChange first = store.recordExtraction(extraction(T1, "sha-1", meta("A", null), "d1")).orElseThrow();
+        assertEquals(new ContentChange(ChangeState.NEW, "d1", Optional.empty(), Optional.empty()), first);
+        assertEquals(Optional.of(first), store.recordExtraction(extraction(T1, "sha-1", meta("A", null), "d1")),
+                "a retry of the first extraction answers as it did");
+
+        ContentChange second = store.recordExtraction(extraction(T2, "sha-2", meta("B", null), "d2")).orElseThrow();
+        assertEquals(new ContentChange(ChangeState.CHANGED, "d2", Optional.of("d1"), Optional.of(T1)), second);
+        assertEquals(Optional.of(second), store.recordExtraction(extraction(T2, "sha-2", meta("B", null), "d2")),
+                "a retry after the write does not compare the content with itself");
+        assertEquals(Optional.of(second), store.find(urlHash).orElseThrow().change());
+
+        ContentChange third = store.recordExtraction(extraction(t3, "sha-3", meta("B", null), "d2")).orElseThrow();
+        assertEquals(new ContentChange(ChangeState.UNCHANGED, "d2", Optional.of("d2"), Optional.of(T2)), third);
+        assertEquals(Optional.empty(), store.recordExtraction(extraction(T2, "sha-2", meta("B", null), "d2")),
+                "an extraction of older content is refused");
+        assertEquals(Optional.of(third), store.find(urlHash).orElseThrow().change());
+        assertEquals(Optional.of("d2"), store.find(urlHash).orElseThrow().extraction().orElseThrow().changeDigest());
+    }
+
+    @Test
+    void recordExtraction_whenTheRecordHasNoChangeDigest_comparesByTheContentHash() {
+        ExtractionRecord plain = ExtractionRecord.builder().urlHash(urlHash).url(url).page(meta("A", null))
+                .contentSha256("sha-1").contentFetchedAt(T1).extractedAt(T1).build();
+
+        assertEquals(Optional.of(new ContentChange(ChangeState.NEW, "sha-1", Optional.empty(), Optional.empty())),
+                store.recordExtraction(plain));
+    }
+
     private ExtractionRecord extraction(Instant contentFetchedAt, String sha, PageMetadata page) {
         return ExtractionRecord.builder().urlHash(urlHash).url(url).page(page).contentSha256(sha)
-                .contentFetchedAt(contentFetchedAt).extractedAt(contentFetchedAt.plusSeconds(2)).build();
+                .contentFetchedAt(contentFetchedAt).extractedAt(contentFetchedAt.plusSeconds(2))
+                .changeDigest(Optional.of("digest of " + sha)).build();
     }
 
     private static PageMetadata meta(String title, String description) {
@@ -385,7 +432,7 @@ public abstract class UrlStoreContract {
                 .canonicalUrl(Optional.of("https://example.com/c")).source(Optional.of("https://example.com/x"))
                 .build();
 
-        assertTrue(store.recordExtraction(record));
+        assertTrue(store.recordExtraction(record).isPresent());
 
         ExtractionRecord back = store.find(urlHash).orElseThrow().extraction().orElseThrow();
         assertEquals(record.page().structuredData(), back.page().structuredData());
@@ -402,7 +449,7 @@ public abstract class UrlStoreContract {
     void recordExtraction_whenANewerFetchHoldsTheSameBytes_stillTakesTheLateExtraction() {
         store.recordFetch(fullFetch(T2, "sha-1")); // a 304 at T2 confirming the bytes fetched at T1
 
-        assertTrue(store.recordExtraction(extraction(T1, "sha-1", meta("Late", null))));
+        assertTrue(store.recordExtraction(extraction(T1, "sha-1", meta("Late", null))).isPresent());
     }
 
     @Test
@@ -467,7 +514,7 @@ public abstract class UrlStoreContract {
                 .image(null).openGraph(Map.of()).twitter(Map.of()).structuredData(List.of()).outlinks(links)
                 .outlinksFound(links.size()).encoding(null).build();
 
-        assertTrue(store.recordExtraction(extraction(T1, "sha-1", page)));
+        assertTrue(store.recordExtraction(extraction(T1, "sha-1", page)).isPresent());
         store.recordLinked(urlHash, links, T1);
 
         UrlStore.UrlRecord back = store.find(urlHash).orElseThrow();

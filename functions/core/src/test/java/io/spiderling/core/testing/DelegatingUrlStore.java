@@ -23,7 +23,7 @@ public class DelegatingUrlStore implements UrlStore {
     }
 
     @Override
-    public boolean recordExtraction(ExtractionRecord record) {
+    public Optional<io.spiderling.core.change.ContentChange> recordExtraction(ExtractionRecord record) {
         return delegate.recordExtraction(record);
     }
 

@@ -1,5 +1,6 @@
 package io.spiderling.core.testing;
 
+import io.spiderling.core.change.ContentChange;
 import io.spiderling.core.extract.ExtractionRecord;
 import io.spiderling.core.fetch.FetchRecord;
 import io.spiderling.core.port.UrlStore;
@@ -32,6 +33,7 @@ public final class InMemoryUrlStore implements UrlStore {
         Map<String, String> fields = Map.of();
         long fieldsVersion;
         List<String> linked = List.of();
+        Optional<ContentChange> change = Optional.empty();
     }
 
     public InMemoryUrlStore(CallLog log) {
@@ -56,7 +58,7 @@ public final class InMemoryUrlStore implements UrlStore {
     }
 
     @Override
-    public boolean recordExtraction(ExtractionRecord record) {
+    public Optional<ContentChange> recordExtraction(ExtractionRecord record) {
         log.record("UrlStore", "recordExtraction", record.urlHash());
         Row row = row(record.urlHash());
         Instant read = record.contentFetchedAt();
@@ -64,10 +66,18 @@ public final class InMemoryUrlStore implements UrlStore {
         boolean newerOtherFetch = row.fetch.filter(f -> f.fetchedAt().isAfter(read)
                 && !f.contentSha256().equals(Optional.of(record.contentSha256()))).isPresent();
         if (newerExtraction || newerOtherFetch) {
-            return false;
+            return Optional.empty();
         }
-        row.extraction = Optional.of(record);
-        return true;
+        String digest = record.changeDigest().orElse(record.contentSha256());
+        boolean again = row.extraction.filter(e -> e.contentFetchedAt().equals(read)
+                && e.contentSha256().equals(record.contentSha256())).isPresent();
+        if (!again || row.change.isEmpty()) {
+            Optional<ExtractionRecord> before = again ? Optional.empty() : row.extraction;
+            row.change = Optional.of(ContentChange.of(digest, before.flatMap(ExtractionRecord::changeDigest),
+                    before.map(ExtractionRecord::contentFetchedAt)));
+        }
+        row.extraction = Optional.of(record.withChangeDigest(row.change.get().digest()));
+        return row.change;
     }
 
     @Override
@@ -106,7 +116,7 @@ public final class InMemoryUrlStore implements UrlStore {
     public Optional<UrlRecord> find(String urlHash) {
         return Optional.ofNullable(rows.get(urlHash)).map(r -> UrlRecord.builder().urlHash(urlHash).fetch(r.fetch)
                 .extraction(r.extraction).redirectsTo(r.redirectsTo).fields(r.fields).fieldsVersion(r.fieldsVersion)
-                .linked(r.linked).build());
+                .linked(r.linked).change(r.change).build());
     }
 
     @Override

@@ -12,6 +12,7 @@ import io.spiderling.core.batch.PlanProgress;
 import io.spiderling.core.batch.ItemPage;
 import io.spiderling.core.batch.ItemState;
 import io.spiderling.core.batch.Rejection;
+import io.spiderling.core.change.ContentChange;
 import io.spiderling.core.pipeline.ingest.Ingest;
 import io.spiderling.core.pipeline.query.Queries;
 import io.spiderling.lambda.internal.HttpJson;
@@ -243,6 +244,7 @@ public final class Views {
                 node.put("state", ItemState.QUEUED.wireName());
             }
         });
+        Queries.change(record).ifPresent(c -> node.set("change", change(c)));
         record.extraction().ifPresent(x -> {
             x.source().ifPresent(source -> node.put("contentFrom", source)
                     .put("contentKey", BucketKeys.content(x.contentSha256()))
@@ -253,6 +255,14 @@ public final class Views {
         if (!record.fields().isEmpty()) {
             node.set("fields", fields(record.fields()));
         }
+        return node;
+    }
+
+    /** {@code {"state","digest","previousDigest","previousFetchedAt"}}, the previous ones when there was content before. */
+    private static ObjectNode change(ContentChange c) {
+        ObjectNode node = HttpJson.JSON.createObjectNode().put("state", c.state().wireName()).put("digest", c.digest());
+        c.previousDigest().ifPresent(d -> node.put("previousDigest", d));
+        c.previousFetchedAt().ifPresent(at -> node.put("previousFetchedAt", at.toString()));
         return node;
     }
 

@@ -29,7 +29,7 @@ record ResultLine(String input, Optional<String> url, Optional<String> site, Str
      */
     private static final List<String> COPIED = List.of("requestUrl", "httpStatus", "contentType", "size",
             "truncated", "contentKey", "contentSha256", "finalUrl", "redirects", "aliasOf", "fetchedAt", "freshUntil",
-            "attempts", "timings", "metadata", "capture");
+            "attempts", "timings", "change", "metadata", "capture");
 
     /** The error to report: the item's detail for a failure or a rejection, else the record's own error. */
     Optional<String> error() {

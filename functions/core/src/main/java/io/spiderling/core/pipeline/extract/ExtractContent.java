@@ -1,5 +1,7 @@
 package io.spiderling.core.pipeline.extract;
 
+import io.spiderling.core.change.ChangeState;
+import io.spiderling.core.change.ContentChange;
 import io.spiderling.core.content.BucketKeys;
 import io.spiderling.core.content.ObjectMetadata;
 import io.spiderling.core.extract.CanonicalLink;
@@ -7,7 +9,9 @@ import io.spiderling.core.extract.ExtractionRecord;
 import io.spiderling.core.extract.HtmlExtractor;
 import io.spiderling.core.extract.PageBudget;
 import io.spiderling.core.extract.PageMetadata;
+import io.spiderling.core.notify.UrlChangedEvent;
 import io.spiderling.core.port.BlobStore;
+import io.spiderling.core.port.EventSink;
 import io.spiderling.core.port.LinkStore;
 import io.spiderling.core.port.UrlStore;
 import io.spiderling.core.url.NormalizedUrl;
@@ -50,6 +54,7 @@ public final class ExtractContent {
     private final CanonicalLink canonical;
     private final Clock clock;
     private final Settings settings;
+    private final EventSink events;
 
     private ExtractContent(Builder b) {
         this.blobs = Objects.requireNonNull(b.blobs, "blobs");
@@ -59,6 +64,7 @@ public final class ExtractContent {
         this.canonical = Objects.requireNonNull(b.canonical, "canonical");
         this.clock = Objects.requireNonNull(b.clock, "clock");
         this.settings = Objects.requireNonNull(b.settings, "settings");
+        this.events = Objects.requireNonNull(b.events, "events");
     }
 
     public static Builder builder() {
@@ -74,8 +80,15 @@ public final class ExtractContent {
         private CanonicalLink canonical;
         private Clock clock;
         private Settings settings = Settings.DEFAULTS;
+        private EventSink events = EventSink.NONE;
 
         private Builder() {}
+
+        /** Where {@code url.changed} goes; by default nowhere. */
+        public Builder events(EventSink value) {
+            events = value;
+            return this;
+        }
 
         public Builder blobs(BlobStore value) {
             blobs = value;
@@ -120,8 +133,10 @@ public final class ExtractContent {
     /**
      * @param written false when a newer extraction or other newer content was already stored
      * @param canonicalWritten whether the canonical URL's row took the record (false when there is none)
+     * @param change how the content compares with the URL's content before it; empty when not written
      */
-    public record Outcome(ExtractionRecord record, boolean written, boolean canonicalWritten) {}
+    public record Outcome(ExtractionRecord record, boolean written, boolean canonicalWritten,
+            Optional<ContentChange> change) {}
 
     /**
      * Empty when the key is not a content key, or the object is gone or lacks (readable) fetch-stage metadata; none of
@@ -152,9 +167,17 @@ public final class ExtractContent {
         });
     }
 
-    /** Extracts and records the metadata of {@code body}, fetched from {@code url} at {@code fetchedAt}. */
+    /**
+     * Extracts and records the metadata of {@code body}, fetched from {@code url} at {@code fetchedAt}, and tells
+     * listeners ({@code url.changed}) when it changed since the content before it (ADR 18). The event goes out after
+     * the row records the change; if it fails, this call fails, and its retry finds the change recorded and sends it
+     * again, under the same id.
+     */
     public Outcome extract(NormalizedUrl url, byte[] body, String contentType, String sha256, Instant fetchedAt) {
-        PageMetadata page = PageBudget.fit(extractor.extract(body, contentType, url.value()));
+        HtmlExtractor.Analysis analysis = extractor.analyze(body, contentType, url.value());
+        PageMetadata page = PageBudget.fit(analysis.page());
+        // Content that is not HTML changes when its bytes do.
+        String changeDigest = analysis.changeDigest().orElse(sha256);
         Optional<NormalizedUrl> canonicalUrl = canonical.decide(url, page.canonicalHref());
         Instant now = clock.instant();
         // Only the links index needs what the row held; without it an extraction is one conditional write.
@@ -162,16 +185,21 @@ public final class ExtractContent {
                 : urls.find(url.urlHash()).map(UrlStore.UrlRecord::linked).orElse(List.of());
         ExtractionRecord record = ExtractionRecord.builder().urlHash(url.urlHash()).url(url.value()).page(page)
                 .contentSha256(sha256).contentFetchedAt(fetchedAt).extractedAt(now)
-                .canonicalUrl(canonicalUrl.map(NormalizedUrl::value)).source(Optional.empty()).build();
-        boolean written = urls.recordExtraction(record);
+                .canonicalUrl(canonicalUrl.map(NormalizedUrl::value)).source(Optional.empty())
+                .changeDigest(Optional.of(changeDigest)).build();
+        Optional<ContentChange> change = urls.recordExtraction(record);
+        boolean written = change.isPresent();
         if (written && settings.indexLinks() && !linkedBefore.equals(page.outlinks())) {
             links.replaceOutlinks(url.urlHash(), url.value(), linkedBefore, page.outlinks(), now);
             urls.recordLinked(url.urlHash(), page.outlinks(), fetchedAt);
         }
         boolean canonicalWritten = written && canonicalUrl.map(c -> urls.recordExtraction(ExtractionRecord.builder()
                 .urlHash(c.urlHash()).url(c.value()).page(page).contentSha256(sha256).contentFetchedAt(fetchedAt)
-                .extractedAt(now).canonicalUrl(Optional.empty()).source(Optional.of(url.value())).build()))
+                .extractedAt(now).canonicalUrl(Optional.empty()).source(Optional.of(url.value()))
+                .changeDigest(Optional.of(changeDigest)).build()).isPresent())
                 .orElse(false);
-        return new Outcome(record, written, canonicalWritten);
+        change.filter(c -> c.state() == ChangeState.CHANGED).ifPresent(c -> events.publish(UrlChangedEvent.TYPE,
+                UrlChangedEvent.id(url.urlHash(), fetchedAt), UrlChangedEvent.toJson(url, sha256, fetchedAt, c)));
+        return new Outcome(record, written, canonicalWritten, change);
     }
 }

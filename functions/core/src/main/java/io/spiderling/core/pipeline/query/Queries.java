@@ -3,6 +3,8 @@ package io.spiderling.core.pipeline.query;
 import io.spiderling.core.batch.BatchStatus;
 import io.spiderling.core.batch.ItemPage;
 import io.spiderling.core.batch.ItemState;
+import io.spiderling.core.change.ContentChange;
+import io.spiderling.core.fetch.FetchRecord;
 import io.spiderling.core.port.BatchHeaderStore;
 import io.spiderling.core.port.BatchItemStore;
 import io.spiderling.core.port.UrlStore;
@@ -227,6 +229,26 @@ public final class Queries {
                 .map(f -> PageDirectivesParser.fromHeader(f.headers().get(PageDirectivesParser.HEADER), robotsAgent))
                 .orElse(PageDirectives.none());
         return header.union(record.extraction().map(x -> x.page().directives()).orElse(PageDirectives.none()));
+    }
+
+    /**
+     * How the record's latest fetch compares with the content before it (ADR 18): unchanged for a 304, the change
+     * its extraction recorded when the extraction is of that fetch's content, and empty while it is not (the
+     * extraction is still to run) or when the fetch got no content.
+     */
+    public static Optional<ContentChange> change(UrlStore.UrlRecord record) {
+        Optional<FetchRecord> fetch = record.fetch();
+        Optional<ExtractionRecord> extraction = record.extraction().filter(x -> x.source().isEmpty());
+        if (fetch.isEmpty() || extraction.isEmpty()) {
+            return Optional.empty();
+        }
+        if (fetch.get().state() == ItemState.NOT_MODIFIED) {
+            return extraction.get().changeDigest()
+                    .map(digest -> ContentChange.notModified(digest, extraction.get().contentFetchedAt()));
+        }
+        boolean ofThisFetch = fetch.get().state() == ItemState.FETCHED
+                && extraction.get().contentFetchedAt().equals(fetch.get().fetchedAt());
+        return ofThisFetch ? record.change() : Optional.empty();
     }
 
     /** Pages linking to a URL. */

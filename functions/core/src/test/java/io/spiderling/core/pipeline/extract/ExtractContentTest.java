@@ -269,6 +269,68 @@ class ExtractContentTest {
         assertTrue(extract.onContent(key).orElseThrow().written());
     }
 
+    /** The events a listener got: type, id and body. */
+    private record Heard(String type, String id, String json) {}
+
+    private ExtractContent publishingTo(List<Heard> heard, java.util.concurrent.atomic.AtomicInteger failures) {
+        return ExtractContent.builder().blobs(blobs).urls(urls).links(links).extractor(HtmlExtractor.create())
+                .canonical(new CanonicalLink(UrlNormalizer.create(), CanonicalLink.Scope.SAME_SITE)).clock(clock)
+                .events((type, id, json) -> {
+                    if (failures.getAndDecrement() > 0) {
+                        throw new IllegalStateException("events queue unavailable");
+                    }
+                    heard.add(new Heard(type, id, new String(json, StandardCharsets.UTF_8)));
+                }).build();
+    }
+
+    private Optional<io.spiderling.core.change.ContentChange> extractAt(ExtractContent stage, String html,
+            Instant fetchedAt) {
+        byte[] body = html.getBytes(StandardCharsets.UTF_8);
+        return stage.extract(URL, body, "text/html", Hashing.sha256Hex(body), fetchedAt).change();
+    }
+
+    @Test
+    void extract_whenTheTextChanges_sendsOneUrlChangedAndNoneForNewOrUnchangedContent() {
+        List<Heard> heard = new java.util.ArrayList<>();
+        ExtractContent stage = publishingTo(heard, new java.util.concurrent.atomic.AtomicInteger());
+        Instant t3 = T2.plus(Duration.ofHours(1));
+
+        var first = extractAt(stage, "<title>A</title><p>Hello</p>", T1).orElseThrow();
+        var second = extractAt(stage, "<title>A</title><p>Hello again</p>", T2).orElseThrow();
+        var third = extractAt(stage, "<title>A</title><script nonce=x1>1</script><p>Hello again</p>", t3)
+                .orElseThrow();
+
+        assertEquals(io.spiderling.core.change.ChangeState.NEW, first.state());
+        assertEquals(io.spiderling.core.change.ChangeState.CHANGED, second.state());
+        assertEquals(Optional.of(first.digest()), second.previousDigest());
+        assertEquals(Optional.of(T1), second.previousFetchedAt());
+        assertEquals(io.spiderling.core.change.ChangeState.UNCHANGED, third.state(), "a nonce is no change");
+        assertEquals(1, heard.size(), heard.toString());
+        assertEquals("url.changed", heard.getFirst().type());
+        assertEquals(URL.urlHash() + ":" + T2.toEpochMilli() + ":changed", heard.getFirst().id());
+        assertTrue(heard.getFirst().json().contains("\"previousFetchedAt\":\"" + T1 + "\""), heard.toString());
+    }
+
+    @Test
+    void extract_whenPublishingTheChangeFails_failsAndItsRetrySendsTheSameEvent() {
+        List<Heard> heard = new java.util.ArrayList<>();
+        java.util.concurrent.atomic.AtomicInteger failures = new java.util.concurrent.atomic.AtomicInteger();
+        ExtractContent stage = publishingTo(heard, failures);
+        extractAt(stage, "<title>A</title><p>Hello</p>", T1);
+        failures.set(1);
+
+        org.junit.jupiter.api.Assertions.assertThrows(IllegalStateException.class,
+                () -> extractAt(stage, "<title>A</title><p>Changed</p>", T2));
+        assertEquals(List.of(), heard, "the row recorded the change; the send failed");
+
+        var retried = extractAt(stage, "<title>A</title><p>Changed</p>", T2).orElseThrow();
+
+        assertEquals(io.spiderling.core.change.ChangeState.CHANGED, retried.state(),
+                "the retry does not compare the content with itself");
+        assertEquals(List.of(URL.urlHash() + ":" + T2.toEpochMilli() + ":changed"),
+                heard.stream().map(Heard::id).toList());
+    }
+
     private List<String> inlinksOf(String url) {
         LinkStore.InlinkPage page = links.inlinks(NormalizedUrl.parse(url).urlHash(), Optional.empty(), 100);
         return page.inlinks().stream().map(LinkStore.Inlink::sourceUrl).toList();
