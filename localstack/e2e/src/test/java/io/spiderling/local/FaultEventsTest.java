@@ -14,7 +14,6 @@ import io.spiderling.testkit.FaultInjector.When;
 import io.spiderling.testkit.StackResources;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
