@@ -36,12 +36,20 @@ import software.amazon.awssdk.services.sqs.model.SendMessageRequest;
  * Two batches over the same pages, some changed in between (ADR 18): the second run's {@code url.changed} events name
  * exactly the pages whose text changed, each under its own id, although one publish of them is refused; a page whose
  * bytes changed only in a script nonce, and one the site confirms with 304, are {@code unchanged}.
+ *
+ * <p>Half the sites serve plain pages (a recrawl gets the whole body again), the other half pages with validators
+ * (a recrawl of an unchanged page gets 304). The size is the suite's unless these are set, for a larger run:
+ * {@code -Dspiderling.change-run.sites=10 -Dspiderling.change-run.pages=100 -Dspiderling.change-run.changed=10}
+ * (sites, pages per site, pages changed; the last page of each site changes only its nonce).
  */
 @ExtendWith(EmbeddedAwsExtension.class)
 class ChangeEventsEndToEndTest {
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final Instant MODIFIED = Instant.parse("2026-11-01T00:00:00Z");
+    private static final int SITES = Integer.getInteger("spiderling.change-run.sites", 2);
+    private static final int PAGES = Integer.getInteger("spiderling.change-run.pages", 7);
+    private static final int CHANGED = Integer.getInteger("spiderling.change-run.changed", 3);
 
     @Test
     void twoBatches_whenSomePagesChangeInBetween_expectExactlyTheirChangeEvents(EmbeddedAws aws,
@@ -50,7 +58,7 @@ class ChangeEventsEndToEndTest {
                 Call.sqs("SendMessage").onQueue(resources.eventsQueueUrl()).and(r -> r instanceof SendMessageRequest m
                         && m.messageBody().contains("\"type\":\"url.changed\""), " of url.changed"),
                 When.matches(1), new Fault.Refused(FaultInjector::sqsInternalError)));
-        try (LocalSites sites = LocalSites.start(2);
+        try (LocalSites sites = LocalSites.start(SITES);
                 LocalSpiderling local = LocalSpiderling.start(aws, resources,
                         LocalApi.withSampleClients(LocalSpiderling.Options.defaults())
                                 .withConfig("spiderling.fetch.rate-overrides-file",
@@ -58,38 +66,37 @@ class ChangeEventsEndToEndTest {
                                 .withInterceptors(List.of(faults)))) {
             HeardEvents heard = new HeardEvents();
             local.listen(heard);
-            LocalSite plain = sites.site(0);
-            LocalSite cacheable = sites.site(1);
             List<String> urls = new ArrayList<>();
-            for (int p = 0; p < 8; p++) {
-                plain.page("/a/" + p, page("a" + p, "first", "n1"));
-                urls.add(plain.url("/a/" + p));
+            for (int p = 0; p < PAGES; p++) {
+                for (int s = 0; s < SITES; s++) {
+                    serve(sites.site(s), s, p, "first", "n1", MODIFIED);
+                    urls.add(sites.site(s).url("/p/" + p));
+                }
             }
-            for (int p = 0; p < 6; p++) {
-                cacheable.cacheablePage("/b/" + p, page("b" + p, "first", "n1"), MODIFIED);
-                urls.add(cacheable.url("/b/" + p));
-            }
+            Duration timeout = Duration.ofSeconds(60 + urls.size() / 10);
 
-            JsonNode first = LocalApi.awaitDone(local, LocalApi.submit(local, urls), Duration.ofSeconds(60));
+            JsonNode first = LocalApi.awaitDone(local, LocalApi.submit(local, urls), timeout);
             assertEquals(urls.size(), first.at("/counts/fetched").asInt(), first.toString());
-            assertTrue(HeardEvents.await(() -> changes(local, urls).values().stream().allMatch("new"::equals),
-                    Duration.ofSeconds(30)), "every page new: " + changes(local, urls));
+            assertTrue(HeardEvents.await(() -> changes(local, urls).values().stream().allMatch("new"::equals)
+                    && changes(local, urls).size() == urls.size(), timeout), "every page new");
 
-            // Between the runs: two plain pages and one cacheable page change their text; one of each changes only
-            // its script's nonce; the rest stay byte for byte (the cacheable ones answer 304).
-            plain.page("/a/0", page("a0", "second", "n1"));
-            plain.page("/a/1", page("a1", "second", "n2"));
-            plain.page("/a/2", page("a2", "first", "n2"));
-            cacheable.cacheablePage("/b/0", page("b0", "second", "n1"), MODIFIED.plusSeconds(60));
-            cacheable.cacheablePage("/b/1", page("b1", "first", "n2"), MODIFIED.plusSeconds(60));
-            Set<String> changed = new TreeSet<>(List.of(plain.url("/a/0"), plain.url("/a/1"), cacheable.url("/b/0")));
+            // Between the runs: the first CHANGED pages (site by site) change their text; the last page of each site
+            // changes only its script's nonce; the rest stay byte for byte (those with validators answer 304).
+            Set<String> changed = new TreeSet<>();
+            for (int k = 0; k < CHANGED; k++) {
+                serve(sites.site(k % SITES), k % SITES, k / SITES, "second", "n1", MODIFIED.plusSeconds(60));
+                changed.add(sites.site(k % SITES).url("/p/" + (k / SITES)));
+            }
+            for (int s = 0; s < SITES; s++) {
+                serve(sites.site(s), s, PAGES - 1, "first", "n2", MODIFIED.plusSeconds(60));
+            }
 
             JsonNode second = LocalApi.awaitDone(local, LocalApi.submit(local, urls,
-                    JSON.createObjectNode().put("recrawlAfter", "PT0S")), Duration.ofSeconds(60));
+                    JSON.createObjectNode().put("recrawlAfter", "PT0S")), timeout);
             assertEquals(urls.size(), second.at("/counts/fetched").asInt() + second.at("/counts/not-modified").asInt(),
                     second.toString());
-            assertTrue(HeardEvents.await(() -> heard.urls("url.changed").equals(changed) && changes(local, urls).size() == urls.size(),
-                    Duration.ofSeconds(30)), "heard " + heard);
+            assertTrue(HeardEvents.await(() -> heard.urls("url.changed").equals(changed)
+                    && changes(local, urls).size() == urls.size(), timeout), "heard " + heard);
             Thread.sleep(1000); // anything else would have arrived by now
 
             faults.disarm();
@@ -103,8 +110,20 @@ class ChangeEventsEndToEndTest {
             for (String url : urls) {
                 assertEquals(changed.contains(url) ? "changed" : "unchanged", states.get(url), url);
             }
-            System.out.println("[changes] " + heard.of("url.changed").stream().map(JsonNode::toString)
-                    .collect(Collectors.joining("\n")));
+            System.out.println("[changes] " + urls.size() + " pages, " + changed.size() + " changed: "
+                    + heard.of("url.changed").size() + " url.changed deliveries, " + Set.copyOf(ids.values()).size()
+                    + " distinct ids; injected " + faults.injected() + "\n" + heard.of("url.changed").stream()
+                    .limit(3).map(JsonNode::toString).collect(Collectors.joining("\n")));
+        }
+    }
+
+    /** Serves page {@code p} of site {@code s}: with validators on the odd sites, which then answer 304. */
+    private static void serve(LocalSite site, int s, int p, String text, String nonce, Instant modified) {
+        String html = page("s" + s + "p" + p, text, nonce);
+        if (s % 2 == 1) {
+            site.cacheablePage("/p/" + p, html, modified);
+        } else {
+            site.page("/p/" + p, html);
         }
     }
 
