@@ -68,7 +68,8 @@ class FaultCrashTest {
     static Call itemEnd() {
         return Call.dynamoDb("TransactWriteItems").and(q -> q instanceof TransactWriteItemsRequest t
                 && t.transactItems().stream().anyMatch(i -> i.update() != null
-                        && i.update().updateExpression().startsWith("SET #state = :state, endedAt")), " ending an item");
+                        && i.update().updateExpression().startsWith("SET #state = :state, reason = :reason, endedAt")),
+                " ending an item");
     }
 
     /** The frontier entry's done: a transaction deleting a released entry. */
