@@ -1,6 +1,6 @@
 package io.spiderling.core.fetch;
 
-import io.spiderling.core.content.Hashing;
+import io.spiderling.core.batch.ItemKind;
 import io.spiderling.core.url.NormalizedUrl;
 import java.util.List;
 
@@ -34,6 +34,6 @@ public record SitemapTask(int indexDepth, List<String> namedBy) {
 
     /** The key of the batch item, the claim and the frontier entry of the sitemap at {@code url}. */
     public static String itemKey(NormalizedUrl url) {
-        return Hashing.sha256Hex("sitemap " + url.value());
+        return ItemKind.SITEMAP.key(url);
     }
 }

@@ -8,6 +8,7 @@ import io.spiderling.core.batch.ItemPage;
 import io.spiderling.core.batch.BatchOutline;
 import io.spiderling.core.batch.BatchStatus;
 import io.spiderling.core.batch.CallbackState;
+import io.spiderling.core.batch.ItemKind;
 import io.spiderling.core.batch.ItemState;
 import io.spiderling.core.batch.Reason;
 import io.spiderling.core.batch.ChunkCounts;
@@ -66,6 +67,8 @@ public final class InMemoryBatchStore implements BatchHeaderStore, BatchItemStor
     private final Map<String, Integer> queued = new HashMap<>();
     /** Where each item's URL stood in its manifest, and what an invalid line said. */
     private final Map<String, Long> positions = new HashMap<>();
+    /** The kind of each item that is not a page. */
+    private final Map<String, ItemKind> kinds = new HashMap<>();
     private final Map<String, String> shown = new HashMap<>();
 
     public InMemoryBatchStore(CallLog log) {
@@ -86,10 +89,11 @@ public final class InMemoryBatchStore implements BatchHeaderStore, BatchItemStor
         }
         List<Added> added = new ArrayList<>();
         for (ManifestEntry entry : entries) {
-            String key = key(batchId, entry.url().urlHash());
+            String key = key(batchId, entry.itemKey());
             Item item = items.get(key);
             if (item == null) {
                 items.put(key, new Item(entry.url(), ItemState.QUEUED, null, null, null));
+                kinds.put(key, entry.kind());
                 queued.merge(batchId, 1, Integer::sum);
                 positions.put(key, entry.position());
                 added.add(Added.CREATED);
@@ -294,6 +298,7 @@ public final class InMemoryBatchStore implements BatchHeaderStore, BatchItemStor
     private BatchItem toBatchItem(String key, Item i, String prefix) {
         String hash = key.substring(prefix.length());
         return BatchItem.builder().url(i.url() == null ? shown.get(key) : i.url().value()).urlHash(hash)
+                .kind(kinds.getOrDefault(key, ItemKind.PAGE))
                 .state(i.state()).reason(Optional.ofNullable(i.reason())).detail(Optional.ofNullable(i.detail()))
                 .endedAt(Optional.ofNullable(i.endedAt())).build();
     }
