@@ -403,6 +403,24 @@ public final class DynamoDbBatchStore implements BatchHeaderStore, BatchItemStor
     }
 
     @Override
+    public boolean sitemapRead(String batchId, String sitemapKey, ChunkCounts counts, Instant at) {
+        Map<String, AttributeValue> marker = new HashMap<>(Map.of("pk", s("B#" + batchId + "#chunks"),
+                "sk", s("S#" + sitemapKey)));
+        marker.put("items", n(counts.items()));
+        marker.put("duplicates", n(counts.duplicates()));
+        marker.put("readAt", n(at.toEpochMilli()));
+        return Transactions.write(dynamo,
+                TransactWriteItem.builder().put(p -> p.tableName(table).item(marker)
+                        .conditionExpression("attribute_not_exists(pk)")).build(),
+                TransactWriteItem.builder().update(u -> u.tableName(table).key(headerKey(batchId))
+                        .updateExpression("ADD #total :items, duplicates :duplicates, sitemapsRead :one")
+                        .conditionExpression("attribute_exists(pk)")
+                        .expressionAttributeNames(Map.of("#total", "total"))
+                        .expressionAttributeValues(Map.of(":items", n(counts.items()),
+                                ":duplicates", n(counts.duplicates()), ":one", n(1)))).build()).isEmpty();
+    }
+
+    @Override
     public boolean isChunkPlanned(String batchId, int chunk) {
         Map<String, AttributeValue> item = dynamo.getItem(b -> b.tableName(table).key(chunkKey(batchId, chunk))
                 .consistentRead(true)).item();

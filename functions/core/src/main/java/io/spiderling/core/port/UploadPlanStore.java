@@ -25,4 +25,12 @@ public interface UploadPlanStore {
 
     /** Whether {@link #chunkPlanned} recorded the chunk. */
     boolean isChunkPlanned(String batchId, int chunk);
+
+    /**
+     * Records that the sitemap whose item is {@code sitemapKey} was read (ADR 19) and adds what it listed to the
+     * batch's counts, atomically and once: a sitemap read again after a crash adds nothing. Any batch may read
+     * sitemaps, uploaded or not. Returns true when recorded now; false, recording nothing, when it was recorded
+     * before or the batch is unknown.
+     */
+    boolean sitemapRead(String batchId, String sitemapKey, ChunkCounts counts, Instant at);
 }

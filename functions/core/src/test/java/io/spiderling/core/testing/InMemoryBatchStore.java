@@ -69,6 +69,8 @@ public final class InMemoryBatchStore implements BatchHeaderStore, BatchItemStor
     private final Map<String, Long> positions = new HashMap<>();
     /** The kind of each item that is not a page. */
     private final Map<String, ItemKind> kinds = new HashMap<>();
+    /** The sitemaps read, as {@code batchId + " " + sitemapKey}. */
+    private final Set<String> sitemapsRead = new HashSet<>();
     private final Map<String, String> shown = new HashMap<>();
 
     public InMemoryBatchStore(CallLog log) {
@@ -142,6 +144,18 @@ public final class InMemoryBatchStore implements BatchHeaderStore, BatchItemStor
         batch.addedDuplicates += counts.duplicates();
         batch.planning = new PlanProgress(batch.planning.chunks(), batch.planning.chunksDone() + 1,
                 batch.planning.bytes());
+        return true;
+    }
+
+    @Override
+    public synchronized boolean sitemapRead(String batchId, String sitemapKey, ChunkCounts counts, Instant at) {
+        log.record("BatchStore", "sitemapRead", batchId + " " + sitemapKey);
+        Batch batch = batches.get(batchId);
+        if (batch == null || !sitemapsRead.add(batchId + " " + sitemapKey)) {
+            return false;
+        }
+        batch.addedTotal += counts.items();
+        batch.addedDuplicates += counts.duplicates();
         return true;
     }
 
