@@ -403,6 +403,19 @@ public final class DynamoDbBatchStore implements BatchHeaderStore, BatchItemStor
     }
 
     @Override
+    public boolean sitemapReading(String batchId, String sitemapKey, Instant at) {
+        Map<String, AttributeValue> marker = new HashMap<>(Map.of("pk", s("B#" + batchId + "#chunks"),
+                "sk", s("S#" + sitemapKey + "#reading")));
+        marker.put("at", n(at.toEpochMilli()));
+        return Transactions.write(dynamo,
+                TransactWriteItem.builder().put(p -> p.tableName(table).item(marker)
+                        .conditionExpression("attribute_not_exists(pk)")).build(),
+                TransactWriteItem.builder().update(u -> u.tableName(table).key(headerKey(batchId))
+                        .updateExpression("ADD sitemapsReading :one").conditionExpression("attribute_exists(pk)")
+                        .expressionAttributeValues(Map.of(":one", n(1)))).build()).isEmpty();
+    }
+
+    @Override
     public boolean sitemapRead(String batchId, String sitemapKey, ChunkCounts counts, Instant at) {
         Map<String, AttributeValue> marker = new HashMap<>(Map.of("pk", s("B#" + batchId + "#chunks"),
                 "sk", s("S#" + sitemapKey)));
@@ -413,11 +426,13 @@ public final class DynamoDbBatchStore implements BatchHeaderStore, BatchItemStor
                 TransactWriteItem.builder().put(p -> p.tableName(table).item(marker)
                         .conditionExpression("attribute_not_exists(pk)")).build(),
                 TransactWriteItem.builder().update(u -> u.tableName(table).key(headerKey(batchId))
-                        .updateExpression("ADD #total :items, duplicates :duplicates, sitemapsRead :one")
+                        .updateExpression("ADD #total :items, duplicates :duplicates, sitemapsRead :one,"
+                                + " sitemapsReading :minusOne")
                         .conditionExpression("attribute_exists(pk)")
                         .expressionAttributeNames(Map.of("#total", "total"))
                         .expressionAttributeValues(Map.of(":items", n(counts.items()),
-                                ":duplicates", n(counts.duplicates()), ":one", n(1)))).build()).isEmpty();
+                                ":duplicates", n(counts.duplicates()), ":one", n(1), ":minusOne", n(-1))))
+                        .build()).isEmpty();
     }
 
     @Override
@@ -489,7 +504,8 @@ public final class DynamoDbBatchStore implements BatchHeaderStore, BatchItemStor
                 (int) number(item, "callbackAttempts", 0), number(item, "progressSent", 0));
         return Optional.of(BatchStatus.builder().header(header).terminalCounts(counts)
                 .completedAt(instant(item, "completedAt")).cancelledAt(instant(item, "cancelledAt"))
-                .planning(planning).callback(callback).build());
+                .planning(planning).callback(callback)
+                .sitemapsReading((int) number(item, "sitemapsReading", 0)).build());
     }
 
     /**

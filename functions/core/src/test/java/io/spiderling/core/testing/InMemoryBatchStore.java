@@ -71,6 +71,9 @@ public final class InMemoryBatchStore implements BatchHeaderStore, BatchItemStor
     private final Map<String, ItemKind> kinds = new HashMap<>();
     /** The sitemaps read, as {@code batchId + " " + sitemapKey}. */
     private final Set<String> sitemapsRead = new HashSet<>();
+    /** The sitemaps whose reading began, and how many each batch is reading now. */
+    private final Set<String> sitemapsReading = new HashSet<>();
+    private final Map<String, Integer> reading = new HashMap<>();
     private final Map<String, String> shown = new HashMap<>();
 
     public InMemoryBatchStore(CallLog log) {
@@ -148,12 +151,23 @@ public final class InMemoryBatchStore implements BatchHeaderStore, BatchItemStor
     }
 
     @Override
+    public synchronized boolean sitemapReading(String batchId, String sitemapKey, Instant at) {
+        log.record("BatchStore", "sitemapReading", batchId + " " + sitemapKey);
+        if (!batches.containsKey(batchId) || !sitemapsReading.add(batchId + " " + sitemapKey)) {
+            return false;
+        }
+        reading.merge(batchId, 1, Integer::sum);
+        return true;
+    }
+
+    @Override
     public synchronized boolean sitemapRead(String batchId, String sitemapKey, ChunkCounts counts, Instant at) {
         log.record("BatchStore", "sitemapRead", batchId + " " + sitemapKey);
         Batch batch = batches.get(batchId);
         if (batch == null || !sitemapsRead.add(batchId + " " + sitemapKey)) {
             return false;
         }
+        reading.merge(batchId, -1, Integer::sum);
         batch.addedTotal += counts.items();
         batch.addedDuplicates += counts.duplicates();
         return true;
@@ -196,7 +210,7 @@ public final class InMemoryBatchStore implements BatchHeaderStore, BatchItemStor
                 .map(b -> BatchStatus.builder().header(withAdded(b)).terminalCounts(b.counts)
                         .completedAt(Optional.ofNullable(b.completedAt)).cancelledAt(Optional.ofNullable(b.cancelledAt))
                         .planning(b.header.upload().isPresent() ? Optional.of(b.planning) : Optional.empty())
-                        .callback(b.callback).build());
+                        .callback(b.callback).sitemapsReading(reading.getOrDefault(batchId, 0)).build());
     }
 
     private static BatchHeader withAdded(Batch b) {

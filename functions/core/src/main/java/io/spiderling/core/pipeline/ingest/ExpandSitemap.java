@@ -88,7 +88,13 @@ public final class ExpandSitemap {
         SitemapExpander.Budget budget = new SitemapExpander.Budget(
                 Math.max(0, settings.maxUrlsPerBatch() - status.header().total()), settings.maxSitemapsPerIndex());
         String key = ItemKind.SITEMAP.key(itemUrl);
-        return switch (expander.expand(source, body, contentType == null ? "" : contentType, budget)) {
+        SitemapOutcome outcome = expander.expand(source, body, contentType == null ? "" : contentType, budget);
+        if (!(outcome instanceof SitemapOutcome.Unreadable)) {
+            // Until its list is counted, the batch's total is not final: an entry that ends at once (refused, or
+            // skipped for a fresh copy) must not complete the batch before the rest are added.
+            parts.batches().uploads().sitemapReading(batchId, key, parts.clock().instant());
+        }
+        return switch (outcome) {
             case SitemapOutcome.Urls urls -> urls(batchId, key, status, urls);
             case SitemapOutcome.Index index -> index(batchId, key, task, index);
             case SitemapOutcome.Unreadable bad -> new Read(Reason.SITEMAP_UNREADABLE,
