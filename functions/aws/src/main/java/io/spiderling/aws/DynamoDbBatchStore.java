@@ -22,6 +22,7 @@ import io.spiderling.core.batch.PlanProgress;
 import io.spiderling.core.batch.UploadFormat;
 import io.spiderling.core.batch.ManifestLine;
 import io.spiderling.core.batch.ItemPage;
+import io.spiderling.core.batch.ItemKind;
 import io.spiderling.core.batch.ItemState;
 import io.spiderling.core.batch.Reason;
 import io.spiderling.core.batch.Rejection;
@@ -208,14 +209,14 @@ public final class DynamoDbBatchStore implements BatchHeaderStore, BatchItemStor
     public List<Added> addEntries(String batchId, List<ManifestEntry> entries, Instant now) {
         Added[] added = new Added[entries.size()];
         List<Integer> order = IntStream.range(0, entries.size()).boxed()
-                .sorted(Comparator.comparingInt(i -> shard(entries.get(i).url().urlHash()))).toList();
+                .sorted(Comparator.comparingInt(i -> shard(entries.get(i).itemKey()))).toList();
         boolean readFirst = false;
         int from = 0;
         while (from < order.size()) {
             List<Integer> todo = new ArrayList<>();
             Set<Integer> shards = new HashSet<>();
             while (from < order.size()) {
-                int shard = shard(entries.get(order.get(from)).url().urlHash());
+                int shard = shard(entries.get(order.get(from)).itemKey());
                 // The puts, their shards' counters, and the header's existence.
                 int actions = todo.size() + 1 + shards.size() + (shards.contains(shard) ? 0 : 1) + 1;
                 if (actions > MAX_TRANSACTION) {
@@ -235,12 +236,12 @@ public final class DynamoDbBatchStore implements BatchHeaderStore, BatchItemStor
     /** Of {@code todo}, the entries whose items a read does not find; those it finds are settled in {@code added}. */
     private List<Integer> notFound(String batchId, List<ManifestEntry> entries, List<Integer> todo, Added[] added) {
         Map<String, Map<String, AttributeValue>> found = new HashMap<>();
-        List<Map<String, AttributeValue>> keys = todo.stream().map(i -> entries.get(i).url().urlHash()).distinct()
+        List<Map<String, AttributeValue>> keys = todo.stream().map(i -> entries.get(i).itemKey()).distinct()
                 .map(hash -> itemKey(batchId, hash)).toList();
         BatchGets.all(dynamo, table, keys, false).forEach(item -> found.put(item.get("sk").s(), item));
         List<Integer> missing = new ArrayList<>();
         for (int i : todo) {
-            Map<String, AttributeValue> old = found.get("U#" + entries.get(i).url().urlHash());
+            Map<String, AttributeValue> old = found.get("U#" + entries.get(i).itemKey());
             if (old == null) {
                 missing.add(i);
             } else {
@@ -266,7 +267,7 @@ public final class DynamoDbBatchStore implements BatchHeaderStore, BatchItemStor
                         .item(queuedItem(batchId, entry, now))
                         .conditionExpression("attribute_not_exists(pk)")
                         .returnValuesOnConditionCheckFailure(ReturnValuesOnConditionCheckFailure.ALL_OLD)).build());
-                perShard.merge(shard(entry.url().urlHash()), 1, Integer::sum);
+                perShard.merge(shard(entry.itemKey()), 1, Integer::sum);
             }
             perShard.forEach((shard, count) -> actions.add(TransactWriteItem.builder().update(u -> u.tableName(table)
                     .key(counterKey(batchId, shard)).updateExpression("ADD #queued :n")
@@ -301,10 +302,13 @@ public final class DynamoDbBatchStore implements BatchHeaderStore, BatchItemStor
 
     private static Map<String, AttributeValue> queuedItem(String batchId, ManifestEntry entry, Instant now) {
         NormalizedUrl url = entry.url();
-        Map<String, AttributeValue> item = new HashMap<>(itemKey(batchId, url.urlHash()));
+        Map<String, AttributeValue> item = new HashMap<>(itemKey(batchId, entry.itemKey()));
         item.put("batchId", s(batchId));
         item.put("url", s(url.value()));
-        item.put("urlHash", s(url.urlHash()));
+        item.put("urlHash", s(entry.itemKey()));
+        if (entry.kind() != ItemKind.PAGE) {
+            item.put("kind", s(entry.kind().wireName()));
+        }
         item.put("state", s(ItemState.QUEUED.wireName()));
         item.put("createdAt", n(now.toEpochMilli()));
         item.put("pos", n(entry.position()));
@@ -327,6 +331,7 @@ public final class DynamoDbBatchStore implements BatchHeaderStore, BatchItemStor
     private static BatchItem batchItem(Map<String, AttributeValue> item) {
         return BatchItem.builder().url(string(item, "url").orElse("")).urlHash(string(item, "urlHash").orElse(""))
                 .state(ItemState.fromWireName(string(item, "state").orElseThrow()))
+                .kind(string(item, "kind").flatMap(ItemKind::fromWireName).orElse(ItemKind.PAGE))
                 .reason(string(item, "reason").flatMap(Reason::ofCode)).detail(string(item, "detail"))
                 .endedAt(instant(item, "endedAt")).build();
     }
@@ -398,6 +403,39 @@ public final class DynamoDbBatchStore implements BatchHeaderStore, BatchItemStor
     }
 
     @Override
+    public boolean sitemapReading(String batchId, String sitemapKey, Instant at) {
+        Map<String, AttributeValue> marker = new HashMap<>(Map.of("pk", s("B#" + batchId + "#chunks"),
+                "sk", s("S#" + sitemapKey + "#reading")));
+        marker.put("at", n(at.toEpochMilli()));
+        return Transactions.write(dynamo,
+                TransactWriteItem.builder().put(p -> p.tableName(table).item(marker)
+                        .conditionExpression("attribute_not_exists(pk)")).build(),
+                TransactWriteItem.builder().update(u -> u.tableName(table).key(headerKey(batchId))
+                        .updateExpression("ADD sitemapsReading :one").conditionExpression("attribute_exists(pk)")
+                        .expressionAttributeValues(Map.of(":one", n(1)))).build()).isEmpty();
+    }
+
+    @Override
+    public boolean sitemapRead(String batchId, String sitemapKey, ChunkCounts counts, Instant at) {
+        Map<String, AttributeValue> marker = new HashMap<>(Map.of("pk", s("B#" + batchId + "#chunks"),
+                "sk", s("S#" + sitemapKey)));
+        marker.put("items", n(counts.items()));
+        marker.put("duplicates", n(counts.duplicates()));
+        marker.put("readAt", n(at.toEpochMilli()));
+        return Transactions.write(dynamo,
+                TransactWriteItem.builder().put(p -> p.tableName(table).item(marker)
+                        .conditionExpression("attribute_not_exists(pk)")).build(),
+                TransactWriteItem.builder().update(u -> u.tableName(table).key(headerKey(batchId))
+                        .updateExpression("ADD #total :items, duplicates :duplicates, sitemapsRead :one,"
+                                + " sitemapsReading :minusOne")
+                        .conditionExpression("attribute_exists(pk)")
+                        .expressionAttributeNames(Map.of("#total", "total"))
+                        .expressionAttributeValues(Map.of(":items", n(counts.items()),
+                                ":duplicates", n(counts.duplicates()), ":one", n(1), ":minusOne", n(-1))))
+                        .build()).isEmpty();
+    }
+
+    @Override
     public boolean isChunkPlanned(String batchId, int chunk) {
         Map<String, AttributeValue> item = dynamo.getItem(b -> b.tableName(table).key(chunkKey(batchId, chunk))
                 .consistentRead(true)).item();
@@ -466,7 +504,8 @@ public final class DynamoDbBatchStore implements BatchHeaderStore, BatchItemStor
                 (int) number(item, "callbackAttempts", 0), number(item, "progressSent", 0));
         return Optional.of(BatchStatus.builder().header(header).terminalCounts(counts)
                 .completedAt(instant(item, "completedAt")).cancelledAt(instant(item, "cancelledAt"))
-                .planning(planning).callback(callback).build());
+                .planning(planning).callback(callback)
+                .sitemapsReading((int) number(item, "sitemapsReading", 0)).build());
     }
 
     /**

@@ -8,6 +8,7 @@ import static io.spiderling.aws.Attrs.string;
 import io.spiderling.core.content.Hashing;
 import io.spiderling.core.fetch.FetchJob;
 import io.spiderling.core.fetch.Hop;
+import io.spiderling.core.fetch.SitemapTask;
 import io.spiderling.core.frontier.FrontierEntry;
 import io.spiderling.core.port.FrontierStore;
 import io.spiderling.core.url.NormalizedUrl;
@@ -754,6 +755,8 @@ public final class DynamoDbFrontierStore implements FrontierStore {
         if (!e.via().isEmpty()) {
             m.put("via", AttributeValue.fromL(e.via().stream().map(Attrs::s).toList()));
         }
+        e.hop().sitemap().ifPresent(task -> m.put("sitemap", AttributeValue.fromM(Map.of("depth",
+                n(task.indexDepth()), "namedBy", AttributeValue.fromL(task.namedBy().stream().map(Attrs::s).toList())))));
         return m;
     }
 
@@ -761,7 +764,10 @@ public final class DynamoDbFrontierStore implements FrontierStore {
         String url = string(item, "url").orElseThrow();
         Hop hop = new Hop(NormalizedUrl.parse(url), RequestUrl.parse(string(item, "request").orElse(url)),
                 string(item, "origin").map(NormalizedUrl::parse),
-                item.containsKey("via") ? item.get("via").l().stream().map(AttributeValue::s).toList() : List.of());
+                item.containsKey("via") ? item.get("via").l().stream().map(AttributeValue::s).toList() : List.of(),
+                Optional.ofNullable(item.get("sitemap")).map(AttributeValue::m).map(m -> new SitemapTask(
+                        Integer.parseInt(m.get("depth").n()), m.get("namedBy").l().stream().map(AttributeValue::s)
+                        .toList())));
         return FrontierEntry.builder().batchId(string(item, "batchId").orElseThrow()).hop(hop)
                 .attempt((int) number(item, "attempt", 0)).order(number(item, "order", 0))
                 .notBefore(Instant.ofEpochMilli(number(item, "notBefore", 0))).send((int) number(item, "send", 0))

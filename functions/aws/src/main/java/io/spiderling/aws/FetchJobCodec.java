@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Optional;
 import io.spiderling.core.fetch.FetchJob;
 import io.spiderling.core.fetch.Hop;
+import io.spiderling.core.fetch.SitemapTask;
 import io.spiderling.core.url.NormalizedUrl;
 import io.spiderling.core.url.RequestUrl;
 
@@ -41,6 +42,10 @@ public final class FetchJobCodec {
         if (!job.via().isEmpty()) {
             job.via().forEach(node.putArray("via")::add);
         }
+        job.hop().sitemap().ifPresent(task -> {
+            ObjectNode sitemap = node.putObject("sitemap").put("depth", task.indexDepth());
+            task.namedBy().forEach(sitemap.putArray("namedBy")::add);
+        });
         return node.toString();
     }
 
@@ -81,9 +86,27 @@ public final class FetchJobCodec {
             hops.forEach(h -> via.add(h.asText()));
         }
         String request = node.hasNonNull("request") ? text(node, "request") : url;
-        Hop hop = new Hop(NormalizedUrl.parse(url), RequestUrl.parse(request), origin, via);
+        Hop hop = new Hop(NormalizedUrl.parse(url), RequestUrl.parse(request), origin, via, sitemap(node));
         return new FetchJob(batchId, hop, attempt.intValue(), send == null ? 1 : send.intValue(),
                 partition == null ? 0 : partition.intValue());
+    }
+
+    /** {@code "sitemap": {"depth": n, "namedBy": [robots.txt URLs]}}, on a job that reads a sitemap. */
+    private static Optional<SitemapTask> sitemap(JsonNode node) {
+        JsonNode sitemap = node.get("sitemap");
+        if (sitemap == null) {
+            return Optional.empty();
+        }
+        JsonNode depth = sitemap.get("depth");
+        JsonNode namedBy = sitemap.path("namedBy");
+        if (!sitemap.isObject() || depth == null || !depth.canConvertToInt() || depth.intValue() < 0
+                || !(namedBy.isMissingNode() || namedBy.isArray())) {
+            throw new IllegalArgumentException("fetch job's \"sitemap\" must be {\"depth\": a non-negative integer,"
+                    + " \"namedBy\": [robots.txt URLs]}");
+        }
+        List<String> robots = new ArrayList<>();
+        namedBy.forEach(r -> robots.add(r.asText()));
+        return Optional.of(new SitemapTask(depth.intValue(), robots));
     }
 
     private static String text(JsonNode node, String field) {

@@ -35,6 +35,20 @@ class FetchJobCodecTest {
     }
 
     @Test
+    void decode_whenTheJobReadsASitemap_roundTripsItsDepthAndTheRobotsFilesThatNamedIt() {
+        Hop page = new Hop(NormalizedUrl.parse("https://example.com/sitemap-2.xml.gz"),
+                RequestUrl.parse("https://example.com/sitemap-2.xml.gz"), java.util.Optional.empty(),
+                java.util.List.of(), java.util.Optional.of(new io.spiderling.core.fetch.SitemapTask(1,
+                        java.util.List.of("https://example.com/robots.txt"))));
+        FetchJob job = new FetchJob("b", page, 1, 2);
+
+        String body = FetchJobCodec.encode(job);
+
+        assertEquals(job, FetchJobCodec.decode(body));
+        assertTrue(body.contains("\"sitemap\":{\"depth\":1,\"namedBy\":[\"https://example.com/robots.txt\"]}"), body);
+    }
+
+    @Test
     void decode_whenJobOfAnEntryInAPartition_roundTripsThePartition() {
         FetchJob job = new FetchJob("b", Hop.of(NormalizedUrl.parse("https://example.com/p")), 1, 2, 7);
 

@@ -25,7 +25,9 @@ import io.spiderling.core.auth.Clients;
 import io.spiderling.core.auth.RefreshingClients;
 import io.spiderling.core.extract.CanonicalLink;
 import io.spiderling.core.extract.HtmlExtractor;
+import io.spiderling.core.fetch.FetchJob;
 import io.spiderling.core.fetch.FetchRecord;
+import io.spiderling.core.fetch.FetchResult;
 import io.spiderling.core.frontier.Frontier;
 import io.spiderling.core.net.AddressPolicy;
 import io.spiderling.core.notify.CallbackPolicy;
@@ -37,10 +39,12 @@ import io.spiderling.core.pipeline.ingest.Canonicalize;
 import io.spiderling.core.pipeline.batch.EmitCompletion;
 import io.spiderling.core.pipeline.extract.ExtractContent;
 import io.spiderling.core.pipeline.fetch.FetchPage;
+import io.spiderling.core.pipeline.fetch.SitemapReader;
 import io.spiderling.core.pipeline.ingest.Ingest;
 import io.spiderling.core.pipeline.ingest.ItemPlanner;
 import io.spiderling.core.pipeline.batch.NotifyBatch;
 import io.spiderling.core.pipeline.ingest.PlanUpload;
+import io.spiderling.core.pipeline.ingest.ExpandSitemap;
 import io.spiderling.core.pipeline.ingest.PlanningParts;
 import io.spiderling.core.pipeline.batch.BatchWaiting;
 import io.spiderling.core.pipeline.query.Queries;
@@ -585,8 +589,30 @@ public final class Pipeline implements AutoCloseable {
                         .withLanes(lanes.get())
                         .withCapture(config.get(ConfigKeys.CAPTURE_ENABLED)))
                 .listener(listener)
+                .sitemaps(sitemapReader(new ExpandSitemap(planning.get(), normalizer(),
+                        ExpandSitemap.Settings.DEFAULTS)))
                 .wake(new SqsWakeQueue(aws().sqs(), config.get(ConfigKeys.QUEUES_WAKE), clock))
                 .build();
+    }
+
+    /**
+     * The fetch stage's sitemap reader: the planning side's {@link ExpandSitemap}, here, where the two stages meet, so
+     * that neither knows the other. The sitemap's location is the URL that answered it.
+     */
+    private static SitemapReader sitemapReader(ExpandSitemap expand) {
+        return new SitemapReader() {
+            @Override
+            public int maxBodyBytes() {
+                return expand.maxBodyBytes();
+            }
+
+            @Override
+            public Ending read(FetchJob job, FetchJob at, FetchResult.Response response) {
+                ExpandSitemap.Read read = expand.read(job.batchId(), job.itemUrl(), at.request().value(),
+                        job.hop().sitemap().orElseThrow(), response.body(), response.contentType());
+                return new Ending(read.reason(), read.detail());
+            }
+        };
     }
 
     private NotifyBatch buildNotifyBatch() {

@@ -98,10 +98,14 @@ class IngestHttpHandlerTest {
             `{"urls":["https://example.com/"],"recrawlAfter":"-PT1H"}`    | recrawlAfter must be between PT0S and PT8760H, was PT-1H
             `{"urls":["https://example.com/"],"callbackUrl":5}`           | "callbackUrl" must be a string
             `{"urls":["https://example.com/"],"callbackUrl":"ftp://x/y"}` | callbackUrl: unsupported scheme: ftp
-            `{"urls":["https://example.com/"],"callbackURL":"https://x/"}` | unknown field "callbackURL"; expected urls, callbackUrl, recrawlAfter, progressEvery, capture
+            `{"urls":["https://example.com/"],"callbackURL":"https://x/"}` | unknown field "callbackURL"; expected urls, sitemaps, callbackUrl, recrawlAfter, progressEvery, capture
             `{"urls":"https://example.com/"}`                             | "urls" must be an array of strings
             `{"urls":["https://example.com/"],"capture":"yes"}`           | "capture" must be true or false
             `{"url":"https://example.com/","urls":[]}`                    | give "urls" or "url", not both
+            `{"sitemaps":"https://example.com/sitemap.xml"}`              | "sitemaps" must be a non-empty array of strings
+            `{"sitemaps":[]}`                                             | "sitemaps" must be a non-empty array of strings
+            `{"sitemaps":[7]}`                                            | "sitemaps"[0] must be a string
+            `{"sitemaps":["ftp://example.com/s.xml"]}`                   | no acceptable URL in the batch
             `[]`                                                          | expected a JSON object like {"urls":[...]}
             """)
     void handleRequest_whenFieldInvalid_expect400NamingIt(String body, String message) throws Exception {

@@ -7,15 +7,17 @@ import java.util.Optional;
 /**
  * One URL of a batch as the status API lists it.
  *
+ * @param kind a page to fetch, or a sitemap to read; {@code urlHash} is then its item key ({@link ItemKind#key})
  * @param reason why the item ended; empty while it is queued, and for an item ended before reasons were stored
  * @param detail what a person reads beside the reason: the robots.txt rule, the HTTP status, the error
  */
-public record BatchItem(String url, String urlHash, ItemState state, Optional<Reason> reason, Optional<String> detail,
-        Optional<Instant> endedAt) {
+public record BatchItem(String url, String urlHash, ItemKind kind, ItemState state, Optional<Reason> reason,
+        Optional<String> detail, Optional<Instant> endedAt) {
 
     public BatchItem {
         Objects.requireNonNull(url, "url");
         Objects.requireNonNull(urlHash, "urlHash");
+        Objects.requireNonNull(kind, "kind");
         Objects.requireNonNull(state, "state");
         Objects.requireNonNull(reason, "reason");
         Objects.requireNonNull(detail, "detail");
@@ -25,7 +27,7 @@ public record BatchItem(String url, String urlHash, ItemState state, Optional<Re
         }
     }
 
-    /** Names each of the 6 parts where the value is made. */
+    /** Names each of the 7 parts where the value is made. */
     public static Builder builder() {
         return new Builder();
     }
@@ -34,6 +36,7 @@ public record BatchItem(String url, String urlHash, ItemState state, Optional<Re
     public static final class Builder {
         private String url;
         private String urlHash;
+        private ItemKind kind = ItemKind.PAGE;
         private ItemState state;
         private Optional<Reason> reason = Optional.empty();
         private Optional<String> detail = Optional.empty();
@@ -48,6 +51,11 @@ public record BatchItem(String url, String urlHash, ItemState state, Optional<Re
 
         public Builder urlHash(String value) {
             urlHash = value;
+            return this;
+        }
+
+        public Builder kind(ItemKind value) {
+            kind = value;
             return this;
         }
 
@@ -72,7 +80,7 @@ public record BatchItem(String url, String urlHash, ItemState state, Optional<Re
         }
 
         public BatchItem build() {
-            return new BatchItem(url, urlHash, state, reason, detail, endedAt);
+            return new BatchItem(url, urlHash, kind, state, reason, detail, endedAt);
         }
     }
 }

@@ -12,18 +12,23 @@ import java.util.Optional;
  * @param cancelledAt when the client cancelled the batch; its unstarted URLs then end as {@code cancelled}
  * @param planning for an uploaded manifest, how far its planning has got; empty for a batch submitted with its URLs
  * @param callback where its notifications stand
+ * @param sitemapsReading sitemaps whose lists are being taken into the batch (ADR 19): its total is not final while
+ *     any is, since their items are counted as they are added
  */
 public record BatchStatus(BatchHeader header, Map<ItemState, Integer> terminalCounts, Optional<Instant> completedAt,
-        Optional<Instant> cancelledAt, Optional<PlanProgress> planning, CallbackState callback) {
+        Optional<Instant> cancelledAt, Optional<PlanProgress> planning, CallbackState callback, int sitemapsReading) {
 
     public BatchStatus {
         terminalCounts = Map.copyOf(terminalCounts);
         java.util.Objects.requireNonNull(callback, "callback");
+        if (sitemapsReading < 0) {
+            throw new IllegalArgumentException("sitemapsReading must not be negative, was " + sitemapsReading);
+        }
     }
 
     public BatchStatus(BatchHeader header, Map<ItemState, Integer> terminalCounts, Optional<Instant> completedAt,
             Optional<Instant> cancelledAt, Optional<PlanProgress> planning) {
-        this(header, terminalCounts, completedAt, cancelledAt, planning, CallbackState.NONE);
+        this(header, terminalCounts, completedAt, cancelledAt, planning, CallbackState.NONE, 0);
     }
 
     public BatchStatus(BatchHeader header, Map<ItemState, Integer> terminalCounts, Optional<Instant> completedAt,
@@ -43,9 +48,13 @@ public record BatchStatus(BatchHeader header, Map<ItemState, Integer> terminalCo
         return Math.max(0, header.total() - terminal());
     }
 
-    /** Whether the total is final: always for a batch submitted with its URLs, once planned for an upload. */
+    /**
+     * Whether the total is final: for a batch submitted with its URLs, unless a sitemap's list is being taken in;
+     * once planned for an upload.
+     */
     public boolean planned() {
-        return header.upload().isEmpty() || planning.map(PlanProgress::planned).orElse(false);
+        return sitemapsReading == 0
+                && (header.upload().isEmpty() || planning.map(PlanProgress::planned).orElse(false));
     }
 
     public boolean done() {
@@ -81,6 +90,12 @@ public record BatchStatus(BatchHeader header, Map<ItemState, Integer> terminalCo
         private Optional<Instant> cancelledAt = Optional.empty();
         private Optional<PlanProgress> planning = Optional.empty();
         private CallbackState callback = CallbackState.NONE;
+        private int sitemapsReading;
+
+        public Builder sitemapsReading(int value) {
+            sitemapsReading = value;
+            return this;
+        }
 
         private Builder() {}
 
@@ -115,7 +130,8 @@ public record BatchStatus(BatchHeader header, Map<ItemState, Integer> terminalCo
         }
 
         public BatchStatus build() {
-            return new BatchStatus(header, terminalCounts, completedAt, cancelledAt, planning, callback);
+            return new BatchStatus(header, terminalCounts, completedAt, cancelledAt, planning, callback,
+                    sitemapsReading);
         }
     }
 }

@@ -45,6 +45,10 @@ public enum Reason {
     REDIRECT_LIMIT("redirect-limit", ItemState.FAILED),
     /** A redirect led back to a URL of its own chain. */
     REDIRECT_LOOP("redirect-loop", ItemState.FAILED),
+    /** A sitemap was read: what it lists joined the batch (ADR 19); the detail counts what it listed and refused. */
+    SITEMAP_EXPANDED("sitemap-expanded", ItemState.FETCHED),
+    /** A sitemap was fetched but could not be read: not a sitemap, broken, too large. */
+    SITEMAP_UNREADABLE("sitemap-unreadable", ItemState.FAILED),
     /** The URL's fetch message failed too many times and went to the dead-letter queue. */
     DEAD_LETTER("dead-letter", ItemState.FAILED),
     /** The batch was cancelled before the URL was fetched. */

@@ -88,9 +88,9 @@ public record FetchJob(String batchId, Hop hop, int attempt, int send, int parti
         return hop.itemUrl();
     }
 
-    /** The hash of {@link #itemUrl()}: the key of the batch item, the claim and the frontier entry. */
+    /** The key of the batch item, the claim and the frontier entry ({@link Hop#itemKey}). */
     public String itemHash() {
-        return itemUrl().urlHash();
+        return hop.itemKey();
     }
 
     public SiteKey siteKey() {
@@ -120,7 +120,9 @@ public record FetchJob(String batchId, Hop hop, int attempt, int send, int parti
      * new send (a job sent again after a refusal or for a retry must never be dropped and strand its batch).
      */
     public String deduplicationId() {
-        return Hashing.sha256Hex(batchId + "\n" + url().value() + "\n" + origin().map(NormalizedUrl::value).orElse(""))
-                .substring(0, 40) + "-a" + attempt + "-s" + send;
+        // A sitemap's job differs from the job of the page at the same URL; a page's id is as it always was.
+        String kind = hop.sitemap().isPresent() ? "\nsitemap" : "";
+        return Hashing.sha256Hex(batchId + "\n" + url().value() + "\n" + origin().map(NormalizedUrl::value).orElse("")
+                + kind).substring(0, 40) + "-a" + attempt + "-s" + send;
     }
 }

@@ -21,14 +21,27 @@ import java.util.Optional;
  *     batch's URL it started from, whose item (and claim) the job ends; empty at a batch URL's first hop
  * @param via the URLs requested on the way, in order: the hops already answered, which a chain that resumes does not
  *     ask again
+ * @param sitemap present when the job reads a sitemap rather than fetching a page (ADR 19); its redirects keep it
  */
-public record Hop(NormalizedUrl url, RequestUrl request, Optional<NormalizedUrl> origin, List<String> via) {
+public record Hop(NormalizedUrl url, RequestUrl request, Optional<NormalizedUrl> origin, List<String> via,
+        Optional<SitemapTask> sitemap) {
 
     public Hop {
         Objects.requireNonNull(url, "url");
         Objects.requireNonNull(request, "request");
         Objects.requireNonNull(origin, "origin");
         via = List.copyOf(via);
+        Objects.requireNonNull(sitemap, "sitemap");
+    }
+
+    /** A hop of a page. */
+    public Hop(NormalizedUrl url, RequestUrl request, Optional<NormalizedUrl> origin, List<String> via) {
+        this(url, request, origin, via, Optional.empty());
+    }
+
+    /** The first hop of a sitemap a batch asked for, in the spelling it was submitted. */
+    public static Hop sitemap(NormalizationResult.Accepted accepted, SitemapTask task) {
+        return new Hop(accepted.url(), accepted.request(), Optional.empty(), List.of(), Optional.of(task));
     }
 
     /** The first hop of a URL a batch asked for, in the spelling it was submitted. */
@@ -48,12 +61,20 @@ public record Hop(NormalizedUrl url, RequestUrl request, Optional<NormalizedUrl>
     public Hop next(NormalizationResult.Accepted target) {
         List<String> hops = new java.util.ArrayList<>(via);
         hops.add(request.value());
-        return new Hop(target.url(), target.request(), Optional.of(itemUrl()), hops);
+        return new Hop(target.url(), target.request(), Optional.of(itemUrl()), hops, sitemap);
     }
 
     /** The batch's URL whose item this hop ends: the chain's origin, else the URL itself. */
     public NormalizedUrl itemUrl() {
         return origin.orElse(url);
+    }
+
+    /**
+     * The key of the item this hop ends, of its claim and of its frontier entry: the hash of {@link #itemUrl}, or
+     * for a sitemap {@link SitemapTask#itemKey}.
+     */
+    public String itemKey() {
+        return sitemap.isPresent() ? SitemapTask.itemKey(itemUrl()) : itemUrl().urlHash();
     }
 
     public SiteKey siteKey() {

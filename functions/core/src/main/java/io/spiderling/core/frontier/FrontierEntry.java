@@ -94,7 +94,7 @@ public record FrontierEntry(String batchId, Hop hop, int attempt, long order, In
 
     /** The key of the entry in its site: the hash of the batch's URL this entry ends (see {@link FetchJob#itemHash}). */
     public String urlHash() {
-        return hop.itemUrl().urlHash();
+        return hop.itemKey();
     }
 
     /** The job a release sends: this entry's next send. */

@@ -25,4 +25,19 @@ public interface UploadPlanStore {
 
     /** Whether {@link #chunkPlanned} recorded the chunk. */
     boolean isChunkPlanned(String batchId, int chunk);
+
+    /**
+     * Records, once, that the list of the sitemap whose item is {@code sitemapKey} is being taken into the batch (ADR
+     * 19): until {@link #sitemapRead} records it read, the batch's total is not final ({@code BatchStatus#planned}),
+     * since what the list adds is counted as it is added. Returns true when recorded now.
+     */
+    boolean sitemapReading(String batchId, String sitemapKey, Instant at);
+
+    /**
+     * Records that the sitemap whose item is {@code sitemapKey} was read (ADR 19) and adds what it listed to the
+     * batch's counts, atomically and once: a sitemap read again after a crash adds nothing. It ends the reading
+     * {@link #sitemapReading} began. Any batch may read sitemaps, uploaded or not. Returns true when recorded now;
+     * false, recording nothing, when it was recorded before or the batch is unknown.
+     */
+    boolean sitemapRead(String batchId, String sitemapKey, ChunkCounts counts, Instant at);
 }

@@ -45,6 +45,23 @@ class FetchJobTest {
     }
 
     @Test
+    void itemHashAndDeduplicationId_whenTheBatchNamesAUrlAsAPageAndAsASitemap_differ() {
+        NormalizedUrl url = NormalizedUrl.parse("https://example.com/sitemap.xml");
+        FetchJob page = new FetchJob("b", url, 1);
+        FetchJob sitemap = new FetchJob("b", new Hop(url, RequestUrl.parse(url.value()), Optional.empty(),
+                List.of(), Optional.of(SitemapTask.named())), 1, 1);
+
+        assertEquals(url.urlHash(), page.itemHash());
+        assertEquals(SitemapTask.itemKey(url), sitemap.itemHash());
+        assertNotEquals(page.itemHash(), sitemap.itemHash());
+        assertNotEquals(page.deduplicationId(), sitemap.deduplicationId());
+        assertEquals(sitemap.itemHash(), sitemap.continuedAt(sitemap.hop().next(
+                (io.spiderling.core.url.NormalizationResult.Accepted) io.spiderling.core.url.UrlNormalizer.create()
+                        .normalize("https://example.com/sitemap_index.xml"))).itemHash(),
+                "a sitemap's redirect ends the same item, still as a sitemap");
+    }
+
+    @Test
     void deduplicationId_whenPartsAreLongOrUnusual_isAtMost128CharactersSqsAllows() {
         FetchJob extreme = job("批次 / ü\n" + "x".repeat(1000), "https://example.com/" + "a".repeat(2000),
                 Integer.MAX_VALUE);

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.spiderling.core.batch.BatchItem;
 import io.spiderling.core.batch.BatchStatus;
+import io.spiderling.core.batch.ItemKind;
 import io.spiderling.core.batch.ItemPage;
 import io.spiderling.core.batch.ItemState;
 import io.spiderling.core.batch.Reason;
@@ -62,6 +63,27 @@ public abstract class BatchItemStoreContract extends BatchPortsContract {
         assertEquals(List.of(urls.get(0), urls.get(2), urls.get(3)), pending);
         assertEquals(ItemState.FETCHED, item(urls.get(1)).state());
         assertEquals(Map.of(ItemState.FETCHED, 1), status().terminalCounts());
+    }
+
+    @Test
+    void addEntries_whenABatchNamesAUrlAsAPageAndAsASitemap_keepsAnItemOfEachKind() {
+        stores.headers().createBatch(header(0));
+        NormalizedUrl url = urls(1).getFirst();
+
+        assertEquals(List.of(Added.CREATED, Added.CREATED), items().addEntries(batchId, List.of(
+                new ManifestEntry(0, url), new ManifestEntry(1, url, ItemKind.SITEMAP)), CREATED));
+        assertEquals(List.of(Added.DUPLICATE, Added.PENDING), items().addEntries(batchId, List.of(
+                new ManifestEntry(2, url, ItemKind.SITEMAP), new ManifestEntry(1, url, ItemKind.SITEMAP)), CREATED),
+                "a sitemap named twice is a duplicate; its own line read again is its item");
+        assertTrue(items().finishItem(batchId, ItemKind.SITEMAP.key(url), Reason.FETCHED, "read", LATER).ended());
+
+        Map<ItemKind, BatchItem> byKind = drain(Optional.empty(), 10).stream()
+                .collect(Collectors.toMap(BatchItem::kind, i -> i));
+        assertEquals(url.value(), byKind.get(ItemKind.SITEMAP).url());
+        assertEquals(ItemKind.SITEMAP.key(url), byKind.get(ItemKind.SITEMAP).urlHash());
+        assertEquals(ItemState.FETCHED, byKind.get(ItemKind.SITEMAP).state());
+        assertEquals(url.urlHash(), byKind.get(ItemKind.PAGE).urlHash());
+        assertEquals(ItemState.QUEUED, byKind.get(ItemKind.PAGE).state(), "the page's item is another");
     }
 
     @Test

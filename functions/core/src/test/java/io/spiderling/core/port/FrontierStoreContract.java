@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.spiderling.core.fetch.FetchJob;
 import io.spiderling.core.fetch.Hop;
+import io.spiderling.core.fetch.SitemapTask;
 import io.spiderling.core.frontier.FrontierEntry;
 import io.spiderling.core.url.NormalizedUrl;
 import io.spiderling.core.url.RequestUrl;
@@ -360,6 +361,27 @@ public abstract class FrontierStoreContract {
         assertEquals(written, store.releasedBefore(site(), NOW.plusSeconds(1)).getFirst().job().request());
         assertTrue(store.requeue(due.job(), 1, NOW, NOW));
         assertEquals(written, store.due(site(), NOW, 10).getFirst().hop().request());
+    }
+
+    @Test
+    void park_whenABatchNamesAUrlAsAPageAndAsASitemap_keepsTwoEntriesAndTheSitemapKeepsItsTask() {
+        NormalizedUrl url = NormalizedUrl.parse("https://www." + site("").value() + "/sitemap.xml");
+        SitemapTask task = new SitemapTask(2, List.of("https://www." + site("").value() + "/robots.txt"));
+        FrontierEntry page = new FrontierEntry("batch-1", Hop.of(url), 1, 1, NOW);
+        FrontierEntry sitemap = new FrontierEntry("batch-1", new Hop(url, RequestUrl.parse(url.value()),
+                Optional.empty(), List.of(), Optional.of(task)), 1, 2, NOW);
+        store.park(page);
+        store.park(sitemap);
+
+        List<FrontierEntry> due = store.due(site(), NOW, 10);
+
+        assertEquals(2, due.size(), due.toString());
+        assertEquals(Optional.of(task), due.get(1).hop().sitemap());
+        assertEquals(SitemapTask.itemKey(url), due.get(1).urlHash(), "the sitemap's own item key");
+        assertEquals(url.urlHash(), due.get(0).urlHash());
+        assertTrue(store.release(due.get(1), NOW, 10));
+        assertEquals(Optional.of(task), store.releasedBefore(site(), NOW.plusSeconds(1)).getFirst().job().hop()
+                .sitemap());
     }
 
     @Test

@@ -47,6 +47,27 @@ public abstract class UploadPlanStoreContract extends BatchPortsContract {
     }
 
     @Test
+    void sitemapRead_whenASitemapOfABatchIsReadOnceOrTwice_addsItsCountsOnce() {
+        stores.headers().createBatch(header(3));
+        assertTrue(uploads().sitemapReading(batchId, "sitemap-a", CREATED));
+        assertFalse(uploads().sitemapReading(batchId, "sitemap-a", CREATED), "begun once");
+        assertTrue(uploads().sitemapReading(batchId, "sitemap-b", CREATED));
+        assertFalse(status().planned(), "the total is not final while a sitemap's list is taken in");
+        assertEquals(2, status().sitemapsReading());
+
+        assertTrue(uploads().sitemapRead(batchId, "sitemap-a", new ChunkCounts(40, 2), CREATED));
+        assertFalse(uploads().sitemapRead(batchId, "sitemap-a", new ChunkCounts(40, 2), LATER), "read again");
+        assertTrue(uploads().sitemapRead(batchId, "sitemap-b", new ChunkCounts(5, 0), LATER));
+
+        BatchStatus status = status();
+        assertTrue(status.planned(), "both sitemaps read");
+        assertEquals(0, status.sitemapsReading());
+        assertEquals(48, status.header().total(), "the 3 submitted and what the two sitemaps listed");
+        assertEquals(2 + 2, status.header().duplicates(), "the header's 2 and the first sitemap's 2");
+        assertFalse(uploads().sitemapRead("no-such-batch", "sitemap-a", new ChunkCounts(1, 0), LATER));
+    }
+
+    @Test
     void chunkPlanned_whenPlanningHasNotBegun_recordsNothing() {
         stores.headers().createBatch(uploadHeader());
 

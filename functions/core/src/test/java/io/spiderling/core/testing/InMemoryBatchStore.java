@@ -8,6 +8,7 @@ import io.spiderling.core.batch.ItemPage;
 import io.spiderling.core.batch.BatchOutline;
 import io.spiderling.core.batch.BatchStatus;
 import io.spiderling.core.batch.CallbackState;
+import io.spiderling.core.batch.ItemKind;
 import io.spiderling.core.batch.ItemState;
 import io.spiderling.core.batch.Reason;
 import io.spiderling.core.batch.ChunkCounts;
@@ -66,6 +67,13 @@ public final class InMemoryBatchStore implements BatchHeaderStore, BatchItemStor
     private final Map<String, Integer> queued = new HashMap<>();
     /** Where each item's URL stood in its manifest, and what an invalid line said. */
     private final Map<String, Long> positions = new HashMap<>();
+    /** The kind of each item that is not a page. */
+    private final Map<String, ItemKind> kinds = new HashMap<>();
+    /** The sitemaps read, as {@code batchId + " " + sitemapKey}. */
+    private final Set<String> sitemapsRead = new HashSet<>();
+    /** The sitemaps whose reading began, and how many each batch is reading now. */
+    private final Set<String> sitemapsReading = new HashSet<>();
+    private final Map<String, Integer> reading = new HashMap<>();
     private final Map<String, String> shown = new HashMap<>();
 
     public InMemoryBatchStore(CallLog log) {
@@ -86,10 +94,11 @@ public final class InMemoryBatchStore implements BatchHeaderStore, BatchItemStor
         }
         List<Added> added = new ArrayList<>();
         for (ManifestEntry entry : entries) {
-            String key = key(batchId, entry.url().urlHash());
+            String key = key(batchId, entry.itemKey());
             Item item = items.get(key);
             if (item == null) {
                 items.put(key, new Item(entry.url(), ItemState.QUEUED, null, null, null));
+                kinds.put(key, entry.kind());
                 queued.merge(batchId, 1, Integer::sum);
                 positions.put(key, entry.position());
                 added.add(Added.CREATED);
@@ -142,6 +151,29 @@ public final class InMemoryBatchStore implements BatchHeaderStore, BatchItemStor
     }
 
     @Override
+    public synchronized boolean sitemapReading(String batchId, String sitemapKey, Instant at) {
+        log.record("BatchStore", "sitemapReading", batchId + " " + sitemapKey);
+        if (!batches.containsKey(batchId) || !sitemapsReading.add(batchId + " " + sitemapKey)) {
+            return false;
+        }
+        reading.merge(batchId, 1, Integer::sum);
+        return true;
+    }
+
+    @Override
+    public synchronized boolean sitemapRead(String batchId, String sitemapKey, ChunkCounts counts, Instant at) {
+        log.record("BatchStore", "sitemapRead", batchId + " " + sitemapKey);
+        Batch batch = batches.get(batchId);
+        if (batch == null || !sitemapsRead.add(batchId + " " + sitemapKey)) {
+            return false;
+        }
+        reading.merge(batchId, -1, Integer::sum);
+        batch.addedTotal += counts.items();
+        batch.addedDuplicates += counts.duplicates();
+        return true;
+    }
+
+    @Override
     public synchronized boolean isChunkPlanned(String batchId, int chunk) {
         Batch batch = batches.get(batchId);
         return batch != null && batch.chunksPlanned.contains(chunk);
@@ -178,7 +210,7 @@ public final class InMemoryBatchStore implements BatchHeaderStore, BatchItemStor
                 .map(b -> BatchStatus.builder().header(withAdded(b)).terminalCounts(b.counts)
                         .completedAt(Optional.ofNullable(b.completedAt)).cancelledAt(Optional.ofNullable(b.cancelledAt))
                         .planning(b.header.upload().isPresent() ? Optional.of(b.planning) : Optional.empty())
-                        .callback(b.callback).build());
+                        .callback(b.callback).sitemapsReading(reading.getOrDefault(batchId, 0)).build());
     }
 
     private static BatchHeader withAdded(Batch b) {
@@ -294,6 +326,7 @@ public final class InMemoryBatchStore implements BatchHeaderStore, BatchItemStor
     private BatchItem toBatchItem(String key, Item i, String prefix) {
         String hash = key.substring(prefix.length());
         return BatchItem.builder().url(i.url() == null ? shown.get(key) : i.url().value()).urlHash(hash)
+                .kind(kinds.getOrDefault(key, ItemKind.PAGE))
                 .state(i.state()).reason(Optional.ofNullable(i.reason())).detail(Optional.ofNullable(i.detail()))
                 .endedAt(Optional.ofNullable(i.endedAt())).build();
     }

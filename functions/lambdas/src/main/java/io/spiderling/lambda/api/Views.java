@@ -9,6 +9,7 @@ import io.spiderling.core.content.BucketKeys;
 import io.spiderling.core.politeness.PauseCause;
 import io.spiderling.core.pipeline.batch.BatchWaiting;
 import io.spiderling.core.batch.PlanProgress;
+import io.spiderling.core.batch.ItemKind;
 import io.spiderling.core.batch.ItemPage;
 import io.spiderling.core.batch.ItemState;
 import io.spiderling.core.batch.Rejection;
@@ -367,6 +368,9 @@ public final class Views {
         for (BatchItem item : page.items()) {
             ObjectNode i = items.addObject().put("url", item.url()).put("urlHash", item.urlHash())
                     .put("state", item.state().wireName());
+            if (item.kind() != ItemKind.PAGE) {
+                i.put("kind", item.kind().wireName());
+            }
             item.reason().ifPresent(r -> i.put("reason", r.code()));
             item.detail().ifPresent(d -> i.put("detail", d));
             item.endedAt().ifPresent(at -> i.put("endedAt", at.toString()));

@@ -276,6 +276,11 @@ public final class VertxPageFetcher implements PageFetcher, AutoCloseable {
      * the hold's timer). Times are {@link System#nanoTime} readings, -1 until they happen; the ones both threads read
      * are volatile.
      */
+    /** The fetcher's limits, with the request's own body cap when it names one (a sitemap's 50 MB). */
+    private BodyLimits limitsFor(FetchRequest request) {
+        return request.maxBodyBytes().isPresent() ? limits.withMaxBytes(request.maxBodyBytes().getAsInt()) : limits;
+    }
+
     private final class Exchange {
         private final FetchRequest request;
         private final InetAddress address;
@@ -413,7 +418,8 @@ public final class VertxPageFetcher implements PageFetcher, AutoCloseable {
             private final Map<String, String> headers;
             private final String encoding;
             private final GzipDeflateDecoder decoder;
-            private final BoundedBody body = BoundedBody.create(limits);
+            private final BodyLimits bodyLimits = limitsFor(request);
+            private final BoundedBody body = BoundedBody.create(bodyLimits);
 
             Reading(HttpClientRequest req, HttpClientResponse response, Optional<Capturing> capturing) {
                 this.req = req;
@@ -451,7 +457,7 @@ public final class VertxPageFetcher implements PageFetcher, AutoCloseable {
                     return;
                 }
                 if (decoder != null) {
-                    capturing.ifPresent(c -> c.transferred(chunk.getBytes(), limits.maxRawBytes()));
+                    capturing.ifPresent(c -> c.transferred(chunk.getBytes(), bodyLimits.maxRawBytes()));
                 }
                 boolean more;
                 try {
@@ -477,7 +483,7 @@ public final class VertxPageFetcher implements PageFetcher, AutoCloseable {
                 }
                 if (body.ratioExceeded()) {
                     done.complete(new FetchResult.Failure(FailureKind.BLOCKED, "decompression ratio above "
-                            + limits.maxDecompressionRatio() + " (a compression bomb?)", elapsed(origin)));
+                            + bodyLimits.maxDecompressionRatio() + " (a compression bomb?)", elapsed(origin)));
                     return;
                 }
                 Duration total = elapsed(origin);

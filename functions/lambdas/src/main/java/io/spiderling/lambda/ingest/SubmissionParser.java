@@ -23,11 +23,16 @@ final class SubmissionParser {
 
     private SubmissionParser() {}
 
-    private static final Set<String> FIELDS = Set.of("url", "urls", "callbackUrl", "recrawlAfter", "progressEvery",
-            "capture");
+    private static final Set<String> FIELDS = Set.of("url", "urls", "sitemaps", "callbackUrl", "recrawlAfter",
+            "progressEvery", "capture");
 
     sealed interface Parsed {
-        record Urls(List<String> urls, BatchOptions options) implements Parsed {
+        /** @param sitemaps the sitemaps the batch names (ADR 19), read in the pipeline, not here */
+        record Urls(List<String> urls, List<String> sitemaps, BatchOptions options) implements Parsed {
+            Urls(List<String> urls, BatchOptions options) {
+                this(urls, List.of(), options);
+            }
+
             Urls(List<String> urls) {
                 this(urls, BatchOptions.NONE);
             }
@@ -115,7 +120,7 @@ final class SubmissionParser {
         for (var names = root.fieldNames(); names.hasNext(); ) {
             String name = names.next();
             if (!FIELDS.contains(name)) {
-                return new Parsed.Invalid("unknown field \"" + name + "\"; expected urls, callbackUrl, recrawlAfter, progressEvery, capture");
+                return new Parsed.Invalid("unknown field \"" + name + "\"; expected urls, sitemaps, callbackUrl, recrawlAfter, progressEvery, capture");
             }
         }
         BatchOptions options;
@@ -126,12 +131,28 @@ final class SubmissionParser {
         }
         JsonNode single = root.get("url");
         JsonNode many = root.get("urls");
+        JsonNode sitemapsNode = root.get("sitemaps");
+        List<String> sitemaps = new ArrayList<>();
+        if (sitemapsNode != null) {
+            if (!sitemapsNode.isArray() || sitemapsNode.isEmpty()) {
+                return new Parsed.Invalid("\"sitemaps\" must be a non-empty array of strings");
+            }
+            for (int i = 0; i < sitemapsNode.size(); i++) {
+                if (!sitemapsNode.get(i).isTextual()) {
+                    return new Parsed.Invalid("\"sitemaps\"[" + i + "] must be a string");
+                }
+                sitemaps.add(sitemapsNode.get(i).asText());
+            }
+        }
         if (many != null && single != null) {
             return new Parsed.Invalid("give \"urls\" or \"url\", not both");
         }
         if (many == null && single != null) {
-            return single.isTextual() ? new Parsed.Urls(List.of(single.asText()), options)
+            return single.isTextual() ? new Parsed.Urls(List.of(single.asText()), sitemaps, options)
                     : new Parsed.Invalid("\"url\" must be a string");
+        }
+        if (many == null && !sitemaps.isEmpty()) {
+            return new Parsed.Urls(List.of(), sitemaps, options);
         }
         if (many == null) {
             return new Parsed.Invalid("missing \"urls\": expected {\"urls\":[...]}");
@@ -147,7 +168,7 @@ final class SubmissionParser {
             }
             urls.add(many.get(i).asText());
         }
-        return new Parsed.Urls(urls, options);
+        return new Parsed.Urls(urls, sitemaps, options);
     }
 
     private static Optional<String> optionalText(JsonNode root, String field) {

@@ -1,6 +1,7 @@
 package io.spiderling.lambda.fetch;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -241,6 +242,23 @@ class VertxPageFetcherTest {
         assertEquals(CAP, response.body().length);
         assertTrue(response.truncated());
         site().respond("/huge", 410, "text/plain", new byte[0]); // let the heap have it back
+    }
+
+    @Test
+    void fetch_whenTheRequestNamesALargerCapThanPages_keepsTheBodyUpToIt() {
+        byte[] sitemap = new byte[CAP + 1024 * 1024];
+        java.util.Arrays.fill(sitemap, (byte) 'a');
+        site().respond("/sitemap.txt", 200, "text/plain", sitemap);
+
+        FetchResult.Response page = assertInstanceOf(FetchResult.Response.class,
+                fetcher.fetch(FetchRequest.get(site().url("/sitemap.txt"))));
+        FetchResult.Response whole = assertInstanceOf(FetchResult.Response.class,
+                fetcher.fetch(FetchRequest.get(site().url("/sitemap.txt")).withMaxBodyBytes(CAP * 2)));
+
+        assertTrue(page.truncated(), "as a page, cut at the fetcher's cap");
+        assertEquals(sitemap.length, whole.body().length);
+        assertFalse(whole.truncated());
+        site().respond("/sitemap.txt", 410, "text/plain", new byte[0]);
     }
 
     @Test

@@ -35,7 +35,17 @@ final class BatchResults {
      *     queued (an uploaded manifest not planned yet); from a finished one, unknown
      */
     static List<ResultLine> collect(ApiClient api, String batchId, List<String> inputs, boolean done) {
-        Map<String, JsonNode> items = items(api, batchId);
+        Map<String, JsonNode> all = items(api, batchId);
+        // A sitemap's item is keyed apart from a page's of the same URL (ADR 19); it has no URL record of its own.
+        Map<String, JsonNode> items = new LinkedHashMap<>();
+        List<JsonNode> sitemaps = new ArrayList<>();
+        all.forEach((key, item) -> {
+            if (item.path("kind").asText("page").equals("sitemap")) {
+                sitemaps.add(item);
+            } else {
+                items.put(item.path("url").asText(), item);
+            }
+        });
         List<String> withRecord = items.entrySet().stream()
                 .filter(e -> !WITHOUT_RECORD.contains(e.getValue().path("state").asText()))
                 .map(Map.Entry::getKey).toList();
@@ -66,7 +76,25 @@ final class BatchResults {
                 }
             }
         }
+        // What the batch's sitemaps listed, and the sitemaps themselves: a line each, after the submitted ones.
+        Set<String> submitted = new HashSet<>(seen);
+        items.forEach((key, item) -> {
+            if (!submitted.contains(key)) {
+                lines.add(listed(item, records.getOrDefault(key, MissingNode.getInstance())));
+            }
+        });
+        sitemaps.forEach(item -> lines.add(listed(item, MissingNode.getInstance()).asSitemap()));
         return lines;
+    }
+
+    /** The line of an item no submitted line names: a URL a sitemap listed (or a refused entry of one). */
+    private static ResultLine listed(JsonNode item, JsonNode record) {
+        String shown = item.path("url").asText();
+        Optional<NormalizedUrl> url = item.path("state").asText().equals("invalid") ? Optional.empty()
+                : Optional.of(NormalizedUrl.parse(shown));
+        return new ResultLine(shown, url.map(NormalizedUrl::value), url.map(BatchResults::site),
+                item.path("state").asText(), text(item, "reason").or(() -> text(record, "reason")),
+                text(item, "detail"), false, record);
     }
 
     private static Optional<String> text(JsonNode node, String member) {
@@ -79,7 +107,7 @@ final class BatchResults {
         return defaultPort ? url.host() : url.host() + ":" + url.port();
     }
 
-    /** The batch's items by URL, every page. */
+    /** The batch's items by their key (a page's URL hash, a sitemap's own), every page. */
     private static Map<String, JsonNode> items(ApiClient api, String batchId) {
         Map<String, JsonNode> items = new HashMap<>();
         Optional<String> cursor = Optional.empty();
@@ -88,7 +116,7 @@ final class BatchResults {
                     + cursor.map(c -> "&cursor=" + URLEncoder.encode(c, StandardCharsets.UTF_8)).orElse("");
             ApiClient.Response page = api.get(path).expect("GET " + path, "no batch " + batchId);
             for (JsonNode item : page.body().path("items")) {
-                items.put(item.path("url").asText(), item);
+                items.put(item.path("urlHash").asText(item.path("url").asText()), item);
             }
             JsonNode next = page.body().path("cursor");
             cursor = next.isTextual() ? Optional.of(next.asText()) : Optional.empty();

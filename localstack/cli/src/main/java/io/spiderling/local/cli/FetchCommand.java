@@ -1,5 +1,6 @@
 package io.spiderling.local.cli;
 
+import io.spiderling.core.batch.BatchPlanner;
 import io.spiderling.local.RunJournal;
 import io.spiderling.local.warc.WarcExport;
 import io.spiderling.local.cli.SpiderlingCli.Io;
@@ -33,6 +34,11 @@ final class FetchCommand implements Callable<Integer> {
 
     @Parameters(index = "0", arity = "0..1", paramLabel = "FILE|-", description = "URLs, one per line.")
     String file;
+
+    @Option(names = "--sitemap", paramLabel = "URL", description = "A sitemap (or sitemap index) for the batch to"
+            + " read: the pipeline fetches it politely and fetches every URL it lists (docs/adr/0019). Repeatable;"
+            + " with or without a file of URLs.")
+    List<String> sitemaps = new ArrayList<>();
 
     @Option(names = "--demo", description = "Start 3 local sample sites (127.0.0.2-4) and fetch their pages, plus"
             + " duplicates, a missing page and an invalid URL. No internet needed.")
@@ -74,9 +80,9 @@ final class FetchCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         Io io = parent.io();
-        if (!demo && file == null) {
-            throw new CliException(ExitCode.USAGE, "give a file of URLs (one per line), '-' for standard input, or"
-                    + " --demo");
+        if (!demo && file == null && sitemaps.isEmpty()) {
+            throw new CliException(ExitCode.USAGE, "give a file of URLs (one per line), '-' for standard input,"
+                    + " --sitemap URL, or --demo");
         }
         if (serve && api.endpoint().isPresent()) {
             throw new CliException(ExitCode.USAGE, "--serve keeps the embedded stack running; it has no meaning with"
@@ -132,8 +138,18 @@ final class FetchCommand implements Callable<Integer> {
         if (warc) {
             options.put("capture", true);
         }
+        if (!sitemaps.isEmpty()) {
+            if (Submission.viaUpload(urls)) {
+                throw new CliException(ExitCode.USAGE, "--sitemap goes with at most " + BatchPlanner.MAX_URLS
+                        + " URLs in one request; an uploaded manifest cannot name sitemaps");
+            }
+            options.put("sitemaps", sitemaps);
+            io.out().printf("Sitemaps to read: %s%n", String.join(", ", sitemaps));
+        }
         Optional<RunJournal> journal = journal(target);
-        Optional<RunJournal.Run> run = journal.map(j -> j.begin(fingerprinted(target, urls)));
+        List<String> asked = new ArrayList<>(urls);
+        sitemaps.forEach(sitemap -> asked.add("sitemap " + sitemap));
+        Optional<RunJournal.Run> run = journal.map(j -> j.begin(fingerprinted(target, asked)));
         run.filter(RunJournal.Run::resumed).ifPresent(r -> io.out().println("The last run of this input did not"
                 + " finish: resuming its batch"));
         String key = run.map(RunJournal.Run::idempotencyKey).orElseGet(() -> "cli-" + UUID.randomUUID());

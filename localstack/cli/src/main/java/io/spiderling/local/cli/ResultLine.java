@@ -17,9 +17,20 @@ import java.util.Optional;
  * @param detail why it ended so, when the batch says (a failure's reason, a skip's cause); a rejection's reason
  * @param duplicate whether an earlier line of the input has the same normal form (both lines show the same result)
  * @param record the URL's record as {@code GET /urls} shows it; a missing node when there is none
+ * @param sitemap the line is of a sitemap the batch read, not of a page ({@code "kind":"sitemap"})
  */
 record ResultLine(String input, Optional<String> url, Optional<String> site, String state, Optional<String> reason,
-        Optional<String> detail, boolean duplicate, JsonNode record) {
+        Optional<String> detail, boolean duplicate, JsonNode record, boolean sitemap) {
+
+    ResultLine(String input, Optional<String> url, Optional<String> site, String state, Optional<String> reason,
+            Optional<String> detail, boolean duplicate, JsonNode record) {
+        this(input, url, site, state, reason, detail, duplicate, record, false);
+    }
+
+    /** The same line, of a sitemap the batch read (ADR 19) rather than of a page. */
+    ResultLine asSitemap() {
+        return new ResultLine(input, url, site, state, reason, detail, duplicate, record, true);
+    }
 
     static final String REJECTED = "rejected";
 
@@ -57,6 +68,9 @@ record ResultLine(String input, Optional<String> url, Optional<String> site, Str
         ObjectNode node = ApiClient.JSON.createObjectNode().put("input", input);
         url.ifPresentOrElse(u -> node.put("url", u), () -> node.putNull("url"));
         node.put("state", state);
+        if (sitemap) {
+            node.put("kind", "sitemap");
+        }
         reason.ifPresent(r -> node.put("reason", r));
         detail.filter(d -> !d.equals(error().orElse(null))).ifPresent(d -> node.put("detail", d));
         if (duplicate) {

@@ -122,6 +122,47 @@ class CliFetchTest {
         }
     }
 
+    /**
+     * ADR 19: {@code --sitemap} alone sends just the sitemap; the pipeline reads it, and results.jsonl has a line per
+     * URL it listed (the refused one too) and one for the sitemap; the summary counts them.
+     */
+    @Test
+    void fetch_whenOnlyASitemapIsGiven_expectALinePerListedUrlAndOneForTheSitemap() throws Exception {
+        try (LocalSites sites = LocalSites.start(1)) {
+            LocalSite site = sites.site(0);
+            site.respond("/sitemap.xml", 200, "application/xml", ("<?xml version=\"1.0\"?>\n"
+                    + "<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n"
+                    + "<url><loc>" + site.url("/a") + "</loc></url><url><loc>" + site.url("/b") + "</loc></url>\n"
+                    + "<url><loc>https://elsewhere.example/c</loc></url>\n</urlset>\n")
+                    .getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            site.page("/a", "<title>A</title>");
+            site.page("/b", "<title>B</title>");
+            Path out = dir.resolve("out");
+
+            CliRun run = CliRun.of("fetch", "--out", out.toString(), "--progress", "none",
+                    "--data", dir.resolve("data").toString(), "--sitemap", site.url("/sitemap.xml"));
+
+            assertEquals(0, run.code(), run.toString());
+            List<JsonNode> lines = new java.util.ArrayList<>();
+            for (String line : Files.readAllLines(out.resolve("results.jsonl"))) {
+                lines.add(JSON.readTree(line));
+            }
+            assertEquals(4, lines.size(), lines.toString());
+            java.util.Map<String, JsonNode> byInput = new java.util.TreeMap<>();
+            lines.forEach(line -> byInput.put(line.get("input").asText(), line));
+            assertEquals("fetched", byInput.get(site.url("/a")).get("state").asText());
+            assertEquals("A", byInput.get(site.url("/a")).at("/metadata/title").asText(), lines.toString());
+            assertEquals("fetched", byInput.get(site.url("/b")).get("state").asText());
+            JsonNode refused = byInput.get("https://elsewhere.example/c");
+            assertEquals("invalid", refused.get("state").asText(), refused.toString());
+            assertEquals("sitemap-other-site", refused.path("error").asText(), refused.toString());
+            JsonNode sitemap = byInput.get(site.url("/sitemap.xml"));
+            assertEquals("sitemap", sitemap.get("kind").asText());
+            assertEquals("sitemap-expanded", sitemap.get("reason").asText());
+            assertTrue(run.out().matches("(?s).*By state:\\n  fetched\\s+3\\n  invalid\\s+1\\n.*"), run.toString());
+        }
+    }
+
     /** ADR 17: a page's directives reach results.jsonl, and a noarchive page stays out of the WARC file. */
     @Test
     void fetch_whenAPageSaysNoarchive_expectItsDirectivesInTheResultsAndItLeftOutOfTheWarc() throws Exception {

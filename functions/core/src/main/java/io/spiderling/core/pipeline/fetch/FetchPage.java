@@ -50,6 +50,7 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BooleanSupplier;
 import java.util.function.DoubleSupplier;
+import java.util.function.Supplier;
 
 /**
  * Handles fetch jobs: decides whether the site may be asked now, asks it, and stores what came back.
@@ -194,6 +195,7 @@ public final class FetchPage {
     private final DoubleSupplier jitter;
     private final Settings settings;
     private final Listener listener;
+    private final SitemapReader sitemaps;
     private final WakeQueue wake;
     private final FetchRecords records;
     private final ItemEndings endings;
@@ -213,6 +215,7 @@ public final class FetchPage {
         this.jitter = Objects.requireNonNull(b.jitter, "jitter");
         this.settings = Objects.requireNonNull(b.settings, "settings");
         this.listener = Objects.requireNonNull(b.listener, "listener");
+        this.sitemaps = Objects.requireNonNull(b.sitemaps, "sitemaps");
         this.wake = Objects.requireNonNull(b.wake, "wake");
         this.records = new FetchRecords(new FetchRecords.Bounds(settings.freshMin(), settings.freshMax()));
         this.endings = new ItemEndings(tracker, urls);
@@ -238,6 +241,7 @@ public final class FetchPage {
         private DoubleSupplier jitter = Math::random;
         private Settings settings = Settings.DEFAULTS;
         private Listener listener = Listener.NONE;
+        private SitemapReader sitemaps = SitemapReader.NONE;
         private WakeQueue wake = WakeQueue.NONE;
 
         private Builder() {}
@@ -310,6 +314,12 @@ public final class FetchPage {
 
         public Builder listener(Listener v) {
             listener = v;
+            return this;
+        }
+
+        /** What a fetched sitemap's entries become; by default, none: its item fails. */
+        public Builder sitemaps(SitemapReader v) {
+            sitemaps = v;
             return this;
         }
 
@@ -501,6 +511,10 @@ public final class FetchPage {
             if (settings.optOut().contains(job.siteKey())) {
                 return end(job, Reason.OPT_OUT, "the site opted out of crawling", Optional.empty());
             }
+            if (job.hop().sitemap().isPresent()) {
+                // A sitemap is read afresh for its batch: the page rows of its URL neither answer nor keep it.
+                return walk(job, Optional.empty(), Optional.empty(), false);
+            }
             Optional<Duration> window = batch.flatMap(b -> b.header().options().recrawlAfter());
             Optional<FetchRecord> stored = rows.computeIfAbsent(job.urlHash(), urls::find)
                     .flatMap(UrlStore.UrlRecord::fetch);
@@ -544,7 +558,7 @@ public final class FetchPage {
             FetchJob at = job;
             while (true) {
                 NormalizedUrl url = at.url();
-                if (at != job || job.origin().isPresent()) {
+                if ((at != job || job.origin().isPresent()) && job.hop().sitemap().isEmpty()) {
                     Optional<FetchRecord> target = rows.computeIfAbsent(url.urlHash(), urls::find)
                             .flatMap(UrlStore.UrlRecord::fetch);
                     if (RecrawlPolicy.fresh(target, window, clock.instant())) {
@@ -589,6 +603,9 @@ public final class FetchPage {
                     ? stored.map(FetchRecord::headers) : Optional.empty();
             FetchRequest request = FetchRequest.conditional(at.request().value(), cached.map(h -> h.get("etag")),
                     cached.map(h -> h.get("last-modified"))).withCapture(capture);
+            if (at.hop().sitemap().isPresent()) {
+                request = request.withMaxBodyBytes(sitemaps.maxBodyBytes());
+            }
             SitePoliteness.Sent sent = redirects.send(session, at.hop(), () -> session.admit(at.hop()), request);
             return switch (sent) {
                 case SitePoliteness.Sent.Refused(SitePoliteness.Gate.Wait wait) ->
@@ -661,6 +678,10 @@ public final class FetchPage {
                 Optional<Instant> captureFrom) {
             NormalizedUrl url = at.url();
             Instant now = clock.instant();
+            if (result instanceof FetchResult.Response r && r.success() && at.hop().sitemap().isPresent()) {
+                SitemapReader.Ending read = sitemaps.read(job, at, r);
+                return end(job, read.reason(), read.detail(), Optional.empty());
+            }
             if (result instanceof FetchResult.Response r && r.success()) {
                 String sha = Hashing.sha256Hex(r.body());
                 boolean created = store(at, r, sha, now);
@@ -694,14 +715,19 @@ public final class FetchPage {
         }
 
         private Outcome fail(FetchJob job, FetchJob at, FetchResult result, Reason reason, String error) {
-            FetchRecord record = recorded(records.failed(at, result, reason, error, clock.instant()));
-            return end(job, reason, error, Optional.of(record));
+            return end(job, reason, error, pageRecord(at, () -> records.failed(at, result, reason, error,
+                    clock.instant())));
         }
 
         /** No request was made for hop {@code at}: the gate refused it, for {@code reason}. */
         private Outcome refused(FetchJob job, FetchJob at, Reason reason, String detail) {
-            return end(job, reason, detail, Optional.of(recorded(records.refused(at, reason, detail,
-                    clock.instant()))));
+            return end(job, reason, detail, pageRecord(at, () -> records.refused(at, reason, detail,
+                    clock.instant())));
+        }
+
+        /** The record of a page's hop, written to its URL's row; a sitemap's hop keeps none there (ADR 19). */
+        private Optional<FetchRecord> pageRecord(FetchJob at, Supplier<FetchRecord> record) {
+            return at.hop().sitemap().isPresent() ? Optional.empty() : Optional.of(recorded(record.get()));
         }
 
         private Outcome requeue(FetchJob job, int attempt, Instant until, String why) {

@@ -1,12 +1,18 @@
 package io.spiderling.core.pipeline.ingest;
 
+import io.spiderling.core.batch.ItemKind;
+import io.spiderling.core.batch.ManifestEntry;
 import io.spiderling.core.batch.PlannedManifest;
 import io.spiderling.core.content.BucketKeys;
+import io.spiderling.core.fetch.Hop;
+import io.spiderling.core.fetch.SitemapTask;
 import io.spiderling.core.frontier.Frontier;
+import io.spiderling.core.port.BatchItemStore;
 import io.spiderling.core.port.PendingPlans;
 import io.spiderling.core.url.NormalizationResult.Accepted;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -61,9 +67,35 @@ public final class Canonicalize {
             counts = counts.plus(parts.planner().plan(batch,
                     pending.subList(from, Math.min(pending.size(), from + ItemPlanner.GROUP)), parking, now));
         }
+        int sitemaps = parkSitemaps(id, PlannedManifest.readSitemaps(blob.get().bytes()), parking, now);
         parking.release();
         parts.pendingPlans().planned(key);
-        return Optional.of(new Outcome(id, manifest.size(), counts.parked(), counts.skipped(), counts.joined()));
+        return Optional.of(new Outcome(id, manifest.size() + sitemaps, counts.parked() + sitemaps, counts.skipped(),
+                counts.joined()));
+    }
+
+    /**
+     * The batch's sitemaps become items of their own kind and are parked to be read (ADR 19): not claimed, and never
+     * answered by a page's stored copy. A sitemap whose item already ended (the manifest planned again) is not parked
+     * again. Returns how many were parked.
+     */
+    private int parkSitemaps(String batchId, List<Accepted> sitemaps, Frontier.Parking parking, Instant now) {
+        if (sitemaps.isEmpty()) {
+            return 0;
+        }
+        List<ManifestEntry> entries = new ArrayList<>();
+        for (int i = 0; i < sitemaps.size(); i++) {
+            entries.add(new ManifestEntry(i, sitemaps.get(i).url(), ItemKind.SITEMAP));
+        }
+        List<BatchItemStore.Added> added = parts.batches().items().addEntries(batchId, entries, now);
+        List<Hop> toPark = new ArrayList<>();
+        for (int i = 0; i < added.size(); i++) {
+            if (added.get(i).needsPlanning()) {
+                toPark.add(Hop.sitemap(sitemaps.get(i), SitemapTask.named()));
+            }
+        }
+        parking.park(toPark);
+        return toPark.size();
     }
 
     /**

@@ -24,6 +24,7 @@ import java.net.URI;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -157,9 +158,36 @@ public final class Ingest {
      */
     public Result submit(String batchId, String client, List<String> rawUrls, BatchSource source,
             BatchOptions options) {
+        return submit(batchId, client, new Submission(rawUrls, List.of(), options), source);
+    }
+
+    /**
+     * What a client submits: pages to fetch, sitemaps to read (ADR 19), and the batch's options.
+     *
+     * @param sitemaps the sitemaps' URLs as written; each becomes an item of the batch, read when its site allows
+     */
+    public record Submission(List<String> urls, List<String> sitemaps, BatchOptions options) {
+        public Submission {
+            urls = List.copyOf(urls);
+            sitemaps = List.copyOf(sitemaps);
+            Objects.requireNonNull(options, "options");
+        }
+    }
+
+    /** The most sitemaps one request may name. */
+    public static final int MAX_SITEMAPS = 1_000;
+
+    /** As {@link #submit(String, String, List, BatchSource, BatchOptions)}, with sitemaps besides the URLs. */
+    public Result submit(String batchId, String client, Submission submission, BatchSource source) {
         checkBatchId(batchId);
-        if (rawUrls.isEmpty()) {
+        List<String> rawUrls = submission.urls();
+        BatchOptions options = submission.options();
+        if (rawUrls.isEmpty() && submission.sitemaps().isEmpty()) {
             return new Result.Refused("urls must not be empty", List.of());
+        }
+        if (submission.sitemaps().size() > MAX_SITEMAPS) {
+            return new Result.Refused("too many sitemaps: " + submission.sitemaps().size() + " (at most "
+                    + MAX_SITEMAPS + " per batch)", List.of());
         }
         if (rawUrls.size() > BatchPlanner.MAX_URLS) {
             return new Result.Refused(
@@ -172,12 +200,18 @@ public final class Ingest {
             return new Result.Refused(e.getMessage(), List.of());
         }
         BatchPlan plan = planner.plan(rawUrls);
-        if (plan.accepted().isEmpty()) {
-            return new Result.Refused("no acceptable URL in the batch", plan.rejected());
+        BatchPlan sitemaps = planner.plan(submission.sitemaps());
+        List<Rejection> rejected = new ArrayList<>(plan.rejected());
+        sitemaps.rejected().forEach(r -> rejected.add(new Rejection(r.url(), "sitemap: " + r.reason())));
+        if (plan.accepted().isEmpty() && sitemaps.accepted().isEmpty()) {
+            return new Result.Refused("no acceptable URL in the batch", rejected);
         }
-        BatchHeader header = BatchHeader.builder().batchId(batchId).total(plan.accepted().size())
-                .duplicates(plan.duplicates()).rejected(plan.rejected()).rejectedCount(plan.rejected().size())
-                .source(source).createdAt(clock.instant()).options(checked).fingerprint(fingerprint(rawUrls, checked))
+        BatchHeader header = BatchHeader.builder().batchId(batchId)
+                .total(plan.accepted().size() + sitemaps.accepted().size())
+                .duplicates(plan.duplicates() + sitemaps.duplicates()).rejected(rejected)
+                .rejectedCount(rejected.size()).source(source).createdAt(clock.instant()).options(checked)
+                .fingerprint(fingerprint(submission.sitemaps().isEmpty() ? rawUrls : withSitemaps(submission),
+                        checked))
                 .client(client).build();
         // The header goes first: canonicalize and fetch count against it, and the manifest's event may arrive at once.
         boolean replay = !batches.createBatch(header);
@@ -195,7 +229,7 @@ public final class Ingest {
             // Watched before it is written: if its event is lost, the sweep plans it; if this attempt dies before
             // the write, the sweep finds no manifest and lets the watch lapse.
             pendingPlans.expect(key, clock.instant());
-            blobs.put(key, PlannedManifest.write(plan.accepted()), "text/plain; charset=utf-8",
+            blobs.put(key, PlannedManifest.write(plan.accepted(), sitemaps.accepted()), "text/plain; charset=utf-8",
                     Map.of("batch-id", batchId));
         }
         return new Result.Accepted(standing, plan);
@@ -291,6 +325,13 @@ public final class Ingest {
             throw new IllegalArgumentException("progressEvery needs a callbackUrl to post progress to");
         }
         return new BatchOptions(callback, options.recrawlAfter(), options.progressEvery(), options.capture());
+    }
+
+    /** The URLs of a request that names sitemaps, as its fingerprint reads them: each sitemap marked as one. */
+    private static List<String> withSitemaps(Submission submission) {
+        List<String> all = new ArrayList<>(submission.urls());
+        submission.sitemaps().forEach(sitemap -> all.add("sitemap\u0000" + sitemap));
+        return all;
     }
 
     /** Identifies a request by what it asked for, so a retry matches and a different request does not. */

@@ -1,30 +1,22 @@
 package io.spiderling.core.pipeline.ingest;
 
 import io.spiderling.core.batch.BatchStatus;
-import io.spiderling.core.batch.ChunkCounts;
 import io.spiderling.core.batch.ManifestChunks;
-import io.spiderling.core.batch.ManifestEntry;
 import io.spiderling.core.batch.ManifestLine;
 import io.spiderling.core.batch.PlanProgress;
 import io.spiderling.core.batch.UploadFormat;
 import io.spiderling.core.content.BucketKeys;
-import io.spiderling.core.frontier.Frontier;
 import io.spiderling.core.pipeline.BatchTracker;
-import io.spiderling.core.port.BatchItemStore;
 import io.spiderling.core.port.PendingPlans;
 import io.spiderling.core.port.PlanQueue;
 import io.spiderling.core.url.NormalizationResult;
-import io.spiderling.core.url.NormalizedUrl;
 import io.spiderling.core.url.UrlNormalizer;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.stream.IntStream;
@@ -284,97 +276,36 @@ public final class PlanUpload {
         ManifestChunks.Chunk range = ManifestChunks.chunk(chunk, progress.bytes(), settings.chunkBytes());
         String key = BucketKeys.planned(batchId, format.extension());
         Instant now = parts.clock().instant();
-        ChunkRun run = new ChunkRun(ItemPlanner.Batch.of(batchId, Optional.of(status)),
-                parts.frontier().parking(batchId), now);
+        ManifestGroups run = new ManifestGroups(parts, ItemPlanner.Batch.of(batchId, Optional.of(status)), now);
         try (InputStream in = parts.blobs().open(key, range.readFrom())
                 .orElseThrow(() -> new IllegalStateException(key + " is missing"))) {
             ManifestChunks.Reader reader = ManifestChunks.reader(in, range);
             for (ManifestChunks.Line line = reader.next(); line != null; line = reader.next()) {
-                run.accept(format, line);
+                accept(run, format, line);
             }
         } catch (IOException e) {
             throw new UncheckedIOException("reading " + key, e);
         }
-        run.flush();
-        run.parking.release();
-        parts.batches().uploads().chunkPlanned(batchId, chunk, new ChunkCounts(run.items, run.duplicates), now);
+        ManifestGroups.Planned planned = run.finish();
+        parts.batches().uploads().chunkPlanned(batchId, chunk, planned.chunkCounts(), now);
         tracker.checkCompletion(batchId, parts.clock().instant());
-        return ChunkOutcome.builder().batchId(batchId).chunk(chunk).items(run.items).duplicates(run.duplicates)
-                .parked(run.counts.parked()).skipped(run.counts.skipped()).joined(run.counts.joined())
-                .alreadyPlanned(false).build();
+        return ChunkOutcome.builder().batchId(batchId).chunk(chunk).items(planned.items())
+                .duplicates(planned.duplicates()).parked(planned.counts().parked())
+                .skipped(planned.counts().skipped()).joined(planned.counts().joined()).alreadyPlanned(false).build();
     }
 
-    /** The state of planning one chunk: the group being collected, and the counts so far. */
-    private final class ChunkRun {
-        final String batchId;
-        final ItemPlanner.Batch batch;
-        final Frontier.Parking parking;
-        final Instant now;
-        final Map<String, ManifestEntry> group = new LinkedHashMap<>();
-        /** Each URL of the group in the spelling its first line gave: the one requested. */
-        final Map<String, NormalizationResult.Accepted> spelled = new java.util.HashMap<>();
-        int items;
-        int duplicates;
-        ItemPlanner.Counts counts = ItemPlanner.Counts.NONE;
-
-        ChunkRun(ItemPlanner.Batch batch, Frontier.Parking parking, Instant now) {
-            this.batchId = batch.id();
-            this.batch = batch;
-            this.parking = parking;
-            this.now = now;
-        }
-
-        void accept(UploadFormat format, ManifestChunks.Line line) {
-            switch (ManifestLine.parse(format, line)) {
-                case ManifestLine.Parsed.Blank blank -> { }
-                case ManifestLine.Parsed.Invalid invalid -> invalid(line.position(), invalid.shown(), invalid.reason());
-                case ManifestLine.Parsed.Url url -> {
-                    switch (normalizer.normalize(url.raw())) {
-                        case NormalizationResult.Accepted accepted -> add(line.position(), accepted);
-                        case NormalizationResult.Rejected rejected ->
-                                invalid(line.position(), url.raw(), rejected.reason());
-                    }
+    /** One line of a manifest: nothing, an invalid item, or a URL to plan. */
+    private void accept(ManifestGroups run, UploadFormat format, ManifestChunks.Line line) {
+        switch (ManifestLine.parse(format, line)) {
+            case ManifestLine.Parsed.Blank blank -> { }
+            case ManifestLine.Parsed.Invalid invalid -> run.invalid(line.position(), invalid.shown(), invalid.reason());
+            case ManifestLine.Parsed.Url url -> {
+                switch (normalizer.normalize(url.raw())) {
+                    case NormalizationResult.Accepted accepted -> run.add(line.position(), accepted);
+                    case NormalizationResult.Rejected rejected ->
+                            run.invalid(line.position(), url.raw(), rejected.reason());
                 }
             }
-        }
-
-        private void invalid(long position, String shown, String reason) {
-            parts.batches().items().addInvalid(batchId, position, shown, reason, now);
-            items++;
-        }
-
-        private void add(long position, NormalizationResult.Accepted accepted) {
-            NormalizedUrl url = accepted.url();
-            if (group.putIfAbsent(url.urlHash(), new ManifestEntry(position, url)) != null) {
-                duplicates++; // a second spelling within the group: the first line holds the item
-                return;
-            }
-            spelled.put(url.urlHash(), accepted);
-            if (group.size() >= ItemPlanner.GROUP) {
-                flush();
-            }
-        }
-
-        void flush() {
-            if (group.isEmpty()) {
-                return;
-            }
-            List<ManifestEntry> entries = new ArrayList<>(group.values());
-            group.clear();
-            List<BatchItemStore.Added> added = parts.batches().items().addEntries(batchId, entries, now);
-            List<NormalizationResult.Accepted> toPlan = new ArrayList<>();
-            for (int i = 0; i < entries.size(); i++) {
-                switch (added.get(i)) {
-                    case DUPLICATE -> duplicates++;
-                    case ENDED -> items++;
-                    case CREATED, PENDING -> {
-                        items++;
-                        toPlan.add(spelled.get(entries.get(i).url().urlHash()));
-                    }
-                }
-            }
-            spelled.clear();
-            counts = counts.plus(parts.planner().plan(batch, toPlan, parking, now));
         }
     }
 }

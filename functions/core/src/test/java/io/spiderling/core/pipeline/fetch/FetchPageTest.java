@@ -16,6 +16,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.spiderling.core.batch.BatchHeader;
 import io.spiderling.core.batch.BatchOptions;
+import io.spiderling.core.batch.ItemKind;
 import io.spiderling.core.batch.ItemState;
 import io.spiderling.core.batch.Reason;
 import io.spiderling.core.content.BucketKeys;
@@ -90,6 +91,7 @@ class FetchPageTest {
     private Set<io.spiderling.core.url.SiteKey> optOut = Set.of();
     private boolean capture;
     private int groupsPerSite = 1;
+    private SitemapReader sitemapReader = SitemapReader.NONE;
 
     @BeforeEach
     void batchOfTwoQueuedItems() {
@@ -101,6 +103,9 @@ class FetchPageTest {
 
     /** The wake-ups the fetch stage asked for: site and due time. */
     private final List<String> wakeUps = new java.util.ArrayList<>();
+
+    /** The URLs of the {@code url.fetched} events the stage asked for. */
+    private final List<String> fetchedEvents = new java.util.ArrayList<>();
 
     /** URLs whose bytes were already stored, so that their extraction was asked for inline. */
     private final List<String> reused = new java.util.ArrayList<>();
@@ -124,11 +129,16 @@ class FetchPageTest {
                 // One lane: the test's clock moves as its one fetcher sleeps.
                 .settings(FetchPage.Settings.DEFAULTS.withOptOut(optOut).withLanesPerSite(1).withCapture(capture)
                         .withGroupsPerSite(groupsPerSite))
-                .wake((site, at) -> wakeUps.add(site.value() + " " + at))
+                .wake((site, at) -> wakeUps.add(site.value() + " " + at)).sitemaps(sitemapReader)
                 .listener(new FetchPage.Listener() {
                     @Override
                     public void reused(NormalizedUrl url, byte[] body, String contentType, String sha, Instant at) {
                         reused.add(url.value());
+                    }
+
+                    @Override
+                    public void fetched(FetchRecord record, List<String> batchIds) {
+                        fetchedEvents.add(record.url());
                     }
                 })
                 .build();
@@ -1105,9 +1115,71 @@ class FetchPageTest {
                 return fetchPage.deadLettered(send(URL));
             }
             case "batch-cancelled" -> batches.markCancelled(BATCH, START);
+            case "sitemap-expanded" -> {
+                site.answer(URL.value(), ok(URL.value(), "<urlset/>"));
+                sitemapReader = new SitemapReader() {
+                    @Override
+                    public int maxBodyBytes() {
+                        return 50_000_000;
+                    }
+
+                    @Override
+                    public Ending read(FetchJob job, FetchJob at, FetchResult.Response response) {
+                        return new Ending(Reason.SITEMAP_EXPANDED, "listed " + response.body().length + " bytes");
+                    }
+                };
+                return runToEnd(fetchPage(), sendSitemap(URL));
+            }
+            case "sitemap-unreadable" -> {
+                site.answer(URL.value(), ok(URL.value(), "<urlset/>"));
+                return runToEnd(fetchPage, sendSitemap(URL));
+            }
+            case "sitemap-robots-disallowed" -> {
+                site.answer(ROBOTS, ok(ROBOTS, "User-agent: *\nDisallow: /page\n"));
+                return runToEnd(fetchPage, sendSitemap(URL));
+            }
+            case "sitemap-http-error" -> {
+                site.answer(URL.value(), status(URL.value(), 404));
+                return runToEnd(fetchPage, sendSitemap(URL));
+            }
             default -> throw new IllegalArgumentException("no setup for case " + name);
         }
         return runToEnd(fetchPage, send(URL));
+    }
+
+    @Test
+    void process_whenTheJobReadsASitemap_asksWithTheReadersBodyCapAndHandsItTheAnswerWithoutAnEvent() {
+        site.answer(URL.value(), ok(URL.value(), "<urlset/>"));
+        List<String> read = new java.util.ArrayList<>();
+        sitemapReader = new SitemapReader() {
+            @Override
+            public int maxBodyBytes() {
+                return 52_428_800;
+            }
+
+            @Override
+            public Ending read(FetchJob job, FetchJob at, FetchResult.Response response) {
+                read.add(at.request().value() + " " + new String(response.body(), java.nio.charset.StandardCharsets.UTF_8));
+                return new Ending(Reason.SITEMAP_EXPANDED, "listed 0 URLs");
+            }
+        };
+
+        runToEnd(fetchPage(), sendSitemap(URL));
+
+        assertEquals(List.of(URL.value() + " <urlset/>"), read);
+        assertEquals(java.util.OptionalInt.of(52_428_800), site.seen().getLast().request().maxBodyBytes());
+        assertEquals(List.of(), fetchedEvents, "no url.fetched for a sitemap");
+        assertEquals(ItemState.FETCHED, batches.item(BATCH, ItemKind.SITEMAP.key(URL)).orElseThrow().state());
+        assertEquals(ItemState.QUEUED, state(URL), "the page of the same URL is another item");
+    }
+
+    /** Adds {@code url} to the batch as a sitemap to read, and parks it as planning would. */
+    private FetchJob sendSitemap(NormalizedUrl url) {
+        batches.addEntries(BATCH, List.of(new io.spiderling.core.batch.ManifestEntry(9, url, ItemKind.SITEMAP)),
+                clock.instant());
+        frontier.park(BATCH, List.of(new Hop(url, io.spiderling.core.url.RequestUrl.parse(url.value()),
+                Optional.empty(), List.of(), Optional.of(io.spiderling.core.fetch.SitemapTask.named()))));
+        return lastSent();
     }
 
     private static FetchResult failure(FailureKind kind, String message) {
@@ -1122,7 +1194,9 @@ class FetchPageTest {
         FetchPage.Outcome outcome = runCase(name);
 
         assertEquals(ItemState.fromWireName(state), assertInstanceOf(FetchPage.Outcome.Ended.class, outcome).state());
-        InMemoryBatchStore.Item item = batches.item(BATCH, URL.urlHash()).orElseThrow();
+        boolean sitemap = name.startsWith("sitemap-");
+        InMemoryBatchStore.Item item = batches.item(BATCH, (sitemap ? ItemKind.SITEMAP : ItemKind.PAGE).key(URL))
+                .orElseThrow();
         assertEquals(ItemState.fromWireName(state), item.state(), name);
         assertEquals(Reason.ofCode(reason).orElseThrow(), item.reason(), name);
         if (detail == null) {
@@ -1132,6 +1206,11 @@ class FetchPageTest {
         }
         urls.find(URL.urlHash()).flatMap(UrlStore.UrlRecord::fetch).filter(r -> r.fetchedAt().equals(item.endedAt()))
                 .ifPresent(record -> assertEquals(item.reason(), record.reason(), name + ": the URL's row agrees"));
+        if (sitemap) {
+            assertEquals(Optional.empty(), urls.find(URL.urlHash()).flatMap(UrlStore.UrlRecord::fetch),
+                    name + ": a sitemap leaves the page's row alone");
+            assertTrue(blobs.isEmpty(), name + ": and stores no body");
+        }
     }
 
     @Test

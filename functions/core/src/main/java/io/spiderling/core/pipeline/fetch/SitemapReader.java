@@ -1,0 +1,53 @@
+package io.spiderling.core.pipeline.fetch;
+
+import io.spiderling.core.batch.ItemState;
+import io.spiderling.core.batch.Reason;
+import io.spiderling.core.fetch.FetchJob;
+import io.spiderling.core.fetch.FetchResult;
+import java.util.Objects;
+
+/**
+ * What the fetch stage does with a sitemap it fetched (ADR 19): takes what it lists into the job's batch, and says how
+ * the sitemap's item ends. The fetch stage asks for the sitemap as for any page (robots.txt, the rate, the SSRF guard,
+ * the retries), with {@link #maxBodyBytes} as its body cap, and stores neither its body nor a URL row for it.
+ */
+public interface SitemapReader {
+
+    /** A reader for a deployment that reads no sitemaps: their items fail, saying so. */
+    SitemapReader NONE = new SitemapReader() {
+        @Override
+        public int maxBodyBytes() {
+            return PROTOCOL_MAX_BYTES;
+        }
+
+        @Override
+        public Ending read(FetchJob job, FetchJob at, FetchResult.Response response) {
+            return new Ending(Reason.SITEMAP_UNREADABLE, "this deployment reads no sitemaps");
+        }
+    };
+
+    /** The protocol's "no larger than 50MB (52,428,800 bytes)", uncompressed. */
+    int PROTOCOL_MAX_BYTES = 52_428_800;
+
+    /** The most decoded bytes of a sitemap kept. */
+    int maxBodyBytes();
+
+    /**
+     * Takes what the sitemap that hop {@code at} of {@code job} fetched lists into the job's batch.
+     *
+     * @param response a 2xx answer
+     * @return how the sitemap's item ends
+     */
+    Ending read(FetchJob job, FetchJob at, FetchResult.Response response);
+
+    /** How a sitemap's item ends: read (its reason in state {@code fetched}) or not (in {@code failed}). */
+    record Ending(Reason reason, String detail) {
+        public Ending {
+            Objects.requireNonNull(reason, "reason");
+            Objects.requireNonNull(detail, "detail");
+            if (reason.state() != ItemState.FETCHED && reason.state() != ItemState.FAILED) {
+                throw new IllegalArgumentException("a read sitemap ends fetched or failed, not " + reason.code());
+            }
+        }
+    }
+}

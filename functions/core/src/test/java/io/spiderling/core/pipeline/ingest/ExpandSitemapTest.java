@@ -1,0 +1,148 @@
+package io.spiderling.core.pipeline.ingest;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.spiderling.core.batch.BatchHeader;
+import io.spiderling.core.batch.BatchItem;
+import io.spiderling.core.batch.BatchSource;
+import io.spiderling.core.batch.ItemKind;
+import io.spiderling.core.batch.ItemState;
+import io.spiderling.core.batch.ManifestEntry;
+import io.spiderling.core.batch.Reason;
+import io.spiderling.core.fetch.FetchJob;
+import io.spiderling.core.fetch.SitemapTask;
+import io.spiderling.core.frontier.Frontier;
+import io.spiderling.core.port.BatchStores;
+import io.spiderling.core.testing.CallLog;
+import io.spiderling.core.testing.InMemoryBatchOriginStore;
+import io.spiderling.core.testing.InMemoryBatchStore;
+import io.spiderling.core.testing.InMemoryBlobStore;
+import io.spiderling.core.testing.InMemoryFrontierStore;
+import io.spiderling.core.testing.InMemoryUrlStore;
+import io.spiderling.core.testing.RecordingFetchQueue;
+import io.spiderling.core.url.NormalizedUrl;
+import io.spiderling.core.url.UrlNormalizer;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** A fetched sitemap's list into its batch, through the uploaded manifest's path (ADR 19). */
+class ExpandSitemapTest {
+
+    private static final Instant NOW = Instant.parse("2026-11-28T07:00:00Z");
+    private static final Clock CLOCK = Clock.fixed(NOW, ZoneOffset.UTC);
+    private static final String BATCH = "sm1";
+    private static final NormalizedUrl SITEMAP = NormalizedUrl.parse("https://example.com/catalog/sitemap.xml");
+
+    private final CallLog log = new CallLog();
+    private final InMemoryBatchStore batches = new InMemoryBatchStore(log);
+    private final InMemoryFrontierStore frontierStore = new InMemoryFrontierStore();
+    private final RecordingFetchQueue queue = new RecordingFetchQueue(log);
+    private final ExpandSitemap expand = new ExpandSitemap(PlanningParts.builder().blobs(new InMemoryBlobStore(log))
+            .batches(BatchStores.of(batches, new InMemoryBatchOriginStore())).urls(new InMemoryUrlStore(log))
+            .frontier(new Frontier(frontierStore, queue, CLOCK, Frontier.Settings.DEFAULTS)).clock(CLOCK).build(),
+            UrlNormalizer.create(), ExpandSitemap.Settings.DEFAULTS);
+
+    @BeforeEach
+    void aBatchThatNamedOneSitemap() {
+        batches.createBatch(BatchHeader.builder().batchId(BATCH).total(1).source(BatchSource.HTTP).createdAt(NOW)
+                .build());
+        batches.addEntries(BATCH, List.of(new ManifestEntry(0, SITEMAP, ItemKind.SITEMAP)), NOW);
+    }
+
+    private static byte[] urlset(String... urls) {
+        StringBuilder xml = new StringBuilder("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+                + "<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n");
+        for (String url : urls) {
+            xml.append("<url><loc>").append(url).append("</loc></url>\n");
+        }
+        return xml.append("</urlset>\n").toString().getBytes(StandardCharsets.UTF_8);
+    }
+
+    private Map<String, BatchItem> items() {
+        return batches.items(BATCH, Optional.empty(), Optional.empty(), 100).items().stream()
+                .collect(Collectors.toMap(i -> i.kind().wireName() + " " + i.url(), i -> i));
+    }
+
+    @Test
+    void read_whenAUrlsetListsPagesOneTwiceAndOneElsewhere_addsEachOnceAndRefusesTheOther() {
+        byte[] body = urlset("https://example.com/catalog/a", "https://example.com/catalog/b",
+                "https://EXAMPLE.com/catalog/a", "https://other.example/x");
+
+        ExpandSitemap.Read read = expand.read(BATCH, SITEMAP, SITEMAP.value(), SitemapTask.named(), body,
+                "application/xml");
+
+        assertEquals(Reason.SITEMAP_EXPANDED, read.reason());
+        assertEquals("listed 3 URLs: 2 items, 1 duplicates, 1 refused", read.detail());
+        Map<String, BatchItem> items = items();
+        assertEquals(ItemState.QUEUED, items.get("page https://example.com/catalog/a").state());
+        assertEquals(ItemState.QUEUED, items.get("page https://example.com/catalog/b").state());
+        BatchItem refused = items.get("page https://other.example/x");
+        assertEquals(ItemState.INVALID, refused.state());
+        assertEquals(Optional.of("sitemap-other-site"), refused.detail());
+        assertEquals(1 + 3, batches.status(BATCH).orElseThrow().header().total(), "the sitemap and its three items");
+        List<String> sent = queue.sends().stream().flatMap(List::stream).map(FetchJob::url)
+                .map(NormalizedUrl::value).toList();
+        assertTrue(sent.contains("https://example.com/catalog/a"), sent.toString());
+    }
+
+    @Test
+    void read_whenTheSameSitemapIsReadAgainAfterACrash_countsItsListOnce() {
+        byte[] body = urlset("https://example.com/catalog/a", "https://example.com/catalog/b");
+        expand.read(BATCH, SITEMAP, SITEMAP.value(), SitemapTask.named(), body, "application/xml");
+
+        ExpandSitemap.Read again = expand.read(BATCH, SITEMAP, SITEMAP.value(), SitemapTask.named(), body,
+                "application/xml");
+
+        assertEquals(Reason.SITEMAP_EXPANDED, again.reason());
+        assertEquals(1 + 2, batches.status(BATCH).orElseThrow().header().total());
+        assertEquals(3, items().size());
+    }
+
+    @Test
+    void read_whenAnIndex_addsItsSitemapsAsSitemapItemsOneLevelDeeperAndParksThem() {
+        byte[] index = ("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+                + "<sitemapindex xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n"
+                + "<sitemap><loc>https://example.com/catalog/s1.xml</loc></sitemap>\n"
+                + "<sitemap><loc>https://example.com/catalog/s2.xml.gz</loc></sitemap>\n"
+                + "</sitemapindex>\n").getBytes(StandardCharsets.UTF_8);
+
+        ExpandSitemap.Read read = expand.read(BATCH, SITEMAP, SITEMAP.value(), SitemapTask.named(), index,
+                "application/xml");
+
+        assertEquals(Reason.SITEMAP_EXPANDED, read.reason());
+        assertEquals("an index of 2 sitemaps: 2 items, 0 duplicates, 0 refused", read.detail());
+        Map<String, BatchItem> items = items();
+        assertEquals(ItemState.QUEUED, items.get("sitemap https://example.com/catalog/s1.xml").state());
+        assertEquals(ItemState.QUEUED, items.get("sitemap https://example.com/catalog/s2.xml.gz").state());
+        List<FetchJob> sent = queue.sends().stream().flatMap(List::stream).toList();
+        assertEquals(Optional.of(new SitemapTask(1, List.of())), sent.getFirst().hop().sitemap(), sent.toString());
+        assertEquals(ItemKind.SITEMAP.key(sent.getFirst().url()), sent.getFirst().itemHash());
+    }
+
+    @Test
+    void read_whenTheBodyIsNoSitemap_failsItsItemSayingWhy() {
+        ExpandSitemap.Read read = expand.read(BATCH, SITEMAP, SITEMAP.value(), SitemapTask.named(),
+                "<html><title>Not found</title></html>".getBytes(StandardCharsets.UTF_8), "text/html");
+
+        assertEquals(Reason.SITEMAP_UNREADABLE, read.reason());
+        assertTrue(read.detail().startsWith("sitemap-"), read.detail());
+        assertEquals(1, items().size(), "nothing added");
+    }
+
+    @Test
+    void firstPosition_whenTwoSitemapsOfABatch_leavesRoomForEveryEntryOfEach() {
+        long a = ExpandSitemap.firstPosition(ItemKind.SITEMAP.key(SITEMAP));
+        long b = ExpandSitemap.firstPosition(ItemKind.SITEMAP.key(NormalizedUrl.parse("https://example.com/s2.xml")));
+
+        assertTrue(Math.abs(a - b) >= 1 << 24, a + " and " + b);
+    }
+}
