@@ -4,6 +4,7 @@ import io.spiderling.core.batch.ItemState;
 import io.spiderling.core.batch.Reason;
 import io.spiderling.core.fetch.FetchJob;
 import io.spiderling.core.fetch.FetchResult;
+import io.spiderling.core.sitemap.SitemapExpander;
 import java.util.Objects;
 
 /**
@@ -17,7 +18,7 @@ public interface SitemapReader {
     SitemapReader NONE = new SitemapReader() {
         @Override
         public int maxBodyBytes() {
-            return PROTOCOL_MAX_BYTES;
+            return SitemapExpander.Settings.PROTOCOL_MAX_BYTES;
         }
 
         @Override
@@ -25,9 +26,6 @@ public interface SitemapReader {
             return new Ending(Reason.SITEMAP_UNREADABLE, "this deployment reads no sitemaps");
         }
     };
-
-    /** The protocol's "no larger than 50MB (52,428,800 bytes)", uncompressed. */
-    int PROTOCOL_MAX_BYTES = 52_428_800;
 
     /** The most decoded bytes of a sitemap kept. */
     int maxBodyBytes();
