@@ -25,6 +25,7 @@ import io.spiderling.core.batch.ItemPage;
 import io.spiderling.core.batch.ItemKind;
 import io.spiderling.core.batch.ItemState;
 import io.spiderling.core.batch.Reason;
+import io.spiderling.core.batch.SitemapCounts;
 import io.spiderling.core.batch.Rejection;
 import io.spiderling.core.port.BatchHeaderStore;
 import io.spiderling.core.port.BatchItemStore;
@@ -343,19 +344,20 @@ public final class DynamoDbBatchStore implements BatchHeaderStore, BatchItemStor
     }
 
     @Override
-    public boolean addInvalid(String batchId, long position, String shown, String reason, Instant now) {
-        String key = ManifestLine.invalidItemKey(position);
+    public boolean addInvalid(String batchId, Invalid entry, Instant now) {
+        String key = ManifestLine.invalidItemKey(entry.position());
+        String shown = entry.shown();
         Map<String, AttributeValue> item = new HashMap<>(itemKey(batchId, key));
         item.put("batchId", s(batchId));
         // DynamoDB refuses empty strings; a line of only a BOM or spaces is blank, so shown is rarely empty
         item.put("url", s(shown.isEmpty() ? "(empty)" : shown));
         item.put("urlHash", s(key));
         item.put("state", s(ItemState.INVALID.wireName()));
-        item.put("reason", s(Reason.INVALID_URL.code()));
-        item.put("detail", s(reason));
+        item.put("reason", s(entry.reason().code()));
+        item.put("detail", s(entry.detail()));
         item.put("createdAt", n(now.toEpochMilli()));
         item.put("endedAt", n(now.toEpochMilli()));
-        item.put("pos", n(position));
+        item.put("pos", n(entry.position()));
         return Transactions.write(dynamo,
                 TransactWriteItem.builder().put(p -> p.tableName(table).item(item)
                         .conditionExpression("attribute_not_exists(pk)")).build(),
@@ -505,7 +507,8 @@ public final class DynamoDbBatchStore implements BatchHeaderStore, BatchItemStor
         return Optional.of(BatchStatus.builder().header(header).terminalCounts(counts)
                 .completedAt(instant(item, "completedAt")).cancelledAt(instant(item, "cancelledAt"))
                 .planning(planning).callback(callback)
-                .sitemapsReading((int) number(item, "sitemapsReading", 0)).build());
+                .sitemaps(new SitemapCounts((int) number(item, "sitemapsReading", 0),
+                        (int) number(item, "sitemapsRead", 0))).build());
     }
 
     /**

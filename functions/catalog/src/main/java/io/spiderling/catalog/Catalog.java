@@ -63,6 +63,9 @@ public final class Catalog {
             ConfigKeys.FETCH_MAX_REDIRECTS, ConfigKeys.FETCH_ROBOTS_AGENT, ConfigKeys.FETCH_ALLOW_LOOPBACK,
             ConfigKeys.FETCH_OPT_OUT_FILE, ConfigKeys.FETCH_RATE_OVERRIDES_FILE, ConfigKeys.FETCH_ROBOTS_RETRY_BASE,
             ConfigKeys.FETCH_THROTTLE_PAUSE, ConfigKeys.FETCH_RETRY_BASE, ConfigKeys.CAPTURE_ENABLED};
+    private static final ConfigKey<?>[] SITEMAPS = {ConfigKeys.SITEMAPS_MAX_BYTES,
+            ConfigKeys.SITEMAPS_MAX_URLS_PER_SITEMAP, ConfigKeys.SITEMAPS_MAX_INDEX_DEPTH,
+            ConfigKeys.SITEMAPS_MAX_PER_INDEX, ConfigKeys.SITEMAPS_MAX_PER_BATCH, ConfigKeys.SITEMAPS_MAX_URLS_PER_BATCH};
 
     // What each use case needs, as the composition root builds it; a function adds those of its handler's use cases.
 
@@ -103,9 +106,12 @@ public final class Catalog {
                 .objects(BucketPrefix.CONTENT, READ).sends(Queue.EVENTS);
     }
 
-    /** FetchPage: the polite GET, the body, the row, the wire capture; and extraction of a body it already had. */
+    /**
+     * FetchPage: the polite GET, the body, the row, the wire capture; and extraction of a body it already had, and the
+     * reading of a sitemap it fetched.
+     */
     private static FunctionSpec.Builder fetchPage(FunctionSpec.Builder b) {
-        return planning(extract(b)).settings(FETCH).objects(BucketPrefix.CONTENT, READ_WRITE)
+        return planning(extract(b)).settings(FETCH).settings(SITEMAPS).objects(BucketPrefix.CONTENT, READ_WRITE)
                 .objects(BucketPrefix.CAPTURE, WRITE).sends(Queue.WAKE);
     }
 

@@ -59,6 +59,17 @@ public final class ConfigKeys {
     public static final ConfigKey<Optional<String>> AUTH_CLIENTS_FILE = ConfigKey.optional("spiderling.auth.clients-file");
     public static final ConfigKey<Duration> AUTH_CLIENTS_CACHE = ConfigKey.duration("spiderling.auth.clients-cache");
 
+    // Sitemaps (ADR 19): what one sitemap, one index and one batch may hold.
+    public static final ConfigKey<Integer> SITEMAPS_MAX_BYTES = ConfigKey.integer("spiderling.sitemaps.max-bytes");
+    public static final ConfigKey<Integer> SITEMAPS_MAX_URLS_PER_SITEMAP =
+            ConfigKey.integer("spiderling.sitemaps.max-urls-per-sitemap");
+    public static final ConfigKey<Integer> SITEMAPS_MAX_INDEX_DEPTH =
+            ConfigKey.integer("spiderling.sitemaps.max-index-depth");
+    public static final ConfigKey<Long> SITEMAPS_MAX_PER_INDEX = ConfigKey.longValue("spiderling.sitemaps.max-per-index");
+    public static final ConfigKey<Long> SITEMAPS_MAX_PER_BATCH = ConfigKey.longValue("spiderling.sitemaps.max-per-batch");
+    public static final ConfigKey<Long> SITEMAPS_MAX_URLS_PER_BATCH =
+            ConfigKey.longValue("spiderling.sitemaps.max-urls-per-batch");
+
     // The fetch.
     public static final ConfigKey<String> FETCH_USER_AGENT = ConfigKey.string("spiderling.fetch.user-agent");
     public static final ConfigKey<Duration> FETCH_CONNECT_TIMEOUT = ConfigKey.duration("spiderling.fetch.connect-timeout");

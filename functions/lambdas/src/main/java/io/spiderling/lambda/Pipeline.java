@@ -68,6 +68,7 @@ import io.spiderling.core.port.RateStore;
 import io.spiderling.core.port.RobotsStore;
 import io.spiderling.core.port.UrlStore;
 import io.spiderling.core.robots.RobotsPolicy;
+import io.spiderling.core.sitemap.SitemapExpander;
 import io.spiderling.core.url.NormalizedUrl;
 import io.spiderling.core.url.SiteKey;
 import io.spiderling.core.url.UrlNormalizer;
@@ -589,10 +590,19 @@ public final class Pipeline implements AutoCloseable {
                         .withLanes(lanes.get())
                         .withCapture(config.get(ConfigKeys.CAPTURE_ENABLED)))
                 .listener(listener)
-                .sitemaps(sitemapReader(new ExpandSitemap(planning.get(), normalizer(),
-                        ExpandSitemap.Settings.DEFAULTS)))
+                .sitemaps(sitemapReader(new ExpandSitemap(planning.get(), normalizer(), sitemapSettings())))
                 .wake(new SqsWakeQueue(aws().sqs(), config.get(ConfigKeys.QUEUES_WAKE), clock))
                 .build();
+    }
+
+    /** The limits of sitemaps (ADR 19). */
+    private ExpandSitemap.Settings sitemapSettings() {
+        SitemapExpander.Settings files = SitemapExpander.Settings.builder()
+                .maxBytes(config.get(ConfigKeys.SITEMAPS_MAX_BYTES))
+                .maxUrlsPerSitemap(config.get(ConfigKeys.SITEMAPS_MAX_URLS_PER_SITEMAP))
+                .maxIndexDepth(config.get(ConfigKeys.SITEMAPS_MAX_INDEX_DEPTH)).build();
+        return new ExpandSitemap.Settings(files, config.get(ConfigKeys.SITEMAPS_MAX_URLS_PER_BATCH),
+                config.get(ConfigKeys.SITEMAPS_MAX_PER_INDEX), config.get(ConfigKeys.SITEMAPS_MAX_PER_BATCH));
     }
 
     /**

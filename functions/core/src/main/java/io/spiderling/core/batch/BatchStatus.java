@@ -12,23 +12,26 @@ import java.util.Optional;
  * @param cancelledAt when the client cancelled the batch; its unstarted URLs then end as {@code cancelled}
  * @param planning for an uploaded manifest, how far its planning has got; empty for a batch submitted with its URLs
  * @param callback where its notifications stand
- * @param sitemapsReading sitemaps whose lists are being taken into the batch (ADR 19): its total is not final while
- *     any is, since their items are counted as they are added
+ * @param sitemaps the sitemaps being read and read (ADR 19)
  */
 public record BatchStatus(BatchHeader header, Map<ItemState, Integer> terminalCounts, Optional<Instant> completedAt,
-        Optional<Instant> cancelledAt, Optional<PlanProgress> planning, CallbackState callback, int sitemapsReading) {
+        Optional<Instant> cancelledAt, Optional<PlanProgress> planning, CallbackState callback,
+        SitemapCounts sitemaps) {
 
     public BatchStatus {
         terminalCounts = Map.copyOf(terminalCounts);
         java.util.Objects.requireNonNull(callback, "callback");
-        if (sitemapsReading < 0) {
-            throw new IllegalArgumentException("sitemapsReading must not be negative, was " + sitemapsReading);
-        }
+        java.util.Objects.requireNonNull(sitemaps, "sitemaps");
+    }
+
+    /** Sitemaps whose lists are being taken into the batch: its total is not final while any is. */
+    public int sitemapsReading() {
+        return sitemaps.reading();
     }
 
     public BatchStatus(BatchHeader header, Map<ItemState, Integer> terminalCounts, Optional<Instant> completedAt,
             Optional<Instant> cancelledAt, Optional<PlanProgress> planning) {
-        this(header, terminalCounts, completedAt, cancelledAt, planning, CallbackState.NONE, 0);
+        this(header, terminalCounts, completedAt, cancelledAt, planning, CallbackState.NONE, SitemapCounts.NONE);
     }
 
     public BatchStatus(BatchHeader header, Map<ItemState, Integer> terminalCounts, Optional<Instant> completedAt,
@@ -53,7 +56,7 @@ public record BatchStatus(BatchHeader header, Map<ItemState, Integer> terminalCo
      * once planned for an upload.
      */
     public boolean planned() {
-        return sitemapsReading == 0
+        return sitemaps.reading() == 0
                 && (header.upload().isEmpty() || planning.map(PlanProgress::planned).orElse(false));
     }
 
@@ -77,7 +80,7 @@ public record BatchStatus(BatchHeader header, Map<ItemState, Integer> terminalCo
         return counts;
     }
 
-    /** Names each of the 6 parts where the value is made. */
+    /** Names each of the 7 parts where the value is made. */
     public static Builder builder() {
         return new Builder();
     }
@@ -90,10 +93,10 @@ public record BatchStatus(BatchHeader header, Map<ItemState, Integer> terminalCo
         private Optional<Instant> cancelledAt = Optional.empty();
         private Optional<PlanProgress> planning = Optional.empty();
         private CallbackState callback = CallbackState.NONE;
-        private int sitemapsReading;
+        private SitemapCounts sitemaps = SitemapCounts.NONE;
 
-        public Builder sitemapsReading(int value) {
-            sitemapsReading = value;
+        public Builder sitemaps(SitemapCounts value) {
+            sitemaps = value;
             return this;
         }
 
@@ -130,8 +133,7 @@ public record BatchStatus(BatchHeader header, Map<ItemState, Integer> terminalCo
         }
 
         public BatchStatus build() {
-            return new BatchStatus(header, terminalCounts, completedAt, cancelledAt, planning, callback,
-                    sitemapsReading);
+            return new BatchStatus(header, terminalCounts, completedAt, cancelledAt, planning, callback, sitemaps);
         }
     }
 }

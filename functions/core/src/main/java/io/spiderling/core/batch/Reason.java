@@ -49,6 +49,20 @@ public enum Reason {
     SITEMAP_EXPANDED("sitemap-expanded", ItemState.FETCHED),
     /** A sitemap was fetched but could not be read: not a sitemap, broken, too large. */
     SITEMAP_UNREADABLE("sitemap-unreadable", ItemState.FAILED),
+    /** The batch had read as many sitemaps as a batch may; this one's list was not taken in. */
+    SITEMAP_LIMIT("sitemap-limit", ItemState.FAILED),
+    /**
+     * A sitemap listed the URL with a {@code lastmod} no later than the fresh copy kept (ADR 19): the site was not
+     * asked. (A {@code lastmod} after the copy has the URL fetched again, however fresh the copy.)
+     */
+    SITEMAP_LASTMOD("sitemap-lastmod", ItemState.SKIPPED),
+    /**
+     * A sitemap listed a URL of another site, which no robots.txt of that site vouched for (the sitemaps protocol's
+     * cross-submit rule): not taken.
+     */
+    SITEMAP_OTHER_SITE("sitemap-other-site", ItemState.INVALID),
+    /** A sitemap listed a URL of its own site outside the directory the sitemap lives in: not taken. */
+    SITEMAP_OUTSIDE_PATH("sitemap-outside-path", ItemState.INVALID),
     /** The URL's fetch message failed too many times and went to the dead-letter queue. */
     DEAD_LETTER("dead-letter", ItemState.FAILED),
     /** The batch was cancelled before the URL was fetched. */

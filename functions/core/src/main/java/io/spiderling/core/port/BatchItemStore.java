@@ -8,6 +8,7 @@ import io.spiderling.core.url.NormalizedUrl;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 
 /**
@@ -63,11 +64,36 @@ public interface BatchItemStore {
     }
 
     /**
-     * Records a manifest line that holds no valid URL as an item that is {@code invalid} from the start, counted in
-     * the same write. Identified by its position, so recording it again changes nothing. Returns true when recorded
-     * now; false too, recording nothing, when the batch has no header.
+     * An entry of a batch that holds no URL Spiderling takes: a manifest line that is not a URL, or a sitemap's entry
+     * that the sitemaps protocol refuses.
+     *
+     * @param position the entry's position among the batch's items, which identifies it
+     * @param shown the entry as written
+     * @param reason why it is not taken: a reason whose state is {@code invalid}
+     * @param detail the same for people, e.g. {@code unsupported scheme: ftp}
      */
-    boolean addInvalid(String batchId, long position, String shown, String reason, Instant now);
+    record Invalid(long position, String shown, Reason reason, String detail) {
+        public Invalid {
+            Objects.requireNonNull(shown, "shown");
+            Objects.requireNonNull(reason, "reason");
+            Objects.requireNonNull(detail, "detail");
+            if (reason.state() != ItemState.INVALID) {
+                throw new IllegalArgumentException("an invalid entry's reason ends invalid, not " + reason.code());
+            }
+        }
+
+        /** A line that is not a URL Spiderling fetches ({@code invalid-url}). */
+        public static Invalid url(long position, String shown, String detail) {
+            return new Invalid(position, shown, Reason.INVALID_URL, detail);
+        }
+    }
+
+    /**
+     * Records an entry that holds no URL Spiderling takes as an item that is {@code invalid} from the start, counted
+     * in the same write. Identified by its position, so recording it again changes nothing. Returns true when
+     * recorded now; false too, recording nothing, when the batch has no header.
+     */
+    boolean addInvalid(String batchId, Invalid entry, Instant now);
 
     /**
      * Moves an item from {@code queued} to a terminal state and counts it, atomically. Counts nothing when the item

@@ -13,6 +13,7 @@ import io.spiderling.core.batch.ItemState;
 import io.spiderling.core.batch.Reason;
 import io.spiderling.core.batch.ManifestEntry;
 import io.spiderling.core.port.BatchItemStore.Added;
+import io.spiderling.core.port.BatchItemStore.Invalid;
 import io.spiderling.core.url.NormalizedUrl;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -107,8 +108,8 @@ public abstract class BatchItemStoreContract extends BatchPortsContract {
     void addInvalid_whenRecordedTwice_makesOneInvalidItemCountedOnce() {
         stores.headers().createBatch(uploadHeader());
 
-        assertTrue(items().addInvalid(batchId, 42, "ftp://x/", "unsupported scheme: ftp", CREATED));
-        assertFalse(items().addInvalid(batchId, 42, "ftp://x/", "unsupported scheme: ftp", LATER));
+        assertTrue(items().addInvalid(batchId, Invalid.url(42, "ftp://x/", "unsupported scheme: ftp"), CREATED));
+        assertFalse(items().addInvalid(batchId, Invalid.url(42, "ftp://x/", "unsupported scheme: ftp"), LATER));
 
         assertEquals(Map.of(ItemState.INVALID, 1), status().terminalCounts());
         List<BatchItem> invalid = items().items(batchId, Optional.of(ItemState.INVALID), Optional.empty(), 10)
@@ -122,10 +123,24 @@ public abstract class BatchItemStoreContract extends BatchPortsContract {
 
     @Test
     void addInvalid_whenBatchHasNoHeader_returnsFalseAndRecordsNothing() {
-        assertFalse(items().addInvalid(batchId, 42, "ftp://x/", "unsupported scheme: ftp", CREATED));
+        assertFalse(items().addInvalid(batchId, Invalid.url(42, "ftp://x/", "unsupported scheme: ftp"), CREATED));
 
         assertEquals(List.of(), drain(Optional.empty(), 10));
         assertEquals(Optional.empty(), stores.headers().status(batchId));
+    }
+
+    @Test
+    void addInvalid_keepsTheEntrysOwnReason() {
+        stores.headers().createBatch(uploadHeader());
+
+        assertTrue(items().addInvalid(batchId, new Invalid(7, "https://other.example/a",
+                Reason.SITEMAP_OTHER_SITE, "listed by https://example.com/sitemap.xml"), CREATED));
+
+        BatchItem item = items().items(batchId, Optional.of(ItemState.INVALID), Optional.empty(), 10).items()
+                .getFirst();
+        assertEquals(Optional.of(Reason.SITEMAP_OTHER_SITE), item.reason());
+        assertEquals(Optional.of("listed by https://example.com/sitemap.xml"), item.detail());
+        assertEquals(Map.of(ItemState.INVALID, 1), status().terminalCounts());
     }
 
     @Test

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.spiderling.core.batch.BatchStatus;
 import io.spiderling.core.batch.ChunkCounts;
 import io.spiderling.core.batch.PlanProgress;
+import io.spiderling.core.batch.SitemapCounts;
 import io.spiderling.core.batch.UploadFormat;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
@@ -61,7 +62,7 @@ public abstract class UploadPlanStoreContract extends BatchPortsContract {
 
         BatchStatus status = status();
         assertTrue(status.planned(), "both sitemaps read");
-        assertEquals(0, status.sitemapsReading());
+        assertEquals(new SitemapCounts(0, 2), status.sitemaps(), "none reading, two read, each once");
         assertEquals(48, status.header().total(), "the 3 submitted and what the two sitemaps listed");
         assertEquals(2 + 2, status.header().duplicates(), "the header's 2 and the first sitemap's 2");
         assertFalse(uploads().sitemapRead("no-such-batch", "sitemap-a", new ChunkCounts(1, 0), LATER));

@@ -11,6 +11,7 @@ import io.spiderling.core.batch.CallbackState;
 import io.spiderling.core.batch.ItemKind;
 import io.spiderling.core.batch.ItemState;
 import io.spiderling.core.batch.Reason;
+import io.spiderling.core.batch.SitemapCounts;
 import io.spiderling.core.batch.ChunkCounts;
 import io.spiderling.core.batch.ManifestEntry;
 import io.spiderling.core.batch.PlanProgress;
@@ -74,6 +75,8 @@ public final class InMemoryBatchStore implements BatchHeaderStore, BatchItemStor
     /** The sitemaps whose reading began, and how many each batch is reading now. */
     private final Set<String> sitemapsReading = new HashSet<>();
     private final Map<String, Integer> reading = new HashMap<>();
+    /** How many sitemaps each batch has read. */
+    private final Map<String, Integer> read = new HashMap<>();
     private final Map<String, String> shown = new HashMap<>();
 
     public InMemoryBatchStore(CallLog log) {
@@ -112,15 +115,14 @@ public final class InMemoryBatchStore implements BatchHeaderStore, BatchItemStor
     }
 
     @Override
-    public synchronized boolean addInvalid(String batchId, long position, String shown, String reason,
-            Instant now) {
-        log.record("BatchStore", "addInvalid", batchId + " " + position);
-        String key = key(batchId, ManifestLine.invalidItemKey(position));
+    public synchronized boolean addInvalid(String batchId, Invalid entry, Instant now) {
+        log.record("BatchStore", "addInvalid", batchId + " " + entry.position());
+        String key = key(batchId, ManifestLine.invalidItemKey(entry.position()));
         if (items.containsKey(key) || !batches.containsKey(batchId)) {
             return false;
         }
-        items.put(key, new Item(null, ItemState.INVALID, Reason.INVALID_URL, reason, now));
-        this.shown.put(key, shown);
+        items.put(key, new Item(null, ItemState.INVALID, entry.reason(), entry.detail(), now));
+        this.shown.put(key, entry.shown());
         batches.get(batchId).counts.merge(ItemState.INVALID, 1, Integer::sum);
         return true;
     }
@@ -168,6 +170,7 @@ public final class InMemoryBatchStore implements BatchHeaderStore, BatchItemStor
             return false;
         }
         reading.merge(batchId, -1, Integer::sum);
+        read.merge(batchId, 1, Integer::sum);
         batch.addedTotal += counts.items();
         batch.addedDuplicates += counts.duplicates();
         return true;
@@ -210,7 +213,8 @@ public final class InMemoryBatchStore implements BatchHeaderStore, BatchItemStor
                 .map(b -> BatchStatus.builder().header(withAdded(b)).terminalCounts(b.counts)
                         .completedAt(Optional.ofNullable(b.completedAt)).cancelledAt(Optional.ofNullable(b.cancelledAt))
                         .planning(b.header.upload().isPresent() ? Optional.of(b.planning) : Optional.empty())
-                        .callback(b.callback).sitemapsReading(reading.getOrDefault(batchId, 0)).build());
+                        .callback(b.callback).sitemaps(new SitemapCounts(reading.getOrDefault(batchId, 0),
+                                read.getOrDefault(batchId, 0))).build());
     }
 
     private static BatchHeader withAdded(Batch b) {

@@ -34,20 +34,27 @@ import java.util.stream.Collectors;
  * sitemap read again after a crash adds nothing; and the sitemap's own item ends only after all of it is in the batch,
  * so the batch cannot complete before its sitemaps are read.
  *
- * <p>Not yet: the {@code lastmod} skip ({@code LastmodSkip}), the count of sitemaps a batch has read as a limit (each
- * index is limited, not the batch), and reason codes of their own for refused entries.
+ * <p>A listed URL's {@code lastmod} goes to the planner with it ({@code sitemap-lastmod}); an entry the protocol
+ * refuses is an item with a reason of its own ({@code sitemap-other-site}, {@code sitemap-outside-path}).
  */
 public final class ExpandSitemap {
 
     /**
      * @param maxUrlsPerBatch how many items a batch may hold, sitemaps' URLs included
      * @param maxSitemapsPerIndex how many sitemaps one index may name
+     * @param maxSitemapsPerBatch how many sitemaps (indexes included) a batch may read
      */
-    public record Settings(SitemapExpander.Settings expander, long maxUrlsPerBatch, long maxSitemapsPerIndex) {
-        public static final Settings DEFAULTS = new Settings(SitemapExpander.Settings.DEFAULTS, 1_000_000, 1_000);
+    public record Settings(SitemapExpander.Settings expander, long maxUrlsPerBatch, long maxSitemapsPerIndex,
+            long maxSitemapsPerBatch) {
+        public static final Settings DEFAULTS = new Settings(SitemapExpander.Settings.DEFAULTS, 1_000_000, 1_000,
+                10_000);
 
         public Settings {
             Objects.requireNonNull(expander, "expander");
+            if (maxUrlsPerBatch < 1 || maxSitemapsPerIndex < 1 || maxSitemapsPerBatch < 1) {
+                throw new IllegalArgumentException("sitemap limits must be at least 1, were " + maxUrlsPerBatch + ", "
+                        + maxSitemapsPerIndex + ", " + maxSitemapsPerBatch);
+            }
         }
     }
 
@@ -85,8 +92,15 @@ public final class ExpandSitemap {
                 .orElseThrow(() -> new IllegalArgumentException("no batch " + batchId));
         SitemapSource source = new SitemapSource(RequestUrl.parse(requested),
                 task.namedBy().stream().map(RobotsOrigin::of).collect(Collectors.toSet()), task.indexDepth());
+        if (status.sitemaps().read() >= settings.maxSitemapsPerBatch()) {
+            return new Read(Reason.SITEMAP_LIMIT, "the batch has read " + status.sitemaps().read()
+                    + " sitemaps, its limit (" + settings.maxSitemapsPerBatch() + "); this one's list was not taken in");
+        }
+        // Sitemaps read at the same moment each see the same room: the limits hold to within what those list.
+        long sitemapsLeft = settings.maxSitemapsPerBatch() - status.sitemaps().read() - status.sitemaps().reading();
         SitemapExpander.Budget budget = new SitemapExpander.Budget(
-                Math.max(0, settings.maxUrlsPerBatch() - status.header().total()), settings.maxSitemapsPerIndex());
+                Math.max(0, settings.maxUrlsPerBatch() - status.header().total()),
+                Math.max(0, Math.min(settings.maxSitemapsPerIndex(), sitemapsLeft)));
         String key = ItemKind.SITEMAP.key(itemUrl);
         SitemapOutcome outcome = expander.expand(source, body, contentType == null ? "" : contentType, budget);
         if (!(outcome instanceof SitemapOutcome.Unreadable)) {
@@ -95,14 +109,15 @@ public final class ExpandSitemap {
             parts.batches().uploads().sitemapReading(batchId, key, parts.clock().instant());
         }
         return switch (outcome) {
-            case SitemapOutcome.Urls urls -> urls(batchId, key, status, urls);
+            case SitemapOutcome.Urls urls -> urls(batchId, key, status, source, urls);
             case SitemapOutcome.Index index -> index(batchId, key, task, index);
             case SitemapOutcome.Unreadable bad -> new Read(Reason.SITEMAP_UNREADABLE,
                     bad.why().wireName() + ": " + bad.detail());
         };
     }
 
-    private Read urls(String batchId, String key, BatchStatus status, SitemapOutcome.Urls urls) {
+    private Read urls(String batchId, String key, BatchStatus status, SitemapSource source,
+            SitemapOutcome.Urls urls) {
         Instant now = parts.clock().instant();
         ManifestGroups run = new ManifestGroups(parts, ItemPlanner.Batch.of(batchId, Optional.of(status)), now);
         long first = firstPosition(key);
@@ -110,12 +125,13 @@ public final class ExpandSitemap {
         for (SitemapEntry entry : urls.accepted()) {
             long position = first + at++;
             switch (normalizer.normalize(entry.url())) {
-                case NormalizationResult.Accepted accepted -> run.add(position, accepted);
-                case NormalizationResult.Rejected rejected -> run.invalid(position, entry.url(), rejected.reason());
+                case NormalizationResult.Accepted accepted -> run.add(position, accepted, entry.lastmod());
+                case NormalizationResult.Rejected rejected ->
+                        run.invalid(BatchItemStore.Invalid.url(position, entry.url(), rejected.reason()));
             }
         }
         for (RefusedEntry refused : urls.refused()) {
-            run.invalid(first + at++, refused.url(), refused.reason().wireName());
+            run.invalid(invalid(first + at++, source, refused));
         }
         ManifestGroups.Planned planned = run.finish();
         parts.batches().uploads().sitemapRead(batchId, key, planned.chunkCounts(), now);
@@ -161,6 +177,19 @@ public final class ExpandSitemap {
         return new Read(Reason.SITEMAP_EXPANDED, "an index of " + index.sitemaps().size() + " sitemaps: " + items
                 + " items, " + duplicates + " duplicates, " + (index.refused().size() + refusedChildren) + " refused"
                 + leftOut(index.limit()));
+    }
+
+    /** An entry the sitemaps protocol refuses, as an item that says why. */
+    static BatchItemStore.Invalid invalid(long position, SitemapSource source, RefusedEntry refused) {
+        String sitemap = source.url().value();
+        return switch (refused.reason()) {
+            case INVALID_URL -> BatchItemStore.Invalid.url(position, refused.url(),
+                    "listed by " + sitemap + ": not an absolute http(s) URL without user info");
+            case OTHER_SITE -> new BatchItemStore.Invalid(position, refused.url(), Reason.SITEMAP_OTHER_SITE,
+                    "listed by " + sitemap + ", of another site, whose robots.txt does not name the sitemap");
+            case OUTSIDE_PATH -> new BatchItemStore.Invalid(position, refused.url(), Reason.SITEMAP_OUTSIDE_PATH,
+                    "listed by " + sitemap + ", outside its directory " + source.directory());
+        };
     }
 
     /**

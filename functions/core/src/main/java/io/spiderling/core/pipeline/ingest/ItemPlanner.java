@@ -11,6 +11,7 @@ import io.spiderling.core.port.BatchStores;
 import io.spiderling.core.port.UrlStore;
 import io.spiderling.core.recrawl.RecrawlPolicy;
 import io.spiderling.core.robots.RobotsOrigin;
+import io.spiderling.core.sitemap.LastmodSkip;
 import io.spiderling.core.url.NormalizationResult.Accepted;
 import io.spiderling.core.url.NormalizedUrl;
 import java.time.Duration;
@@ -103,6 +104,18 @@ public final class ItemPlanner {
      * @param spelled distinct URLs whose items are queued, each in the spelling to request
      */
     Counts plan(Batch batch, List<Accepted> spelled, Frontier.Parking parking, Instant now) {
+        return plan(batch, spelled, Map.of(), parking, now);
+    }
+
+    /**
+     * As {@link #plan(Batch, List, Frontier.Parking, Instant)}, for URLs a sitemap listed with a {@code lastmod}
+     * (ADR 19): a fresh copy fetched at or after its URL's {@code lastmod} ends the item as {@code sitemap-lastmod};
+     * one fetched before it does not stand, and the URL is fetched again ({@link LastmodSkip}).
+     *
+     * @param lastmods the {@code lastmod} of each URL that has one, by URL hash
+     */
+    Counts plan(Batch batch, List<Accepted> spelled, Map<String, Instant> lastmods, Frontier.Parking parking,
+            Instant now) {
         String batchId = batch.id();
         if (spelled.isEmpty()) {
             return Counts.NONE;
@@ -125,9 +138,18 @@ public final class ItemPlanner {
                 // Counted nowhere: neither planned now nor skipped, it ended with the batch's own fetch.
                 tracker.finish(batchId, url.urlHash(), own.get().reason(), "recorded at " + own.get().fetchedAt(), now);
             } else if (RecrawlPolicy.fresh(last, batch.window(), now)) {
-                tracker.finish(batchId, url.urlHash(), Reason.FRESH_COPY,
-                        "fresh copy fetched at " + last.get().fetchedAt(), now);
-                skipped++;
+                Optional<Instant> lastmod = Optional.ofNullable(lastmods.get(url.urlHash()));
+                if (lastmod.isEmpty()) {
+                    tracker.finish(batchId, url.urlHash(), Reason.FRESH_COPY,
+                            "fresh copy fetched at " + last.get().fetchedAt(), now);
+                    skipped++;
+                } else if (LastmodSkip.skip(lastmod, last, Optional.of(batch.window()), now)) {
+                    tracker.finish(batchId, url.urlHash(), Reason.SITEMAP_LASTMOD, "fresh copy fetched at "
+                            + last.get().fetchedAt() + ", not before the sitemap's lastmod " + lastmod.get(), now);
+                    skipped++;
+                } else {
+                    toClaim.add(a); // the site says the page changed since the copy: a lastmod only brings a fetch on
+                }
             } else {
                 toClaim.add(a);
             }

@@ -12,6 +12,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * Plans a stream of a batch's entries, each known by its position, in groups of {@value ItemPlanner#GROUP}: the
@@ -37,6 +38,8 @@ final class ManifestGroups {
     private final Map<String, ManifestEntry> group = new LinkedHashMap<>();
     /** Each URL of the group in the spelling its first entry gave: the one requested. */
     private final Map<String, NormalizationResult.Accepted> spelled = new HashMap<>();
+    /** The {@code lastmod} a sitemap gave the group's URLs, by URL hash (its first entry's). */
+    private final Map<String, Instant> lastmods = new HashMap<>();
     private int items;
     private int duplicates;
     private ItemPlanner.Counts counts = ItemPlanner.Counts.NONE;
@@ -49,20 +52,26 @@ final class ManifestGroups {
         this.now = now;
     }
 
-    /** An entry that holds no URL Spiderling fetches: an item {@code invalid} from the start. */
-    void invalid(long position, String shown, String reason) {
-        parts.batches().items().addInvalid(batchId, position, shown, reason, now);
+    /** An entry that holds no URL Spiderling takes: an item {@code invalid} from the start. */
+    void invalid(BatchItemStore.Invalid entry) {
+        parts.batches().items().addInvalid(batchId, entry, now);
         items++;
     }
 
     /** A URL to plan. */
     void add(long position, NormalizationResult.Accepted accepted) {
+        add(position, accepted, Optional.empty());
+    }
+
+    /** A URL a sitemap listed, with the {@code lastmod} it gave, to plan. */
+    void add(long position, NormalizationResult.Accepted accepted, Optional<Instant> lastmod) {
         NormalizedUrl url = accepted.url();
         if (group.putIfAbsent(url.urlHash(), new ManifestEntry(position, url)) != null) {
             duplicates++; // a second spelling within the group: the first entry holds the item
             return;
         }
         spelled.put(url.urlHash(), accepted);
+        lastmod.ifPresent(at -> lastmods.put(url.urlHash(), at));
         if (group.size() >= ItemPlanner.GROUP) {
             flush();
         }
@@ -94,6 +103,7 @@ final class ManifestGroups {
             }
         }
         spelled.clear();
-        counts = counts.plus(parts.planner().plan(batch, toPlan, parking, now));
+        counts = counts.plus(parts.planner().plan(batch, toPlan, Map.copyOf(lastmods), parking, now));
+        lastmods.clear();
     }
 }

@@ -7,6 +7,7 @@ import io.spiderling.core.batch.PlanProgress;
 import io.spiderling.core.batch.UploadFormat;
 import io.spiderling.core.content.BucketKeys;
 import io.spiderling.core.pipeline.BatchTracker;
+import io.spiderling.core.port.BatchItemStore.Invalid;
 import io.spiderling.core.port.PendingPlans;
 import io.spiderling.core.port.PlanQueue;
 import io.spiderling.core.url.NormalizationResult;
@@ -298,12 +299,13 @@ public final class PlanUpload {
     private void accept(ManifestGroups run, UploadFormat format, ManifestChunks.Line line) {
         switch (ManifestLine.parse(format, line)) {
             case ManifestLine.Parsed.Blank blank -> { }
-            case ManifestLine.Parsed.Invalid invalid -> run.invalid(line.position(), invalid.shown(), invalid.reason());
+            case ManifestLine.Parsed.Invalid invalid ->
+                    run.invalid(Invalid.url(line.position(), invalid.shown(), invalid.reason()));
             case ManifestLine.Parsed.Url url -> {
                 switch (normalizer.normalize(url.raw())) {
                     case NormalizationResult.Accepted accepted -> run.add(line.position(), accepted);
                     case NormalizationResult.Rejected rejected ->
-                            run.invalid(line.position(), url.raw(), rejected.reason());
+                            run.invalid(Invalid.url(line.position(), url.raw(), rejected.reason()));
                 }
             }
         }

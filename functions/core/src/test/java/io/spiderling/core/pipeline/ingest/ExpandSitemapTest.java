@@ -46,10 +46,12 @@ class ExpandSitemapTest {
     private final InMemoryBatchStore batches = new InMemoryBatchStore(log);
     private final InMemoryFrontierStore frontierStore = new InMemoryFrontierStore();
     private final RecordingFetchQueue queue = new RecordingFetchQueue(log);
-    private final ExpandSitemap expand = new ExpandSitemap(PlanningParts.builder().blobs(new InMemoryBlobStore(log))
-            .batches(BatchStores.of(batches, new InMemoryBatchOriginStore())).urls(new InMemoryUrlStore(log))
-            .frontier(new Frontier(frontierStore, queue, CLOCK, Frontier.Settings.DEFAULTS)).clock(CLOCK).build(),
-            UrlNormalizer.create(), ExpandSitemap.Settings.DEFAULTS);
+    private final InMemoryUrlStore urls = new InMemoryUrlStore(log);
+    private final PlanningParts parts = PlanningParts.builder().blobs(new InMemoryBlobStore(log))
+            .batches(BatchStores.of(batches, new InMemoryBatchOriginStore())).urls(urls)
+            .frontier(new Frontier(frontierStore, queue, CLOCK, Frontier.Settings.DEFAULTS)).clock(CLOCK).build();
+    private final ExpandSitemap expand = new ExpandSitemap(parts, UrlNormalizer.create(),
+            ExpandSitemap.Settings.DEFAULTS);
 
     @BeforeEach
     void aBatchThatNamedOneSitemap() {
@@ -75,20 +77,26 @@ class ExpandSitemapTest {
     @Test
     void read_whenAUrlsetListsPagesOneTwiceAndOneElsewhere_addsEachOnceAndRefusesTheOther() {
         byte[] body = urlset("https://example.com/catalog/a", "https://example.com/catalog/b",
-                "https://EXAMPLE.com/catalog/a", "https://other.example/x");
+                "https://EXAMPLE.com/catalog/a", "https://other.example/x", "https://example.com/admin/y");
 
         ExpandSitemap.Read read = expand.read(BATCH, SITEMAP, SITEMAP.value(), SitemapTask.named(), body,
                 "application/xml");
 
         assertEquals(Reason.SITEMAP_EXPANDED, read.reason());
-        assertEquals("listed 3 URLs: 2 items, 1 duplicates, 1 refused", read.detail());
+        assertEquals("listed 3 URLs: 2 items, 1 duplicates, 2 refused", read.detail());
         Map<String, BatchItem> items = items();
         assertEquals(ItemState.QUEUED, items.get("page https://example.com/catalog/a").state());
         assertEquals(ItemState.QUEUED, items.get("page https://example.com/catalog/b").state());
-        BatchItem refused = items.get("page https://other.example/x");
-        assertEquals(ItemState.INVALID, refused.state());
-        assertEquals(Optional.of("sitemap-other-site"), refused.detail());
-        assertEquals(1 + 3, batches.status(BATCH).orElseThrow().header().total(), "the sitemap and its three items");
+        BatchItem otherSite = items.get("page https://other.example/x");
+        assertEquals(ItemState.INVALID, otherSite.state());
+        assertEquals(Optional.of(Reason.SITEMAP_OTHER_SITE), otherSite.reason());
+        assertEquals(Optional.of("listed by https://example.com/catalog/sitemap.xml, of another site, whose robots.txt"
+                + " does not name the sitemap"), otherSite.detail());
+        BatchItem outside = items.get("page https://example.com/admin/y");
+        assertEquals(Optional.of(Reason.SITEMAP_OUTSIDE_PATH), outside.reason());
+        assertEquals(Optional.of("listed by https://example.com/catalog/sitemap.xml, outside its directory /catalog/"),
+                outside.detail());
+        assertEquals(1 + 4, batches.status(BATCH).orElseThrow().header().total(), "the sitemap and its four items");
         List<String> sent = queue.sends().stream().flatMap(List::stream).map(FetchJob::url)
                 .map(NormalizedUrl::value).toList();
         assertTrue(sent.contains("https://example.com/catalog/a"), sent.toString());
@@ -126,6 +134,55 @@ class ExpandSitemapTest {
         List<FetchJob> sent = queue.sends().stream().flatMap(List::stream).toList();
         assertEquals(Optional.of(new SitemapTask(1, List.of())), sent.getFirst().hop().sitemap(), sent.toString());
         assertEquals(ItemKind.SITEMAP.key(sent.getFirst().url()), sent.getFirst().itemHash());
+    }
+
+    @Test
+    void read_whenEntriesHaveLastmods_skipsAFreshCopyNotOlderAndFetchesOneTheSiteSaysChangedSince() {
+        Instant copy = NOW.minus(java.time.Duration.ofMinutes(10)); // fresh in the default hour
+        for (String page : List.of("unchanged", "changed", "no-lastmod", "stale")) {
+            NormalizedUrl url = NormalizedUrl.parse("https://example.com/catalog/" + page);
+            urls.recordFetch(io.spiderling.core.fetch.FetchRecord.builder(url.urlHash(), url.value(), ItemState.FETCHED,
+                    page.equals("stale") ? NOW.minus(java.time.Duration.ofHours(3)) : copy).build());
+        }
+        byte[] body = ("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+                + "<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n"
+                + "<url><loc>https://example.com/catalog/unchanged</loc><lastmod>2026-11-01</lastmod></url>\n"
+                + "<url><loc>https://example.com/catalog/changed</loc><lastmod>2026-11-28T06:55:00Z</lastmod></url>\n"
+                + "<url><loc>https://example.com/catalog/no-lastmod</loc></url>\n"
+                + "<url><loc>https://example.com/catalog/stale</loc><lastmod>2026-11-01</lastmod></url>\n"
+                + "</urlset>\n").getBytes(StandardCharsets.UTF_8);
+
+        expand.read(BATCH, SITEMAP, SITEMAP.value(), SitemapTask.named(), body, "application/xml");
+
+        Map<String, BatchItem> items = items();
+        BatchItem unchanged = items.get("page https://example.com/catalog/unchanged");
+        assertEquals(ItemState.SKIPPED, unchanged.state());
+        assertEquals(Optional.of(Reason.SITEMAP_LASTMOD), unchanged.reason());
+        assertEquals(Optional.of("fresh copy fetched at " + copy + ", not before the sitemap's lastmod"
+                + " 2026-11-01T00:00:00Z"), unchanged.detail());
+        assertEquals(ItemState.QUEUED, items.get("page https://example.com/catalog/changed").state(),
+                "the site says it changed after the copy: fetched again, fresh or not");
+        assertEquals(Optional.of(Reason.FRESH_COPY), items.get("page https://example.com/catalog/no-lastmod").reason());
+        assertEquals(ItemState.QUEUED, items.get("page https://example.com/catalog/stale").state(),
+                "a lastmod never holds back a fetch the batch's window asks for");
+    }
+
+    @Test
+    void read_whenTheBatchHasReadItsLimitOfSitemaps_takesNothingAndSaysWhichLimit() {
+        ExpandSitemap one = new ExpandSitemap(parts, UrlNormalizer.create(), new ExpandSitemap.Settings(
+                io.spiderling.core.sitemap.SitemapExpander.Settings.DEFAULTS, 1_000_000, 1_000, 1));
+        one.read(BATCH, SITEMAP, SITEMAP.value(), SitemapTask.named(), urlset("https://example.com/catalog/a"),
+                "application/xml");
+        NormalizedUrl second = NormalizedUrl.parse("https://example.com/catalog/second.xml");
+        batches.addEntries(BATCH, List.of(new ManifestEntry(1, second, ItemKind.SITEMAP)), NOW);
+
+        ExpandSitemap.Read read = one.read(BATCH, second, second.value(), SitemapTask.named(),
+                urlset("https://example.com/catalog/b"), "application/xml");
+
+        assertEquals(Reason.SITEMAP_LIMIT, read.reason());
+        assertEquals("the batch has read 1 sitemaps, its limit (1); this one's list was not taken in", read.detail());
+        assertEquals(List.of("page https://example.com/catalog/a", "sitemap " + second.value(),
+                "sitemap " + SITEMAP.value()), items().keySet().stream().sorted().toList(), "nothing of the second");
     }
 
     @Test
