@@ -405,16 +405,25 @@ public final class DynamoDbBatchStore implements BatchHeaderStore, BatchItemStor
     }
 
     @Override
-    public boolean sitemapReading(String batchId, String sitemapKey, Instant at) {
+    public SitemapBegin sitemapReading(String batchId, String sitemapKey, long maxSitemaps, Instant at) {
         Map<String, AttributeValue> marker = new HashMap<>(Map.of("pk", s("B#" + batchId + "#chunks"),
                 "sk", s("S#" + sitemapKey + "#reading")));
         marker.put("at", n(at.toEpochMilli()));
-        return Transactions.write(dynamo,
+        // sitemapsBegun only grows (every begun sitemap is read or failed, never un-begun), so the condition makes
+        // the limit exact: the header's update serializes sitemaps begun at the same moment.
+        Optional<List<CancellationReason>> refused = Transactions.write(dynamo,
                 TransactWriteItem.builder().put(p -> p.tableName(table).item(marker)
                         .conditionExpression("attribute_not_exists(pk)")).build(),
                 TransactWriteItem.builder().update(u -> u.tableName(table).key(headerKey(batchId))
-                        .updateExpression("ADD sitemapsReading :one").conditionExpression("attribute_exists(pk)")
-                        .expressionAttributeValues(Map.of(":one", n(1)))).build()).isEmpty();
+                        .updateExpression("ADD sitemapsReading :one, sitemapsBegun :one")
+                        .conditionExpression("attribute_exists(pk) AND (attribute_not_exists(sitemapsBegun)"
+                                + " OR sitemapsBegun < :max)")
+                        .expressionAttributeValues(Map.of(":one", n(1), ":max", n(maxSitemaps)))).build());
+        if (refused.isEmpty()) {
+            return SitemapBegin.BEGUN;
+        }
+        return Transactions.CONDITION_FAILED.equals(refused.get().getFirst().code()) ? SitemapBegin.BEGUN_BEFORE
+                : SitemapBegin.OVER_LIMIT;
     }
 
     @Override

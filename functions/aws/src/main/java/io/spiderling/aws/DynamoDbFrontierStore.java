@@ -757,6 +757,7 @@ public final class DynamoDbFrontierStore implements FrontierStore {
         }
         e.hop().sitemap().ifPresent(task -> m.put("sitemap", AttributeValue.fromM(Map.of("depth",
                 n(task.indexDepth()), "namedBy", AttributeValue.fromL(task.namedBy().stream().map(Attrs::s).toList())))));
+        e.hop().lastmod().ifPresent(lastmod -> m.put("lastmod", n(lastmod.toEpochMilli())));
         return m;
     }
 
@@ -768,6 +769,9 @@ public final class DynamoDbFrontierStore implements FrontierStore {
                 Optional.ofNullable(item.get("sitemap")).map(AttributeValue::m).map(m -> new SitemapTask(
                         Integer.parseInt(m.get("depth").n()), m.get("namedBy").l().stream().map(AttributeValue::s)
                         .toList())));
+        if (item.containsKey("lastmod")) {
+            hop = hop.withLastmod(Instant.ofEpochMilli(number(item, "lastmod", 0)));
+        }
         return FrontierEntry.builder().batchId(string(item, "batchId").orElseThrow()).hop(hop)
                 .attempt((int) number(item, "attempt", 0)).order(number(item, "order", 0))
                 .notBefore(Instant.ofEpochMilli(number(item, "notBefore", 0))).send((int) number(item, "send", 0))

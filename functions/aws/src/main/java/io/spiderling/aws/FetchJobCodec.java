@@ -46,6 +46,7 @@ public final class FetchJobCodec {
             ObjectNode sitemap = node.putObject("sitemap").put("depth", task.indexDepth());
             task.namedBy().forEach(sitemap.putArray("namedBy")::add);
         });
+        job.hop().lastmod().ifPresent(lastmod -> node.put("lastmod", lastmod.toString()));
         return node.toString();
     }
 
@@ -87,6 +88,13 @@ public final class FetchJobCodec {
         }
         String request = node.hasNonNull("request") ? text(node, "request") : url;
         Hop hop = new Hop(NormalizedUrl.parse(url), RequestUrl.parse(request), origin, via, sitemap(node));
+        if (node.hasNonNull("lastmod")) {
+            try {
+                hop = hop.withLastmod(java.time.Instant.parse(text(node, "lastmod")));
+            } catch (java.time.format.DateTimeParseException e) {
+                throw new IllegalArgumentException("fetch job's \"lastmod\" must be an ISO-8601 instant", e);
+            }
+        }
         return new FetchJob(batchId, hop, attempt.intValue(), send == null ? 1 : send.intValue(),
                 partition == null ? 0 : partition.intValue());
     }

@@ -49,6 +49,17 @@ class FetchJobCodecTest {
     }
 
     @Test
+    void decode_whenASitemapDatedThePage_roundTripsItsLastmod() {
+        FetchJob job = new FetchJob("b", Hop.of(NormalizedUrl.parse("https://example.com/p"))
+                .withLastmod(java.time.Instant.parse("2026-11-01T10:00:00Z")), 1, 1);
+
+        String body = FetchJobCodec.encode(job);
+
+        assertEquals(job, FetchJobCodec.decode(body));
+        assertTrue(body.contains("\"lastmod\":\"2026-11-01T10:00:00Z\""), body);
+    }
+
+    @Test
     void decode_whenJobOfAnEntryInAPartition_roundTripsThePartition() {
         FetchJob job = new FetchJob("b", Hop.of(NormalizedUrl.parse("https://example.com/p")), 1, 2, 7);
 

@@ -65,7 +65,7 @@ public final class ConfigKeys {
             ConfigKey.integer("spiderling.sitemaps.max-urls-per-sitemap");
     public static final ConfigKey<Integer> SITEMAPS_MAX_INDEX_DEPTH =
             ConfigKey.integer("spiderling.sitemaps.max-index-depth");
-    public static final ConfigKey<Long> SITEMAPS_MAX_PER_INDEX = ConfigKey.longValue("spiderling.sitemaps.max-per-index");
+    public static final ConfigKey<Integer> SITEMAPS_MAX_PER_INDEX = ConfigKey.integer("spiderling.sitemaps.max-per-index");
     public static final ConfigKey<Long> SITEMAPS_MAX_PER_BATCH = ConfigKey.longValue("spiderling.sitemaps.max-per-batch");
     public static final ConfigKey<Long> SITEMAPS_MAX_URLS_PER_BATCH =
             ConfigKey.longValue("spiderling.sitemaps.max-urls-per-batch");

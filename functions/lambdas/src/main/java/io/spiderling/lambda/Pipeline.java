@@ -600,9 +600,10 @@ public final class Pipeline implements AutoCloseable {
         SitemapExpander.Settings files = SitemapExpander.Settings.builder()
                 .maxBytes(config.get(ConfigKeys.SITEMAPS_MAX_BYTES))
                 .maxUrlsPerSitemap(config.get(ConfigKeys.SITEMAPS_MAX_URLS_PER_SITEMAP))
-                .maxIndexDepth(config.get(ConfigKeys.SITEMAPS_MAX_INDEX_DEPTH)).build();
+                .maxIndexDepth(config.get(ConfigKeys.SITEMAPS_MAX_INDEX_DEPTH))
+                .maxSitemapsPerIndex(config.get(ConfigKeys.SITEMAPS_MAX_PER_INDEX)).build();
         return new ExpandSitemap.Settings(files, config.get(ConfigKeys.SITEMAPS_MAX_URLS_PER_BATCH),
-                config.get(ConfigKeys.SITEMAPS_MAX_PER_INDEX), config.get(ConfigKeys.SITEMAPS_MAX_PER_BATCH));
+                config.get(ConfigKeys.SITEMAPS_MAX_PER_BATCH));
     }
 
     /**

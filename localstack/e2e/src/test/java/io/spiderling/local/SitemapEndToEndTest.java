@@ -103,7 +103,7 @@ class SitemapEndToEndTest {
             assertEquals("robots-disallowed", items.get("page /private/secret").get("reason").asText());
             JsonNode refused = items.values().stream().filter(i -> i.get("state").asText().equals("invalid"))
                     .findFirst().orElseThrow();
-            assertEquals("sitemap-other-site", refused.get("detail").asText());
+            assertEquals("sitemap-other-site", refused.get("reason").asText(), refused.toString());
             assertEquals(9, status.get("total").asInt(), status.toString());
 
             List<RecordedRequest> log = site.requests();

@@ -4,6 +4,7 @@ import io.spiderling.core.url.NormalizationResult;
 import io.spiderling.core.url.NormalizedUrl;
 import io.spiderling.core.url.RequestUrl;
 import io.spiderling.core.url.SiteKey;
+import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -21,27 +22,85 @@ import java.util.Optional;
  *     batch's URL it started from, whose item (and claim) the job ends; empty at a batch URL's first hop
  * @param via the URLs requested on the way, in order: the hops already answered, which a chain that resumes does not
  *     ask again
- * @param sitemap present when the job reads a sitemap rather than fetching a page (ADR 19); its redirects keep it
+ * @param purpose a page to fetch, or a sitemap to read (ADR 19)
  */
 public record Hop(NormalizedUrl url, RequestUrl request, Optional<NormalizedUrl> origin, List<String> via,
-        Optional<SitemapTask> sitemap) {
+        Purpose purpose) {
+
+    /** What the job is for. */
+    public sealed interface Purpose {
+        /** A page that no sitemap dated. */
+        Page PAGE = new Page(Optional.empty());
+
+        /**
+         * A page to fetch.
+         *
+         * @param lastmod the {@code lastmod} a sitemap of the batch gave it: a copy fetched before it is not fresh
+         *     for this job, however young ({@code LastmodSkip}); a redirect's target does not keep it
+         */
+        record Page(Optional<Instant> lastmod) implements Purpose {
+            public Page {
+                Objects.requireNonNull(lastmod, "lastmod");
+            }
+        }
+
+        /** A sitemap to read; its redirects keep it. */
+        record Sitemap(SitemapTask task) implements Purpose {
+            public Sitemap {
+                Objects.requireNonNull(task, "task");
+            }
+        }
+    }
 
     public Hop {
         Objects.requireNonNull(url, "url");
         Objects.requireNonNull(request, "request");
         Objects.requireNonNull(origin, "origin");
         via = List.copyOf(via);
-        Objects.requireNonNull(sitemap, "sitemap");
+        Objects.requireNonNull(purpose, "purpose");
+    }
+
+    /** A hop of a page, or of the sitemap {@code sitemap} names. */
+    public Hop(NormalizedUrl url, RequestUrl request, Optional<NormalizedUrl> origin, List<String> via,
+            Optional<SitemapTask> sitemap) {
+        this(url, request, origin, via, sitemap.<Purpose>map(Purpose.Sitemap::new).orElse(Purpose.PAGE));
     }
 
     /** A hop of a page. */
     public Hop(NormalizedUrl url, RequestUrl request, Optional<NormalizedUrl> origin, List<String> via) {
-        this(url, request, origin, via, Optional.empty());
+        this(url, request, origin, via, Purpose.PAGE);
     }
 
     /** The first hop of a sitemap a batch asked for, in the spelling it was submitted. */
     public static Hop sitemap(NormalizationResult.Accepted accepted, SitemapTask task) {
-        return new Hop(accepted.url(), accepted.request(), Optional.empty(), List.of(), Optional.of(task));
+        return new Hop(accepted.url(), accepted.request(), Optional.empty(), List.of(), new Purpose.Sitemap(task));
+    }
+
+    /** The first hop of a URL a sitemap listed with {@code lastmod}, in the spelling it was listed. */
+    public static Hop listed(NormalizationResult.Accepted accepted, Optional<Instant> lastmod) {
+        return new Hop(accepted.url(), accepted.request(), Optional.empty(), List.of(), new Purpose.Page(lastmod));
+    }
+
+    /**
+     * This page's hop, dated by a sitemap's {@code lastmod}.
+     *
+     * @throws IllegalArgumentException for a sitemap's hop
+     */
+    public Hop withLastmod(Instant lastmod) {
+        if (!(purpose instanceof Purpose.Page)) {
+            throw new IllegalArgumentException("only a page is dated by a lastmod: " + url);
+        }
+        return new Hop(url, request, origin, via, new Purpose.Page(Optional.of(lastmod)));
+    }
+
+    /** The sitemap this hop reads; empty for a page. */
+    public Optional<SitemapTask> sitemap() {
+        return purpose instanceof Purpose.Sitemap s ? Optional.of(s.task()) : Optional.empty();
+    }
+
+    /** The {@code lastmod} a sitemap of the batch gave this page; empty for a sitemap, or a page not so dated. */
+    public Optional<Instant> lastmod() {
+        return purpose instanceof Purpose.Page p ? p.lastmod() : Optional.empty();
     }
 
     /** The first hop of a URL a batch asked for, in the spelling it was submitted. */
@@ -61,7 +120,8 @@ public record Hop(NormalizedUrl url, RequestUrl request, Optional<NormalizedUrl>
     public Hop next(NormalizationResult.Accepted target) {
         List<String> hops = new java.util.ArrayList<>(via);
         hops.add(request.value());
-        return new Hop(target.url(), target.request(), Optional.of(itemUrl()), hops, sitemap);
+        return new Hop(target.url(), target.request(), Optional.of(itemUrl()), hops,
+                purpose instanceof Purpose.Sitemap ? purpose : Purpose.PAGE);
     }
 
     /** The batch's URL whose item this hop ends: the chain's origin, else the URL itself. */
@@ -74,7 +134,7 @@ public record Hop(NormalizedUrl url, RequestUrl request, Optional<NormalizedUrl>
      * for a sitemap {@link SitemapTask#itemKey}.
      */
     public String itemKey() {
-        return sitemap.isPresent() ? SitemapTask.itemKey(itemUrl()) : itemUrl().urlHash();
+        return purpose instanceof Purpose.Sitemap ? SitemapTask.itemKey(itemUrl()) : itemUrl().urlHash();
     }
 
     public SiteKey siteKey() {

@@ -26,12 +26,28 @@ public interface UploadPlanStore {
     /** Whether {@link #chunkPlanned} recorded the chunk. */
     boolean isChunkPlanned(String batchId, int chunk);
 
+    /** What {@link #sitemapReading} did. */
+    enum SitemapBegin {
+        /** The sitemap took one of the batch's sitemaps now. */
+        BEGUN,
+        /** It had begun before (a sitemap read again after a crash): it keeps the place it took then. */
+        BEGUN_BEFORE,
+        /** The batch has begun as many sitemaps as it may (or does not exist): nothing recorded. */
+        OVER_LIMIT;
+
+        /** Whether the sitemap may be read. */
+        public boolean begun() {
+            return this != OVER_LIMIT;
+        }
+    }
+
     /**
      * Records, once, that the list of the sitemap whose item is {@code sitemapKey} is being taken into the batch (ADR
-     * 19): until {@link #sitemapRead} records it read, the batch's total is not final ({@code BatchStatus#planned}),
-     * since what the list adds is counted as it is added. Returns true when recorded now.
+     * 19), if the batch has begun fewer than {@code maxSitemaps} sitemaps: exactly, whatever runs at the same time,
+     * and a sitemap that began once keeps its place. Until {@link #sitemapRead} records it read, the batch's total is
+     * not final ({@code BatchStatus#planned}), since what the list adds is counted as it is added.
      */
-    boolean sitemapReading(String batchId, String sitemapKey, Instant at);
+    SitemapBegin sitemapReading(String batchId, String sitemapKey, long maxSitemaps, Instant at);
 
     /**
      * Records that the sitemap whose item is {@code sitemapKey} was read (ADR 19) and adds what it listed to the

@@ -32,8 +32,9 @@ public final class SitemapExpander {
      * @param maxUrlsPerSitemap how many entries of one file are read: URLs of a urlset, text sitemap or feed, or
      *     sitemaps of an index
      * @param maxIndexDepth how many levels of index a batch follows: an index at this depth names no sitemaps
+     * @param maxSitemapsPerIndex how many of an index's sitemaps are taken
      */
-    public record Settings(int maxBytes, int maxUrlsPerSitemap, int maxIndexDepth) {
+    public record Settings(int maxBytes, int maxUrlsPerSitemap, int maxIndexDepth, int maxSitemapsPerIndex) {
 
         /** The protocol's "no larger than 50MB (52,428,800 bytes)" per file, uncompressed. */
         public static final int PROTOCOL_MAX_BYTES = SiteMapParser.MAX_BYTES_ALLOWED;
@@ -46,7 +47,7 @@ public final class SitemapExpander {
          * (depth 1), but sites nest indexes, and one more level reads them without letting a chain of indexes run
          * on.
          */
-        public static final Settings DEFAULTS = new Settings(PROTOCOL_MAX_BYTES, PROTOCOL_MAX_URLS, 2);
+        public static final Settings DEFAULTS = new Settings(PROTOCOL_MAX_BYTES, PROTOCOL_MAX_URLS, 2, 1_000);
 
         public Settings {
             if (maxBytes < 1 || maxBytes > PROTOCOL_MAX_BYTES) {
@@ -61,6 +62,9 @@ public final class SitemapExpander {
             if (maxIndexDepth < 0) {
                 throw new IllegalArgumentException("maxIndexDepth must not be negative, was " + maxIndexDepth);
             }
+            if (maxSitemapsPerIndex < 1) {
+                throw new IllegalArgumentException("maxSitemapsPerIndex must be at least 1, was " + maxSitemapsPerIndex);
+            }
         }
 
         public static Builder builder() {
@@ -68,7 +72,8 @@ public final class SitemapExpander {
         }
 
         public Builder toBuilder() {
-            return new Builder().maxBytes(maxBytes).maxUrlsPerSitemap(maxUrlsPerSitemap).maxIndexDepth(maxIndexDepth);
+            return new Builder().maxBytes(maxBytes).maxUrlsPerSitemap(maxUrlsPerSitemap).maxIndexDepth(maxIndexDepth)
+                    .maxSitemapsPerIndex(maxSitemapsPerIndex);
         }
 
         /** The parts by name, starting from the values they were taken from; {@link #build} checks them. */
@@ -76,8 +81,14 @@ public final class SitemapExpander {
             private int maxBytes;
             private int maxUrlsPerSitemap;
             private int maxIndexDepth;
+            private int maxSitemapsPerIndex;
 
             private Builder() {}
+
+            public Builder maxSitemapsPerIndex(int value) {
+                maxSitemapsPerIndex = value;
+                return this;
+            }
 
             public Builder maxBytes(int value) {
                 maxBytes = value;
@@ -95,7 +106,7 @@ public final class SitemapExpander {
             }
 
             public Settings build() {
-                return new Settings(maxBytes, maxUrlsPerSitemap, maxIndexDepth);
+                return new Settings(maxBytes, maxUrlsPerSitemap, maxIndexDepth, maxSitemapsPerIndex);
             }
         }
     }
@@ -168,9 +179,11 @@ public final class SitemapExpander {
     }
 
     private Index index(SitemapSource source, Parsed parsed, Budget budget) {
-        Allowance allowance = source.indexDepth() < settings.maxIndexDepth()
-                ? new Allowance(budget.sitemapsLeft(), SitemapLimit.SITEMAPS_PER_BATCH)
-                : new Allowance(0, SitemapLimit.INDEX_DEPTH);
+        Allowance allowance = source.indexDepth() >= settings.maxIndexDepth()
+                ? new Allowance(0, SitemapLimit.INDEX_DEPTH)
+                : budget.sitemapsLeft() < settings.maxSitemapsPerIndex()
+                        ? new Allowance(budget.sitemapsLeft(), SitemapLimit.SITEMAPS_PER_BATCH)
+                        : new Allowance(settings.maxSitemapsPerIndex(), SitemapLimit.SITEMAPS_PER_INDEX);
         Selection s = select(source, parsed, allowance);
         return new Index(s.accepted().stream().map(c -> source.child(RequestUrl.from(c.url()))).toList(),
                 s.refused(), s.limit());

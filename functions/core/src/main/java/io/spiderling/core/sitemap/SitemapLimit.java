@@ -12,6 +12,9 @@ public enum SitemapLimit {
     /** The batch may take no more URLs. */
     URLS_PER_BATCH("sitemap-limit-urls-per-batch"),
 
+    /** An index names more sitemaps than are taken from one index. */
+    SITEMAPS_PER_INDEX("sitemap-limit-sitemaps-per-index"),
+
     /** The batch may read no more sitemaps. */
     SITEMAPS_PER_BATCH("sitemap-limit-sitemaps-per-batch"),
 

@@ -385,6 +385,21 @@ public abstract class FrontierStoreContract {
     }
 
     @Test
+    void park_whenASitemapDatedThePage_keepsItsLastmodThroughTheRelease() {
+        Instant lastmod = Instant.parse("2026-11-01T10:00:00.123Z");
+        NormalizedUrl url = NormalizedUrl.parse("https://www." + site("").value() + "/p");
+        FrontierEntry dated = new FrontierEntry("batch-1", Hop.of(url).withLastmod(lastmod), 1, 1, NOW);
+        store.park(dated);
+
+        FrontierEntry due = store.due(site(), NOW, 10).getFirst();
+
+        assertEquals(Optional.of(lastmod), due.hop().lastmod());
+        assertTrue(store.release(due, NOW, 10));
+        assertEquals(Optional.of(lastmod), store.releasedBefore(site(), NOW.plusSeconds(1)).getFirst().job().hop()
+                .lastmod());
+    }
+
+    @Test
     void requeue_whenNeverReleased_returnsFalseAndLeavesThePendingEntry() {
         FrontierEntry e = entry("p", 7, NOW);
         store.park(e);

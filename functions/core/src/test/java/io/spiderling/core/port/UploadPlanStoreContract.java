@@ -9,6 +9,8 @@ import io.spiderling.core.batch.ChunkCounts;
 import io.spiderling.core.batch.PlanProgress;
 import io.spiderling.core.batch.SitemapCounts;
 import io.spiderling.core.batch.UploadFormat;
+import io.spiderling.core.port.UploadPlanStore.SitemapBegin;
+import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
@@ -50,9 +52,10 @@ public abstract class UploadPlanStoreContract extends BatchPortsContract {
     @Test
     void sitemapRead_whenASitemapOfABatchIsReadOnceOrTwice_addsItsCountsOnce() {
         stores.headers().createBatch(header(3));
-        assertTrue(uploads().sitemapReading(batchId, "sitemap-a", CREATED));
-        assertFalse(uploads().sitemapReading(batchId, "sitemap-a", CREATED), "begun once");
-        assertTrue(uploads().sitemapReading(batchId, "sitemap-b", CREATED));
+        assertEquals(SitemapBegin.BEGUN, uploads().sitemapReading(batchId, "sitemap-a", 10, CREATED));
+        assertEquals(SitemapBegin.BEGUN_BEFORE, uploads().sitemapReading(batchId, "sitemap-a", 10, CREATED),
+                "begun once");
+        assertEquals(SitemapBegin.BEGUN, uploads().sitemapReading(batchId, "sitemap-b", 10, CREATED));
         assertFalse(status().planned(), "the total is not final while a sitemap's list is taken in");
         assertEquals(2, status().sitemapsReading());
 
@@ -66,6 +69,41 @@ public abstract class UploadPlanStoreContract extends BatchPortsContract {
         assertEquals(48, status.header().total(), "the 3 submitted and what the two sitemaps listed");
         assertEquals(2 + 2, status.header().duplicates(), "the header's 2 and the first sitemap's 2");
         assertFalse(uploads().sitemapRead("no-such-batch", "sitemap-a", new ChunkCounts(1, 0), LATER));
+    }
+
+    @Test
+    void sitemapReading_whenTheBatchHasBegunItsLimit_refusesMoreButKeepsThePlaceOfOneBegunBefore() {
+        stores.headers().createBatch(header(1));
+        assertEquals(SitemapBegin.BEGUN, uploads().sitemapReading(batchId, "sitemap-a", 2, CREATED));
+        assertTrue(uploads().sitemapRead(batchId, "sitemap-a", new ChunkCounts(3, 0), CREATED));
+        assertEquals(SitemapBegin.BEGUN, uploads().sitemapReading(batchId, "sitemap-b", 2, CREATED));
+
+        assertEquals(SitemapBegin.OVER_LIMIT, uploads().sitemapReading(batchId, "sitemap-c", 2, LATER));
+        assertEquals(SitemapBegin.BEGUN_BEFORE, uploads().sitemapReading(batchId, "sitemap-b", 2, LATER),
+                "a retry of one that began");
+        assertEquals(SitemapBegin.OVER_LIMIT, uploads().sitemapReading("no-such-batch", "sitemap-a", 2, LATER));
+        assertEquals(new SitemapCounts(1, 1), status().sitemaps(), "c took nothing");
+    }
+
+    @Test
+    void sitemapReading_whenManyBeginAtOnce_letsExactlyTheLimitBegin() throws Exception {
+        stores.headers().createBatch(header(1));
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(8);
+        try {
+            List<java.util.concurrent.Future<SitemapBegin>> begins = new java.util.ArrayList<>();
+            for (int i = 0; i < 24; i++) {
+                String key = "sitemap-" + i;
+                begins.add(pool.submit(() -> uploads().sitemapReading(batchId, key, 5, CREATED)));
+            }
+            long begun = 0;
+            for (var begin : begins) {
+                begun += begin.get() == SitemapBegin.BEGUN ? 1 : 0;
+            }
+            assertEquals(5, begun);
+            assertEquals(5, status().sitemapsReading());
+        } finally {
+            pool.shutdownNow();
+        }
     }
 
     @Test

@@ -373,6 +373,16 @@ class SitemapExpanderTest {
     }
 
     @Test
+    void expand_whenAnIndexNamesMoreThanOneIndexMayGive_stopsThereAndSaysSo() {
+        SitemapExpander two = SitemapExpander.create(Settings.builder().maxSitemapsPerIndex(2).build());
+
+        Index index = index(two.expand(INDEX, fixture("sitemap-index.xml"), "application/xml", PLENTY));
+
+        assertEquals(2, index.sitemaps().size());
+        assertEquals(Optional.of(new LimitHit(SitemapLimit.SITEMAPS_PER_INDEX, 1)), index.limit());
+    }
+
+    @Test
     void expand_whenIndexIsAtTheMaximumDepth_namesNoSitemaps() {
         SitemapSource deep = INDEX.child(RequestUrl.from("https://example.com/sitemaps/a.xml"))
                 .child(RequestUrl.from("https://example.com/sitemaps/b.xml"));
@@ -387,7 +397,7 @@ class SitemapExpanderTest {
 
     @Test
     void settings_whenBuiltWithoutChanges_areTheProtocolsLimits() {
-        assertEquals(new Settings(52_428_800, 50_000, 2), Settings.builder().build());
+        assertEquals(new Settings(52_428_800, 50_000, 2, 1_000), Settings.builder().build());
         assertEquals(Settings.DEFAULTS, SitemapExpander.create().settings());
     }
 

@@ -75,8 +75,9 @@ public final class InMemoryBatchStore implements BatchHeaderStore, BatchItemStor
     /** The sitemaps whose reading began, and how many each batch is reading now. */
     private final Set<String> sitemapsReading = new HashSet<>();
     private final Map<String, Integer> reading = new HashMap<>();
-    /** How many sitemaps each batch has read. */
+    /** How many sitemaps each batch has read, and begun. */
     private final Map<String, Integer> read = new HashMap<>();
+    private final Map<String, Integer> begun = new HashMap<>();
     private final Map<String, String> shown = new HashMap<>();
 
     public InMemoryBatchStore(CallLog log) {
@@ -153,13 +154,19 @@ public final class InMemoryBatchStore implements BatchHeaderStore, BatchItemStor
     }
 
     @Override
-    public synchronized boolean sitemapReading(String batchId, String sitemapKey, Instant at) {
+    public synchronized SitemapBegin sitemapReading(String batchId, String sitemapKey, long maxSitemaps,
+            Instant at) {
         log.record("BatchStore", "sitemapReading", batchId + " " + sitemapKey);
-        if (!batches.containsKey(batchId) || !sitemapsReading.add(batchId + " " + sitemapKey)) {
-            return false;
+        if (sitemapsReading.contains(batchId + " " + sitemapKey)) {
+            return SitemapBegin.BEGUN_BEFORE;
         }
+        if (!batches.containsKey(batchId) || begun.getOrDefault(batchId, 0) >= maxSitemaps) {
+            return SitemapBegin.OVER_LIMIT;
+        }
+        sitemapsReading.add(batchId + " " + sitemapKey);
         reading.merge(batchId, 1, Integer::sum);
-        return true;
+        begun.merge(batchId, 1, Integer::sum);
+        return SitemapBegin.BEGUN;
     }
 
     @Override

@@ -29,6 +29,7 @@ import io.spiderling.core.port.PageFetcher;
 import io.spiderling.core.port.UrlStore;
 import io.spiderling.core.port.WakeQueue;
 import io.spiderling.core.recrawl.RecrawlPolicy;
+import io.spiderling.core.sitemap.LastmodSkip;
 import io.spiderling.core.url.NormalizationResult;
 import io.spiderling.core.url.NormalizedUrl;
 import io.spiderling.core.url.SiteKey;
@@ -522,12 +523,30 @@ public final class FetchPage {
             if (already.isPresent()) {
                 return end(job, already.get().reason(), "recorded at " + already.get().fetchedAt(), already);
             }
-            if (job.origin().isEmpty() && RecrawlPolicy.fresh(stored, window, now)) {
-                return end(job, Reason.FRESH_COPY, "fresh copy fetched at " + stored.get().fetchedAt(),
-                        Optional.empty());
+            Optional<Outcome> fresh = freshCopy(job, stored, window, now);
+            if (fresh.isPresent()) {
+                return fresh.get();
             }
             boolean capture = settings.capture() || batch.map(b -> b.header().options().capture()).orElse(false);
             return walk(job, stored, window, capture);
+        }
+
+        /**
+         * A fresh copy answers a batch's URL at its first hop, unless a sitemap of the batch dated the page after the
+         * copy was fetched: the site says it changed since, so it is fetched again (ADR 19).
+         */
+        private Optional<Outcome> freshCopy(FetchJob job, Optional<FetchRecord> stored, Optional<Duration> window,
+                Instant now) {
+            if (job.origin().isPresent() || !RecrawlPolicy.fresh(stored, window, now)) {
+                return Optional.empty();
+            }
+            Optional<Instant> lastmod = job.hop().lastmod();
+            String copy = "fresh copy fetched at " + stored.get().fetchedAt();
+            if (lastmod.isEmpty()) {
+                return Optional.of(end(job, Reason.FRESH_COPY, copy, Optional.empty()));
+            }
+            return LastmodSkip.skip(lastmod, stored, window, now) ? Optional.of(end(job, Reason.SITEMAP_LASTMOD,
+                    copy + ", not before the sitemap's lastmod " + lastmod.get(), Optional.empty())) : Optional.empty();
         }
 
         /**

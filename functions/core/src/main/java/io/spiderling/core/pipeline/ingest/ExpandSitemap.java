@@ -8,6 +8,7 @@ import io.spiderling.core.batch.Reason;
 import io.spiderling.core.fetch.Hop;
 import io.spiderling.core.fetch.SitemapTask;
 import io.spiderling.core.port.BatchItemStore;
+import io.spiderling.core.port.UploadPlanStore;
 import io.spiderling.core.robots.RobotsOrigin;
 import io.spiderling.core.sitemap.LimitHit;
 import io.spiderling.core.sitemap.RefusedEntry;
@@ -40,20 +41,18 @@ import java.util.stream.Collectors;
 public final class ExpandSitemap {
 
     /**
+     * @param expander the limits of one sitemap or index
      * @param maxUrlsPerBatch how many items a batch may hold, sitemaps' URLs included
-     * @param maxSitemapsPerIndex how many sitemaps one index may name
      * @param maxSitemapsPerBatch how many sitemaps (indexes included) a batch may read
      */
-    public record Settings(SitemapExpander.Settings expander, long maxUrlsPerBatch, long maxSitemapsPerIndex,
-            long maxSitemapsPerBatch) {
-        public static final Settings DEFAULTS = new Settings(SitemapExpander.Settings.DEFAULTS, 1_000_000, 1_000,
-                10_000);
+    public record Settings(SitemapExpander.Settings expander, long maxUrlsPerBatch, long maxSitemapsPerBatch) {
+        public static final Settings DEFAULTS = new Settings(SitemapExpander.Settings.DEFAULTS, 1_000_000, 10_000);
 
         public Settings {
             Objects.requireNonNull(expander, "expander");
-            if (maxUrlsPerBatch < 1 || maxSitemapsPerIndex < 1 || maxSitemapsPerBatch < 1) {
-                throw new IllegalArgumentException("sitemap limits must be at least 1, were " + maxUrlsPerBatch + ", "
-                        + maxSitemapsPerIndex + ", " + maxSitemapsPerBatch);
+            if (maxUrlsPerBatch < 1 || maxSitemapsPerBatch < 1) {
+                throw new IllegalArgumentException("a batch's sitemap limits must be at least 1, were "
+                        + maxUrlsPerBatch + " and " + maxSitemapsPerBatch);
             }
         }
     }
@@ -76,9 +75,12 @@ public final class ExpandSitemap {
         this.expander = SitemapExpander.create(settings.expander());
     }
 
-    /** The most decoded bytes of a sitemap the fetcher keeps. */
+    /**
+     * The most bytes of a sitemap the fetcher keeps: one more than a sitemap may have, so that a larger one is
+     * unreadable as too large, not cut and read as broken.
+     */
     public int maxBodyBytes() {
-        return settings.expander().maxBytes();
+        return settings.expander().maxBytes() + 1;
     }
 
     /**
@@ -92,27 +94,31 @@ public final class ExpandSitemap {
                 .orElseThrow(() -> new IllegalArgumentException("no batch " + batchId));
         SitemapSource source = new SitemapSource(RequestUrl.parse(requested),
                 task.namedBy().stream().map(RobotsOrigin::of).collect(Collectors.toSet()), task.indexDepth());
-        if (status.sitemaps().read() >= settings.maxSitemapsPerBatch()) {
-            return new Read(Reason.SITEMAP_LIMIT, "the batch has read " + status.sitemaps().read()
-                    + " sitemaps, its limit (" + settings.maxSitemapsPerBatch() + "); this one's list was not taken in");
+        String key = ItemKind.SITEMAP.key(itemUrl);
+        // Taking one of the batch's sitemaps is exact; and until its list is counted, the batch's total is not
+        // final: an entry that ends at once (refused, or skipped for a fresh copy) must not complete the batch
+        // before the rest are added.
+        UploadPlanStore.SitemapBegin begin = parts.batches().uploads().sitemapReading(batchId, key,
+                settings.maxSitemapsPerBatch(), parts.clock().instant());
+        if (!begin.begun()) {
+            return new Read(Reason.SITEMAP_LIMIT, "the batch has begun " + settings.maxSitemapsPerBatch()
+                    + " sitemaps, its limit; this one's list was not taken in");
         }
-        // Sitemaps read at the same moment each see the same room: the limits hold to within what those list.
-        long sitemapsLeft = settings.maxSitemapsPerBatch() - status.sitemaps().read() - status.sitemaps().reading();
+        // The room for URLs and for an index's sitemaps is read from the counts, not reserved: sitemaps read at the
+        // same moment each see the same room, so the URLs may pass the limit by what those list, and an index may
+        // name sitemaps that end as sitemap-limit when read.
+        long sitemapsBegun = status.sitemaps().reading() + status.sitemaps().read()
+                + (begin == UploadPlanStore.SitemapBegin.BEGUN ? 1 : 0);
         SitemapExpander.Budget budget = new SitemapExpander.Budget(
                 Math.max(0, settings.maxUrlsPerBatch() - status.header().total()),
-                Math.max(0, Math.min(settings.maxSitemapsPerIndex(), sitemapsLeft)));
-        String key = ItemKind.SITEMAP.key(itemUrl);
-        SitemapOutcome outcome = expander.expand(source, body, contentType == null ? "" : contentType, budget);
-        if (!(outcome instanceof SitemapOutcome.Unreadable)) {
-            // Until its list is counted, the batch's total is not final: an entry that ends at once (refused, or
-            // skipped for a fresh copy) must not complete the batch before the rest are added.
-            parts.batches().uploads().sitemapReading(batchId, key, parts.clock().instant());
-        }
-        return switch (outcome) {
+                Math.max(0, settings.maxSitemapsPerBatch() - sitemapsBegun));
+        return switch (expander.expand(source, body, contentType == null ? "" : contentType, budget)) {
             case SitemapOutcome.Urls urls -> urls(batchId, key, status, source, urls);
             case SitemapOutcome.Index index -> index(batchId, key, task, index);
-            case SitemapOutcome.Unreadable bad -> new Read(Reason.SITEMAP_UNREADABLE,
-                    bad.why().wireName() + ": " + bad.detail());
+            case SitemapOutcome.Unreadable bad -> {
+                parts.batches().uploads().sitemapRead(batchId, key, new ChunkCounts(0, 0), parts.clock().instant());
+                yield new Read(Reason.SITEMAP_UNREADABLE, bad.why().wireName() + ": " + bad.detail());
+            }
         };
     }
 

@@ -160,7 +160,9 @@ public final class ItemPlanner {
         List<Hop> toPark = new ArrayList<>();
         for (int i = 0; i < toClaim.size(); i++) {
             if (claims.get(i) == UrlStore.Claim.CLAIMED) {
-                toPark.add(Hop.of(toClaim.get(i)));
+                Accepted claimed = toClaim.get(i);
+                // The fetch stage decides freshness again, and must know what the sitemap said.
+                toPark.add(Hop.listed(claimed, Optional.ofNullable(lastmods.get(claimed.url().urlHash()))));
             }
         }
         parking.park(toPark);

@@ -1071,6 +1071,12 @@ class FetchPageTest {
             case "fresh-copy" -> urls.recordFetch(FetchRecord.builder(URL.urlHash(), URL.value(), ItemState.FETCHED,
                     START.minus(Duration.ofHours(1))).httpStatus(200).contentKey("content/aa/x").contentSha256("sha")
                     .freshUntil(START.plus(Duration.ofDays(1))).build());
+            case "lastmod-not-after-copy" -> {
+                urls.recordFetch(FetchRecord.builder(URL.urlHash(), URL.value(), ItemState.FETCHED,
+                        START.minus(Duration.ofHours(1))).httpStatus(200).contentKey("content/aa/x")
+                        .contentSha256("sha").freshUntil(START.plus(Duration.ofDays(1))).build());
+                return runToEnd(fetchPage, sendListed(URL, START.minus(Duration.ofDays(3))));
+            }
             case "opt-out" -> {
                 optOut = Set.of(URL.siteKey());
                 fetchPage = fetchPage();
@@ -1152,6 +1158,26 @@ class FetchPageTest {
         assertEquals(ItemState.QUEUED, state(URL), "the page of the same URL is another item");
     }
 
+    @Test
+    void process_whenASitemapDatedThePageAfterItsFreshCopy_fetchesItAgain() {
+        urls.recordFetch(FetchRecord.builder(URL.urlHash(), URL.value(), ItemState.FETCHED,
+                START.minus(Duration.ofHours(1))).httpStatus(200).contentKey("content/aa/x").contentSha256("sha")
+                .freshUntil(START.plus(Duration.ofDays(1))).build());
+        site.answer(URL.value(), ok(URL.value(), "<title>new</title>"));
+
+        runToEnd(fetchPage(), sendListed(URL, START.minus(Duration.ofMinutes(30))));
+
+        assertEquals(ItemState.FETCHED, state(URL));
+        assertEquals(1, site.seen().stream().filter(s -> s.request().url().equals(URL.value())).count());
+    }
+
+    /** Claims {@code url} and parks it as a URL a sitemap listed with {@code lastmod}, as planning would. */
+    private FetchJob sendListed(NormalizedUrl url, Instant lastmod) {
+        urls.claim(url.urlHash(), url.value(), BATCH, clock.instant(), clock.instant().minusSeconds(1800));
+        frontier.park(BATCH, List.of(Hop.of(url).withLastmod(lastmod)));
+        return lastSent();
+    }
+
     /** A sitemap reader that ends every sitemap with one reason, and keeps what it was handed: URL and body. */
     private static final class ScriptedSitemapReader implements SitemapReader {
         private final int maxBodyBytes;
@@ -1225,11 +1251,10 @@ class FetchPageTest {
         }
         // Planning's own: a line that is no URL, a sitemap's entry the protocol refuses or that its lastmod skips.
         Set<Reason> planning = java.util.EnumSet.of(Reason.INVALID_URL, Reason.SITEMAP_OTHER_SITE,
-                Reason.SITEMAP_OUTSIDE_PATH, Reason.SITEMAP_LASTMOD);
+                Reason.SITEMAP_OUTSIDE_PATH);
         Set<String> expected = java.util.EnumSet.complementOf(java.util.EnumSet.copyOf(planning)).stream()
                 .map(Reason::code).collect(java.util.stream.Collectors.toSet());
 
-        assertEquals(expected, covered, "planning's reasons are in BatchItemStoreContract, ExpandSitemapTest and"
-                + " ItemPlannerTest");
+        assertEquals(expected, covered, "planning's reasons are in BatchItemStoreContract and ExpandSitemapTest");
     }
 }

@@ -170,7 +170,7 @@ class ExpandSitemapTest {
     @Test
     void read_whenTheBatchHasReadItsLimitOfSitemaps_takesNothingAndSaysWhichLimit() {
         ExpandSitemap one = new ExpandSitemap(parts, UrlNormalizer.create(), new ExpandSitemap.Settings(
-                io.spiderling.core.sitemap.SitemapExpander.Settings.DEFAULTS, 1_000_000, 1_000, 1));
+                io.spiderling.core.sitemap.SitemapExpander.Settings.DEFAULTS, 1_000_000, 1));
         one.read(BATCH, SITEMAP, SITEMAP.value(), SitemapTask.named(), urlset("https://example.com/catalog/a"),
                 "application/xml");
         NormalizedUrl second = NormalizedUrl.parse("https://example.com/catalog/second.xml");
@@ -180,7 +180,8 @@ class ExpandSitemapTest {
                 urlset("https://example.com/catalog/b"), "application/xml");
 
         assertEquals(Reason.SITEMAP_LIMIT, read.reason());
-        assertEquals("the batch has read 1 sitemaps, its limit (1); this one's list was not taken in", read.detail());
+        assertEquals("the batch has begun 1 sitemaps, its limit; this one's list was not taken in", read.detail());
+        assertEquals(new io.spiderling.core.batch.SitemapCounts(0, 1), batches.status(BATCH).orElseThrow().sitemaps());
         assertEquals(List.of("page https://example.com/catalog/a", "sitemap " + second.value(),
                 "sitemap " + SITEMAP.value()), items().keySet().stream().sorted().toList(), "nothing of the second");
     }
@@ -193,6 +194,8 @@ class ExpandSitemapTest {
         assertEquals(Reason.SITEMAP_UNREADABLE, read.reason());
         assertTrue(read.detail().startsWith("sitemap-"), read.detail());
         assertEquals(1, items().size(), "nothing added");
+        assertEquals(new io.spiderling.core.batch.SitemapCounts(0, 1), batches.status(BATCH).orElseThrow().sitemaps(),
+                "it took a place among the batch's sitemaps, and is no longer being read");
     }
 
     @Test
