@@ -53,6 +53,7 @@ import software.amazon.awssdk.services.dynamodb.model.CancellationReason;
 import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException;
 import software.amazon.awssdk.services.dynamodb.model.QueryRequest;
 import software.amazon.awssdk.services.dynamodb.model.QueryResponse;
+import software.amazon.awssdk.services.dynamodb.model.ReturnValue;
 import software.amazon.awssdk.services.dynamodb.model.ReturnValuesOnConditionCheckFailure;
 import software.amazon.awssdk.services.dynamodb.model.TransactWriteItem;
 
@@ -406,8 +407,7 @@ public final class DynamoDbBatchStore implements BatchHeaderStore, BatchItemStor
 
     @Override
     public SitemapBegin sitemapReading(String batchId, String sitemapKey, long maxSitemaps, Instant at) {
-        Map<String, AttributeValue> marker = new HashMap<>(Map.of("pk", s("B#" + batchId + "#chunks"),
-                "sk", s("S#" + sitemapKey + "#reading")));
+        Map<String, AttributeValue> marker = new HashMap<>(readingKey(batchId, sitemapKey));
         marker.put("at", n(at.toEpochMilli()));
         // sitemapsBegun only grows (every begun sitemap is read or failed, never un-begun), so the condition makes
         // the limit exact: the header's update serializes sitemaps begun at the same moment.
@@ -444,6 +444,65 @@ public final class DynamoDbBatchStore implements BatchHeaderStore, BatchItemStor
                         .expressionAttributeValues(Map.of(":items", n(counts.items()),
                                 ":duplicates", n(counts.duplicates()), ":one", n(1), ":minusOne", n(-1))))
                         .build()).isEmpty();
+    }
+
+    /** The mark of a sitemap whose list is being read: its place, its cut and its chunks' progress. */
+    private static Map<String, AttributeValue> readingKey(String batchId, String sitemapKey) {
+        return Map.of("pk", s("B#" + batchId + "#chunks"), "sk", s("S#" + sitemapKey + "#reading"));
+    }
+
+    @Override
+    public SitemapCut sitemapCut(String batchId, String sitemapKey, int chunks, String summary) {
+        try {
+            Map<String, AttributeValue> cut = dynamo.updateItem(b -> b.tableName(table)
+                    .key(readingKey(batchId, sitemapKey))
+                    .updateExpression("SET cutChunks = if_not_exists(cutChunks, :chunks),"
+                            + " summary = if_not_exists(summary, :summary)")
+                    .conditionExpression("attribute_exists(pk)")
+                    .expressionAttributeValues(Map.of(":chunks", n(chunks), ":summary", s(summary)))
+                    .returnValues(ReturnValue.ALL_NEW)).attributes();
+            return new SitemapCut((int) number(cut, "cutChunks", chunks), requiredString(cut, "summary"));
+        } catch (ConditionalCheckFailedException e) {
+            throw new IllegalStateException("sitemap " + sitemapKey + " of batch " + batchId + " was not begun", e);
+        }
+    }
+
+    @Override
+    public SitemapProgress sitemapChunkPlanned(String batchId, String sitemapKey, int chunk, ChunkCounts counts,
+            Instant at) {
+        Map<String, AttributeValue> marker = new HashMap<>(Map.of("pk", s("B#" + batchId + "#chunks"),
+                "sk", s("S#" + sitemapKey + "#c" + chunk)));
+        marker.put("items", n(counts.items()));
+        marker.put("duplicates", n(counts.duplicates()));
+        marker.put("plannedAt", n(at.toEpochMilli()));
+        // A chunk planned before (the marker exists) adds nothing; the reading mark's cut must exist.
+        Optional<List<CancellationReason>> refused = Transactions.write(dynamo,
+                TransactWriteItem.builder().put(p -> p.tableName(table).item(marker)
+                        .conditionExpression("attribute_not_exists(pk)")).build(),
+                TransactWriteItem.builder().update(u -> u.tableName(table).key(readingKey(batchId, sitemapKey))
+                        .updateExpression("ADD chunksPlanned :one, plannedItems :items, plannedDuplicates :duplicates")
+                        .conditionExpression("attribute_exists(cutChunks)")
+                        .expressionAttributeValues(Map.of(":one", n(1), ":items", n(counts.items()),
+                                ":duplicates", n(counts.duplicates())))).build(),
+                TransactWriteItem.builder().update(u -> u.tableName(table).key(headerKey(batchId))
+                        .updateExpression("ADD #total :items, duplicates :duplicates")
+                        .conditionExpression("attribute_exists(pk)")
+                        .expressionAttributeNames(Map.of("#total", "total"))
+                        .expressionAttributeValues(Map.of(":items", n(counts.items()),
+                                ":duplicates", n(counts.duplicates())))).build());
+        if (refused.isPresent() && !Transactions.CONDITION_FAILED.equals(refused.get().getFirst().code())) {
+            throw new IllegalStateException("sitemap " + sitemapKey + " of batch " + batchId
+                    + " was not cut, or its batch is gone");
+        }
+        Map<String, AttributeValue> reading = dynamo.getItem(b -> b.tableName(table)
+                .key(readingKey(batchId, sitemapKey)).consistentRead(true)).item();
+        if (reading == null || !reading.containsKey("cutChunks")) {
+            throw new IllegalStateException("sitemap " + sitemapKey + " of batch " + batchId + " was not cut");
+        }
+        return new SitemapProgress(new SitemapCut((int) number(reading, "cutChunks", 0),
+                requiredString(reading, "summary")), (int) number(reading, "chunksPlanned", 0),
+                new ChunkCounts((int) number(reading, "plannedItems", 0),
+                        (int) number(reading, "plannedDuplicates", 0)));
     }
 
     @Override

@@ -8,7 +8,8 @@ import software.amazon.awssdk.services.sqs.model.SendMessageBatchRequestEntry;
 import software.amazon.awssdk.services.sqs.model.SendMessageBatchResponse;
 
 /**
- * {@link PlanQueue} on a standard SQS queue: one message per chunk, {@code {"batchId":"…","chunk":n}}. Planning a
+ * {@link PlanQueue} on a standard SQS queue: one message per chunk, {@code {"batchId":"…","chunk":n}}, with
+ * {@code "sitemap":"<its item key>"} for a chunk of a sitemap's list. Planning a
  * chunk twice is harmless, so the at-least-once delivery of a standard queue is enough, and its throughput is not
  * capped the way a FIFO queue's is. Entries SendMessageBatch refuses are sent again before giving up.
  */
@@ -30,14 +31,28 @@ public final class SqsPlanQueue implements PlanQueue {
         return "{\"batchId\":\"" + batchId + "\",\"chunk\":" + chunk + "}";
     }
 
+    /** The body of one chunk message of a sitemap's list; its key is hex, so nothing needs escaping either. */
+    public static String encodeSitemap(String batchId, String sitemapKey, int chunk) {
+        return "{\"batchId\":\"" + batchId + "\",\"sitemap\":\"" + sitemapKey + "\",\"chunk\":" + chunk + "}";
+    }
+
     @Override
     public void enqueue(String batchId, List<Integer> chunks) {
+        send(batchId, chunks, c -> encode(batchId, c));
+    }
+
+    @Override
+    public void enqueueSitemap(String batchId, String sitemapKey, List<Integer> chunks) {
+        send(batchId, chunks, c -> encodeSitemap(batchId, sitemapKey, c));
+    }
+
+    private void send(String batchId, List<Integer> chunks, java.util.function.IntFunction<String> body) {
         for (int from = 0; from < chunks.size(); from += MAX_BATCH) {
             List<Integer> pending = new ArrayList<>(chunks.subList(from, Math.min(chunks.size(), from + MAX_BATCH)));
             for (int attempt = 0; attempt < ATTEMPTS && !pending.isEmpty(); attempt++) {
                 List<SendMessageBatchRequestEntry> entries = pending.stream()
                         .map(c -> SendMessageBatchRequestEntry.builder().id("c" + c)
-                                .messageBody(encode(batchId, c)).build())
+                                .messageBody(body.apply(c)).build())
                         .toList();
                 SendMessageBatchResponse response = sqs.sendMessageBatch(b -> b.queueUrl(queueUrl).entries(entries));
                 response.successful().forEach(ok -> pending.remove(Integer.valueOf(ok.id().substring(1))));

@@ -108,11 +108,12 @@ public final class Catalog {
 
     /**
      * FetchPage: the polite GET, the body, the row, the wire capture; and extraction of a body it already had, and the
-     * reading of a sitemap it fetched.
+     * reading of a sitemap it fetched, whose list it cuts into planned/ for the plan queue (ADR 19).
      */
     private static FunctionSpec.Builder fetchPage(FunctionSpec.Builder b) {
         return planning(extract(b)).settings(FETCH).settings(SITEMAPS).objects(BucketPrefix.CONTENT, READ_WRITE)
-                .objects(BucketPrefix.CAPTURE, WRITE).sends(Queue.WAKE);
+                .objects(BucketPrefix.CAPTURE, WRITE).objects(BucketPrefix.PLANNED, WRITE)
+                .sends(Queue.WAKE, Queue.PLAN);
     }
 
     /** Frontier releases: a site's due entries into the fetch queue. */
@@ -158,7 +159,7 @@ public final class Catalog {
                             .maxConcurrency(DEFAULT_PLAN_CONCURRENCY))
                     .memoryMb(1024).timeout(Duration.ofMinutes(15))
                     .uses(Catalog::planUpload)
-                    .sampleEvents("sqs-plan.json")
+                    .sampleEvents("sqs-plan.json", "sqs-plan-sitemap.json")
                     .build(),
             FunctionSpec.named(FunctionNames.FETCH)
                     .description("The FIFO fetch queue: robots.txt, a rate slot, the GET, the body and the row")
@@ -166,7 +167,7 @@ public final class Catalog {
                             .maxConcurrency(DEFAULT_FETCH_CONCURRENCY))
                     .memoryMb(512).timeout(Duration.ofSeconds(60))
                     .uses(Catalog::fetchPage)
-                    .sampleEvents("sqs-fetch.json")
+                    .sampleEvents("sqs-fetch.json", "sqs-fetch-sitemap.json")
                     .build(),
             FunctionSpec.named(FunctionNames.FETCH_DLQ)
                     .description("The fetch dead-letter queue: end each job as failed(dlq)")

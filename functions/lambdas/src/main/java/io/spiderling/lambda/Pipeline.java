@@ -43,6 +43,7 @@ import io.spiderling.core.pipeline.fetch.SitemapReader;
 import io.spiderling.core.pipeline.ingest.Ingest;
 import io.spiderling.core.pipeline.ingest.ItemPlanner;
 import io.spiderling.core.pipeline.batch.NotifyBatch;
+import io.spiderling.core.pipeline.ingest.PlanSitemap;
 import io.spiderling.core.pipeline.ingest.PlanUpload;
 import io.spiderling.core.pipeline.ingest.ExpandSitemap;
 import io.spiderling.core.pipeline.ingest.PlanningParts;
@@ -56,6 +57,7 @@ import io.spiderling.core.politeness.RateLimiter;
 import io.spiderling.core.politeness.Lanes;
 import io.spiderling.core.politeness.RateOverrides;
 import io.spiderling.core.politeness.RetryPolicy;
+import io.spiderling.core.port.PlanQueue;
 import io.spiderling.core.port.BatchOriginStore;
 import io.spiderling.core.port.BatchStores;
 import io.spiderling.core.port.BlobStore;
@@ -175,9 +177,13 @@ public final class Pipeline implements AutoCloseable {
     private final Lazy<PlanningParts> planning = lazy(() -> PlanningParts.builder().blobs(blobs())
             .batches(batchStores()).planner(planner()).frontier(frontier()).clock(clock())
             .pendingPlans(pendingPlans()).build());
+    private final Lazy<PlanQueue> planQueue = lazy(() -> new SqsPlanQueue(aws().sqs(),
+            config().get(ConfigKeys.QUEUES_PLAN)));
+    private final Lazy<PlanSitemap> planSitemap = lazy(() -> new PlanSitemap(planning.get(), normalizer(),
+            tracker()));
     private final Lazy<PlanUpload> planUpload = lazy(() -> PlanUpload.builder().normalizer(normalizer())
             .planning(planning.get())
-            .queue(new SqsPlanQueue(aws().sqs(), config().get(ConfigKeys.QUEUES_PLAN)))
+            .queue(planQueue.get())
             .settings(new PlanUpload.Settings(config().get(ConfigKeys.UPLOADS_CHUNK_BYTES))).tracker(tracker())
             .build());
     private final Lazy<Canonicalize> canonicalize = lazy(() -> new Canonicalize(planning.get()));
@@ -298,6 +304,11 @@ public final class Pipeline implements AutoCloseable {
         return planUpload.get();
     }
 
+    /** The plan function's planner of a sitemap's list, a chunk at a time (ADR 19). */
+    public PlanSitemap planSitemap() {
+        return planSitemap.get();
+    }
+
     public FetchPage fetchPage() {
         return fetchPage.get();
     }
@@ -411,6 +422,10 @@ public final class Pipeline implements AutoCloseable {
 
     private BatchTracker tracker() {
         return tracker.get();
+    }
+
+    private PlanQueue planQueue() {
+        return planQueue.get();
     }
 
     private ItemPlanner planner() {
@@ -590,7 +605,8 @@ public final class Pipeline implements AutoCloseable {
                         .withLanes(lanes.get())
                         .withCapture(config.get(ConfigKeys.CAPTURE_ENABLED)))
                 .listener(listener)
-                .sitemaps(sitemapReader(new ExpandSitemap(planning.get(), normalizer(), sitemapSettings())))
+                .sitemaps(sitemapReader(new ExpandSitemap(planning.get(), normalizer(), planQueue(),
+                        sitemapSettings())))
                 .wake(new SqsWakeQueue(aws().sqs(), config.get(ConfigKeys.QUEUES_WAKE), clock))
                 .build();
     }
@@ -618,10 +634,12 @@ public final class Pipeline implements AutoCloseable {
             }
 
             @Override
-            public Ending read(FetchJob job, FetchJob at, FetchResult.Response response) {
-                ExpandSitemap.Read read = expand.read(job.batchId(), job.itemUrl(), at.request().value(),
-                        job.hop().sitemap().orElseThrow(), response.body(), response.contentType());
-                return new Ending(read.reason(), read.detail());
+            public Answer read(FetchJob job, FetchJob at, FetchResult.Response response) {
+                return switch (expand.read(job.batchId(), job.itemUrl(), at.request().value(),
+                        job.hop().sitemap().orElseThrow(), response.body(), response.contentType())) {
+                    case ExpandSitemap.Read.Ended ended -> new Ending(ended.reason(), ended.detail());
+                    case ExpandSitemap.Read.Planning planning -> new Planning(planning.detail());
+                };
             }
         };
     }

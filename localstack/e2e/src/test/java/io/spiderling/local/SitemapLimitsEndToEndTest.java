@@ -106,8 +106,8 @@ class SitemapLimitsEndToEndTest {
                     + " " + i.path("detail").asText()).toList());
             assertEquals("an index of 2 sitemaps: 2 items, 0 duplicates, 0 refused; 1 left out"
                     + " (sitemap-limit-sitemaps-per-index)", items.get("sitemap /index.xml").get("detail").asText());
-            assertEquals("listed 3 URLs: 3 items, 0 duplicates, 0 refused; 2 left out"
-                    + " (sitemap-limit-urls-per-sitemap)", items.get("sitemap /s1.xml").get("detail").asText());
+            assertEquals("listed 3 URLs, 0 refused, 2 left out (sitemap-limit-urls-per-sitemap): 3 items,"
+                    + " 0 duplicates", items.get("sitemap /s1.xml").get("detail").asText());
             assertEquals(List.of("page /a/1", "page /a/2", "page /a/3", "page /b/1", "sitemap /index.xml",
                     "sitemap /s1.xml", "sitemap /s2.xml"), List.copyOf(items.keySet()));
             assertEquals(7, status.get("total").asInt(), status.toString());

@@ -70,6 +70,11 @@ public final class BucketKeys {
         return PLANNED + batchId + "." + extension;
     }
 
+    /** Where chunk {@code chunk} of the list of a sitemap a batch read is kept to be planned (ADR 19). */
+    public static String sitemapList(String batchId, String sitemapKey, int chunk) {
+        return PLANNED + batchId + "/sitemap-" + sitemapKey + "-" + chunk + ".jsonl";
+    }
+
     /**
      * The key of a stored body whose bytes have this SHA-256.
      *

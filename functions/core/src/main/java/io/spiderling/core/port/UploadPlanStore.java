@@ -56,4 +56,45 @@ public interface UploadPlanStore {
      * false, recording nothing, when it was recorded before or the batch is unknown.
      */
     boolean sitemapRead(String batchId, String sitemapKey, ChunkCounts counts, Instant at);
+
+    /**
+     * Records, once, how the list of a sitemap whose reading began is cut into chunks to be planned, and what the
+     * sitemap listed, for its item's detail. Returns the cut recorded, this one or an earlier call's: a sitemap read
+     * again after a crash keeps the first cut, which chunks may already be planned by.
+     *
+     * @param summary what the sitemap listed, refused and left out, e.g. {@code listed 3 URLs, 1 refused}
+     */
+    SitemapCut sitemapCut(String batchId, String sitemapKey, int chunks, String summary);
+
+    /** How a sitemap's list is cut (ADR 19), and what it listed. */
+    record SitemapCut(int chunks, String summary) {
+        public SitemapCut {
+            java.util.Objects.requireNonNull(summary, "summary");
+            if (chunks < 1) {
+                throw new IllegalArgumentException("a sitemap's list has at least one chunk, not " + chunks);
+            }
+        }
+    }
+
+    /**
+     * Records that a chunk of a sitemap's list is planned and adds its counts to the batch's, atomically and once.
+     * Returns the sitemap's progress after it, whether recorded now or before, so that the call that finds every
+     * chunk planned (a retry, too) can end the sitemap's item.
+     *
+     * @throws IllegalStateException when the sitemap's list was not cut ({@link #sitemapCut})
+     */
+    SitemapProgress sitemapChunkPlanned(String batchId, String sitemapKey, int chunk, ChunkCounts counts,
+            Instant at);
+
+    /**
+     * @param cut how the list was cut
+     * @param chunksPlanned how many of its chunks are planned
+     * @param planned what the planned chunks added: items and duplicates
+     */
+    record SitemapProgress(SitemapCut cut, int chunksPlanned, ChunkCounts planned) {
+        /** Whether every chunk is planned. */
+        public boolean done() {
+            return chunksPlanned >= cut.chunks();
+        }
+    }
 }

@@ -10,6 +10,8 @@ import io.spiderling.core.batch.PlanProgress;
 import io.spiderling.core.batch.SitemapCounts;
 import io.spiderling.core.batch.UploadFormat;
 import io.spiderling.core.port.UploadPlanStore.SitemapBegin;
+import io.spiderling.core.port.UploadPlanStore.SitemapCut;
+import io.spiderling.core.port.UploadPlanStore.SitemapProgress;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
@@ -104,6 +106,41 @@ public abstract class UploadPlanStoreContract extends BatchPortsContract {
         } finally {
             pool.shutdownNow();
         }
+    }
+
+    @Test
+    void sitemapChunkPlanned_whenEachChunkIsPlannedOnceOrTwice_countsEachOnceAndSaysWhenAllAre() {
+        stores.headers().createBatch(header(1));
+        assertEquals(SitemapBegin.BEGUN, uploads().sitemapReading(batchId, "sitemap-a", 10, CREATED));
+        SitemapCut cut = uploads().sitemapCut(batchId, "sitemap-a", 2, "listed 30 URLs, 1 refused");
+        assertEquals(new SitemapCut(2, "listed 30 URLs, 1 refused"), cut);
+        assertEquals(cut, uploads().sitemapCut(batchId, "sitemap-a", 3, "listed 31 URLs"), "the first cut stands");
+
+        SitemapProgress first = uploads().sitemapChunkPlanned(batchId, "sitemap-a", 1, new ChunkCounts(10, 1), LATER);
+        SitemapProgress again = uploads().sitemapChunkPlanned(batchId, "sitemap-a", 1, new ChunkCounts(10, 1), LATER);
+        SitemapProgress last = uploads().sitemapChunkPlanned(batchId, "sitemap-a", 0, new ChunkCounts(19, 0), LATER);
+
+        assertEquals(new SitemapProgress(cut, 1, new ChunkCounts(10, 1)), first);
+        assertFalse(first.done());
+        assertEquals(first, again, "planned again: nothing added");
+        assertEquals(new SitemapProgress(cut, 2, new ChunkCounts(29, 1)), last);
+        assertTrue(last.done());
+        assertEquals(1 + 29, status().header().total());
+        assertEquals(last, uploads().sitemapChunkPlanned(batchId, "sitemap-a", 0, new ChunkCounts(19, 0), LATER),
+                "a retry of the last chunk still says all are planned");
+        assertFalse(status().planned(), "still reading until the sitemap is recorded read");
+        assertTrue(uploads().sitemapRead(batchId, "sitemap-a", new ChunkCounts(0, 0), LATER));
+        assertTrue(status().planned());
+    }
+
+    @Test
+    void sitemapCut_whenTheSitemapWasNotBegun_isRefused() {
+        stores.headers().createBatch(header(1));
+
+        org.junit.jupiter.api.Assertions.assertThrows(IllegalStateException.class,
+                () -> uploads().sitemapCut(batchId, "sitemap-a", 2, "listed 3 URLs"));
+        org.junit.jupiter.api.Assertions.assertThrows(IllegalStateException.class,
+                () -> uploads().sitemapChunkPlanned(batchId, "sitemap-a", 0, new ChunkCounts(1, 0), CREATED));
     }
 
     @Test

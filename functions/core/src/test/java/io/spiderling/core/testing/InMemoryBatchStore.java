@@ -183,6 +183,43 @@ public final class InMemoryBatchStore implements BatchHeaderStore, BatchItemStor
         return true;
     }
 
+    /** The cut of each sitemap's list, and its planned chunks' progress, by "batch key". */
+    private final Map<String, SitemapCut> cuts = new HashMap<>();
+    private final Map<String, SitemapProgress> progress = new HashMap<>();
+    private final Set<String> sitemapChunks = new HashSet<>();
+
+    @Override
+    public synchronized SitemapCut sitemapCut(String batchId, String sitemapKey, int chunks, String summary) {
+        log.record("BatchStore", "sitemapCut", batchId + " " + sitemapKey + " " + chunks);
+        String key = batchId + " " + sitemapKey;
+        if (!sitemapsReading.contains(key)) {
+            throw new IllegalStateException("sitemap " + sitemapKey + " of batch " + batchId + " was not begun");
+        }
+        return cuts.computeIfAbsent(key, k -> new SitemapCut(chunks, summary));
+    }
+
+    @Override
+    public synchronized SitemapProgress sitemapChunkPlanned(String batchId, String sitemapKey, int chunk,
+            ChunkCounts counts, Instant at) {
+        log.record("BatchStore", "sitemapChunkPlanned", batchId + " " + sitemapKey + " " + chunk);
+        String key = batchId + " " + sitemapKey;
+        SitemapCut cut = cuts.get(key);
+        Batch batch = batches.get(batchId);
+        if (cut == null || batch == null) {
+            throw new IllegalStateException("sitemap " + sitemapKey + " of batch " + batchId
+                    + " was not cut, or its batch is gone");
+        }
+        SitemapProgress now = progress.getOrDefault(key, new SitemapProgress(cut, 0, new ChunkCounts(0, 0)));
+        if (sitemapChunks.add(key + " " + chunk)) {
+            batch.addedTotal += counts.items();
+            batch.addedDuplicates += counts.duplicates();
+            now = new SitemapProgress(cut, now.chunksPlanned() + 1, new ChunkCounts(
+                    now.planned().items() + counts.items(), now.planned().duplicates() + counts.duplicates()));
+            progress.put(key, now);
+        }
+        return now;
+    }
+
     @Override
     public synchronized boolean isChunkPlanned(String batchId, int chunk) {
         Batch batch = batches.get(batchId);

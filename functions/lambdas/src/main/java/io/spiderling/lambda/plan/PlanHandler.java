@@ -6,6 +6,7 @@ import com.amazonaws.services.lambda.runtime.events.SQSBatchResponse;
 import com.amazonaws.services.lambda.runtime.events.SQSEvent;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.spiderling.catalog.FunctionNames;
+import io.spiderling.core.pipeline.ingest.PlanSitemap;
 import io.spiderling.core.pipeline.ingest.PlanUpload;
 import io.spiderling.lambda.Pipeline;
 import io.spiderling.lambda.internal.HttpJson;
@@ -29,10 +30,12 @@ public class PlanHandler implements RequestHandler<SQSEvent, SQSBatchResponse> {
     private static final Logger LOG = Logger.getLogger(PlanHandler.class);
 
     private final PlanUpload planUpload;
+    private final PlanSitemap planSitemap;
 
     @Inject
     public PlanHandler(Pipeline pipeline) {
         this.planUpload = pipeline.planUpload();
+        this.planSitemap = pipeline.planSitemap();
     }
 
     @Override
@@ -52,7 +55,12 @@ public class PlanHandler implements RequestHandler<SQSEvent, SQSBatchResponse> {
                     return;
                 }
                 try (LogContext.Scope item = LogContext.item(body.get("batchId").asText(), null, null)) {
-                    planUpload.onChunk(body.get("batchId").asText(), body.get("chunk").asInt());
+                    if (body.path("sitemap").isTextual()) {
+                        planSitemap.onChunk(body.get("batchId").asText(), body.get("sitemap").asText(),
+                                body.get("chunk").asInt());
+                    } else {
+                        planUpload.onChunk(body.get("batchId").asText(), body.get("chunk").asInt());
+                    }
                 } catch (IllegalArgumentException noSuchChunk) {
                     LOG.errorf("dropping plan message %s: %s", message.getMessageId(), noSuchChunk.getMessage());
                 }

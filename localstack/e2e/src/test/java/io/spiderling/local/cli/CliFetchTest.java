@@ -155,7 +155,9 @@ class CliFetchTest {
             assertEquals("fetched", byInput.get(site.url("/b")).get("state").asText());
             JsonNode refused = byInput.get("https://elsewhere.example/c");
             assertEquals("invalid", refused.get("state").asText(), refused.toString());
-            assertEquals("sitemap-other-site", refused.path("error").asText(), refused.toString());
+            assertEquals("sitemap-other-site", refused.path("reason").asText(), refused.toString());
+            assertTrue(refused.path("error").asText().startsWith("listed by " + site.url("/sitemap.xml")),
+                    refused.toString());
             JsonNode sitemap = byInput.get(site.url("/sitemap.xml"));
             assertEquals("sitemap", sitemap.get("kind").asText());
             assertEquals("sitemap-expanded", sitemap.get("reason").asText());

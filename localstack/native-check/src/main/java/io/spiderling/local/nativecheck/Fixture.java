@@ -60,12 +60,28 @@ public final class Fixture implements AutoCloseable {
             Fixture fixture = new Fixture(sites, sites.rateOverrides(Files.createDirectories(workDirectory), 50));
             sites.site(0).page("/", PAGE).respond("/robots.txt", 200, "text/plain", ROBOTS.getBytes(
                     StandardCharsets.UTF_8));
+            sites.site(0).respond("/sitemap.xml", 200, "application/xml", sitemap(sites.site(0)));
             sites.site(1).respond(HOOK_PATH, 204, "text/plain", new byte[0]);
             return fixture;
         } catch (IOException | RuntimeException e) {
             sites.close();
             throw e instanceof IOException io ? new UncheckedIOException(io) : (RuntimeException) e;
         }
+    }
+
+    /** A urlset of two pages of the crawled site, with a lastmod, and one of another site, which it refuses. */
+    private static byte[] sitemap(LocalSite site) {
+        return ("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+                + "<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n"
+                + "  <url><loc>" + site.url("/") + "</loc><lastmod>2026-11-01T10:00:00+00:00</lastmod></url>\n"
+                + "  <url><loc>" + site.url("/listed") + "</loc></url>\n"
+                + "  <url><loc>https://elsewhere.example/</loc></url>\n"
+                + "</urlset>\n").getBytes(StandardCharsets.UTF_8);
+    }
+
+    /** The crawled site's sitemap, read by the fetch stage and its list planned by the plan stage. */
+    public String sitemapUrl() {
+        return crawled().url("/sitemap.xml");
     }
 
     public LocalSite crawled() {

@@ -150,6 +150,18 @@ public final class Scenarios {
                         .expect(new Expectation.AtLeast(0)).build(),
                 Scenario.of(WAKE, "sqs-wake.json")
                         .exercises("a delayed wake-up of example.com: its due frontier entries released (none here)")
+                        .expect(new Expectation.NoFailedMessages()).build(),
+                Scenario.of(FETCH, "sqs-fetch-sitemap.json")
+                        .exercises("a sitemap job: GET /sitemap.xml from " + site + " within the 50 MB cap, read by"
+                                + " crawler-commons' SAX parser, its list cut into planned/, a plan message")
+                        .rewrite(job(fixture.sitemapUrl()))
+                        .expect(new Expectation.NoFailedMessages(),
+                                new Expectation.Requested(site, "GET", "/sitemap.xml"))
+                        .build(),
+                Scenario.of(PLAN, "sqs-plan-sitemap.json")
+                        .exercises("chunk 0 of that sitemap's list planned (lastmod, a cross-site entry refused),"
+                                + " the sitemap's item ended")
+                        .rewrite(sitemapChunk(fixture.sitemapUrl()))
                         .expect(new Expectation.NoFailedMessages()).build());
     }
 
@@ -166,6 +178,13 @@ public final class Scenarios {
             message.put("body", editJson(message.path("body").asText(), job -> job.put("url", url)));
             message.with("attributes").put("MessageGroupId", group);
         });
+    }
+
+    /** Points the plan message of every SQS record at the list of the sitemap at {@code url}. */
+    static Consumer<ObjectNode> sitemapChunk(String url) {
+        String key = io.spiderling.core.batch.ItemKind.SITEMAP.key(NormalizedUrl.parse(url));
+        return event -> event.withArray("Records").forEach(record -> ((ObjectNode) record).put("body",
+                editJson(record.path("body").asText(), message -> message.put("sitemap", key))));
     }
 
     /** Sets one query parameter of an API Gateway event, in both the parsed map and the raw query string. */

@@ -40,7 +40,8 @@ class ScenariosTest {
 
             List<Scenario> scenarios = Scenarios.forCatalog(onlyFetch, fixture);
 
-            assertEquals(List.of("sqs-fetch.json"), scenarios.stream().map(Scenario::event).toList());
+            assertEquals(List.of("sqs-fetch.json", "sqs-fetch-sitemap.json"), scenarios.stream().map(Scenario::event)
+                    .toList());
         }
     }
 

@@ -168,6 +168,12 @@ public final class FetchPage {
 
         /** A redirect to another site: the job continues there as a new job. */
         record Redirected(NormalizedUrl target) implements Outcome {}
+
+        /**
+         * The job's work is done and its item ends elsewhere: a sitemap whose list went to the planners, which end
+         * its item when they have planned it (ADR 19).
+         */
+        record HandedOn(String why) implements Outcome {}
     }
 
     /** A job's result in {@link Invocation#processAll}: handled, failed, or not started after its site failed. */
@@ -698,8 +704,10 @@ public final class FetchPage {
             NormalizedUrl url = at.url();
             Instant now = clock.instant();
             if (result instanceof FetchResult.Response r && r.success() && at.hop().sitemap().isPresent()) {
-                SitemapReader.Ending read = sitemaps.read(job, at, r);
-                return end(job, read.reason(), read.detail(), Optional.empty());
+                return switch (sitemaps.read(job, at, r)) {
+                    case SitemapReader.Ending ending -> end(job, ending.reason(), ending.detail(), Optional.empty());
+                    case SitemapReader.Planning planning -> new Outcome.HandedOn(planning.detail());
+                };
             }
             if (result instanceof FetchResult.Response r && r.success()) {
                 String sha = Hashing.sha256Hex(r.body());
@@ -806,6 +814,7 @@ public final class FetchPage {
             case Outcome.Ended ended -> ended.state().wireName();
             case Outcome.Requeued requeued -> "waits until " + requeued.until() + ": " + requeued.why();
             case Outcome.Redirected redirected -> "continues at " + redirected.target().value();
+            case Outcome.HandedOn handedOn -> "handed on: " + handedOn.why();
         };
     }
 

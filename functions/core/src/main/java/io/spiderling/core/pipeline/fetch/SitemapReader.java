@@ -22,7 +22,7 @@ public interface SitemapReader {
         }
 
         @Override
-        public Ending read(FetchJob job, FetchJob at, FetchResult.Response response) {
+        public Answer read(FetchJob job, FetchJob at, FetchResult.Response response) {
             return new Ending(Reason.SITEMAP_UNREADABLE, "this deployment reads no sitemaps");
         }
     };
@@ -34,12 +34,25 @@ public interface SitemapReader {
      * Takes what the sitemap that hop {@code at} of {@code job} fetched lists into the job's batch.
      *
      * @param response a 2xx answer
-     * @return how the sitemap's item ends
+     * @return how the sitemap's item ends, or that it ends once its list is planned
      */
-    Ending read(FetchJob job, FetchJob at, FetchResult.Response response);
+    Answer read(FetchJob job, FetchJob at, FetchResult.Response response);
+
+    /** What reading a sitemap came to. */
+    sealed interface Answer permits Ending, Planning {}
+
+    /**
+     * The sitemap's list went to the planners, which end its item when they have planned it all (ADR 19): the fetch
+     * is done, and the item not yet.
+     */
+    record Planning(String detail) implements Answer {
+        public Planning {
+            Objects.requireNonNull(detail, "detail");
+        }
+    }
 
     /** How a sitemap's item ends: read (its reason in state {@code fetched}) or not (in {@code failed}). */
-    record Ending(Reason reason, String detail) {
+    record Ending(Reason reason, String detail) implements Answer {
         public Ending {
             Objects.requireNonNull(reason, "reason");
             Objects.requireNonNull(detail, "detail");

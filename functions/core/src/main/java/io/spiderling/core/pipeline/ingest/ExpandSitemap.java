@@ -5,9 +5,11 @@ import io.spiderling.core.batch.ChunkCounts;
 import io.spiderling.core.batch.ItemKind;
 import io.spiderling.core.batch.ManifestEntry;
 import io.spiderling.core.batch.Reason;
+import io.spiderling.core.content.BucketKeys;
 import io.spiderling.core.fetch.Hop;
 import io.spiderling.core.fetch.SitemapTask;
 import io.spiderling.core.port.BatchItemStore;
+import io.spiderling.core.port.PlanQueue;
 import io.spiderling.core.port.UploadPlanStore;
 import io.spiderling.core.robots.RobotsOrigin;
 import io.spiderling.core.sitemap.LimitHit;
@@ -28,15 +30,15 @@ import java.util.Optional;
 import java.util.stream.Collectors;
 
 /**
- * Takes what a fetched sitemap lists into its batch (ADR 19). Its URLs take an uploaded manifest's path
- * ({@link ManifestGroups}): normalized, deduplicated by position and planned like any other; a sitemap index's children
- * become sitemap items of the batch, parked to be fetched in their turn. Entries the sitemaps protocol refuses become
- * {@code invalid} items that say why. What the sitemap added is counted on the batch once ({@code sitemapRead}), so a
- * sitemap read again after a crash adds nothing; and the sitemap's own item ends only after all of it is in the batch,
- * so the batch cannot complete before its sitemaps are read.
- *
- * <p>A listed URL's {@code lastmod} goes to the planner with it ({@code sitemap-lastmod}); an entry the protocol
- * refuses is an item with a reason of its own ({@code sitemap-other-site}, {@code sitemap-outside-path}).
+ * Takes what a fetched sitemap lists into its batch (ADR 19), in the fetch invocation that fetched it. The list of a
+ * urlset, text sitemap or feed takes an uploaded manifest's path: cut into chunks under {@code planned/}, each planned
+ * by the plan function ({@link PlanSitemap}) through {@link ManifestGroups}, so its URLs are normalized, deduplicated
+ * by position and planned like any other, and the sitemap's item ends with its last chunk. A sitemap index's children
+ * (a thousand at most) become sitemap items of the batch here, parked to be fetched in their turn. Entries the
+ * sitemaps protocol refuses become {@code invalid} items that say why ({@code sitemap-other-site},
+ * {@code sitemap-outside-path}); a listed URL's {@code lastmod} goes to the planner with it ({@code sitemap-lastmod}).
+ * What the sitemap added is counted on the batch once, so a sitemap read again after a crash adds nothing; and the
+ * batch's total is not final until every sitemap is read, so it cannot complete before.
  */
 public final class ExpandSitemap {
 
@@ -57,20 +59,29 @@ public final class ExpandSitemap {
         }
     }
 
-    /** How the sitemap's item ends: read, or not. */
-    public record Read(Reason reason, String detail) {}
+    /** What reading the sitemap came to. */
+    public sealed interface Read {
+        /** Its item ends now: an index read, or a sitemap unreadable or over the batch's limit. */
+        record Ended(Reason reason, String detail) implements Read {}
+
+        /** Its list goes to the planners; the item ends when the last chunk is planned ({@link PlanSitemap}). */
+        record Planning(String detail) implements Read {}
+    }
 
     /** Room for this many entries of one sitemap in the positions of its batch's items. */
     private static final int ENTRY_BITS = 24;
 
     private final PlanningParts parts;
     private final UrlNormalizer normalizer;
+    private final PlanQueue queue;
     private final SitemapExpander expander;
     private final Settings settings;
 
-    public ExpandSitemap(PlanningParts parts, UrlNormalizer normalizer, Settings settings) {
+    /** @param queue where a sitemap's list goes to be planned, a chunk a message */
+    public ExpandSitemap(PlanningParts parts, UrlNormalizer normalizer, PlanQueue queue, Settings settings) {
         this.parts = Objects.requireNonNull(parts, "parts");
         this.normalizer = Objects.requireNonNull(normalizer, "normalizer");
+        this.queue = Objects.requireNonNull(queue, "queue");
         this.settings = Objects.requireNonNull(settings, "settings");
         this.expander = SitemapExpander.create(settings.expander());
     }
@@ -101,7 +112,7 @@ public final class ExpandSitemap {
         UploadPlanStore.SitemapBegin begin = parts.batches().uploads().sitemapReading(batchId, key,
                 settings.maxSitemapsPerBatch(), parts.clock().instant());
         if (!begin.begun()) {
-            return new Read(Reason.SITEMAP_LIMIT, "the batch has begun " + settings.maxSitemapsPerBatch()
+            return new Read.Ended(Reason.SITEMAP_LIMIT, "the batch has begun " + settings.maxSitemapsPerBatch()
                     + " sitemaps, its limit; this one's list was not taken in");
         }
         // The room for URLs and for an index's sitemaps is read from the counts, not reserved: sitemaps read at the
@@ -113,37 +124,35 @@ public final class ExpandSitemap {
                 Math.max(0, settings.maxUrlsPerBatch() - status.header().total()),
                 Math.max(0, settings.maxSitemapsPerBatch() - sitemapsBegun));
         return switch (expander.expand(source, body, contentType == null ? "" : contentType, budget)) {
-            case SitemapOutcome.Urls urls -> urls(batchId, key, status, source, urls);
+            case SitemapOutcome.Urls urls -> urls(batchId, key, source, urls);
             case SitemapOutcome.Index index -> index(batchId, key, task, index);
             case SitemapOutcome.Unreadable bad -> {
                 parts.batches().uploads().sitemapRead(batchId, key, new ChunkCounts(0, 0), parts.clock().instant());
-                yield new Read(Reason.SITEMAP_UNREADABLE, bad.why().wireName() + ": " + bad.detail());
+                yield new Read.Ended(Reason.SITEMAP_UNREADABLE, bad.why().wireName() + ": " + bad.detail());
             }
         };
     }
 
-    private Read urls(String batchId, String key, BatchStatus status, SitemapSource source,
-            SitemapOutcome.Urls urls) {
-        Instant now = parts.clock().instant();
-        ManifestGroups run = new ManifestGroups(parts, ItemPlanner.Batch.of(batchId, Optional.of(status)), now);
-        long first = firstPosition(key);
-        int at = 0;
-        for (SitemapEntry entry : urls.accepted()) {
-            long position = first + at++;
-            switch (normalizer.normalize(entry.url())) {
-                case NormalizationResult.Accepted accepted -> run.add(position, accepted, entry.lastmod());
-                case NormalizationResult.Rejected rejected ->
-                        run.invalid(BatchItemStore.Invalid.url(position, entry.url(), rejected.reason()));
-            }
+    /**
+     * The list of a urlset, text sitemap or feed goes to the planners as an upload's chunks do: stored in chunks under
+     * {@code planned/}, a plan message each. A sitemap of 50,000 URLs is then planned by several invocations of the
+     * plan function, each with its 15 minutes, rather than in this fetch invocation's minute.
+     */
+    private Read urls(String batchId, String key, SitemapSource source, SitemapOutcome.Urls urls) {
+        List<SitemapListing.Entry> entries = new ArrayList<>(urls.accepted().size() + urls.refused().size());
+        urls.accepted().forEach(entry -> entries.add(new SitemapListing.Entry.Listed(entry.url(), entry.lastmod())));
+        urls.refused().forEach(refused -> entries.add(refusal(source, refused)));
+        String summary = "listed " + urls.accepted().size() + " URLs, " + urls.refused().size() + " refused"
+                + urls.limit().map(l -> ", " + l.leftOut() + " left out (" + l.limit().wireName() + ")").orElse("");
+        UploadPlanStore.SitemapCut cut = parts.batches().uploads().sitemapCut(batchId, key,
+                SitemapListing.chunkCount(entries.size()), summary);
+        List<Integer> chunks = java.util.stream.IntStream.range(0, cut.chunks()).boxed().toList();
+        for (int chunk : chunks) {
+            parts.blobs().put(BucketKeys.sitemapList(batchId, key, chunk), SitemapListing.chunk(entries, chunk),
+                    "application/x-ndjson", java.util.Map.of());
         }
-        for (RefusedEntry refused : urls.refused()) {
-            run.invalid(invalid(first + at++, source, refused));
-        }
-        ManifestGroups.Planned planned = run.finish();
-        parts.batches().uploads().sitemapRead(batchId, key, planned.chunkCounts(), now);
-        return new Read(Reason.SITEMAP_EXPANDED, "listed " + urls.accepted().size() + " URLs: "
-                + (planned.items() - urls.refused().size()) + " items, " + planned.duplicates() + " duplicates, "
-                + urls.refused().size() + " refused" + leftOut(urls.limit()));
+        queue.enqueueSitemap(batchId, key, chunks);
+        return new Read.Planning(cut.summary() + "; planning in " + cut.chunks() + " chunks");
     }
 
     private Read index(String batchId, String key, SitemapTask task, SitemapOutcome.Index index) {
@@ -180,20 +189,20 @@ public final class ExpandSitemap {
         parking.park(toPark);
         parking.release();
         parts.batches().uploads().sitemapRead(batchId, key, new ChunkCounts(items, duplicates), now);
-        return new Read(Reason.SITEMAP_EXPANDED, "an index of " + index.sitemaps().size() + " sitemaps: " + items
+        return new Read.Ended(Reason.SITEMAP_EXPANDED, "an index of " + index.sitemaps().size() + " sitemaps: " + items
                 + " items, " + duplicates + " duplicates, " + (index.refused().size() + refusedChildren) + " refused"
                 + leftOut(index.limit()));
     }
 
-    /** An entry the sitemaps protocol refuses, as an item that says why. */
-    static BatchItemStore.Invalid invalid(long position, SitemapSource source, RefusedEntry refused) {
+    /** An entry the sitemaps protocol refuses, with the reason and detail of its item. */
+    static SitemapListing.Entry.Refused refusal(SitemapSource source, RefusedEntry refused) {
         String sitemap = source.url().value();
         return switch (refused.reason()) {
-            case INVALID_URL -> BatchItemStore.Invalid.url(position, refused.url(),
+            case INVALID_URL -> new SitemapListing.Entry.Refused(refused.url(), Reason.INVALID_URL,
                     "listed by " + sitemap + ": not an absolute http(s) URL without user info");
-            case OTHER_SITE -> new BatchItemStore.Invalid(position, refused.url(), Reason.SITEMAP_OTHER_SITE,
+            case OTHER_SITE -> new SitemapListing.Entry.Refused(refused.url(), Reason.SITEMAP_OTHER_SITE,
                     "listed by " + sitemap + ", of another site, whose robots.txt does not name the sitemap");
-            case OUTSIDE_PATH -> new BatchItemStore.Invalid(position, refused.url(), Reason.SITEMAP_OUTSIDE_PATH,
+            case OUTSIDE_PATH -> new SitemapListing.Entry.Refused(refused.url(), Reason.SITEMAP_OUTSIDE_PATH,
                     "listed by " + sitemap + ", outside its directory " + source.directory());
         };
     }

@@ -21,6 +21,7 @@ import io.spiderling.core.testing.InMemoryBlobStore;
 import io.spiderling.core.testing.InMemoryFrontierStore;
 import io.spiderling.core.testing.InMemoryUrlStore;
 import io.spiderling.core.testing.RecordingFetchQueue;
+import io.spiderling.core.testing.RecordingPlanQueue;
 import io.spiderling.core.url.NormalizedUrl;
 import io.spiderling.core.url.UrlNormalizer;
 import java.nio.charset.StandardCharsets;
@@ -50,8 +51,42 @@ class ExpandSitemapTest {
     private final PlanningParts parts = PlanningParts.builder().blobs(new InMemoryBlobStore(log))
             .batches(BatchStores.of(batches, new InMemoryBatchOriginStore())).urls(urls)
             .frontier(new Frontier(frontierStore, queue, CLOCK, Frontier.Settings.DEFAULTS)).clock(CLOCK).build();
-    private final ExpandSitemap expand = new ExpandSitemap(parts, UrlNormalizer.create(),
+    private final RecordingPlanQueue planQueue = new RecordingPlanQueue();
+    private final ExpandSitemap expand = new ExpandSitemap(parts, UrlNormalizer.create(), planQueue,
             ExpandSitemap.Settings.DEFAULTS);
+    private final PlanSitemap plan = new PlanSitemap(parts, UrlNormalizer.create(),
+            new io.spiderling.core.pipeline.BatchTracker(batches, batches));
+    /** How many of the plan queue's chunk messages were planned. */
+    private int chunksPlanned;
+
+    /**
+     * Reads {@code body} as the sitemap {@code url} with {@code reader}, then plans each chunk message it sent, as the
+     * plan function would, and returns how the sitemap's item ended.
+     */
+    private Ended read(ExpandSitemap reader, NormalizedUrl url, byte[] body) {
+        ExpandSitemap.Read read = reader.read(BATCH, url, url.value(), SitemapTask.named(), body, "application/xml");
+        if (read instanceof ExpandSitemap.Read.Ended ended) {
+            return new Ended(ended.reason(), ended.detail());
+        }
+        planPending();
+        BatchItem item = items().get("sitemap " + url.value());
+        return new Ended(item.reason().orElseThrow(), item.detail().orElseThrow());
+    }
+
+    private Ended read(byte[] body) {
+        return read(expand, SITEMAP, body);
+    }
+
+    private void planPending() {
+        List<RecordingPlanQueue.SitemapChunkMessage> sent = planQueue.sitemapChunks();
+        for (; chunksPlanned < sent.size(); chunksPlanned++) {
+            RecordingPlanQueue.SitemapChunkMessage m = sent.get(chunksPlanned);
+            plan.onChunk(m.batchId(), m.sitemapKey(), m.chunk());
+        }
+    }
+
+    /** How a sitemap's item ended. */
+    private record Ended(Reason reason, String detail) {}
 
     @BeforeEach
     void aBatchThatNamedOneSitemap() {
@@ -79,11 +114,10 @@ class ExpandSitemapTest {
         byte[] body = urlset("https://example.com/catalog/a", "https://example.com/catalog/b",
                 "https://EXAMPLE.com/catalog/a", "https://other.example/x", "https://example.com/admin/y");
 
-        ExpandSitemap.Read read = expand.read(BATCH, SITEMAP, SITEMAP.value(), SitemapTask.named(), body,
-                "application/xml");
+        Ended read = read(body);
 
         assertEquals(Reason.SITEMAP_EXPANDED, read.reason());
-        assertEquals("listed 3 URLs: 2 items, 1 duplicates, 2 refused", read.detail());
+        assertEquals("listed 3 URLs, 2 refused: 4 items, 1 duplicates", read.detail());
         Map<String, BatchItem> items = items();
         assertEquals(ItemState.QUEUED, items.get("page https://example.com/catalog/a").state());
         assertEquals(ItemState.QUEUED, items.get("page https://example.com/catalog/b").state());
@@ -105,14 +139,16 @@ class ExpandSitemapTest {
     @Test
     void read_whenTheSameSitemapIsReadAgainAfterACrash_countsItsListOnce() {
         byte[] body = urlset("https://example.com/catalog/a", "https://example.com/catalog/b");
-        expand.read(BATCH, SITEMAP, SITEMAP.value(), SitemapTask.named(), body, "application/xml");
+        read(body);
+        chunksPlanned = 0; // and every chunk message delivered again
 
-        ExpandSitemap.Read again = expand.read(BATCH, SITEMAP, SITEMAP.value(), SitemapTask.named(), body,
-                "application/xml");
+        Ended again = read(body);
 
         assertEquals(Reason.SITEMAP_EXPANDED, again.reason());
+        assertEquals("listed 2 URLs, 0 refused: 2 items, 0 duplicates", again.detail());
         assertEquals(1 + 2, batches.status(BATCH).orElseThrow().header().total());
         assertEquals(3, items().size());
+        assertTrue(batches.status(BATCH).orElseThrow().planned());
     }
 
     @Test
@@ -123,8 +159,7 @@ class ExpandSitemapTest {
                 + "<sitemap><loc>https://example.com/catalog/s2.xml.gz</loc></sitemap>\n"
                 + "</sitemapindex>\n").getBytes(StandardCharsets.UTF_8);
 
-        ExpandSitemap.Read read = expand.read(BATCH, SITEMAP, SITEMAP.value(), SitemapTask.named(), index,
-                "application/xml");
+        Ended read = read(index);
 
         assertEquals(Reason.SITEMAP_EXPANDED, read.reason());
         assertEquals("an index of 2 sitemaps: 2 items, 0 duplicates, 0 refused", read.detail());
@@ -152,7 +187,7 @@ class ExpandSitemapTest {
                 + "<url><loc>https://example.com/catalog/stale</loc><lastmod>2026-11-01</lastmod></url>\n"
                 + "</urlset>\n").getBytes(StandardCharsets.UTF_8);
 
-        expand.read(BATCH, SITEMAP, SITEMAP.value(), SitemapTask.named(), body, "application/xml");
+        read(body);
 
         Map<String, BatchItem> items = items();
         BatchItem unchanged = items.get("page https://example.com/catalog/unchanged");
@@ -169,15 +204,13 @@ class ExpandSitemapTest {
 
     @Test
     void read_whenTheBatchHasReadItsLimitOfSitemaps_takesNothingAndSaysWhichLimit() {
-        ExpandSitemap one = new ExpandSitemap(parts, UrlNormalizer.create(), new ExpandSitemap.Settings(
+        ExpandSitemap one = new ExpandSitemap(parts, UrlNormalizer.create(), planQueue, new ExpandSitemap.Settings(
                 io.spiderling.core.sitemap.SitemapExpander.Settings.DEFAULTS, 1_000_000, 1));
-        one.read(BATCH, SITEMAP, SITEMAP.value(), SitemapTask.named(), urlset("https://example.com/catalog/a"),
-                "application/xml");
+        read(one, SITEMAP, urlset("https://example.com/catalog/a"));
         NormalizedUrl second = NormalizedUrl.parse("https://example.com/catalog/second.xml");
         batches.addEntries(BATCH, List.of(new ManifestEntry(1, second, ItemKind.SITEMAP)), NOW);
 
-        ExpandSitemap.Read read = one.read(BATCH, second, second.value(), SitemapTask.named(),
-                urlset("https://example.com/catalog/b"), "application/xml");
+        Ended read = read(one, second, urlset("https://example.com/catalog/b"));
 
         assertEquals(Reason.SITEMAP_LIMIT, read.reason());
         assertEquals("the batch has begun 1 sitemaps, its limit; this one's list was not taken in", read.detail());
@@ -188,14 +221,40 @@ class ExpandSitemapTest {
 
     @Test
     void read_whenTheBodyIsNoSitemap_failsItsItemSayingWhy() {
-        ExpandSitemap.Read read = expand.read(BATCH, SITEMAP, SITEMAP.value(), SitemapTask.named(),
-                "<html><title>Not found</title></html>".getBytes(StandardCharsets.UTF_8), "text/html");
+        Ended read = read("<html><title>Not found</title></html>".getBytes(StandardCharsets.UTF_8));
 
         assertEquals(Reason.SITEMAP_UNREADABLE, read.reason());
         assertTrue(read.detail().startsWith("sitemap-"), read.detail());
         assertEquals(1, items().size(), "nothing added");
         assertEquals(new io.spiderling.core.batch.SitemapCounts(0, 1), batches.status(BATCH).orElseThrow().sitemaps(),
                 "it took a place among the batch's sitemaps, and is no longer being read");
+    }
+
+    @Test
+    void read_whenAUrlsetListsMoreThanAChunk_cutsItForThePlannersAndEndsTheItemWithTheLastChunk() {
+        String[] pages = java.util.stream.IntStream.range(0, SitemapListing.ENTRIES_PER_CHUNK + 5)
+                .mapToObj(i -> "https://example.com/catalog/p" + i).toArray(String[]::new);
+
+        ExpandSitemap.Read read = expand.read(BATCH, SITEMAP, SITEMAP.value(), SitemapTask.named(), urlset(pages),
+                "application/xml");
+
+        assertEquals(new ExpandSitemap.Read.Planning("listed 10005 URLs, 0 refused; planning in 2 chunks"), read);
+        assertEquals(2, planQueue.sitemapChunks().size());
+        assertEquals(1, batches.status(BATCH).orElseThrow().sitemapsReading(), "not final while the list is planned");
+        RecordingPlanQueue.SitemapChunkMessage last = planQueue.sitemapChunks().get(1);
+        PlanSitemap.ChunkOutcome second = plan.onChunk(BATCH, last.sitemapKey(), 1);
+        assertEquals(new io.spiderling.core.batch.ChunkCounts(5, 0), second.counts());
+        assertTrue(!second.lastChunk(), "the first chunk is not planned yet");
+        assertEquals(ItemState.QUEUED, items().get("sitemap " + SITEMAP.value()).state());
+
+        PlanSitemap.ChunkOutcome first = plan.onChunk(BATCH, last.sitemapKey(), 0);
+
+        assertTrue(first.lastChunk());
+        BatchItem sitemap = batches.items(BATCH, Optional.of(ItemState.FETCHED), Optional.empty(), 10).items()
+                .getFirst();
+        assertEquals(Optional.of("listed 10005 URLs, 0 refused: 10005 items, 0 duplicates"), sitemap.detail());
+        assertEquals(1 + 10_005, batches.status(BATCH).orElseThrow().header().total());
+        assertTrue(batches.status(BATCH).orElseThrow().planned());
     }
 
     @Test
