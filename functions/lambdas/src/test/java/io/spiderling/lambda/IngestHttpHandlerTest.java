@@ -69,8 +69,8 @@ class IngestHttpHandlerTest {
         assertEquals(3 + 2, pipeline.queries().batch(batchId).orElseThrow().header().total());
         String manifest = TestStack.aws().s3().getObjectAsBytes(b -> b.bucket(TestStack.resources().bucket())
                 .key(BucketKeys.manifest(batchId))).asString(StandardCharsets.UTF_8);
-        assertTrue(manifest.endsWith("robots\thttps://example.com/robots.txt\nrobots\thttps://example.org/robots.txt\n"),
-                manifest);
+        assertTrue(manifest.endsWith("robots\thttps://example.com/robots.txt\n"
+                + "robots\thttps://example.org/robots.txt\n"), manifest);
     }
 
     @Test
