@@ -755,9 +755,21 @@ public final class DynamoDbFrontierStore implements FrontierStore {
         if (!e.via().isEmpty()) {
             m.put("via", AttributeValue.fromL(e.via().stream().map(Attrs::s).toList()));
         }
-        e.hop().sitemap().ifPresent(task -> m.put("sitemap", AttributeValue.fromM(Map.of("depth",
-                n(task.indexDepth()), "namedBy", AttributeValue.fromL(task.namedBy().stream().map(Attrs::s).toList())))));
+        e.hop().sitemap().ifPresent(task -> m.put("sitemap", AttributeValue.fromM(sitemap(task))));
         e.hop().lastmod().ifPresent(lastmod -> m.put("lastmod", n(lastmod.toEpochMilli())));
+        return m;
+    }
+
+    /**
+     * A sitemap job's task: its depth and the robots.txt files that named it, and {@code robots} only on a job that
+     * reads a site's robots.txt (absent: false, as on entries written before it existed).
+     */
+    private static Map<String, AttributeValue> sitemap(SitemapTask task) {
+        Map<String, AttributeValue> m = new HashMap<>(Map.of("depth", n(task.indexDepth()), "namedBy",
+                AttributeValue.fromL(task.namedBy().stream().map(Attrs::s).toList())));
+        if (task.robotsTxt()) {
+            m.put("robots", AttributeValue.fromBool(true));
+        }
         return m;
     }
 
@@ -768,7 +780,7 @@ public final class DynamoDbFrontierStore implements FrontierStore {
                 item.containsKey("via") ? item.get("via").l().stream().map(AttributeValue::s).toList() : List.of(),
                 Optional.ofNullable(item.get("sitemap")).map(AttributeValue::m).map(m -> new SitemapTask(
                         Integer.parseInt(m.get("depth").n()), m.get("namedBy").l().stream().map(AttributeValue::s)
-                        .toList())));
+                        .toList(), m.containsKey("robots") && Boolean.TRUE.equals(m.get("robots").bool()))));
         if (item.containsKey("lastmod")) {
             hop = hop.withLastmod(Instant.ofEpochMilli(number(item, "lastmod", 0)));
         }

@@ -45,6 +45,9 @@ public final class FetchJobCodec {
         job.hop().sitemap().ifPresent(task -> {
             ObjectNode sitemap = node.putObject("sitemap").put("depth", task.indexDepth());
             task.namedBy().forEach(sitemap.putArray("namedBy")::add);
+            if (task.robotsTxt()) {
+                sitemap.put("robots", true);
+            }
         });
         job.hop().lastmod().ifPresent(lastmod -> node.put("lastmod", lastmod.toString()));
         return node.toString();
@@ -99,7 +102,10 @@ public final class FetchJobCodec {
                 partition == null ? 0 : partition.intValue());
     }
 
-    /** {@code "sitemap": {"depth": n, "namedBy": [robots.txt URLs]}}, on a job that reads a sitemap. */
+    /**
+     * {@code "sitemap": {"depth": n, "namedBy": [robots.txt URLs]}}, on a job that reads a sitemap; with
+     * {@code "robots": true} on one that reads a site's robots.txt for its sitemaps (absent: false).
+     */
     private static Optional<SitemapTask> sitemap(JsonNode node) {
         JsonNode sitemap = node.get("sitemap");
         if (sitemap == null) {
@@ -107,14 +113,16 @@ public final class FetchJobCodec {
         }
         JsonNode depth = sitemap.get("depth");
         JsonNode namedBy = sitemap.path("namedBy");
+        JsonNode robotsTxt = sitemap.path("robots");
         if (!sitemap.isObject() || depth == null || !depth.canConvertToInt() || depth.intValue() < 0
-                || !(namedBy.isMissingNode() || namedBy.isArray())) {
+                || !(namedBy.isMissingNode() || namedBy.isArray())
+                || !(robotsTxt.isMissingNode() || robotsTxt.isBoolean())) {
             throw new IllegalArgumentException("fetch job's \"sitemap\" must be {\"depth\": a non-negative integer,"
-                    + " \"namedBy\": [robots.txt URLs]}");
+                    + " \"namedBy\": [robots.txt URLs], \"robots\": a boolean}");
         }
         List<String> robots = new ArrayList<>();
         namedBy.forEach(r -> robots.add(r.asText()));
-        return Optional.of(new SitemapTask(depth.intValue(), robots));
+        return Optional.of(new SitemapTask(depth.intValue(), robots, robotsTxt.asBoolean(false)));
     }
 
     private static String text(JsonNode node, String field) {

@@ -60,6 +60,22 @@ class FetchJobCodecTest {
     }
 
     @Test
+    void decode_whenTheJobReadsARobotsTxtForItsSitemaps_roundTripsTheMarkWhichOlderJobsLack() {
+        Hop robots = new Hop(NormalizedUrl.parse("https://example.com/robots.txt"),
+                RequestUrl.parse("https://example.com/robots.txt"), java.util.Optional.empty(), java.util.List.of(),
+                java.util.Optional.of(io.spiderling.core.fetch.SitemapTask.robotsTxtOfSite()));
+        FetchJob job = new FetchJob("b", robots, 1, 1);
+
+        String body = FetchJobCodec.encode(job);
+
+        assertEquals(job, FetchJobCodec.decode(body));
+        assertTrue(body.contains("\"sitemap\":{\"depth\":0,\"namedBy\":[],\"robots\":true}"), body);
+        assertEquals(java.util.Optional.of(io.spiderling.core.fetch.SitemapTask.named()), FetchJobCodec.decode(
+                "{\"batchId\":\"b\",\"url\":\"https://example.com/s.xml\",\"attempt\":1,\"sitemap\":{\"depth\":0}}")
+                .hop().sitemap(), "a job written before the mark reads a sitemap");
+    }
+
+    @Test
     void decode_whenJobOfAnEntryInAPartition_roundTripsThePartition() {
         FetchJob job = new FetchJob("b", Hop.of(NormalizedUrl.parse("https://example.com/p")), 1, 2, 7);
 

@@ -28,6 +28,7 @@ import io.spiderling.core.extract.HtmlExtractor;
 import io.spiderling.core.fetch.FetchJob;
 import io.spiderling.core.fetch.FetchRecord;
 import io.spiderling.core.fetch.FetchResult;
+import io.spiderling.core.fetch.SitemapTask;
 import io.spiderling.core.frontier.Frontier;
 import io.spiderling.core.net.AddressPolicy;
 import io.spiderling.core.notify.CallbackPolicy;
@@ -46,6 +47,7 @@ import io.spiderling.core.pipeline.batch.NotifyBatch;
 import io.spiderling.core.pipeline.ingest.PlanSitemap;
 import io.spiderling.core.pipeline.ingest.PlanUpload;
 import io.spiderling.core.pipeline.ingest.ExpandSitemap;
+import io.spiderling.core.pipeline.ingest.ReadRobotsTxt;
 import io.spiderling.core.pipeline.ingest.PlanningParts;
 import io.spiderling.core.pipeline.batch.BatchWaiting;
 import io.spiderling.core.pipeline.query.Queries;
@@ -606,7 +608,8 @@ public final class Pipeline implements AutoCloseable {
                         .withCapture(config.get(ConfigKeys.CAPTURE_ENABLED)))
                 .listener(listener)
                 .sitemaps(sitemapReader(new ExpandSitemap(planning.get(), normalizer(), planQueue(),
-                        sitemapSettings())))
+                        sitemapSettings()), new ReadRobotsTxt(planning.get(), normalizer(),
+                        sitemapSettings().expander().maxSitemapsPerIndex(), sitemapSettings().maxSitemapsPerBatch())))
                 .wake(new SqsWakeQueue(aws().sqs(), config.get(ConfigKeys.QUEUES_WAKE), clock))
                 .build();
     }
@@ -623,10 +626,11 @@ public final class Pipeline implements AutoCloseable {
     }
 
     /**
-     * The fetch stage's sitemap reader: the planning side's {@link ExpandSitemap}, here, where the two stages meet, so
-     * that neither knows the other. The sitemap's location is the URL that answered it.
+     * The fetch stage's sitemap reader: the planning side's {@link ExpandSitemap}, or {@link ReadRobotsTxt} for a
+     * site's robots.txt, here, where the two stages meet, so that neither knows the other. The sitemap's location is
+     * the URL that answered it.
      */
-    private static SitemapReader sitemapReader(ExpandSitemap expand) {
+    private static SitemapReader sitemapReader(ExpandSitemap expand, ReadRobotsTxt robots) {
         return new SitemapReader() {
             @Override
             public int maxBodyBytes() {
@@ -635,8 +639,13 @@ public final class Pipeline implements AutoCloseable {
 
             @Override
             public Answer read(FetchJob job, FetchJob at, FetchResult.Response response) {
-                return switch (expand.read(job.batchId(), job.itemUrl(), at.request().value(),
-                        job.hop().sitemap().orElseThrow(), response.body(), response.contentType())) {
+                SitemapTask task = job.hop().sitemap().orElseThrow();
+                ExpandSitemap.Read read = task.robotsTxt()
+                        ? robots.read(job.batchId(), job.itemUrl(), at.request().value(), response.status(),
+                                response.body(), response.contentType())
+                        : expand.read(job.batchId(), job.itemUrl(), at.request().value(), task, response.body(),
+                                response.contentType());
+                return switch (read) {
                     case ExpandSitemap.Read.Ended ended -> new Ending(ended.reason(), ended.detail());
                     case ExpandSitemap.Read.Planning planning -> new Planning(planning.detail());
                 };

@@ -57,6 +57,23 @@ class IngestHttpHandlerTest {
     }
 
     @Test
+    void handleRequest_whenSitemapsFromRobots_expectAcceptedWithARobotsTxtItemPerSite() throws Exception {
+        ObjectNode event = withBody("{\"urls\":[\"https://example.com/a\",\"https://example.com/b\","
+                + "\"https://example.org/\"],\"sitemapsFromRobots\":true}");
+        ((ObjectNode) event.get("headers")).put("idempotency-key", "robots-test-1");
+
+        JsonNode response = call(event);
+
+        assertEquals(202, response.get("statusCode").asInt(), response.toString());
+        String batchId = Events.JSON.readTree(response.get("body").asText()).get("batchId").asText();
+        assertEquals(3 + 2, pipeline.queries().batch(batchId).orElseThrow().header().total());
+        String manifest = TestStack.aws().s3().getObjectAsBytes(b -> b.bucket(TestStack.resources().bucket())
+                .key(BucketKeys.manifest(batchId))).asString(StandardCharsets.UTF_8);
+        assertTrue(manifest.endsWith("robots\thttps://example.com/robots.txt\n"
+                + "robots\thttps://example.org/robots.txt\n"), manifest);
+    }
+
+    @Test
     void handleRequest_whenRetriedWithSameIdempotencyKey_expectSameBatch() throws Exception {
         ObjectNode event = Events.load("api-post-batches.json");
         ((ObjectNode) event.get("headers")).put("idempotency-key", "retry-test-1");
@@ -98,7 +115,7 @@ class IngestHttpHandlerTest {
             `{"urls":["https://example.com/"],"recrawlAfter":"-PT1H"}`    | recrawlAfter must be between PT0S and PT8760H, was PT-1H
             `{"urls":["https://example.com/"],"callbackUrl":5}`           | "callbackUrl" must be a string
             `{"urls":["https://example.com/"],"callbackUrl":"ftp://x/y"}` | callbackUrl: unsupported scheme: ftp
-            `{"urls":["https://example.com/"],"callbackURL":"https://x/"}` | unknown field "callbackURL"; expected urls, sitemaps, callbackUrl, recrawlAfter, progressEvery, capture
+            `{"urls":["https://example.com/"],"callbackURL":"https://x/"}` | unknown field "callbackURL"; expected urls, sitemaps, sitemapsFromRobots, callbackUrl, recrawlAfter, progressEvery, capture
             `{"urls":"https://example.com/"}`                             | "urls" must be an array of strings
             `{"urls":["https://example.com/"],"capture":"yes"}`           | "capture" must be true or false
             `{"url":"https://example.com/","urls":[]}`                    | give "urls" or "url", not both
@@ -106,6 +123,10 @@ class IngestHttpHandlerTest {
             `{"sitemaps":[]}`                                             | "sitemaps" must be a non-empty array of strings
             `{"sitemaps":[7]}`                                            | "sitemaps"[0] must be a string
             `{"sitemaps":["ftp://example.com/s.xml"]}`                   | no acceptable URL in the batch
+            `{"urls":["https://example.com/"],"sitemapsFromRobots":"yes"}` | "sitemapsFromRobots" must be true or false
+            `{"urls":["https://example.com/"],"sitemapsFromRobots":1}`   | "sitemapsFromRobots" must be true or false
+            `{"urls":["https://example.com/"],"sitemapsFromRobots":[true]}` | "sitemapsFromRobots" must be true or false
+            `{"sitemapsFromRobots":true}`                                 | missing "urls": expected {"urls":[...]}
             `[]`                                                          | expected a JSON object like {"urls":[...]}
             """)
     void handleRequest_whenFieldInvalid_expect400NamingIt(String body, String message) throws Exception {
@@ -310,6 +331,8 @@ class IngestHttpHandlerTest {
         "[1]|expected a JSON object like {\"format\":\"jsonl\"}",
         "{\"recrawlAfter\":\"soon\"}|\"recrawlAfter\" must be an ISO-8601 duration such as PT1H, was \"soon\"",
         "{\"callbackUrl\":\"ftp://hooks.example/\"}|callbackUrl: unsupported scheme: ftp",
+        "{\"sitemapsFromRobots\":true}|\"sitemapsFromRobots\" is for POST /batches: an uploaded manifest's batch"
+                + " reads no sitemaps",
     })
     void handleRequest_whenUploadRequestInvalid_expect400NamingTheProblemAndNoBatch(String body, String problem)
             throws Exception {

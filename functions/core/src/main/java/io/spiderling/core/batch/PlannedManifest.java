@@ -21,6 +21,9 @@ public final class PlannedManifest {
     /** A sitemap's line starts with this and a tab; no URL's key does (every key starts with its scheme). */
     private static final String SITEMAP = "sitemap";
 
+    /** The line of a site's robots.txt, read for the sitemaps it names, starts with this and a tab. */
+    private static final String ROBOTS = "robots";
+
     /** The manifest of {@code urls}, in their order. */
     public static byte[] write(List<Accepted> urls) {
         return write(urls, List.of());
@@ -28,9 +31,18 @@ public final class PlannedManifest {
 
     /** The manifest of {@code urls}, then of {@code sitemaps} (ADR 19), each in their order. */
     public static byte[] write(List<Accepted> urls, List<Accepted> sitemaps) {
-        StringBuilder text = new StringBuilder((urls.size() + sitemaps.size()) * 64);
+        return write(urls, sitemaps, List.of());
+    }
+
+    /**
+     * The manifest of {@code urls}, then of {@code sitemaps}, then of {@code robots}: the robots.txt of the batch's
+     * sites, read for the sitemaps they name ({@code "sitemapsFromRobots"}, ADR 19); each in their order.
+     */
+    public static byte[] write(List<Accepted> urls, List<Accepted> sitemaps, List<Accepted> robots) {
+        StringBuilder text = new StringBuilder((urls.size() + sitemaps.size() + robots.size()) * 64);
         urls.forEach(url -> line(text, url));
         sitemaps.forEach(sitemap -> line(text.append(SITEMAP).append(SEPARATOR), sitemap));
+        robots.forEach(robotsTxt -> line(text.append(ROBOTS).append(SEPARATOR), robotsTxt));
         return text.toString().getBytes(StandardCharsets.UTF_8);
     }
 
@@ -44,10 +56,19 @@ public final class PlannedManifest {
 
     /** The sitemaps of a manifest {@link #write} wrote, in their order. */
     public static List<Accepted> readSitemaps(byte[] manifest) {
-        List<Accepted> sitemaps = new ArrayList<>();
-        new String(manifest, StandardCharsets.UTF_8).lines().filter(line -> line.startsWith(SITEMAP + SEPARATOR))
-                .forEach(line -> sitemaps.add(accepted(line.substring(SITEMAP.length() + 1))));
-        return sitemaps;
+        return marked(manifest, SITEMAP);
+    }
+
+    /** The robots.txt files of a manifest {@link #write} wrote, in their order; none in one written before them. */
+    public static List<Accepted> readRobots(byte[] manifest) {
+        return marked(manifest, ROBOTS);
+    }
+
+    private static List<Accepted> marked(byte[] manifest, String mark) {
+        List<Accepted> marked = new ArrayList<>();
+        new String(manifest, StandardCharsets.UTF_8).lines().filter(line -> line.startsWith(mark + SEPARATOR))
+                .forEach(line -> marked.add(accepted(line.substring(mark.length() + 1))));
+        return marked;
     }
 
     private static Accepted accepted(String line) {
@@ -58,14 +79,16 @@ public final class PlannedManifest {
     }
 
     /**
-     * The URLs of a manifest {@link #write} wrote, its sitemaps left out; blank lines are skipped.
+     * The URLs of a manifest {@link #write} wrote, its sitemaps and robots.txt files left out; blank lines are
+     * skipped.
      *
      * @throws IllegalArgumentException for a line that holds no key, or a request that is no request URL
      */
     public static List<Accepted> read(byte[] manifest) {
         List<Accepted> urls = new ArrayList<>();
         new String(manifest, StandardCharsets.UTF_8).lines()
-                .filter(line -> !line.isBlank() && !line.startsWith(SITEMAP + SEPARATOR))
+                .filter(line -> !line.isBlank() && !line.startsWith(SITEMAP + SEPARATOR)
+                        && !line.startsWith(ROBOTS + SEPARATOR))
                 .forEach(line -> urls.add(accepted(line)));
         return urls;
     }

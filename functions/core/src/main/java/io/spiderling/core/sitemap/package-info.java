@@ -6,6 +6,7 @@
  * and the time in. crawler-commons parses, in its lenient mode, so that every entry the rules refuse is reported with
  * its reason rather than dropped; gzip is decompressed here, within the protocol's 50 MB, because crawler-commons
  * sets no bound. A sitemap is hostile input: its size, its entries and the depth of indexes are bounded, and every
- * limit that cuts one short is reported with how much it left out.
+ * limit that cuts one short is reported with how much it left out. {@link RobotsTxtSitemaps} reads the sitemaps a
+ * site's robots.txt names, for a batch that asks for the sites' own.
  */
 package io.spiderling.core.sitemap;

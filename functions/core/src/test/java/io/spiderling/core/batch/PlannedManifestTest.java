@@ -34,6 +34,25 @@ class PlannedManifestTest {
     }
 
     @Test
+    void write_whenSitemapsAndRobotsTxtFiles_marksEachLineAndReadsEachListApart() {
+        List<Accepted> urls = List.of(accepted("https://example.com/a"));
+        List<Accepted> sitemaps = List.of(accepted("https://example.com/sitemap.xml"));
+        List<Accepted> robots = List.of(accepted("https://example.com/robots.txt"),
+                accepted("http://other.example:8080/robots.txt"));
+
+        byte[] manifest = PlannedManifest.write(urls, sitemaps, robots);
+
+        assertEquals("https://example.com/a\nsitemap\thttps://example.com/sitemap.xml\n"
+                + "robots\thttps://example.com/robots.txt\nrobots\thttp://other.example:8080/robots.txt\n",
+                text(manifest));
+        assertEquals(urls, PlannedManifest.read(manifest));
+        assertEquals(sitemaps, PlannedManifest.readSitemaps(manifest));
+        assertEquals(robots, PlannedManifest.readRobots(manifest));
+        assertEquals(List.of(), PlannedManifest.readRobots(PlannedManifest.write(urls, sitemaps)),
+                "a manifest written before them has none");
+    }
+
+    @Test
     void read_whenBlankLines_skipsThem() {
         assertEquals(List.of(accepted("https://example.com/a")),
                 PlannedManifest.read("\nhttps://example.com/a\n\n".getBytes(StandardCharsets.UTF_8)));

@@ -400,6 +400,21 @@ public abstract class FrontierStoreContract {
     }
 
     @Test
+    void park_whenTheEntryReadsARobotsTxtForItsSitemaps_keepsTheMarkThroughDueAndRelease() {
+        NormalizedUrl url = NormalizedUrl.parse("https://www." + site("").value() + "/robots.txt");
+        SitemapTask task = SitemapTask.robotsTxtOfSite();
+        store.park(new FrontierEntry("batch-1", new Hop(url, RequestUrl.parse(url.value()), Optional.empty(),
+                List.of(), Optional.of(task)), 1, 1, NOW));
+
+        FrontierEntry due = store.due(site(), NOW, 10).getFirst();
+
+        assertEquals(Optional.of(task), due.hop().sitemap());
+        assertTrue(store.release(due, NOW, 10));
+        assertEquals(Optional.of(task), store.releasedBefore(site(), NOW.plusSeconds(1)).getFirst().job().hop()
+                .sitemap());
+    }
+
+    @Test
     void requeue_whenNeverReleased_returnsFalseAndLeavesThePendingEntry() {
         FrontierEntry e = entry("p", 7, NOW);
         store.park(e);

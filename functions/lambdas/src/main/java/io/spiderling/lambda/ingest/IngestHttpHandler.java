@@ -109,7 +109,7 @@ public class IngestHttpHandler implements RequestHandler<APIGatewayV2HTTPEvent, 
         return switch (SubmissionParser.parseJson(body)) {
             case SubmissionParser.Parsed.Invalid invalid -> HttpJson.error(400, invalid.problem());
             case SubmissionParser.Parsed.Urls urls -> switch (ingest.submit(batchIdFor(client, idempotencyKey),
-                    client, new Ingest.Submission(urls.urls(), urls.sitemaps(), urls.options()), BatchSource.HTTP)) {
+                    client, urls.submission(), BatchSource.HTTP)) {
                 case Ingest.Result.Accepted accepted -> HttpJson.json(202, Views.accepted(accepted));
                 case Ingest.Result.Refused refused -> HttpJson.json(400, Views.refused(refused));
                 case Ingest.Result.Conflict conflict -> HttpJson.error(422,

@@ -68,7 +68,7 @@ public class IngestQueueHandler implements RequestHandler<SQSEvent, SQSBatchResp
             case SubmissionParser.Parsed.Invalid invalid -> ingest.recordRefused(batchId, CLIENT, BatchSource.SQS,
                     List.of(new Rejection(abbreviate(message.getBody()), invalid.problem())));
             case SubmissionParser.Parsed.Urls urls -> {
-                if (ingest.submit(batchId, CLIENT, new Ingest.Submission(urls.urls(), urls.sitemaps(), urls.options()),
+                if (ingest.submit(batchId, CLIENT, urls.submission(),
                         BatchSource.SQS)
                         instanceof Ingest.Result.Refused refused) {
                     ingest.recordRefused(batchId, CLIENT, BatchSource.SQS, refused.rejected().isEmpty()

@@ -3,6 +3,7 @@ package io.spiderling.lambda.ingest;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.spiderling.core.batch.BatchOptions;
 import io.spiderling.core.batch.UploadFormat;
+import io.spiderling.core.pipeline.ingest.Ingest;
 import io.spiderling.lambda.internal.HttpJson;
 import java.io.IOException;
 import java.time.Duration;
@@ -14,8 +15,8 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * Reads a submission: {@code {"urls":[…], "callbackUrl":…, "recrawlAfter":"PT1H", "capture":true}} (or {@code "url"}
- * for one)
+ * Reads a submission: {@code {"urls":[…], "sitemaps":[…], "sitemapsFromRobots":true, "callbackUrl":…,
+ * "recrawlAfter":"PT1H", "capture":true}} (or {@code "url"} for one)
  * as JSON, or (from the queue) a
  * bare URL as plain text. Every problem is reported as a message that names it.
  */
@@ -23,14 +24,27 @@ final class SubmissionParser {
 
     private SubmissionParser() {}
 
-    private static final Set<String> FIELDS = Set.of("url", "urls", "sitemaps", "callbackUrl", "recrawlAfter",
-            "progressEvery", "capture");
+    private static final Set<String> FIELDS = Set.of("url", "urls", "sitemaps", "sitemapsFromRobots", "callbackUrl",
+            "recrawlAfter", "progressEvery", "capture");
 
     sealed interface Parsed {
-        /** @param sitemaps the sitemaps the batch names (ADR 19), read in the pipeline, not here */
-        record Urls(List<String> urls, List<String> sitemaps, BatchOptions options) implements Parsed {
+        /**
+         * @param sitemaps the sitemaps the batch names (ADR 19), read in the pipeline, not here
+         * @param sitemapsFromRobots read the sitemaps the robots.txt of each of the batch's sites names, too
+         */
+        record Urls(List<String> urls, List<String> sitemaps, BatchOptions options, boolean sitemapsFromRobots)
+                implements Parsed {
+            Urls(List<String> urls, List<String> sitemaps, BatchOptions options) {
+                this(urls, sitemaps, options, false);
+            }
+
             Urls(List<String> urls, BatchOptions options) {
                 this(urls, List.of(), options);
+            }
+
+            /** What the batch asks of ingest. */
+            Ingest.Submission submission() {
+                return new Ingest.Submission(urls, sitemaps, options, sitemapsFromRobots);
             }
 
             Urls(List<String> urls) {
@@ -70,6 +84,10 @@ final class SubmissionParser {
         }
         for (var names = root.fieldNames(); names.hasNext(); ) {
             String name = names.next();
+            if (name.equals("sitemaps") || name.equals("sitemapsFromRobots")) {
+                return new ParsedUpload.Invalid("\"" + name + "\" is for POST /batches: an uploaded manifest's batch"
+                        + " reads no sitemaps");
+            }
             if (!UPLOAD_FIELDS.contains(name)) {
                 return new ParsedUpload.Invalid("unknown field \"" + name + "\"; expected format, callbackUrl, recrawlAfter, progressEvery, capture");
             }
@@ -120,12 +138,14 @@ final class SubmissionParser {
         for (var names = root.fieldNames(); names.hasNext(); ) {
             String name = names.next();
             if (!FIELDS.contains(name)) {
-                return new Parsed.Invalid("unknown field \"" + name + "\"; expected urls, sitemaps, callbackUrl, recrawlAfter, progressEvery, capture");
+                return new Parsed.Invalid("unknown field \"" + name + "\"; expected urls, sitemaps, sitemapsFromRobots, callbackUrl, recrawlAfter, progressEvery, capture");
             }
         }
         BatchOptions options;
+        boolean fromRobots;
         try {
             options = options(root);
+            fromRobots = flag(root, "sitemapsFromRobots");
         } catch (IllegalArgumentException e) {
             return new Parsed.Invalid(e.getMessage());
         }
@@ -148,11 +168,11 @@ final class SubmissionParser {
             return new Parsed.Invalid("give \"urls\" or \"url\", not both");
         }
         if (many == null && single != null) {
-            return single.isTextual() ? new Parsed.Urls(List.of(single.asText()), sitemaps, options)
+            return single.isTextual() ? new Parsed.Urls(List.of(single.asText()), sitemaps, options, fromRobots)
                     : new Parsed.Invalid("\"url\" must be a string");
         }
         if (many == null && !sitemaps.isEmpty()) {
-            return new Parsed.Urls(List.of(), sitemaps, options);
+            return new Parsed.Urls(List.of(), sitemaps, options, fromRobots);
         }
         if (many == null) {
             return new Parsed.Invalid("missing \"urls\": expected {\"urls\":[...]}");
@@ -168,7 +188,7 @@ final class SubmissionParser {
             }
             urls.add(many.get(i).asText());
         }
-        return new Parsed.Urls(urls, sitemaps, options);
+        return new Parsed.Urls(urls, sitemaps, options, fromRobots);
     }
 
     private static Optional<String> optionalText(JsonNode root, String field) {

@@ -40,6 +40,11 @@ final class FetchCommand implements Callable<Integer> {
             + " with or without a file of URLs.")
     List<String> sitemaps = new ArrayList<>();
 
+    @Option(names = "--sitemaps-from-robots", description = "Also read the sitemaps that each site's robots.txt names"
+            + " (its Sitemap: lines), for every site of the URLs and sitemaps given, and fetch what they list"
+            + " (docs/adr/0019).")
+    boolean sitemapsFromRobots;
+
     @Option(names = "--demo", description = "Start 3 local sample sites (127.0.0.2-4) and fetch their pages, plus"
             + " duplicates, a missing page and an invalid URL. No internet needed.")
     boolean demo;
@@ -146,9 +151,20 @@ final class FetchCommand implements Callable<Integer> {
             options.put("sitemaps", sitemaps);
             io.out().printf("Sitemaps to read: %s%n", String.join(", ", sitemaps));
         }
+        if (sitemapsFromRobots) {
+            if (Submission.viaUpload(urls)) {
+                throw new CliException(ExitCode.USAGE, "--sitemaps-from-robots goes with at most "
+                        + BatchPlanner.MAX_URLS + " URLs in one request; an uploaded manifest cannot ask for sitemaps");
+            }
+            options.put("sitemapsFromRobots", true);
+            io.out().println("Sitemaps to read: also those each site's robots.txt names");
+        }
         Optional<RunJournal> journal = journal(target);
         List<String> asked = new ArrayList<>(urls);
         sitemaps.forEach(sitemap -> asked.add("sitemap " + sitemap));
+        if (sitemapsFromRobots) {
+            asked.add("sitemaps-from-robots");
+        }
         Optional<RunJournal.Run> run = journal.map(j -> j.begin(fingerprinted(target, asked)));
         run.filter(RunJournal.Run::resumed).ifPresent(r -> io.out().println("The last run of this input did not"
                 + " finish: resuming its batch"));

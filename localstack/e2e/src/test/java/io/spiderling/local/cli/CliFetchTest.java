@@ -165,6 +165,45 @@ class CliFetchTest {
         }
     }
 
+    /**
+     * ADR 19: {@code --sitemaps-from-robots} sends the ask with the URLs; results.jsonl has the site's robots.txt and
+     * the sitemap it names as sitemap lines, and a line for the URL the sitemap lists.
+     */
+    @Test
+    void fetch_whenSitemapsFromRobots_expectLinesForTheRobotsTxtItsSitemapAndWhatItLists() throws Exception {
+        try (LocalSites sites = LocalSites.start(1)) {
+            LocalSite site = sites.site(0);
+            site.respond("/robots.txt", 200, "text/plain", ("User-agent: *\nAllow: /\nSitemap: "
+                    + site.url("/sitemap.xml") + "\n").getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            site.respond("/sitemap.xml", 200, "application/xml", ("<?xml version=\"1.0\"?>\n"
+                    + "<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n"
+                    + "<url><loc>" + site.url("/listed") + "</loc></url>\n</urlset>\n")
+                    .getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            site.page("/", "<title>Home</title>");
+            site.page("/listed", "<title>Listed</title>");
+            Path urls = Files.write(dir.resolve("urls.txt"), List.of(site.url("/")));
+            Path out = dir.resolve("out");
+
+            CliRun run = CliRun.of("fetch", "--out", out.toString(), "--progress", "none",
+                    "--data", dir.resolve("data").toString(), "--sitemaps-from-robots", urls.toString());
+
+            assertEquals(0, run.code(), run.toString());
+            java.util.Map<String, JsonNode> byInput = new java.util.TreeMap<>();
+            for (String line : Files.readAllLines(out.resolve("results.jsonl"))) {
+                JsonNode node = JSON.readTree(line);
+                byInput.put(node.get("input").asText(), node);
+            }
+            assertEquals(java.util.Set.of(site.url("/"), site.url("/listed"), site.url("/robots.txt"),
+                    site.url("/sitemap.xml")), byInput.keySet(), byInput.toString());
+            assertEquals("fetched", byInput.get(site.url("/listed")).get("state").asText());
+            JsonNode robots = byInput.get(site.url("/robots.txt"));
+            assertEquals("sitemap", robots.get("kind").asText(), robots.toString());
+            assertEquals("sitemap-expanded", robots.get("reason").asText(), robots.toString());
+            assertEquals("sitemap", byInput.get(site.url("/sitemap.xml")).get("kind").asText());
+            assertTrue(run.out().contains("also those each site's robots.txt names"), run.toString());
+        }
+    }
+
     /** ADR 17: a page's directives reach results.jsonl, and a noarchive page stays out of the WARC file. */
     @Test
     void fetch_whenAPageSaysNoarchive_expectItsDirectivesInTheResultsAndItLeftOutOfTheWarc() throws Exception {

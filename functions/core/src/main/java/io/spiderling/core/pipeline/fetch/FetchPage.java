@@ -14,6 +14,7 @@ import io.spiderling.core.fetch.FetchRecord;
 import io.spiderling.core.fetch.FetchRequest;
 import io.spiderling.core.fetch.FetchResult;
 import io.spiderling.core.fetch.Hop;
+import io.spiderling.core.fetch.SitemapTask;
 import io.spiderling.core.fetch.WireExchange;
 import io.spiderling.core.frontier.Frontier;
 import io.spiderling.core.frontier.WakeUps;
@@ -30,6 +31,7 @@ import io.spiderling.core.port.UrlStore;
 import io.spiderling.core.port.WakeQueue;
 import io.spiderling.core.recrawl.RecrawlPolicy;
 import io.spiderling.core.sitemap.LastmodSkip;
+import io.spiderling.core.sitemap.RobotsTxtSitemaps;
 import io.spiderling.core.url.NormalizationResult;
 import io.spiderling.core.url.NormalizedUrl;
 import io.spiderling.core.url.SiteKey;
@@ -628,7 +630,8 @@ public final class FetchPage {
                     ? stored.map(FetchRecord::headers) : Optional.empty();
             FetchRequest request = FetchRequest.conditional(at.request().value(), cached.map(h -> h.get("etag")),
                     cached.map(h -> h.get("last-modified"))).withCapture(capture);
-            if (at.hop().sitemap().isPresent()) {
+            if (at.hop().sitemap().filter(task -> !task.robotsTxt()).isPresent()) {
+                // A robots.txt keeps the page cap: only its first 500 KiB are read (RobotsTxtSitemaps).
                 request = request.withMaxBodyBytes(sitemaps.maxBodyBytes());
             }
             SitePoliteness.Sent sent = redirects.send(session, at.hop(), () -> session.admit(at.hop()), request);
@@ -703,7 +706,8 @@ public final class FetchPage {
                 Optional<Instant> captureFrom) {
             NormalizedUrl url = at.url();
             Instant now = clock.instant();
-            if (result instanceof FetchResult.Response r && r.success() && at.hop().sitemap().isPresent()) {
+            if (result instanceof FetchResult.Response r && at.hop().sitemap().isPresent()
+                    && (r.success() || robotsTxtUnavailable(at, r))) {
                 return switch (sitemaps.read(job, at, r)) {
                     case SitemapReader.Ending ending -> end(job, ending.reason(), ending.detail(), Optional.empty());
                     case SitemapReader.Planning planning -> new Outcome.HandedOn(planning.detail());
@@ -739,6 +743,12 @@ public final class FetchPage {
                         giveUp.reason());
                 case RetryDecision.Done done -> fail(job, at, result, FetchRecords.reason(result), describe(result));
             };
+        }
+
+        /** A robots.txt read for its sitemaps answered that the site has none: it names none, which is no failure. */
+        private boolean robotsTxtUnavailable(FetchJob at, FetchResult.Response response) {
+            return at.hop().sitemap().map(SitemapTask::robotsTxt).orElse(false)
+                    && RobotsTxtSitemaps.unavailable(response.status());
         }
 
         private Outcome fail(FetchJob job, FetchJob at, FetchResult result, Reason reason, String error) {

@@ -31,9 +31,11 @@ public interface SitemapReader {
     int maxBodyBytes();
 
     /**
-     * Takes what the sitemap that hop {@code at} of {@code job} fetched lists into the job's batch.
+     * Takes what the sitemap that hop {@code at} of {@code job} fetched lists into the job's batch; for a site's
+     * robots.txt ({@link io.spiderling.core.fetch.SitemapTask#robotsTxt()}), the sitemaps its {@code Sitemap:} lines
+     * name.
      *
-     * @param response a 2xx answer
+     * @param response a 2xx answer; for a robots.txt, also a 4xx other than 429, which says the site has none
      * @return how the sitemap's item ends, or that it ends once its list is planned
      */
     Answer read(FetchJob job, FetchJob at, FetchResult.Response response);

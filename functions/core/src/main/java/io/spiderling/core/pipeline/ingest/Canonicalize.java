@@ -67,7 +67,8 @@ public final class Canonicalize {
             counts = counts.plus(parts.planner().plan(batch,
                     pending.subList(from, Math.min(pending.size(), from + ItemPlanner.GROUP)), parking, now));
         }
-        int sitemaps = parkSitemaps(id, PlannedManifest.readSitemaps(blob.get().bytes()), parking, now);
+        int sitemaps = parkSitemaps(id, PlannedManifest.readSitemaps(blob.get().bytes()),
+                PlannedManifest.readRobots(blob.get().bytes()), parking, now);
         parking.release();
         parts.pendingPlans().planned(key);
         return Optional.of(new Outcome(id, manifest.size() + sitemaps, counts.parked() + sitemaps, counts.skipped(),
@@ -75,23 +76,30 @@ public final class Canonicalize {
     }
 
     /**
-     * The batch's sitemaps become items of their own kind and are parked to be read (ADR 19): not claimed, and never
-     * answered by a page's stored copy. A sitemap whose item already ended (the manifest planned again) is not parked
-     * again. Returns how many were parked.
+     * The batch's sitemaps, then its sites' robots.txt files read for the sitemaps they name, become items of their
+     * own kind and are parked to be read (ADR 19): not claimed, and never answered by a page's stored copy. A sitemap
+     * whose item already ended (the manifest planned again) is not parked again. Returns how many were parked.
      */
-    private int parkSitemaps(String batchId, List<Accepted> sitemaps, Frontier.Parking parking, Instant now) {
-        if (sitemaps.isEmpty()) {
+    private int parkSitemaps(String batchId, List<Accepted> sitemaps, List<Accepted> robots,
+            Frontier.Parking parking, Instant now) {
+        if (sitemaps.isEmpty() && robots.isEmpty()) {
             return 0;
         }
         List<ManifestEntry> entries = new ArrayList<>();
-        for (int i = 0; i < sitemaps.size(); i++) {
-            entries.add(new ManifestEntry(i, sitemaps.get(i).url(), ItemKind.SITEMAP));
+        List<Hop> hops = new ArrayList<>();
+        for (Accepted sitemap : sitemaps) {
+            entries.add(new ManifestEntry(entries.size(), sitemap.url(), ItemKind.SITEMAP));
+            hops.add(Hop.sitemap(sitemap, SitemapTask.named()));
+        }
+        for (Accepted robotsTxt : robots) {
+            entries.add(new ManifestEntry(entries.size(), robotsTxt.url(), ItemKind.SITEMAP));
+            hops.add(Hop.sitemap(robotsTxt, SitemapTask.robotsTxtOfSite()));
         }
         List<BatchItemStore.Added> added = parts.batches().items().addEntries(batchId, entries, now);
         List<Hop> toPark = new ArrayList<>();
         for (int i = 0; i < added.size(); i++) {
             if (added.get(i).needsPlanning()) {
-                toPark.add(Hop.sitemap(sitemaps.get(i), SitemapTask.named()));
+                toPark.add(hops.get(i));
             }
         }
         parking.park(toPark);

@@ -3,12 +3,9 @@ package io.spiderling.core.pipeline.ingest;
 import io.spiderling.core.batch.BatchStatus;
 import io.spiderling.core.batch.ChunkCounts;
 import io.spiderling.core.batch.ItemKind;
-import io.spiderling.core.batch.ManifestEntry;
 import io.spiderling.core.batch.Reason;
 import io.spiderling.core.content.BucketKeys;
-import io.spiderling.core.fetch.Hop;
 import io.spiderling.core.fetch.SitemapTask;
-import io.spiderling.core.port.BatchItemStore;
 import io.spiderling.core.port.PlanQueue;
 import io.spiderling.core.port.UploadPlanStore;
 import io.spiderling.core.robots.RobotsOrigin;
@@ -22,7 +19,6 @@ import io.spiderling.core.url.NormalizationResult;
 import io.spiderling.core.url.NormalizedUrl;
 import io.spiderling.core.url.RequestUrl;
 import io.spiderling.core.url.UrlNormalizer;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -156,42 +152,11 @@ public final class ExpandSitemap {
     }
 
     private Read index(String batchId, String key, SitemapTask task, SitemapOutcome.Index index) {
-        Instant now = parts.clock().instant();
-        long first = firstPosition(key);
-        List<ManifestEntry> entries = new ArrayList<>();
-        List<Hop> hops = new ArrayList<>();
-        int refusedChildren = 0;
-        for (SitemapSource child : index.sitemaps()) {
-            switch (normalizer.normalize(child.url().value())) {
-                case NormalizationResult.Accepted accepted -> {
-                    entries.add(new ManifestEntry(first + entries.size(), accepted.url(), ItemKind.SITEMAP));
-                    hops.add(Hop.sitemap(accepted, task.child()));
-                }
-                case NormalizationResult.Rejected rejected -> refusedChildren++;
-            }
-        }
-        int items = 0;
-        int duplicates = 0;
-        List<Hop> toPark = new ArrayList<>();
-        List<BatchItemStore.Added> added = entries.isEmpty() ? List.of()
-                : parts.batches().items().addEntries(batchId, entries, now);
-        for (int i = 0; i < added.size(); i++) {
-            switch (added.get(i)) {
-                case DUPLICATE -> duplicates++;
-                case ENDED -> items++;
-                case CREATED, PENDING -> {
-                    items++;
-                    toPark.add(hops.get(i));
-                }
-            }
-        }
-        var parking = parts.frontier().parking(batchId);
-        parking.park(toPark);
-        parking.release();
-        parts.batches().uploads().sitemapRead(batchId, key, new ChunkCounts(items, duplicates), now);
-        return new Read.Ended(Reason.SITEMAP_EXPANDED, "an index of " + index.sitemaps().size() + " sitemaps: " + items
-                + " items, " + duplicates + " duplicates, " + (index.refused().size() + refusedChildren) + " refused"
-                + leftOut(index.limit()));
+        SitemapItems.Taken taken = new SitemapItems(parts, normalizer).take(batchId, key, index.sitemaps(),
+                task.child());
+        return new Read.Ended(Reason.SITEMAP_EXPANDED, "an index of " + index.sitemaps().size() + " sitemaps: "
+                + taken.items() + " items, " + taken.duplicates() + " duplicates, "
+                + (index.refused().size() + taken.invalid()) + " refused" + leftOut(index.limit()));
     }
 
     /** An entry the sitemaps protocol refuses, with the reason and detail of its item. */
@@ -215,7 +180,7 @@ public final class ExpandSitemap {
         return Long.parseLong(sitemapKey.substring(0, 8), 16) << ENTRY_BITS;
     }
 
-    private static String leftOut(Optional<LimitHit> limit) {
+    static String leftOut(Optional<LimitHit> limit) {
         return limit.map(l -> "; " + l.leftOut() + " left out (" + l.limit().wireName() + ")").orElse("");
     }
 }

@@ -165,17 +165,31 @@ public final class Ingest {
      * What a client submits: pages to fetch, sitemaps to read (ADR 19), and the batch's options.
      *
      * @param sitemaps the sitemaps' URLs as written; each becomes an item of the batch, read when its site allows
+     * @param sitemapsFromRobots also read the sitemaps that the robots.txt of each site of the batch names: each
+     *     site's robots.txt becomes an item of the batch
      */
-    public record Submission(List<String> urls, List<String> sitemaps, BatchOptions options) {
+    public record Submission(List<String> urls, List<String> sitemaps, BatchOptions options,
+            boolean sitemapsFromRobots) {
         public Submission {
             urls = List.copyOf(urls);
             sitemaps = List.copyOf(sitemaps);
             Objects.requireNonNull(options, "options");
         }
+
+        /** A submission that reads no robots.txt for sitemaps. */
+        public Submission(List<String> urls, List<String> sitemaps, BatchOptions options) {
+            this(urls, sitemaps, options, false);
+        }
     }
 
     /** The most sitemaps one request may name. */
     public static final int MAX_SITEMAPS = 1_000;
+
+    /**
+     * The most sites whose robots.txt one batch reads for sitemaps ({@code sitemapsFromRobots}): as many as the
+     * sitemaps it may name. A batch of URLs on more sites is refused, to be split.
+     */
+    public static final int MAX_ROBOTS_TXT = MAX_SITEMAPS;
 
     /** As {@link #submit(String, String, List, BatchSource, BatchOptions)}, with sitemaps besides the URLs. */
     public Result submit(String batchId, String client, Submission submission, BatchSource source) {
@@ -206,12 +220,20 @@ public final class Ingest {
         if (plan.accepted().isEmpty() && sitemaps.accepted().isEmpty()) {
             return new Result.Refused("no acceptable URL in the batch", rejected);
         }
+        SitesRobotsTxt.Planned robots = submission.sitemapsFromRobots()
+                ? SitesRobotsTxt.of(plan.accepted(), sitemaps.accepted())
+                : new SitesRobotsTxt.Planned(List.of(), sitemaps.accepted());
+        if (robots.robots().size() > MAX_ROBOTS_TXT) {
+            return new Result.Refused("sitemapsFromRobots: the batch's URLs are on " + robots.robots().size()
+                    + " sites; the robots.txt of at most " + MAX_ROBOTS_TXT + " are read per batch", List.of());
+        }
         BatchHeader header = BatchHeader.builder().batchId(batchId)
-                .total(plan.accepted().size() + sitemaps.accepted().size())
-                .duplicates(plan.duplicates() + sitemaps.duplicates()).rejected(rejected)
+                .total(plan.accepted().size() + robots.sitemaps().size() + robots.robots().size())
+                .duplicates(plan.duplicates() + sitemaps.duplicates() + robots.subsumed(sitemaps.accepted()))
+                .rejected(rejected)
                 .rejectedCount(rejected.size()).source(source).createdAt(clock.instant()).options(checked)
-                .fingerprint(fingerprint(submission.sitemaps().isEmpty() ? rawUrls : withSitemaps(submission),
-                        checked))
+                .fingerprint(fingerprint(submission.sitemaps().isEmpty() && !submission.sitemapsFromRobots()
+                        ? rawUrls : withSitemaps(submission), checked))
                 .client(client).build();
         // The header goes first: canonicalize and fetch count against it, and the manifest's event may arrive at once.
         boolean replay = !batches.createBatch(header);
@@ -229,8 +251,8 @@ public final class Ingest {
             // Watched before it is written: if its event is lost, the sweep plans it; if this attempt dies before
             // the write, the sweep finds no manifest and lets the watch lapse.
             pendingPlans.expect(key, clock.instant());
-            blobs.put(key, PlannedManifest.write(plan.accepted(), sitemaps.accepted()), "text/plain; charset=utf-8",
-                    Map.of("batch-id", batchId));
+            blobs.put(key, PlannedManifest.write(plan.accepted(), robots.sitemaps(), robots.robots()),
+                    "text/plain; charset=utf-8", Map.of("batch-id", batchId));
         }
         return new Result.Accepted(standing, plan);
     }
@@ -327,10 +349,16 @@ public final class Ingest {
         return new BatchOptions(callback, options.recrawlAfter(), options.progressEvery(), options.capture());
     }
 
-    /** The URLs of a request that names sitemaps, as its fingerprint reads them: each sitemap marked as one. */
+    /**
+     * The URLs of a request that names sitemaps, or asks for the sites' own, as its fingerprint reads them: each
+     * sitemap marked as one, and the ask as a line no URL can be.
+     */
     private static List<String> withSitemaps(Submission submission) {
         List<String> all = new ArrayList<>(submission.urls());
         submission.sitemaps().forEach(sitemap -> all.add("sitemap\u0000" + sitemap));
+        if (submission.sitemapsFromRobots()) {
+            all.add("sitemapsFromRobots\u0000");
+        }
         return all;
     }
 

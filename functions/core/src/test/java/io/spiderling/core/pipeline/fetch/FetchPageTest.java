@@ -1159,6 +1159,59 @@ class FetchPageTest {
     }
 
     @Test
+    void process_whenTheJobReadsARobotsTxtThatIsMissing_handsTheReaderThe404WithThePageBodyCap() {
+        NormalizedUrl robots = NormalizedUrl.parse(ROBOTS);
+        site.answer(ROBOTS, status(ROBOTS, 404));
+        List<Integer> read = new java.util.ArrayList<>();
+        sitemapReader = new SitemapReader() {
+            @Override
+            public int maxBodyBytes() {
+                return 52_428_800;
+            }
+
+            @Override
+            public Ending read(FetchJob job, FetchJob at, FetchResult.Response response) {
+                read.add(response.status());
+                return new Ending(Reason.SITEMAP_EXPANDED, "robots.txt answered 404");
+            }
+        };
+
+        FetchPage.Outcome outcome = runToEnd(fetchPage(), sendSitemap(robots,
+                io.spiderling.core.fetch.SitemapTask.robotsTxtOfSite()));
+
+        assertEquals(List.of(404), read, "the site has no robots.txt: it names no sitemap, which is no failure");
+        assertEquals(ItemState.FETCHED, assertInstanceOf(FetchPage.Outcome.Ended.class, outcome).state());
+        assertEquals(java.util.OptionalInt.empty(), site.seen().getLast().request().maxBodyBytes(),
+                "a robots.txt is not given a sitemap's 50 MB");
+    }
+
+    @Test
+    void process_whenTheJobReadsARobotsTxtThatFailsWithAServerError_retriesItAsAnyFetch() {
+        NormalizedUrl robots = NormalizedUrl.parse(ROBOTS);
+        // the gate's fetch for the rules succeeds; the job's own request of robots.txt then fails
+        site.answer(ROBOTS, ok(ROBOTS, "Sitemap: https://example.com/sitemap.xml\n"), status(ROBOTS, 503));
+        sitemapReader = new SitemapReader() {
+            @Override
+            public int maxBodyBytes() {
+                return 52_428_800;
+            }
+
+            @Override
+            public Ending read(FetchJob job, FetchJob at, FetchResult.Response response) {
+                throw new AssertionError("a 503 is not read");
+            }
+        };
+        FetchPage fetchPage = fetchPage();
+        FetchJob job = sendSitemap(robots, io.spiderling.core.fetch.SitemapTask.robotsTxtOfSite());
+
+        FetchPage.Outcome outcome = fetchPage.process(job);
+
+        assertTrue(assertInstanceOf(FetchPage.Outcome.Requeued.class, outcome).why().startsWith("retry after"),
+                outcome.toString());
+        assertEquals(2, site.seen().size(), "the gate's request and the job's");
+    }
+
+    @Test
     void process_whenASitemapDatedThePageAfterItsFreshCopy_fetchesItAgain() {
         urls.recordFetch(FetchRecord.builder(URL.urlHash(), URL.value(), ItemState.FETCHED,
                 START.minus(Duration.ofHours(1))).httpStatus(200).contentKey("content/aa/x").contentSha256("sha")
@@ -1203,10 +1256,15 @@ class FetchPageTest {
 
     /** Adds {@code url} to the batch as a sitemap to read, and parks it as planning would. */
     private FetchJob sendSitemap(NormalizedUrl url) {
+        return sendSitemap(url, io.spiderling.core.fetch.SitemapTask.named());
+    }
+
+    /** Adds {@code url} to the batch as a sitemap to read as {@code task} says, and parks it as planning would. */
+    private FetchJob sendSitemap(NormalizedUrl url, io.spiderling.core.fetch.SitemapTask task) {
         batches.addEntries(BATCH, List.of(new io.spiderling.core.batch.ManifestEntry(9, url, ItemKind.SITEMAP)),
                 clock.instant());
         frontier.park(BATCH, List.of(new Hop(url, io.spiderling.core.url.RequestUrl.parse(url.value()),
-                Optional.empty(), List.of(), Optional.of(io.spiderling.core.fetch.SitemapTask.named()))));
+                Optional.empty(), List.of(), Optional.of(task))));
         return lastSent();
     }
 
