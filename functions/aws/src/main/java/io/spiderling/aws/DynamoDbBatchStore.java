@@ -534,9 +534,10 @@ public final class DynamoDbBatchStore implements BatchHeaderStore, BatchItemStor
         List<Rejection> rejected = item.getOrDefault("rejected", AttributeValue.fromL(List.of())).l().stream()
                 .map(v -> new Rejection(string(v.m(), "url").orElse(null), string(v.m(), "reason").orElse("")))
                 .toList();
-        BatchOptions options = new BatchOptions(string(item, "callbackUrl"),
-                string(item, "recrawlAfter").map(Duration::parse), string(item, "progressEvery").map(Duration::parse),
-                bool(item, "capture"));
+        BatchOptions options = BatchOptions.builder().callbackUrl(string(item, "callbackUrl"))
+                .recrawlAfter(string(item, "recrawlAfter").map(Duration::parse))
+                .progressEvery(string(item, "progressEvery").map(Duration::parse)).capture(bool(item, "capture"))
+                .build();
         return BatchHeader.builder().batchId(batchId).total((int) requiredNumber(item, "total"))
                 .duplicates((int) requiredNumber(item, "duplicates")).rejected(rejected)
                 .rejectedCount((int) requiredNumber(item, "rejectedCount")).source(source(item))

@@ -45,8 +45,8 @@ class IngestHttpHandlerTest {
         var status = pipeline.queries().batch(batchId).orElseThrow();
         assertEquals(3, status.header().total());
         assertEquals(3, status.queued());
-        assertEquals(new BatchOptions(Optional.of("https://hooks.example.com/spiderling"),
-                Optional.of(Duration.ofHours(1))), status.header().options());
+        assertEquals(BatchOptions.builder().callbackUrl("https://hooks.example.com/spiderling")
+                .recrawlAfter(Duration.ofHours(1)).build(), status.header().options());
         var s3 = TestStack.aws().s3();
         String manifest = s3.getObjectAsBytes(b -> b.bucket(TestStack.resources().bucket())
                 .key(BucketKeys.manifest(batchId))).asString(StandardCharsets.UTF_8);

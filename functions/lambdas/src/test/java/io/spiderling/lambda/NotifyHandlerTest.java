@@ -22,7 +22,6 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
 
@@ -54,7 +53,7 @@ class NotifyHandlerTest {
             String hook = "http://127.0.0.1:" + receiver.getAddress().getPort() + "/hook";
             batches.createBatch(BatchHeader.builder().batchId(batchId).total(0).source(BatchSource.HTTP)
                     .createdAt(Instant.now())
-                    .options(new BatchOptions(Optional.of(hook), Optional.empty()))
+                    .options(BatchOptions.builder().callbackUrl(hook).build())
                     .client(SampleClients.CLIENT_A).build());
             batches.markCompleted(batchId, Instant.now());
 

@@ -39,8 +39,8 @@ public abstract class BatchHeaderStoreContract extends BatchPortsContract {
     @Test
     void createBatch_whenOptionsAndFingerprintGiven_readsThemBack() {
         BatchHeader header = BatchHeader.builder().batchId(batchId).total(1).source(BatchSource.HTTP).createdAt(CREATED)
-                .options(new BatchOptions(Optional.of("https://hooks.example.com/done"),
-                        Optional.of(Duration.ofMinutes(90))))
+                .options(BatchOptions.builder().callbackUrl("https://hooks.example.com/done")
+                        .recrawlAfter(Duration.ofMinutes(90)).build())
                 .fingerprint("f".repeat(64)).build();
         headers().createBatch(header);
 

@@ -86,10 +86,10 @@ final class SubmissionParser {
     }
 
     private static BatchOptions options(JsonNode root) {
-        return new BatchOptions(optionalText(root, "callbackUrl"),
-                optionalText(root, "recrawlAfter").map(text -> duration("recrawlAfter", text)),
-                optionalText(root, "progressEvery").map(text -> duration("progressEvery", text)),
-                flag(root, "capture"));
+        return BatchOptions.builder().callbackUrl(optionalText(root, "callbackUrl"))
+                .recrawlAfter(optionalText(root, "recrawlAfter").map(text -> duration("recrawlAfter", text)))
+                .progressEvery(optionalText(root, "progressEvery").map(text -> duration("progressEvery", text)))
+                .capture(flag(root, "capture")).build();
     }
 
     /** An optional boolean: absent or null is false. */

@@ -324,7 +324,7 @@ public final class Ingest {
         if (options.progressEvery().isPresent() && callback.isEmpty()) {
             throw new IllegalArgumentException("progressEvery needs a callbackUrl to post progress to");
         }
-        return new BatchOptions(callback, options.recrawlAfter(), options.progressEvery(), options.capture());
+        return options.toBuilder().callbackUrl(callback).build();
     }
 
     /** The URLs of a request that names sitemaps, as its fingerprint reads them: each sitemap marked as one. */

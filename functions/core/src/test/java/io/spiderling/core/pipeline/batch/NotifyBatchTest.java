@@ -71,7 +71,7 @@ class NotifyBatchTest {
 
     private void batch(String id, Optional<Duration> progressEvery) {
         batches.createBatch(BatchHeader.builder().batchId(id).total(1).source(BatchSource.HTTP).createdAt(START)
-                .options(new BatchOptions(Optional.of(HOOK), Optional.empty(), progressEvery))
+                .options(BatchOptions.builder().callbackUrl(HOOK).progressEvery(progressEvery).build())
                 .client("client-a").build());
         batches.addItems(id, List.of(URL), START);
     }
@@ -207,7 +207,7 @@ class NotifyBatchTest {
     @Test
     void handle_whenClientHasNoSecret_givesUpSayingSo() {
         batches.createBatch(BatchHeader.builder().batchId("b9").total(1).source(BatchSource.HTTP).createdAt(START)
-                .options(new BatchOptions(Optional.of(HOOK), Optional.empty())).client("nobody").build());
+                .options(BatchOptions.builder().callbackUrl(HOOK).build()).client("nobody").build());
         batches.addItems("b9", List.of(URL), START);
         tracker().finish("b9", URL.urlHash(), Reason.FETCHED, null, START);
 

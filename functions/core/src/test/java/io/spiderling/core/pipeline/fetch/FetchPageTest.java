@@ -939,7 +939,7 @@ class FetchPageTest {
     @Test
     void process_whenBatchAsksForAShorterWindow_fetchesACopyOlderThanIt() {
         batches.createBatch(BatchHeader.builder().batchId("b-short").total(1).source(BatchSource.HTTP).createdAt(START)
-                .options(new BatchOptions( Optional.empty(), Optional.of(Duration.ofSeconds(30)))).build());
+                .options(BatchOptions.builder().recrawlAfter(Duration.ofSeconds(30)).build()).build());
         batches.addItems("b-short", List.of(URL), START);
         urls.recordFetch(FetchRecord.builder(URL.urlHash(), URL.value(), ItemState.FETCHED, START.minusSeconds(60))
                 .httpStatus(200).build());

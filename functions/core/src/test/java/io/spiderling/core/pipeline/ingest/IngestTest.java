@@ -143,13 +143,13 @@ class IngestTest {
 
     @Test
     void submit_whenOptionsGiven_storesThemWithTheCallbackNormalized() {
-        var options = new BatchOptions(Optional.of("HTTPS://Hooks.Example.com:443/done#x"),
-                Optional.of(Duration.ofMinutes(30)));
+        var options = BatchOptions.builder().callbackUrl("HTTPS://Hooks.Example.com:443/done#x")
+                .recrawlAfter(Duration.ofMinutes(30)).build();
 
         var accepted = assertInstanceOf(Ingest.Result.Accepted.class,
                 ingest.submit("o1", List.of("https://example.com/"), BatchSource.HTTP, options));
 
-        assertEquals(new BatchOptions(Optional.of("https://hooks.example.com/done"), Optional.of(Duration.ofMinutes(30))),
+        assertEquals(BatchOptions.builder().callbackUrl("https://hooks.example.com/done").recrawlAfter(Duration.ofMinutes(30)).build(),
                 accepted.header().options());
     }
 
@@ -161,7 +161,7 @@ class IngestTest {
             https://hooks.example.com | P366D | recrawlAfter must be between PT0S and PT8760H, was PT8784H
             """)
     void submit_whenOptionInvalid_refusesNamingItAndStoresNothing(String callback, String recrawl, String reason) {
-        var options = new BatchOptions(Optional.of(callback), Optional.of(Duration.parse(recrawl)));
+        var options = BatchOptions.builder().callbackUrl(callback).recrawlAfter(Duration.parse(recrawl)).build();
 
         Ingest.Result result = ingest.submit("o2", List.of("https://example.com/"), BatchSource.HTTP, options);
 
