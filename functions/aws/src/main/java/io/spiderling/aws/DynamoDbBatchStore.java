@@ -37,6 +37,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.EnumMap;
+import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -161,6 +162,10 @@ public final class DynamoDbBatchStore implements BatchHeaderStore, BatchItemStor
         h.options().progressEvery().ifPresent(d -> item.put("progressEvery", s(d.toString())));
         if (h.options().capture()) {
             item.put("capture", bool(true));
+        }
+        if (!h.options().notices().isEmpty()) {
+            item.put("notify", AttributeValue.fromSs(h.options().notices().stream()
+                    .map(BatchOptions.Notice::wireName).toList()));
         }
         if (!h.client().isEmpty()) {
             item.put("client", s(h.client()));
@@ -537,7 +542,7 @@ public final class DynamoDbBatchStore implements BatchHeaderStore, BatchItemStor
         BatchOptions options = BatchOptions.builder().callbackUrl(string(item, "callbackUrl"))
                 .recrawlAfter(string(item, "recrawlAfter").map(Duration::parse))
                 .progressEvery(string(item, "progressEvery").map(Duration::parse)).capture(bool(item, "capture"))
-                .build();
+                .notices(notices(item)).build();
         return BatchHeader.builder().batchId(batchId).total((int) requiredNumber(item, "total"))
                 .duplicates((int) requiredNumber(item, "duplicates")).rejected(rejected)
                 .rejectedCount((int) requiredNumber(item, "rejectedCount")).source(source(item))
@@ -545,6 +550,20 @@ public final class DynamoDbBatchStore implements BatchHeaderStore, BatchItemStor
                 .fingerprint(string(item, "fingerprint").orElse(""))
                 .upload(string(item, "upload").flatMap(UploadFormat::fromWireName))
                 .client(string(item, "client").orElse("")).build();
+    }
+
+    /**
+     * The notices a batch asked for, by wire name: none on a header written before the option existed; a name this
+     * code does not know (written by a newer version) is skipped.
+     */
+    private static Set<BatchOptions.Notice> notices(Map<String, AttributeValue> item) {
+        AttributeValue names = item.get("notify");
+        if (names == null || !names.hasSs()) {
+            return Set.of();
+        }
+        Set<BatchOptions.Notice> notices = EnumSet.noneOf(BatchOptions.Notice.class);
+        names.ss().forEach(name -> BatchOptions.Notice.fromWireName(name).ifPresent(notices::add));
+        return notices;
     }
 
     /** The terminal counts, summed over the counter shards, read consistently in one BatchGetItem. */

@@ -1,8 +1,13 @@
 package io.spiderling.core.batch;
 
 import java.time.Duration;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.EnumSet;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
+import java.util.stream.Collectors;
 
 /**
  * What a client may ask of a batch besides its URLs. Built by name ({@link #builder()}): the options are several
@@ -13,9 +18,11 @@ import java.util.Optional;
  *     default window
  * @param progressEvery how often to post progress to the callback while the batch runs; empty for none
  * @param capture keep each fetch's exchange as it went over the wire, for WARC, even where the deployment does not
+ * @param notices what else to post to the callback besides completion and progress ({@code "notify"} on the wire);
+ *     empty for nothing else. An unmodifiable set that iterates in the enum's order.
  */
 public record BatchOptions(Optional<String> callbackUrl, Optional<Duration> recrawlAfter,
-        Optional<Duration> progressEvery, boolean capture) {
+        Optional<Duration> progressEvery, boolean capture, Set<Notice> notices) {
 
     /** No options: the deployment's defaults, no callback. */
     public static final BatchOptions NONE = builder().build();
@@ -27,10 +34,44 @@ public record BatchOptions(Optional<String> callbackUrl, Optional<Duration> recr
     /** Longest recrawl window a client may ask for. */
     public static final Duration MAX_RECRAWL_AFTER = Duration.ofDays(365);
 
+    /** A kind of event a batch may ask to have posted to its callback, by its wire name in {@code "notify"}. */
+    public enum Notice {
+        /**
+         * {@code url.changed}: a fetch that ended one of the batch's items found the page's content changed (ADR 18),
+         * posted with the batch's id.
+         */
+        CHANGES("changes");
+
+        private final String wireName;
+
+        Notice(String wireName) {
+            this.wireName = wireName;
+        }
+
+        public String wireName() {
+            return wireName;
+        }
+
+        public static Optional<Notice> fromWireName(String name) {
+            return Arrays.stream(values()).filter(n -> n.wireName.equals(name)).findFirst();
+        }
+
+        /** The wire names a client may give, in order, comma-separated: for a refusal that lists them. */
+        public static String wireNames() {
+            return Arrays.stream(values()).map(Notice::wireName).collect(Collectors.joining(", "));
+        }
+    }
+
     public BatchOptions {
         Objects.requireNonNull(callbackUrl, "callbackUrl");
         Objects.requireNonNull(recrawlAfter, "recrawlAfter");
         Objects.requireNonNull(progressEvery, "progressEvery");
+        notices = notices.isEmpty() ? Set.of() : Collections.unmodifiableSet(EnumSet.copyOf(notices));
+    }
+
+    /** Whether the batch asked for {@code notice} to be posted to its callback. */
+    public boolean wants(Notice notice) {
+        return notices.contains(notice);
     }
 
     public static Builder builder() {
@@ -40,7 +81,7 @@ public record BatchOptions(Optional<String> callbackUrl, Optional<Duration> recr
     /** A builder holding these options, to change some of them. */
     public Builder toBuilder() {
         return new Builder().callbackUrl(callbackUrl).recrawlAfter(recrawlAfter).progressEvery(progressEvery)
-                .capture(capture);
+                .capture(capture).notices(notices);
     }
 
     /** The options by name; each unset one is empty (or off). */
@@ -49,6 +90,7 @@ public record BatchOptions(Optional<String> callbackUrl, Optional<Duration> recr
         private Optional<Duration> recrawlAfter = Optional.empty();
         private Optional<Duration> progressEvery = Optional.empty();
         private boolean capture;
+        private Set<Notice> notices = Set.of();
 
         private Builder() {}
 
@@ -84,8 +126,17 @@ public record BatchOptions(Optional<String> callbackUrl, Optional<Duration> recr
             return this;
         }
 
+        public Builder notices(Set<Notice> value) {
+            notices = value;
+            return this;
+        }
+
+        public Builder notices(Notice... value) {
+            return notices(Set.of(value));
+        }
+
         public BatchOptions build() {
-            return new BatchOptions(callbackUrl, recrawlAfter, progressEvery, capture);
+            return new BatchOptions(callbackUrl, recrawlAfter, progressEvery, capture, notices);
         }
     }
 }

@@ -40,11 +40,22 @@ public abstract class BatchHeaderStoreContract extends BatchPortsContract {
     void createBatch_whenOptionsAndFingerprintGiven_readsThemBack() {
         BatchHeader header = BatchHeader.builder().batchId(batchId).total(1).source(BatchSource.HTTP).createdAt(CREATED)
                 .options(BatchOptions.builder().callbackUrl("https://hooks.example.com/done")
-                        .recrawlAfter(Duration.ofMinutes(90)).build())
+                        .recrawlAfter(Duration.ofMinutes(90)).progressEvery(Duration.ofMinutes(1)).capture(true)
+                        .notices(BatchOptions.Notice.CHANGES).build())
                 .fingerprint("f".repeat(64)).build();
         headers().createBatch(header);
 
         assertEquals(header, headers().status(batchId).orElseThrow().header());
+        assertEquals(header, headers().outline(batchId).orElseThrow().header());
+    }
+
+    @Test
+    void createBatch_whenNoNoticesAsked_readsBackNone() {
+        headers().createBatch(BatchHeader.builder().batchId(batchId).total(1).source(BatchSource.HTTP)
+                .createdAt(CREATED).options(BatchOptions.builder().callbackUrl("https://hooks.example.com/done")
+                        .build()).build());
+
+        assertEquals(java.util.Set.of(), headers().status(batchId).orElseThrow().header().options().notices());
     }
 
     /** BatchPlanner produces {@code Rejection(null, "missing URL")} for a JSON null among the URLs. */

@@ -77,6 +77,9 @@ public final class Views {
         if (header.options().capture()) {
             node.put("capture", true);
         }
+        if (!header.options().notices().isEmpty()) {
+            header.options().notices().forEach(n -> node.withArray("notify").add(n.wireName()));
+        }
         if (header.options().callbackUrl().isPresent()) {
             var c = status.callback();
             ObjectNode callback = node.putObject("callback");

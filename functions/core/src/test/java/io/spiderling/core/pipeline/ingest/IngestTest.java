@@ -3,6 +3,7 @@ package io.spiderling.core.pipeline.ingest;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.spiderling.core.batch.BatchHeader;
@@ -167,6 +168,30 @@ class IngestTest {
 
         assertEquals(new Ingest.Result.Refused(reason, List.of()), result);
         assertEquals(List.of(), log.entries());
+    }
+
+    @Test
+    void submit_whenNotifyWithoutCallback_refusesAndStoresNothing() {
+        var options = BatchOptions.builder().notices(BatchOptions.Notice.CHANGES).build();
+
+        Ingest.Result result = ingest.submit("o3", List.of("https://example.com/"), BatchSource.HTTP, options);
+
+        assertEquals(new Ingest.Result.Refused("notify needs a callbackUrl to post to", List.of()), result);
+        assertEquals(List.of(), log.entries());
+    }
+
+    @Test
+    void submit_whenNotifyChangesWithCallback_storesTheNoticeAndFingerprintsIt() {
+        var plain = BatchOptions.builder().callbackUrl("https://hooks.example.com/done").build();
+        var notify = plain.toBuilder().notices(BatchOptions.Notice.CHANGES).build();
+
+        var accepted = assertInstanceOf(Ingest.Result.Accepted.class,
+                ingest.submit("o4", List.of("https://example.com/"), BatchSource.HTTP, notify));
+
+        assertEquals(notify, accepted.header().options());
+        assertNotEquals(Ingest.fingerprint(List.of("https://example.com/"), plain),
+                Ingest.fingerprint(List.of("https://example.com/"), notify),
+                "a retry that adds \"notify\" under the same key is a different request");
     }
 
     @Test
