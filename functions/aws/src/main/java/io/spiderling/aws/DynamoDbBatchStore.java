@@ -18,6 +18,7 @@ import io.spiderling.core.batch.BatchStatus;
 import io.spiderling.core.batch.CallbackState;
 import io.spiderling.core.batch.ChunkCounts;
 import io.spiderling.core.batch.ManifestEntry;
+import io.spiderling.core.batch.NoticeFailures;
 import io.spiderling.core.batch.PlanProgress;
 import io.spiderling.core.batch.UploadFormat;
 import io.spiderling.core.batch.ManifestLine;
@@ -98,6 +99,9 @@ public final class DynamoDbBatchStore implements BatchHeaderStore, BatchItemStor
     static final String ITEM_TRANSITION_CONDITION = "#state = :queued";
     /** Completion and cancellation are each recorded once, on an existing header; {@code #at} names which. */
     static final String SET_ONCE_CONDITION = "attribute_exists(pk) AND attribute_not_exists(#at)";
+    /** Counting a change notice given up: on an existing header, unless this call counted it already. */
+    static final String NOTICE_FAILED_CONDITION = "attribute_exists(pk) AND (attribute_not_exists("
+            + WriterToken.ATTRIBUTE + ") OR " + WriterToken.ATTRIBUTE + " <> " + WriterToken.PLACEHOLDER + ")";
     private static final String COUNTER_PREFIX = "n_";
     private static final String COUNTER_SK = "N";
     /** A counter shard's items still queued. */
@@ -510,7 +514,10 @@ public final class DynamoDbBatchStore implements BatchHeaderStore, BatchItemStor
         return Optional.of(BatchStatus.builder().header(header).terminalCounts(counts)
                 .completedAt(instant(item, "completedAt")).cancelledAt(instant(item, "cancelledAt"))
                 .planning(planning).callback(callback)
-                .sitemapsReading((int) number(item, "sitemapsReading", 0)).build());
+                .sitemapsReading((int) number(item, "sitemapsReading", 0))
+                .noticeFailures(new NoticeFailures(number(item, "noticesFailed", 0), string(item, "noticeFailure"),
+                        instant(item, "noticeFailedAt")))
+                .build());
     }
 
     /**
@@ -603,6 +610,27 @@ public final class DynamoDbBatchStore implements BatchHeaderStore, BatchItemStor
         updateHeader(batchId, "callbackFailure = :reason, callbackFailedAt = :at, callbackAttempts = :n", "",
                 "attribute_exists(pk) AND attribute_not_exists(callbackDeliveredAt)", Map.of(),
                 Map.of(":reason", s(reason), ":at", n(at.toEpochMilli()), ":n", n(attempts)));
+    }
+
+    /**
+     * One update that counts and keeps the latest reason. The count is an ADD, which must not apply twice: its token
+     * refuses the SDK's second attempt of a call whose first applied ({@value #NOTICE_FAILED_CONDITION}), instead of
+     * admitting it as {@link WriterToken#condition} would. Only another write to the header in between (a new token)
+     * would let the repeat count twice.
+     */
+    @Override
+    public void recordChangeNoticeFailed(String batchId, String reason, Instant at) {
+        WriterToken writer = WriterToken.fresh();
+        try {
+            dynamo.updateItem(b -> b.tableName(table).key(headerKey(batchId))
+                    .updateExpression("SET noticeFailure = :reason, noticeFailedAt = :at, " + WriterToken.set()
+                            + " ADD noticesFailed :one")
+                    .conditionExpression(NOTICE_FAILED_CONDITION)
+                    .expressionAttributeValues(writer.values(Map.of(":reason", s(reason), ":at", n(at.toEpochMilli()),
+                            ":one", n(1)))));
+        } catch (ConditionalCheckFailedException unknownOrCounted) {
+            // no such batch, or this very call counted already
+        }
     }
 
     @Override

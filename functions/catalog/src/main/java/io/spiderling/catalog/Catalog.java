@@ -178,11 +178,12 @@ public final class Catalog {
                     .sampleEvents("s3-content-created.json")
                     .build(),
             FunctionSpec.named(FunctionNames.NOTIFY)
-                    .description("The notify queue: one signed callback delivery attempt per message")
+                    .description("The notify queue: one signed callback delivery attempt per message (a completion,"
+                            + " a progress report or a change)")
                     .source(EventSource.queue(Queue.NOTIFY).batchSize(10).reportingBatchItemFailures())
                     .memoryMb(256).timeout(Duration.ofSeconds(60))
                     .uses(Catalog::notifyBatch)
-                    .sampleEvents("sqs-notify.json")
+                    .sampleEvents("sqs-notify.json", "sqs-notify-changed.json")
                     .build(),
             FunctionSpec.named(FunctionNames.NOTIFY_DLQ)
                     .description("The notify dead-letter queue: record a delivery given up as the callback's failure")

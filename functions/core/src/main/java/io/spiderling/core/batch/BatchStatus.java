@@ -14,13 +14,16 @@ import java.util.Optional;
  * @param callback where its notifications stand
  * @param sitemapsReading sitemaps whose lists are being taken into the batch (ADR 19): its total is not final while
  *     any is, since their items are counted as they are added
+ * @param noticeFailures the change notices its callback was not given, for a batch that asked for them
  */
 public record BatchStatus(BatchHeader header, Map<ItemState, Integer> terminalCounts, Optional<Instant> completedAt,
-        Optional<Instant> cancelledAt, Optional<PlanProgress> planning, CallbackState callback, int sitemapsReading) {
+        Optional<Instant> cancelledAt, Optional<PlanProgress> planning, CallbackState callback, int sitemapsReading,
+        NoticeFailures noticeFailures) {
 
     public BatchStatus {
         terminalCounts = Map.copyOf(terminalCounts);
         java.util.Objects.requireNonNull(callback, "callback");
+        java.util.Objects.requireNonNull(noticeFailures, "noticeFailures");
         if (sitemapsReading < 0) {
             throw new IllegalArgumentException("sitemapsReading must not be negative, was " + sitemapsReading);
         }
@@ -28,7 +31,7 @@ public record BatchStatus(BatchHeader header, Map<ItemState, Integer> terminalCo
 
     public BatchStatus(BatchHeader header, Map<ItemState, Integer> terminalCounts, Optional<Instant> completedAt,
             Optional<Instant> cancelledAt, Optional<PlanProgress> planning) {
-        this(header, terminalCounts, completedAt, cancelledAt, planning, CallbackState.NONE, 0);
+        this(header, terminalCounts, completedAt, cancelledAt, planning, CallbackState.NONE, 0, NoticeFailures.NONE);
     }
 
     public BatchStatus(BatchHeader header, Map<ItemState, Integer> terminalCounts, Optional<Instant> completedAt,
@@ -77,7 +80,7 @@ public record BatchStatus(BatchHeader header, Map<ItemState, Integer> terminalCo
         return counts;
     }
 
-    /** Names each of the 6 parts where the value is made. */
+    /** Names each of the 8 parts where the value is made. */
     public static Builder builder() {
         return new Builder();
     }
@@ -91,9 +94,15 @@ public record BatchStatus(BatchHeader header, Map<ItemState, Integer> terminalCo
         private Optional<PlanProgress> planning = Optional.empty();
         private CallbackState callback = CallbackState.NONE;
         private int sitemapsReading;
+        private NoticeFailures noticeFailures = NoticeFailures.NONE;
 
         public Builder sitemapsReading(int value) {
             sitemapsReading = value;
+            return this;
+        }
+
+        public Builder noticeFailures(NoticeFailures value) {
+            noticeFailures = value;
             return this;
         }
 
@@ -131,7 +140,7 @@ public record BatchStatus(BatchHeader header, Map<ItemState, Integer> terminalCo
 
         public BatchStatus build() {
             return new BatchStatus(header, terminalCounts, completedAt, cancelledAt, planning, callback,
-                    sitemapsReading);
+                    sitemapsReading, noticeFailures);
         }
     }
 }

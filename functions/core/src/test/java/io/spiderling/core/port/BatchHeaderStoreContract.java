@@ -9,6 +9,7 @@ import io.spiderling.core.batch.BatchOptions;
 import io.spiderling.core.batch.BatchSource;
 import io.spiderling.core.batch.BatchStatus;
 import io.spiderling.core.batch.CallbackState;
+import io.spiderling.core.batch.NoticeFailures;
 import io.spiderling.core.batch.PlanProgress;
 import io.spiderling.core.batch.Rejection;
 import java.time.Duration;
@@ -171,6 +172,27 @@ public abstract class BatchHeaderStoreContract extends BatchPortsContract {
     void recordCallback_whenBatchUnknown_createsNoHeader() {
         headers().recordCallbackDelivered(batchId, LATER, 1);
         headers().recordCallbackFailed(batchId, "HTTP 500", 1, LATER);
+
+        assertEquals(Optional.empty(), headers().status(batchId));
+    }
+
+    @Test
+    void recordChangeNoticeFailed_whenCalledTwice_countsBothAndKeepsTheLatest() {
+        headers().createBatch(header(0));
+        assertEquals(NoticeFailures.NONE, headers().status(batchId).orElseThrow().noticeFailures());
+
+        headers().recordChangeNoticeFailed(batchId, "url.changed a:1:changed: http 404", LATER);
+        headers().recordChangeNoticeFailed(batchId, "url.changed b:2:changed: dead-lettered", LATER.plusSeconds(5));
+
+        BatchStatus status = headers().status(batchId).orElseThrow();
+        assertEquals(new NoticeFailures(2, Optional.of("url.changed b:2:changed: dead-lettered"),
+                Optional.of(LATER.plusSeconds(5))), status.noticeFailures());
+        assertEquals(CallbackState.NONE, status.callback(), "the completion's callback is another matter");
+    }
+
+    @Test
+    void recordChangeNoticeFailed_whenBatchUnknown_createsNoHeader() {
+        headers().recordChangeNoticeFailed(batchId, "http 404", LATER);
 
         assertEquals(Optional.empty(), headers().status(batchId));
     }

@@ -91,6 +91,11 @@ public final class Views {
             if (c.progressSent() > 0) {
                 callback.put("progressSent", c.progressSent());
             }
+            var notices = status.noticeFailures();
+            if (notices.count() > 0) {
+                callback.put("changeNoticesFailed", notices.count());
+                notices.last().ifPresent(last -> callback.put("changeNoticeFailure", last));
+            }
         }
         ObjectNode counts = node.putObject("counts");
         status.countsByWireName().forEach(counts::put);

@@ -198,8 +198,10 @@ public final class ExtractContent {
                 .extractedAt(now).canonicalUrl(Optional.empty()).source(Optional.of(url.value()))
                 .changeDigest(Optional.of(changeDigest)).build()).isPresent())
                 .orElse(false);
-        change.filter(c -> c.state() == ChangeState.CHANGED).ifPresent(c -> events.publish(UrlChangedEvent.TYPE,
-                UrlChangedEvent.id(url.urlHash(), fetchedAt), UrlChangedEvent.toJson(url, sha256, fetchedAt, c)));
+        change.filter(c -> c.state() == ChangeState.CHANGED).ifPresent(c -> {
+            UrlChangedEvent event = new UrlChangedEvent(url, sha256, fetchedAt, c);
+            events.publish(UrlChangedEvent.TYPE, event.id(), event.toJson());
+        });
         return new Outcome(record, written, canonicalWritten, change);
     }
 }
