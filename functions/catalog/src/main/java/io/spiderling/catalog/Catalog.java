@@ -95,12 +95,13 @@ public final class Catalog {
 
     /**
      * ExtractContent: a body's metadata and links into the URL's row and the links table; the page's meta directives
-     * for the robots agent; {@code url.changed} for listeners.
+     * for the robots agent; {@code url.changed} for listeners, and to the notify queue for each batch that asked for
+     * changes.
      */
     private static FunctionSpec.Builder extract(FunctionSpec.Builder b) {
         return b.settings(ConfigKeys.EXTRACT_CANONICAL_SCOPE, ConfigKeys.LINKS_ENABLED, ConfigKeys.FETCH_ROBOTS_AGENT)
                 .table(Table.URLS, READ_WRITE).table(Table.LINKS, READ_WRITE)
-                .objects(BucketPrefix.CONTENT, READ).sends(Queue.EVENTS);
+                .objects(BucketPrefix.CONTENT, READ).sends(Queue.EVENTS, Queue.NOTIFY);
     }
 
     /** FetchPage: the polite GET, the body, the row, the wire capture; and extraction of a body it already had. */
