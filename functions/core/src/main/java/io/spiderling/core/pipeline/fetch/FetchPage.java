@@ -253,7 +253,7 @@ public final class FetchPage {
 
         /**
          * Where the batches of a fetch that asked for changes ({@code "notify"}) are recorded, for the extraction to
-         * tell them; by default nowhere.
+         * tell them, or told at once when the extraction came first; by default nowhere.
          */
         public Builder notices(ChangeNotices v) {
             notices = Optional.of(v);
@@ -782,7 +782,11 @@ public final class FetchPage {
                     notices.get().requested(record, askingForChanges(batchIds));
                 }
             } catch (RuntimeException e) {
-                endings.keepWaiting(job, batchIds, clock.instant());
+                try {
+                    endings.keepWaiting(job, batchIds, clock.instant());
+                } catch (RuntimeException alsoFailed) {
+                    e.addSuppressed(alsoFailed); // the retry then knows only the job's own batch
+                }
                 throw e;
             }
         }
