@@ -18,6 +18,7 @@ import io.spiderling.core.batch.BatchStatus;
 import io.spiderling.core.batch.CallbackState;
 import io.spiderling.core.batch.ChunkCounts;
 import io.spiderling.core.batch.ManifestEntry;
+import io.spiderling.core.batch.NoticeFailures;
 import io.spiderling.core.batch.PlanProgress;
 import io.spiderling.core.batch.UploadFormat;
 import io.spiderling.core.batch.ManifestLine;
@@ -38,6 +39,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.EnumMap;
+import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -99,6 +101,9 @@ public final class DynamoDbBatchStore implements BatchHeaderStore, BatchItemStor
     static final String ITEM_TRANSITION_CONDITION = "#state = :queued";
     /** Completion and cancellation are each recorded once, on an existing header; {@code #at} names which. */
     static final String SET_ONCE_CONDITION = "attribute_exists(pk) AND attribute_not_exists(#at)";
+    /** Counting a change notice given up: on an existing header, unless this call counted it already. */
+    static final String NOTICE_FAILED_CONDITION = "attribute_exists(pk) AND (attribute_not_exists("
+            + WriterToken.ATTRIBUTE + ") OR " + WriterToken.ATTRIBUTE + " <> " + WriterToken.PLACEHOLDER + ")";
     private static final String COUNTER_PREFIX = "n_";
     private static final String COUNTER_SK = "N";
     /** A counter shard's items still queued. */
@@ -163,6 +168,10 @@ public final class DynamoDbBatchStore implements BatchHeaderStore, BatchItemStor
         h.options().progressEvery().ifPresent(d -> item.put("progressEvery", s(d.toString())));
         if (h.options().capture()) {
             item.put("capture", bool(true));
+        }
+        if (!h.options().notices().isEmpty()) {
+            item.put("notify", AttributeValue.fromSs(h.options().notices().stream()
+                    .map(BatchOptions.Notice::wireName).toList()));
         }
         if (!h.client().isEmpty()) {
             item.put("client", s(h.client()));
@@ -576,7 +585,10 @@ public final class DynamoDbBatchStore implements BatchHeaderStore, BatchItemStor
                 .completedAt(instant(item, "completedAt")).cancelledAt(instant(item, "cancelledAt"))
                 .planning(planning).callback(callback)
                 .sitemaps(new SitemapCounts((int) number(item, "sitemapsReading", 0),
-                        (int) number(item, "sitemapsRead", 0))).build());
+                        (int) number(item, "sitemapsRead", 0)))
+                .noticeFailures(new NoticeFailures(number(item, "noticesFailed", 0), string(item, "noticeFailure"),
+                        instant(item, "noticeFailedAt")))
+                .build());
     }
 
     /**
@@ -605,9 +617,10 @@ public final class DynamoDbBatchStore implements BatchHeaderStore, BatchItemStor
         List<Rejection> rejected = item.getOrDefault("rejected", AttributeValue.fromL(List.of())).l().stream()
                 .map(v -> new Rejection(string(v.m(), "url").orElse(null), string(v.m(), "reason").orElse("")))
                 .toList();
-        BatchOptions options = new BatchOptions(string(item, "callbackUrl"),
-                string(item, "recrawlAfter").map(Duration::parse), string(item, "progressEvery").map(Duration::parse),
-                bool(item, "capture"));
+        BatchOptions options = BatchOptions.builder().callbackUrl(string(item, "callbackUrl"))
+                .recrawlAfter(string(item, "recrawlAfter").map(Duration::parse))
+                .progressEvery(string(item, "progressEvery").map(Duration::parse)).capture(bool(item, "capture"))
+                .notices(notices(item)).build();
         return BatchHeader.builder().batchId(batchId).total((int) requiredNumber(item, "total"))
                 .duplicates((int) requiredNumber(item, "duplicates")).rejected(rejected)
                 .rejectedCount((int) requiredNumber(item, "rejectedCount")).source(source(item))
@@ -615,6 +628,20 @@ public final class DynamoDbBatchStore implements BatchHeaderStore, BatchItemStor
                 .fingerprint(string(item, "fingerprint").orElse(""))
                 .upload(string(item, "upload").flatMap(UploadFormat::fromWireName))
                 .client(string(item, "client").orElse("")).build();
+    }
+
+    /**
+     * The notices a batch asked for, by wire name: none on a header written before the option existed; a name this
+     * code does not know (written by a newer version) is skipped.
+     */
+    private static Set<BatchOptions.Notice> notices(Map<String, AttributeValue> item) {
+        AttributeValue names = item.get("notify");
+        if (names == null || !names.hasSs()) {
+            return Set.of();
+        }
+        Set<BatchOptions.Notice> notices = EnumSet.noneOf(BatchOptions.Notice.class);
+        names.ss().forEach(name -> BatchOptions.Notice.fromWireName(name).ifPresent(notices::add));
+        return notices;
     }
 
     /** The terminal counts, summed over the counter shards, read consistently in one BatchGetItem. */
@@ -654,6 +681,27 @@ public final class DynamoDbBatchStore implements BatchHeaderStore, BatchItemStor
         updateHeader(batchId, "callbackFailure = :reason, callbackFailedAt = :at, callbackAttempts = :n", "",
                 "attribute_exists(pk) AND attribute_not_exists(callbackDeliveredAt)", Map.of(),
                 Map.of(":reason", s(reason), ":at", n(at.toEpochMilli()), ":n", n(attempts)));
+    }
+
+    /**
+     * One update that counts and keeps the latest reason. The count is an ADD, which must not apply twice: its token
+     * refuses the SDK's second attempt of a call whose first applied ({@value #NOTICE_FAILED_CONDITION}), instead of
+     * admitting it as {@link WriterToken#condition} would. Only another write to the header in between (a new token)
+     * would let the repeat count twice.
+     */
+    @Override
+    public void recordChangeNoticeFailed(String batchId, String reason, Instant at) {
+        WriterToken writer = WriterToken.fresh();
+        try {
+            dynamo.updateItem(b -> b.tableName(table).key(headerKey(batchId))
+                    .updateExpression("SET noticeFailure = :reason, noticeFailedAt = :at, " + WriterToken.set()
+                            + " ADD noticesFailed :one")
+                    .conditionExpression(NOTICE_FAILED_CONDITION)
+                    .expressionAttributeValues(writer.values(Map.of(":reason", s(reason), ":at", n(at.toEpochMilli()),
+                            ":one", n(1)))));
+        } catch (ConditionalCheckFailedException unknownOrCounted) {
+            // no such batch, or this very call counted already
+        }
     }
 
     @Override

@@ -24,6 +24,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.CancellationReason;
@@ -37,7 +38,9 @@ import software.amazon.awssdk.services.dynamodb.model.ReturnValuesOnConditionChe
  * stages each update only their own attributes, so whichever runs first, neither erases the other's work. The claim
  * ({@code claimedAt}, {@code claimedBy}, and the {@code waiters} set of batches that joined it) is an item of its own
  * next to the row ({@code urlHash = claim:<hash>}), so joining and releasing are single-item atomic updates that
- * cannot miss each other, and cost a write unit or two however much metadata the URL's row holds (ADR 5).
+ * cannot miss each other, and cost a write unit or two however much metadata the URL's row holds (ADR 5). The
+ * batches that asked to hear of a change of the fetched content are on the row ({@code noticeTo}, for the fetch at
+ * {@code noticeFrom}), where the extraction's write meets them (ADR 18).
  */
 public final class DynamoDbUrlStore implements UrlStore {
 
@@ -61,6 +64,15 @@ public final class DynamoDbUrlStore implements UrlStore {
     /** An extraction of the content the row already holds (a retry): written again, the change kept. */
     static final String SAME_EXTRACTION_CONDITION = "extractedFrom = :from AND extractedSha256 = :sha AND "
             + NOT_SUPERSEDED;
+
+    /**
+     * Adding batches to a fetch's change requests ({@code noticeTo}, kept for the fetch at {@code noticeFrom}): the
+     * row still holds that fetch, and its requests have room.
+     */
+    static final String MORE_REQUESTS_CONDITION = "fetchedAt = :at AND noticeFrom = :at AND size(noticeTo) < :max";
+    /** Starting a fetch's change requests: the row still holds that fetch, and any requests it holds are older. */
+    static final String FIRST_REQUESTS_CONDITION = "fetchedAt = :at AND (attribute_not_exists(noticeFrom)"
+            + " OR noticeFrom < :at)";
 
     /** A redirect alias older than the URL's own fetch, or than the alias stored, is stale. */
     static final String REDIRECT_CONDITION = "(attribute_not_exists(fetchedAt) OR fetchedAt <= :at)"
@@ -165,6 +177,54 @@ public final class DynamoDbUrlStore implements UrlStore {
             written = again.applyReturning(r.urlHash(), SAME_EXTRACTION_CONDITION);
         }
         return written.map(DynamoDbUrlStore::change);
+    }
+
+    @Override
+    public Optional<ContentChange> requestChangeNotices(String urlHash, Instant fetchedAt, String contentSha256,
+            Set<String> batchIds) {
+        if (batchIds.isEmpty()) {
+            return Optional.empty();
+        }
+        AttributeValue at = n(fetchedAt.toEpochMilli());
+        AttributeValue ids = AttributeValue.fromSs(List.copyOf(batchIds));
+        // Two requesters of one fetch may race to start its set; the one refused then adds to the other's.
+        for (int tries = 0; tries < 2; tries++) {
+            Optional<Map<String, AttributeValue>> row = requesting(urlHash, "ADD noticeTo :ids",
+                    MORE_REQUESTS_CONDITION, Map.of(":at", at, ":ids", ids, ":max", n(MAX_CHANGE_REQUESTS)))
+                    .or(() -> requesting(urlHash, "SET noticeFrom = :at, noticeTo = :ids", FIRST_REQUESTS_CONDITION,
+                            Map.of(":at", at, ":ids", ids)));
+            if (row.isPresent()) {
+                Map<String, AttributeValue> item = row.get();
+                boolean extracted = number(item, "extractedFrom").equals(Optional.of(fetchedAt.toEpochMilli()))
+                        && string(item, "extractedSha256").equals(Optional.of(contentSha256))
+                        && item.containsKey("changeDigest");
+                return extracted ? Optional.of(change(item)) : Optional.empty();
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** One write of a fetch's change requests; the row as it is after it, empty when the condition refused it. */
+    private Optional<Map<String, AttributeValue>> requesting(String urlHash, String update, String condition,
+            Map<String, AttributeValue> values) {
+        try {
+            return Optional.of(dynamo.updateItem(b -> b.tableName(table).key(Map.of(KEY, s(urlHash)))
+                    .updateExpression(update).conditionExpression(condition).expressionAttributeValues(values)
+                    .returnValues(ReturnValue.ALL_NEW)).attributes());
+        } catch (ConditionalCheckFailedException e) {
+            return Optional.empty();
+        }
+    }
+
+    @Override
+    public Set<String> changeNoticeRequests(String urlHash, Instant contentFetchedAt) {
+        Map<String, AttributeValue> item = dynamo.getItem(b -> b.tableName(table).key(Map.of(KEY, s(urlHash)))
+                .projectionExpression("noticeFrom, noticeTo").consistentRead(true)).item();
+        if (item == null || !number(item, "noticeFrom").equals(Optional.of(contentFetchedAt.toEpochMilli()))
+                || !item.containsKey("noticeTo")) {
+            return Set.of();
+        }
+        return Set.copyOf(item.get("noticeTo").ss());
     }
 
     /**

@@ -76,6 +76,8 @@ class DynamoDbBatchStoreTest extends BatchStoreContracts {
         assertEquals("attribute_exists(pk) AND attribute_not_exists(#at)", DynamoDbBatchStore.SET_ONCE_CONDITION);
         assertEquals("attribute_exists(pk) AND attribute_not_exists(chunks)",
                 DynamoDbBatchStore.BEGIN_PLANNING_CONDITION);
+        assertEquals("attribute_exists(pk) AND (attribute_not_exists(writer) OR writer <> :writer)",
+                DynamoDbBatchStore.NOTICE_FAILED_CONDITION);
     }
 
     /**

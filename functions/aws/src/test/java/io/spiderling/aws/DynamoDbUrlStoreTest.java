@@ -60,6 +60,10 @@ class DynamoDbUrlStoreTest extends UrlStoreContract {
         assertEquals("extractedFrom = :from AND extractedSha256 = :sha"
                 + " AND (attribute_not_exists(fetchedAt) OR fetchedAt <= :from OR contentSha256 = :sha)",
                 DynamoDbUrlStore.SAME_EXTRACTION_CONDITION);
+        assertEquals("fetchedAt = :at AND noticeFrom = :at AND size(noticeTo) < :max",
+                DynamoDbUrlStore.MORE_REQUESTS_CONDITION);
+        assertEquals("fetchedAt = :at AND (attribute_not_exists(noticeFrom) OR noticeFrom < :at)",
+                DynamoDbUrlStore.FIRST_REQUESTS_CONDITION);
     }
 
     /**

@@ -98,12 +98,13 @@ public final class Catalog {
 
     /**
      * ExtractContent: a body's metadata and links into the URL's row and the links table; the page's meta directives
-     * for the robots agent; {@code url.changed} for listeners.
+     * for the robots agent; {@code url.changed} for listeners, and to the notify queue for each batch that asked for
+     * changes.
      */
     private static FunctionSpec.Builder extract(FunctionSpec.Builder b) {
         return b.settings(ConfigKeys.EXTRACT_CANONICAL_SCOPE, ConfigKeys.LINKS_ENABLED, ConfigKeys.FETCH_ROBOTS_AGENT)
                 .table(Table.URLS, READ_WRITE).table(Table.LINKS, READ_WRITE)
-                .objects(BucketPrefix.CONTENT, READ).sends(Queue.EVENTS);
+                .objects(BucketPrefix.CONTENT, READ).sends(Queue.EVENTS, Queue.NOTIFY);
     }
 
     /**
@@ -185,11 +186,12 @@ public final class Catalog {
                     .sampleEvents("s3-content-created.json")
                     .build(),
             FunctionSpec.named(FunctionNames.NOTIFY)
-                    .description("The notify queue: one signed callback delivery attempt per message")
+                    .description("The notify queue: one signed callback delivery attempt per message (a completion,"
+                            + " a progress report or a change)")
                     .source(EventSource.queue(Queue.NOTIFY).batchSize(10).reportingBatchItemFailures())
                     .memoryMb(256).timeout(Duration.ofSeconds(60))
                     .uses(Catalog::notifyBatch)
-                    .sampleEvents("sqs-notify.json")
+                    .sampleEvents("sqs-notify.json", "sqs-notify-changed.json")
                     .build(),
             FunctionSpec.named(FunctionNames.NOTIFY_DLQ)
                     .description("The notify dead-letter queue: record a delivery given up as the callback's failure")

@@ -38,6 +38,7 @@ import io.spiderling.core.pipeline.BatchTracker;
 import io.spiderling.core.pipeline.batch.CancelBatch;
 import io.spiderling.core.pipeline.ingest.Canonicalize;
 import io.spiderling.core.pipeline.batch.EmitCompletion;
+import io.spiderling.core.pipeline.ChangeNotices;
 import io.spiderling.core.pipeline.extract.ExtractContent;
 import io.spiderling.core.pipeline.fetch.FetchPage;
 import io.spiderling.core.pipeline.fetch.SitemapReader;
@@ -159,6 +160,8 @@ public final class Pipeline implements AutoCloseable {
             config().get(ConfigKeys.QUEUES_FETCH), lanes.get()));
     private final Lazy<NotifyQueue> notifyQueue = lazy(() -> new SqsNotifyQueue(aws().sqs(),
             config().get(ConfigKeys.QUEUES_NOTIFY)));
+    /** Both stages' halves of telling the batches that asked for changes (ADR 18): one helper, both ends. */
+    private final Lazy<ChangeNotices> changeNotices = lazy(() -> new ChangeNotices(urls(), notifyQueue()));
     private final Lazy<EventSink> events = lazy(() -> config().get(ConfigKeys.QUEUES_EVENTS)
             .<EventSink>map(url -> new SqsEventSink(aws().sqs(), url)).orElse(EventSink.NONE));
     private final Lazy<Frontier> frontier = lazy(this::buildFrontier);
@@ -192,7 +195,8 @@ public final class Pipeline implements AutoCloseable {
     private final Lazy<ExtractContent> extract = lazy(() -> ExtractContent.builder().blobs(blobs()).urls(urls())
             .links(links()).extractor(HtmlExtractor.builder().robotsAgent(robotsAgent()).build())
             .canonical(new CanonicalLink(normalizer(), canonicalScope())).clock(clock())
-            .settings(new ExtractContent.Settings(config().get(ConfigKeys.LINKS_ENABLED))).events(events()).build());
+            .settings(new ExtractContent.Settings(config().get(ConfigKeys.LINKS_ENABLED))).events(events())
+            .notices(changeNotices()).build());
     private final Lazy<FetchPage> fetchPage = lazy(this::buildFetchPage);
     private final Lazy<Queries> queries = lazy(() -> Queries.builder().normalizer(normalizer()).headers(batches())
             .items(batches()).urls(urls()).blobs(blobs())
@@ -414,6 +418,10 @@ public final class Pipeline implements AutoCloseable {
         return links.get();
     }
 
+    private ChangeNotices changeNotices() {
+        return changeNotices.get();
+    }
+
     private NotifyQueue notifyQueue() {
         return notifyQueue.get();
     }
@@ -611,6 +619,7 @@ public final class Pipeline implements AutoCloseable {
                         sitemapSettings()), new ReadRobotsTxt(planning.get(), normalizer(),
                         sitemapSettings().expander().maxSitemapsPerIndex(), sitemapSettings().maxSitemapsPerBatch())))
                 .wake(new SqsWakeQueue(aws().sqs(), config.get(ConfigKeys.QUEUES_WAKE), clock))
+                .notices(changeNotices())
                 .build();
     }
 

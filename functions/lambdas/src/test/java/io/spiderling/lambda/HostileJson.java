@@ -12,7 +12,7 @@ import java.util.Random;
 final class HostileJson {
 
     private static final List<String> FIELDS = List.of("url", "urls", "callbackUrl", "recrawlAfter", "progressEvery",
-            "capture", "format", "batchId", "chunk", "site", "kind", "attempt", "sequence", "Records", "body", "x");
+            "capture", "notify", "format", "batchId", "chunk", "site", "kind", "attempt", "sequence", "Records", "body", "x");
     private static final List<String> STRINGS = List.of("", "https://example.com/", "http://10.0.0.1/",
             "http://2130706433/", "PT1H", "PT-1H", "PT2562047788015215H", "P999999999D", "jsonl", "text", "null",
             "\u0000", "\uFEFF", "\uD800", "é", "𝕏", "a\"b\\c", "\r\n");

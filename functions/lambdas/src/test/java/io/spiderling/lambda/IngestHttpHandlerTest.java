@@ -45,8 +45,8 @@ class IngestHttpHandlerTest {
         var status = pipeline.queries().batch(batchId).orElseThrow();
         assertEquals(3, status.header().total());
         assertEquals(3, status.queued());
-        assertEquals(new BatchOptions(Optional.of("https://hooks.example.com/spiderling"),
-                Optional.of(Duration.ofHours(1))), status.header().options());
+        assertEquals(BatchOptions.builder().callbackUrl("https://hooks.example.com/spiderling")
+                .recrawlAfter(Duration.ofHours(1)).build(), status.header().options());
         var s3 = TestStack.aws().s3();
         String manifest = s3.getObjectAsBytes(b -> b.bucket(TestStack.resources().bucket())
                 .key(BucketKeys.manifest(batchId))).asString(StandardCharsets.UTF_8);
@@ -71,6 +71,17 @@ class IngestHttpHandlerTest {
                 .key(BucketKeys.manifest(batchId))).asString(StandardCharsets.UTF_8);
         assertTrue(manifest.endsWith("robots\thttps://example.com/robots.txt\n"
                 + "robots\thttps://example.org/robots.txt\n"), manifest);
+    }
+
+    @Test
+    void handleRequest_whenNotifyChangesWithCallback_expectTheNoticeStoredOnTheBatch() throws Exception {
+        JsonNode response = call(withoutKey("{\"urls\":[\"https://example.com/n\"],"
+                + "\"callbackUrl\":\"https://hooks.example.com/spiderling\",\"notify\":[\"changes\"]}"));
+
+        assertEquals(202, response.get("statusCode").asInt(), response.toString());
+        String batchId = Events.JSON.readTree(response.get("body").asText()).get("batchId").asText();
+        assertEquals(java.util.Set.of(BatchOptions.Notice.CHANGES),
+                pipeline.queries().batch(batchId).orElseThrow().header().options().notices());
     }
 
     @Test
@@ -115,7 +126,12 @@ class IngestHttpHandlerTest {
             `{"urls":["https://example.com/"],"recrawlAfter":"-PT1H"}`    | recrawlAfter must be between PT0S and PT8760H, was PT-1H
             `{"urls":["https://example.com/"],"callbackUrl":5}`           | "callbackUrl" must be a string
             `{"urls":["https://example.com/"],"callbackUrl":"ftp://x/y"}` | callbackUrl: unsupported scheme: ftp
-            `{"urls":["https://example.com/"],"callbackURL":"https://x/"}` | unknown field "callbackURL"; expected urls, sitemaps, sitemapsFromRobots, callbackUrl, recrawlAfter, progressEvery, capture
+            `{"urls":["https://example.com/"],"callbackURL":"https://x/"}` | unknown field "callbackURL"; expected urls, sitemaps, sitemapsFromRobots, callbackUrl, recrawlAfter, progressEvery, capture, notify
+            `{"urls":["https://example.com/"],"notify":["changes"]}`      | notify needs a callbackUrl to post to
+            `{"urls":["https://example.com/"],"callbackUrl":"https://hooks.example.com/h","notify":["all"]}` | "notify"[0]: unknown notice "all"; expected one of: changes
+            `{"urls":["https://example.com/"],"callbackUrl":"https://hooks.example.com/h","notify":"changes"}` | "notify" must be an array of: changes
+            `{"urls":["https://example.com/"],"callbackUrl":"https://hooks.example.com/h","notify":[1]}` | "notify" must be an array of: changes; [0] is not a string
+            `{"urls":["https://example.com/"],"callbackUrl":"https://hooks.example.com/h","notify":["changes","changes"]}` | "notify"[1]: "changes" is given twice
             `{"urls":"https://example.com/"}`                             | "urls" must be an array of strings
             `{"urls":["https://example.com/"],"capture":"yes"}`           | "capture" must be true or false
             `{"url":"https://example.com/","urls":[]}`                    | give "urls" or "url", not both
@@ -327,7 +343,9 @@ class IngestHttpHandlerTest {
     @ParameterizedTest
     @CsvSource(delimiter = '|', value = {
         "{\"format\":\"csv\"}|\"format\" must be \"text\" or \"jsonl\", was \"csv\"",
-        "{\"urls\":[]}|unknown field \"urls\"; expected format, callbackUrl, recrawlAfter, progressEvery, capture",
+        "{\"urls\":[]}|unknown field \"urls\"; expected format, callbackUrl, recrawlAfter, progressEvery, capture, notify",
+        "{\"notify\":[\"changes\"]}|notify needs a callbackUrl to post to",
+        "{\"callbackUrl\":\"https://hooks.example.com/h\",\"notify\":[\"pages\"]}|\"notify\"[0]: unknown notice \"pages\"; expected one of: changes",
         "[1]|expected a JSON object like {\"format\":\"jsonl\"}",
         "{\"recrawlAfter\":\"soon\"}|\"recrawlAfter\" must be an ISO-8601 duration such as PT1H, was \"soon\"",
         "{\"callbackUrl\":\"ftp://hooks.example/\"}|callbackUrl: unsupported scheme: ftp",

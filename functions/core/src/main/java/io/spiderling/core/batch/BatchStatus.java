@@ -13,15 +13,17 @@ import java.util.Optional;
  * @param planning for an uploaded manifest, how far its planning has got; empty for a batch submitted with its URLs
  * @param callback where its notifications stand
  * @param sitemaps the sitemaps being read and read (ADR 19)
+ * @param noticeFailures the change notices its callback was not given, for a batch that asked for them
  */
 public record BatchStatus(BatchHeader header, Map<ItemState, Integer> terminalCounts, Optional<Instant> completedAt,
         Optional<Instant> cancelledAt, Optional<PlanProgress> planning, CallbackState callback,
-        SitemapCounts sitemaps) {
+        SitemapCounts sitemaps, NoticeFailures noticeFailures) {
 
     public BatchStatus {
         terminalCounts = Map.copyOf(terminalCounts);
         java.util.Objects.requireNonNull(callback, "callback");
         java.util.Objects.requireNonNull(sitemaps, "sitemaps");
+        java.util.Objects.requireNonNull(noticeFailures, "noticeFailures");
     }
 
     /** Sitemaps whose lists are being taken into the batch: its total is not final while any is. */
@@ -31,7 +33,8 @@ public record BatchStatus(BatchHeader header, Map<ItemState, Integer> terminalCo
 
     public BatchStatus(BatchHeader header, Map<ItemState, Integer> terminalCounts, Optional<Instant> completedAt,
             Optional<Instant> cancelledAt, Optional<PlanProgress> planning) {
-        this(header, terminalCounts, completedAt, cancelledAt, planning, CallbackState.NONE, SitemapCounts.NONE);
+        this(header, terminalCounts, completedAt, cancelledAt, planning, CallbackState.NONE, SitemapCounts.NONE,
+                NoticeFailures.NONE);
     }
 
     public BatchStatus(BatchHeader header, Map<ItemState, Integer> terminalCounts, Optional<Instant> completedAt,
@@ -80,7 +83,7 @@ public record BatchStatus(BatchHeader header, Map<ItemState, Integer> terminalCo
         return counts;
     }
 
-    /** Names each of the 7 parts where the value is made. */
+    /** Names each of the 8 parts where the value is made. */
     public static Builder builder() {
         return new Builder();
     }
@@ -94,9 +97,15 @@ public record BatchStatus(BatchHeader header, Map<ItemState, Integer> terminalCo
         private Optional<PlanProgress> planning = Optional.empty();
         private CallbackState callback = CallbackState.NONE;
         private SitemapCounts sitemaps = SitemapCounts.NONE;
+        private NoticeFailures noticeFailures = NoticeFailures.NONE;
 
         public Builder sitemaps(SitemapCounts value) {
             sitemaps = value;
+            return this;
+        }
+
+        public Builder noticeFailures(NoticeFailures value) {
+            noticeFailures = value;
             return this;
         }
 
@@ -133,7 +142,8 @@ public record BatchStatus(BatchHeader header, Map<ItemState, Integer> terminalCo
         }
 
         public BatchStatus build() {
-            return new BatchStatus(header, terminalCounts, completedAt, cancelledAt, planning, callback, sitemaps);
+            return new BatchStatus(header, terminalCounts, completedAt, cancelledAt, planning, callback, sitemaps,
+                    noticeFailures);
         }
     }
 }

@@ -5,6 +5,8 @@
  * <ul>
  *   <li>{@link io.spiderling.core.notify.CallbackEvent}: what a delivery says (counts by state, done or not) and
  *       its JSON body, with an event id that is the same on every retry.</li>
+ *   <li>{@link io.spiderling.core.notify.UrlChangedEvent}: a page changed (ADR 18); the listeners' body, and the
+ *       webhook's with the batch's id, under one event id.</li>
  *   <li>{@link io.spiderling.core.notify.ProgressSchedule}: when the n-th progress report of a running batch is due,
  *       and how long a queue message should wait for it.</li>
  *   <li>{@link io.spiderling.core.notify.WebhookSignature}: the HMAC headers on every delivery, and the check a

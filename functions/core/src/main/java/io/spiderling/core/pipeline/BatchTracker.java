@@ -79,7 +79,8 @@ public final class BatchTracker {
             }
             status = BatchStatus.builder().header(status.header()).terminalCounts(status.terminalCounts())
                     .completedAt(Optional.of(at)).cancelledAt(status.cancelledAt()).planning(status.planning())
-                    .callback(status.callback()).sitemaps(status.sitemaps()).build();
+                    .callback(status.callback()).sitemaps(status.sitemaps())
+                    .noticeFailures(status.noticeFailures()).build();
         } else if (status.callback().completionEmittedAt().isPresent()) {
             return;
         }

@@ -4,8 +4,10 @@
  * waiting, progress, cancellation, completion) and {@code query} (the read side). Each use case takes its ports and a
  * {@link java.time.Clock} in its constructor; the Lambda handlers only map events onto them, so the same code runs on
  * AWS, in the tests and in the local runner. This package itself holds only what several use cases share:
- * {@link io.spiderling.core.pipeline.BatchTracker}, which ends items for every stage that ends them, and
- * {@link io.spiderling.core.pipeline.MessageGroups}, the handlers' per-group failure handling.
+ * {@link io.spiderling.core.pipeline.BatchTracker}, which ends items for every stage that ends them,
+ * {@link io.spiderling.core.pipeline.ChangeNotices}, where fetch and extract each do their half of telling the batches
+ * that asked for changes, and {@link io.spiderling.core.pipeline.MessageGroups}, the handlers' per-group failure
+ * handling.
  *
  * <p><b>Use-case packages do not use each other, not even for a constant.</b> Each stage runs in its own function, is
  * retried on its own and changes on its own; if extract read fetch's metadata names, or canonicalize parsed keys with

@@ -8,7 +8,7 @@ import java.util.Optional;
 
 /**
  * A batch's header and the marks of its life, each recorded once: created, completed, completion emitted, callback
- * delivered or given up, progress reports posted, cancelled. {@link #status} reads them back together with what the
+ * delivered or given up, progress reports posted, cancelled; and a count of the change notices given up. {@link #status} reads them back together with what the
  * other batch ports count on the header: the items ended by state ({@link BatchItemStore}) and the upload's planning
  * ({@link UploadPlanStore}).
  */
@@ -51,6 +51,12 @@ public interface BatchHeaderStore {
      * happens for an unknown batch.
      */
     void recordCallbackFailed(String batchId, String reason, int attempts, Instant at);
+
+    /**
+     * Counts a change notice ({@code url.changed} to the callback) given up, and keeps {@code reason} as the latest
+     * failure; concurrent calls each count. Nothing happens for an unknown batch.
+     */
+    void recordChangeNoticeFailed(String batchId, String reason, Instant at);
 
     /**
      * Records that progress report {@code sequence} is being posted. Returns false when that report (or a later one)

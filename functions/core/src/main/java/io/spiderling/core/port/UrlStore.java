@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 
 /** The per-URL metadata store, keyed by the hash of the normalized URL. */
 public interface UrlStore {
@@ -33,6 +34,34 @@ public interface UrlStore {
      * time, so a caller that failed after the first write learns the same change again.
      */
     Optional<ContentChange> recordExtraction(ExtractionRecord record);
+
+    /**
+     * The most batch ids one fetch's change requests keep ({@link #requestChangeNotices}): about 4 KB on the row.
+     * Batches that ask beyond it are not told of that fetch's change.
+     */
+    int MAX_CHANGE_REQUESTS = 100;
+
+    /**
+     * Records on the URL's row that {@code batchIds} asked to be told if the content fetched at {@code fetchedAt}
+     * changed ({@code "notify": ["changes"]}, ADR 18), with the batches recorded for that fetch before (those of an
+     * older fetch are dropped). Nothing is recorded when the row's fetch is no longer the one at {@code fetchedAt}, or
+     * when the fetch's requests already hold {@link #MAX_CHANGE_REQUESTS} batches.
+     *
+     * <p>The row is where the fetch stage, which knows the batches, and the extraction, which learns the change, meet:
+     * each writes its half and reads the other's in the same write, so whichever comes second sees both. Returns the
+     * change the row records for the content fetched at {@code fetchedAt} with SHA-256 {@code contentSha256} when its
+     * extraction was written first (the caller then tells these batches itself); empty while it has not been, or
+     * when nothing was recorded.
+     */
+    Optional<ContentChange> requestChangeNotices(String urlHash, Instant fetchedAt, String contentSha256,
+            Set<String> batchIds);
+
+    /**
+     * The batches that asked to be told if the content fetched at {@code contentFetchedAt} changed; empty when none
+     * did, or when the row holds another fetch's requests. Read after the extraction's write, and consistently, so
+     * that it sees every request written before that write ({@link #requestChangeNotices}).
+     */
+    Set<String> changeNoticeRequests(String urlHash, Instant contentFetchedAt);
 
     /**
      * Records which outlinks of the URL the links table now holds, after they were written there, unless the row's

@@ -9,6 +9,7 @@ import io.spiderling.core.batch.BatchOptions;
 import io.spiderling.core.batch.BatchSource;
 import io.spiderling.core.batch.BatchStatus;
 import io.spiderling.core.batch.CallbackState;
+import io.spiderling.core.batch.NoticeFailures;
 import io.spiderling.core.batch.PlanProgress;
 import io.spiderling.core.batch.Rejection;
 import java.time.Duration;
@@ -39,12 +40,23 @@ public abstract class BatchHeaderStoreContract extends BatchPortsContract {
     @Test
     void createBatch_whenOptionsAndFingerprintGiven_readsThemBack() {
         BatchHeader header = BatchHeader.builder().batchId(batchId).total(1).source(BatchSource.HTTP).createdAt(CREATED)
-                .options(new BatchOptions(Optional.of("https://hooks.example.com/done"),
-                        Optional.of(Duration.ofMinutes(90))))
+                .options(BatchOptions.builder().callbackUrl("https://hooks.example.com/done")
+                        .recrawlAfter(Duration.ofMinutes(90)).progressEvery(Duration.ofMinutes(1)).capture(true)
+                        .notices(BatchOptions.Notice.CHANGES).build())
                 .fingerprint("f".repeat(64)).build();
         headers().createBatch(header);
 
         assertEquals(header, headers().status(batchId).orElseThrow().header());
+        assertEquals(header, headers().outline(batchId).orElseThrow().header());
+    }
+
+    @Test
+    void createBatch_whenNoNoticesAsked_readsBackNone() {
+        headers().createBatch(BatchHeader.builder().batchId(batchId).total(1).source(BatchSource.HTTP)
+                .createdAt(CREATED).options(BatchOptions.builder().callbackUrl("https://hooks.example.com/done")
+                        .build()).build());
+
+        assertEquals(java.util.Set.of(), headers().status(batchId).orElseThrow().header().options().notices());
     }
 
     /** BatchPlanner produces {@code Rejection(null, "missing URL")} for a JSON null among the URLs. */
@@ -160,6 +172,27 @@ public abstract class BatchHeaderStoreContract extends BatchPortsContract {
     void recordCallback_whenBatchUnknown_createsNoHeader() {
         headers().recordCallbackDelivered(batchId, LATER, 1);
         headers().recordCallbackFailed(batchId, "HTTP 500", 1, LATER);
+
+        assertEquals(Optional.empty(), headers().status(batchId));
+    }
+
+    @Test
+    void recordChangeNoticeFailed_whenCalledTwice_countsBothAndKeepsTheLatest() {
+        headers().createBatch(header(0));
+        assertEquals(NoticeFailures.NONE, headers().status(batchId).orElseThrow().noticeFailures());
+
+        headers().recordChangeNoticeFailed(batchId, "url.changed a:1:changed: http 404", LATER);
+        headers().recordChangeNoticeFailed(batchId, "url.changed b:2:changed: dead-lettered", LATER.plusSeconds(5));
+
+        BatchStatus status = headers().status(batchId).orElseThrow();
+        assertEquals(new NoticeFailures(2, Optional.of("url.changed b:2:changed: dead-lettered"),
+                Optional.of(LATER.plusSeconds(5))), status.noticeFailures());
+        assertEquals(CallbackState.NONE, status.callback(), "the completion's callback is another matter");
+    }
+
+    @Test
+    void recordChangeNoticeFailed_whenBatchUnknown_createsNoHeader() {
+        headers().recordChangeNoticeFailed(batchId, "http 404", LATER);
 
         assertEquals(Optional.empty(), headers().status(batchId));
     }

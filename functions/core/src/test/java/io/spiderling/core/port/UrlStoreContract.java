@@ -21,6 +21,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.BeforeEach;
@@ -395,6 +396,74 @@ public abstract class UrlStoreContract {
                 "an extraction of older content is refused");
         assertEquals(Optional.of(third), store.find(urlHash).orElseThrow().change());
         assertEquals(Optional.of("d2"), store.find(urlHash).orElseThrow().extraction().orElseThrow().changeDigest());
+    }
+
+    @Test
+    void requestChangeNotices_whenNotExtractedYet_keepsTheBatchesForTheExtractionToRead() {
+        store.recordFetch(fullFetch(T2, "sha-2"));
+
+        assertEquals(Optional.empty(), store.requestChangeNotices(urlHash, T2, "sha-2", Set.of("b1")));
+        assertEquals(Optional.empty(), store.requestChangeNotices(urlHash, T2, "sha-2", Set.of("b2", "b1")));
+
+        assertEquals(Set.of("b1", "b2"), store.changeNoticeRequests(urlHash, T2));
+        assertEquals(Set.of(), store.changeNoticeRequests(urlHash, T1), "another fetch's content asked for none");
+        store.recordExtraction(extraction(T2, "sha-2", meta("B", null), "d2"));
+        assertEquals(Set.of("b1", "b2"), store.changeNoticeRequests(urlHash, T2), "the extraction leaves them");
+    }
+
+    @Test
+    void requestChangeNotices_whenTheExtractionCameFirst_answersTheChangeItRecorded() {
+        store.recordExtraction(extraction(T1, "sha-1", meta("A", null), "d1"));
+        store.recordFetch(fullFetch(T2, "sha-2"));
+        ContentChange changed = store.recordExtraction(extraction(T2, "sha-2", meta("B", null), "d2")).orElseThrow();
+
+        Optional<ContentChange> answered = store.requestChangeNotices(urlHash, T2, "sha-2", Set.of("b1"));
+
+        assertEquals(ChangeState.CHANGED, changed.state());
+        assertEquals(Optional.of(changed), answered);
+        assertEquals(Optional.empty(), store.requestChangeNotices(urlHash, T2, "sha-other", Set.of("b2")),
+                "the change of other bytes is not this content's");
+    }
+
+    @Test
+    void requestChangeNotices_whenTheRowHoldsANewerFetch_recordsNothing() {
+        store.recordFetch(fullFetch(T2, "sha-2"));
+
+        assertEquals(Optional.empty(), store.requestChangeNotices(urlHash, T1, "sha-1", Set.of("b1")));
+
+        assertEquals(Set.of(), store.changeNoticeRequests(urlHash, T1));
+        assertEquals(Set.of(), store.changeNoticeRequests(urlHash, T2));
+    }
+
+    @Test
+    void requestChangeNotices_whenANewerFetchAsks_replacesTheOlderFetchsBatches() {
+        store.recordFetch(fullFetch(T1, "sha-1"));
+        store.requestChangeNotices(urlHash, T1, "sha-1", Set.of("b1"));
+        store.recordFetch(fullFetch(T2, "sha-2"));
+
+        store.requestChangeNotices(urlHash, T2, "sha-2", Set.of("b2"));
+
+        assertEquals(Set.of("b2"), store.changeNoticeRequests(urlHash, T2));
+        assertEquals(Set.of(), store.changeNoticeRequests(urlHash, T1));
+    }
+
+    @Test
+    void requestChangeNotices_whenTheFetchHoldsTheMost_recordsNoMore() {
+        store.recordFetch(fullFetch(T1, "sha-1"));
+        Set<String> many = IntStream.range(0, UrlStore.MAX_CHANGE_REQUESTS).mapToObj(i -> "b" + i)
+                .collect(java.util.stream.Collectors.toSet());
+        store.requestChangeNotices(urlHash, T1, "sha-1", many);
+
+        store.requestChangeNotices(urlHash, T1, "sha-1", Set.of("late"));
+
+        assertEquals(many, store.changeNoticeRequests(urlHash, T1));
+    }
+
+    @Test
+    void changeNoticeRequests_whenNoRow_isEmpty() {
+        assertEquals(Set.of(), store.changeNoticeRequests(urlHash, T1));
+        assertEquals(Optional.empty(), store.requestChangeNotices(urlHash, T1, "sha-1", Set.of("b1")));
+        assertEquals(Optional.empty(), store.find(urlHash), "a request creates no row");
     }
 
     @Test

@@ -28,6 +28,17 @@ public class DelegatingUrlStore implements UrlStore {
     }
 
     @Override
+    public Optional<io.spiderling.core.change.ContentChange> requestChangeNotices(String urlHash, Instant fetchedAt,
+            String contentSha256, java.util.Set<String> batchIds) {
+        return delegate.requestChangeNotices(urlHash, fetchedAt, contentSha256, batchIds);
+    }
+
+    @Override
+    public java.util.Set<String> changeNoticeRequests(String urlHash, Instant contentFetchedAt) {
+        return delegate.changeNoticeRequests(urlHash, contentFetchedAt);
+    }
+
+    @Override
     public void recordLinked(String urlHash, List<String> outlinks, Instant contentFetchedAt) {
         delegate.recordLinked(urlHash, outlinks, contentFetchedAt);
     }

@@ -16,6 +16,7 @@ import io.spiderling.core.batch.ChunkCounts;
 import io.spiderling.core.batch.ManifestEntry;
 import io.spiderling.core.batch.PlanProgress;
 import io.spiderling.core.batch.ManifestLine;
+import io.spiderling.core.batch.NoticeFailures;
 import io.spiderling.core.port.BatchHeaderStore;
 import io.spiderling.core.port.BatchItemStore;
 import io.spiderling.core.port.UploadPlanStore;
@@ -49,6 +50,7 @@ public final class InMemoryBatchStore implements BatchHeaderStore, BatchItemStor
         Instant completedAt;
         Instant cancelledAt;
         CallbackState callback = CallbackState.NONE;
+        NoticeFailures noticeFailures = NoticeFailures.NONE;
         PlanProgress planning = PlanProgress.AWAITING_UPLOAD;
         int addedTotal;
         int addedDuplicates;
@@ -258,7 +260,8 @@ public final class InMemoryBatchStore implements BatchHeaderStore, BatchItemStor
                         .completedAt(Optional.ofNullable(b.completedAt)).cancelledAt(Optional.ofNullable(b.cancelledAt))
                         .planning(b.header.upload().isPresent() ? Optional.of(b.planning) : Optional.empty())
                         .callback(b.callback).sitemaps(new SitemapCounts(reading.getOrDefault(batchId, 0),
-                                read.getOrDefault(batchId, 0))).build());
+                                read.getOrDefault(batchId, 0)))
+                        .noticeFailures(b.noticeFailures).build());
     }
 
     private static BatchHeader withAdded(Batch b) {
@@ -311,6 +314,15 @@ public final class InMemoryBatchStore implements BatchHeaderStore, BatchItemStor
             CallbackState c = b.callback;
             b.callback = new CallbackState(c.completionEmittedAt(), Optional.empty(), Optional.of(reason), attempts,
                     c.progressSent());
+        }
+    }
+
+    @Override
+    public synchronized void recordChangeNoticeFailed(String batchId, String reason, Instant at) {
+        log.record("BatchStore", "recordChangeNoticeFailed", batchId);
+        Batch b = batches.get(batchId);
+        if (b != null) {
+            b.noticeFailures = new NoticeFailures(b.noticeFailures.count() + 1, Optional.of(reason), Optional.of(at));
         }
     }
 

@@ -15,7 +15,7 @@ import java.util.Set;
 /**
  * A {@link UrlStore} in a map, with the port's rules: an older fetch does not replace a newer one, extractions are
  * conditional on the content hash, redirect aliases yield to a newer fetch of the URL itself, and application fields
- * are versioned.
+ * are versioned; a fetch's change requests meet its extraction on the row.
  */
 public final class InMemoryUrlStore implements UrlStore {
 
@@ -34,6 +34,9 @@ public final class InMemoryUrlStore implements UrlStore {
         long fieldsVersion;
         List<String> linked = List.of();
         Optional<ContentChange> change = Optional.empty();
+        /** The fetch whose change requests {@code noticeTo} holds; null for none. */
+        Instant noticeFrom;
+        Set<String> noticeTo = new LinkedHashSet<>();
     }
 
     public InMemoryUrlStore(CallLog log) {
@@ -78,6 +81,36 @@ public final class InMemoryUrlStore implements UrlStore {
         }
         row.extraction = Optional.of(record.withChangeDigest(row.change.get().digest()));
         return row.change;
+    }
+
+    @Override
+    public Optional<ContentChange> requestChangeNotices(String urlHash, Instant fetchedAt, String contentSha256,
+            Set<String> batchIds) {
+        log.record("UrlStore", "requestChangeNotices", urlHash + " " + batchIds.size());
+        Row row = rows.get(urlHash);
+        if (row == null || batchIds.isEmpty()
+                || row.fetch.filter(f -> f.fetchedAt().equals(fetchedAt)).isEmpty()) {
+            return Optional.empty();
+        }
+        if (fetchedAt.equals(row.noticeFrom)) {
+            if (row.noticeTo.size() >= MAX_CHANGE_REQUESTS) {
+                return Optional.empty();
+            }
+            row.noticeTo.addAll(batchIds);
+        } else if (row.noticeFrom == null || row.noticeFrom.isBefore(fetchedAt)) {
+            row.noticeFrom = fetchedAt;
+            row.noticeTo = new LinkedHashSet<>(batchIds);
+        } else {
+            return Optional.empty();
+        }
+        return row.extraction.filter(e -> e.contentFetchedAt().equals(fetchedAt)
+                && e.contentSha256().equals(contentSha256)).flatMap(e -> row.change);
+    }
+
+    @Override
+    public Set<String> changeNoticeRequests(String urlHash, Instant contentFetchedAt) {
+        Row row = rows.get(urlHash);
+        return row == null || !contentFetchedAt.equals(row.noticeFrom) ? Set.of() : Set.copyOf(row.noticeTo);
     }
 
     @Override

@@ -77,6 +77,9 @@ public final class Views {
         if (header.options().capture()) {
             node.put("capture", true);
         }
+        if (!header.options().notices().isEmpty()) {
+            header.options().notices().forEach(n -> node.withArray("notify").add(n.wireName()));
+        }
         if (header.options().callbackUrl().isPresent()) {
             var c = status.callback();
             ObjectNode callback = node.putObject("callback");
@@ -87,6 +90,11 @@ public final class Views {
             callback.put("attempts", c.attempts());
             if (c.progressSent() > 0) {
                 callback.put("progressSent", c.progressSent());
+            }
+            var notices = status.noticeFailures();
+            if (notices.count() > 0) {
+                callback.put("changeNoticesFailed", notices.count());
+                notices.last().ifPresent(last -> callback.put("changeNoticeFailure", last));
             }
         }
         ObjectNode counts = node.putObject("counts");

@@ -9,6 +9,7 @@ import java.io.IOException;
 import java.time.Duration;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
@@ -16,7 +17,7 @@ import java.util.Set;
 
 /**
  * Reads a submission: {@code {"urls":[…], "sitemaps":[…], "sitemapsFromRobots":true, "callbackUrl":…,
- * "recrawlAfter":"PT1H", "capture":true}} (or {@code "url"} for one)
+ * "recrawlAfter":"PT1H", "capture":true, "notify":["changes"]}} (or {@code "url"} for one)
  * as JSON, or (from the queue) a
  * bare URL as plain text. Every problem is reported as a message that names it.
  */
@@ -25,7 +26,7 @@ final class SubmissionParser {
     private SubmissionParser() {}
 
     private static final Set<String> FIELDS = Set.of("url", "urls", "sitemaps", "sitemapsFromRobots", "callbackUrl",
-            "recrawlAfter", "progressEvery", "capture");
+            "recrawlAfter", "progressEvery", "capture", "notify");
 
     sealed interface Parsed {
         /**
@@ -56,7 +57,7 @@ final class SubmissionParser {
     }
 
     private static final Set<String> UPLOAD_FIELDS = Set.of("format", "callbackUrl", "recrawlAfter", "progressEvery",
-            "capture");
+            "capture", "notify");
 
     sealed interface ParsedUpload {
         /** The manifest's format (default {@code text}) and the batch options. */
@@ -89,7 +90,7 @@ final class SubmissionParser {
                         + " reads no sitemaps");
             }
             if (!UPLOAD_FIELDS.contains(name)) {
-                return new ParsedUpload.Invalid("unknown field \"" + name + "\"; expected format, callbackUrl, recrawlAfter, progressEvery, capture");
+                return new ParsedUpload.Invalid("unknown field \"" + name + "\"; expected format, callbackUrl, recrawlAfter, progressEvery, capture, notify");
             }
         }
         try {
@@ -104,10 +105,40 @@ final class SubmissionParser {
     }
 
     private static BatchOptions options(JsonNode root) {
-        return new BatchOptions(optionalText(root, "callbackUrl"),
-                optionalText(root, "recrawlAfter").map(text -> duration("recrawlAfter", text)),
-                optionalText(root, "progressEvery").map(text -> duration("progressEvery", text)),
-                flag(root, "capture"));
+        return BatchOptions.builder().callbackUrl(optionalText(root, "callbackUrl"))
+                .recrawlAfter(optionalText(root, "recrawlAfter").map(text -> duration("recrawlAfter", text)))
+                .progressEvery(optionalText(root, "progressEvery").map(text -> duration("progressEvery", text)))
+                .capture(flag(root, "capture")).notices(notices(root)).build();
+    }
+
+    /**
+     * {@code "notify"}: an array of the wire names of {@link BatchOptions.Notice}, each at most once; absent or null
+     * is none. That it needs a callback is the use case's check.
+     */
+    private static Set<BatchOptions.Notice> notices(JsonNode root) {
+        JsonNode value = root.get("notify");
+        if (value == null || value.isNull()) {
+            return Set.of();
+        }
+        String expected = "\"notify\" must be an array of: " + BatchOptions.Notice.wireNames();
+        if (!value.isArray()) {
+            throw new IllegalArgumentException(expected);
+        }
+        Set<BatchOptions.Notice> notices = EnumSet.noneOf(BatchOptions.Notice.class);
+        for (int i = 0; i < value.size(); i++) {
+            JsonNode name = value.get(i);
+            if (!name.isTextual()) {
+                throw new IllegalArgumentException(expected + "; [" + i + "] is not a string");
+            }
+            String at = "\"notify\"[" + i + "]: ";
+            BatchOptions.Notice notice = BatchOptions.Notice.fromWireName(name.asText()).orElseThrow(() ->
+                    new IllegalArgumentException(at + "unknown notice \"" + name.asText() + "\"; expected one of: "
+                            + BatchOptions.Notice.wireNames()));
+            if (!notices.add(notice)) {
+                throw new IllegalArgumentException(at + "\"" + name.asText() + "\" is given twice");
+            }
+        }
+        return notices;
     }
 
     /** An optional boolean: absent or null is false. */
@@ -138,7 +169,8 @@ final class SubmissionParser {
         for (var names = root.fieldNames(); names.hasNext(); ) {
             String name = names.next();
             if (!FIELDS.contains(name)) {
-                return new Parsed.Invalid("unknown field \"" + name + "\"; expected urls, sitemaps, sitemapsFromRobots, callbackUrl, recrawlAfter, progressEvery, capture");
+                return new Parsed.Invalid("unknown field \"" + name + "\"; expected urls, sitemaps, sitemapsFromRobots,"
+                        + " callbackUrl, recrawlAfter, progressEvery, capture, notify");
             }
         }
         BatchOptions options;

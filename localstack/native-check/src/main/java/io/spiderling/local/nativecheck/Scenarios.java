@@ -113,6 +113,12 @@ public final class Scenarios {
                         .expect(new Expectation.NoFailedMessages(),
                                 new Expectation.Requested(receiver, "POST", Fixture.HOOK_PATH))
                         .build(),
+                Scenario.of(NOTIFY, "sqs-notify-changed.json")
+                        .exercises("a page's change (url.changed) posted to the batch's webhook, which asked for"
+                                + " changes, signed as the completion is, POSTed to " + receiver)
+                        .expect(new Expectation.NoFailedMessages(),
+                                new Expectation.Requested(receiver, "POST", Fixture.HOOK_PATH))
+                        .build(),
                 Scenario.of(NOTIFY_DLQ, "sqs-notify-dlq.json")
                         .exercises("a completion delivery given up on, recorded on the batch")
                         .expect(new Expectation.NoFailedMessages()).build(),

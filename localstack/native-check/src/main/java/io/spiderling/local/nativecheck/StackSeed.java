@@ -18,7 +18,6 @@ import java.nio.file.Files;
 import java.time.Clock;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 
 /**
  * Puts into one freshly provisioned resource set what the sample events refer to and no earlier event of the
@@ -49,7 +48,7 @@ public final class StackSeed {
                 "s3-manifest-created.json does not name a manifest: " + manifestKey));
         Ingest.Result seeded = ingest.submit(batchId, SampleClients.CLIENT_A,
                 List.of(fixture.pageUrl(), fixture.goneUrl()), BatchSource.HTTP,
-                new BatchOptions(Optional.of(fixture.hookUrl()), Optional.empty()));
+                BatchOptions.builder().callbackUrl(fixture.hookUrl()).notices(BatchOptions.Notice.CHANGES).build());
         if (!(seeded instanceof Ingest.Result.Accepted)) {
             throw new IllegalStateException("seeding batch " + batchId + " was refused: " + seeded);
         }

@@ -1,10 +1,14 @@
 package io.spiderling.core.pipeline.batch;
 
+import io.spiderling.core.batch.BatchHeader;
+import io.spiderling.core.batch.BatchOptions;
+import io.spiderling.core.batch.BatchOutline;
 import io.spiderling.core.batch.BatchStatus;
 import io.spiderling.core.notify.CallbackEvent;
 import io.spiderling.core.notify.CallbackPolicy;
 import io.spiderling.core.notify.DeliveryPolicy;
 import io.spiderling.core.notify.ProgressSchedule;
+import io.spiderling.core.notify.UrlChangedEvent;
 import io.spiderling.core.notify.WebhookSignature;
 import io.spiderling.core.port.BatchHeaderStore;
 import io.spiderling.core.port.NotifyQueue;
@@ -20,8 +24,8 @@ import java.util.Optional;
 import java.util.function.DoubleSupplier;
 
 /**
- * The notify stage: posts a batch's completion, or one progress report, to its callback URL, signed with its client's
- * secret, and decides what follows.
+ * The notify stage: posts a batch's completion, one progress report, or one change of a page ({@code url.changed}, for
+ * a batch that asked for it), to its callback URL, signed with its client's secret, and decides what follows.
  *
  * <p>Each message is one delivery attempt. The callback URL is checked again before sending (the allow-list may have
  * changed, and the name may resolve elsewhere now), and the connection goes to an address that check allowed. A
@@ -29,6 +33,12 @@ import java.util.function.DoubleSupplier;
  * on the batch. A delivered completion is recorded too, so a duplicate message does not post it again; its event id
  * is stable either way. Progress reports are numbered from the batch's creation; each posts at most once, a failed
  * one is not retried (the next report supersedes it), and they stop when the batch completes.
+ *
+ * <p>A change is posted under the listeners' event id, with the batch's id in its body; it is retried as a completion
+ * is, and after the last attempt counted on the batch as a change notice given up ({@link
+ * BatchHeaderStore#recordChangeNoticeFailed}). Nothing records a delivered one: a duplicate message posts it again,
+ * under the same id, which the receiver drops. Changes are extracted after the fetch, so one may come after the
+ * batch's completion.
  */
 public final class NotifyBatch {
 
@@ -122,7 +132,10 @@ public final class NotifyBatch {
 
         record GaveUp(String eventId, String reason) implements Outcome {}
 
-        /** Nothing to send: no such batch, no callback, already delivered, or progress after completion. */
+        /**
+         * Nothing to send: no such batch, no callback, already delivered, progress after completion, or a change
+         * for a batch that asked for none.
+         */
         record Skipped(String why) implements Outcome {}
     }
 
@@ -132,16 +145,26 @@ public final class NotifyBatch {
      * report is dropped, and the reports after it with it (the batch's completion callback still comes).
      */
     public Outcome deadLettered(NotifyQueue.Message message) {
-        String eventId = message.kind() == NotifyQueue.Kind.COMPLETED ? CallbackEvent.completedId(message.batchId())
-                : CallbackEvent.progressId(message.batchId(), message.sequence());
-        if (message.kind() == NotifyQueue.Kind.COMPLETED) {
-            batches.recordCallbackFailed(message.batchId(), "dead-lettered: the notify stage failed on attempt "
-                    + message.attempt() + " repeatedly", message.attempt(), clock.instant());
-        }
-        return new Outcome.GaveUp(eventId, "dead-lettered");
+        String failed = "dead-lettered: the notify stage failed on attempt " + message.attempt() + " repeatedly";
+        return switch (message.kind()) {
+            case COMPLETED -> {
+                batches.recordCallbackFailed(message.batchId(), failed, message.attempt(), clock.instant());
+                yield new Outcome.GaveUp(CallbackEvent.completedId(message.batchId()), "dead-lettered");
+            }
+            case PROGRESS -> new Outcome.GaveUp(CallbackEvent.progressId(message.batchId(), message.sequence()),
+                    "dead-lettered");
+            case CHANGED -> {
+                UrlChangedEvent event = message.change().orElseThrow();
+                batches.recordChangeNoticeFailed(message.batchId(), noticeFailure(event, failed), clock.instant());
+                yield new Outcome.GaveUp(event.id(), "dead-lettered");
+            }
+        };
     }
 
     public Outcome handle(NotifyQueue.Message message) {
+        if (message.kind() == NotifyQueue.Kind.CHANGED) {
+            return changed(message, message.change().orElseThrow());
+        }
         Optional<BatchStatus> found = batches.status(message.batchId());
         if (found.isEmpty()) {
             return new Outcome.Skipped("no batch " + message.batchId());
@@ -154,7 +177,43 @@ public final class NotifyBatch {
         return switch (message.kind()) {
             case COMPLETED -> completed(message, status, callback.get());
             case PROGRESS -> progress(message, status, callback.get());
+            case CHANGED -> throw new IllegalStateException("a change is handled apart");
         };
+    }
+
+    /**
+     * One attempt at posting a change to a batch that asked for changes. The batch's outline is enough (no counts):
+     * its callback, its client and its options never change.
+     */
+    private Outcome changed(NotifyQueue.Message message, UrlChangedEvent event) {
+        Optional<BatchHeader> found = batches.outline(message.batchId()).map(BatchOutline::header);
+        if (found.isEmpty()) {
+            return new Outcome.Skipped("no batch " + message.batchId());
+        }
+        BatchHeader header = found.get();
+        Optional<String> callback = header.options().callbackUrl();
+        if (callback.isEmpty() || !header.options().wants(BatchOptions.Notice.CHANGES)) {
+            return new Outcome.Skipped("batch " + message.batchId() + " asked for no change notices");
+        }
+        Instant now = clock.instant();
+        DeliveryPolicy.Attempt attempt = send(header.client(), callback.get(), event.id(),
+                event.toJson(message.batchId()), now);
+        return switch (delivery.decide(attempt, message.attempt(), jitter.getAsDouble())) {
+            case DeliveryPolicy.Decision.Delivered d -> new Outcome.Delivered(event.id());
+            case DeliveryPolicy.Decision.Retry retry -> {
+                queue.send(message.nextAttempt(), retry.delay());
+                yield new Outcome.RetryLater(event.id(), retry.delay(), retry.reason());
+            }
+            case DeliveryPolicy.Decision.GiveUp giveUp -> {
+                batches.recordChangeNoticeFailed(message.batchId(), noticeFailure(event, giveUp.reason()), now);
+                yield new Outcome.GaveUp(event.id(), giveUp.reason());
+            }
+        };
+    }
+
+    /** How a change notice given up reads on its batch: which page's change, and why. */
+    private static String noticeFailure(UrlChangedEvent event, String reason) {
+        return "url.changed " + event.id() + " (" + event.url().value() + "): " + reason;
     }
 
     private Outcome completed(NotifyQueue.Message message, BatchStatus status, String callback) {
@@ -218,18 +277,20 @@ public final class NotifyBatch {
         };
     }
 
-    /** Checks the callback again, signs the event and posts it; a refusal is an attempt that was never sent. */
     private DeliveryPolicy.Attempt send(BatchStatus status, String callback, CallbackEvent event, Instant now) {
-        Optional<String> secret = secrets.secretOf(status.header().client());
+        return send(status.header().client(), callback, event.eventId(), event.toJson(), now);
+    }
+
+    /** Checks the callback again, signs the body and posts it; a refusal is an attempt that was never sent. */
+    private DeliveryPolicy.Attempt send(String client, String callback, String eventId, byte[] body, Instant now) {
+        Optional<String> secret = secrets.secretOf(client);
         if (secret.isEmpty()) {
-            return DeliveryPolicy.Attempt.blocked("client \"" + status.header().client()
-                    + "\" has no webhook secret to sign with");
+            return DeliveryPolicy.Attempt.blocked("client \"" + client + "\" has no webhook secret to sign with");
         }
         return switch (callbacks.check(callback)) {
             case CallbackPolicy.Verdict.Refused refused -> refused.asAttempt();
             case CallbackPolicy.Verdict.Allowed allowed -> {
-                byte[] body = event.toJson();
-                WebhookSignature.Headers headers = WebhookSignature.sign(body, secret.get(), event.eventId(), now);
+                WebhookSignature.Headers headers = WebhookSignature.sign(body, secret.get(), eventId, now);
                 Map<String, String> all = new LinkedHashMap<>(headers.asMap());
                 all.put("Content-Type", "application/json");
                 all.put("User-Agent", "Spiderling-Webhook/1");

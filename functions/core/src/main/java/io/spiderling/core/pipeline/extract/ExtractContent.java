@@ -10,6 +10,7 @@ import io.spiderling.core.extract.HtmlExtractor;
 import io.spiderling.core.extract.PageBudget;
 import io.spiderling.core.extract.PageMetadata;
 import io.spiderling.core.notify.UrlChangedEvent;
+import io.spiderling.core.pipeline.ChangeNotices;
 import io.spiderling.core.port.BlobStore;
 import io.spiderling.core.port.EventSink;
 import io.spiderling.core.port.LinkStore;
@@ -55,6 +56,7 @@ public final class ExtractContent {
     private final Clock clock;
     private final Settings settings;
     private final EventSink events;
+    private final Optional<ChangeNotices> notices;
 
     private ExtractContent(Builder b) {
         this.blobs = Objects.requireNonNull(b.blobs, "blobs");
@@ -65,6 +67,7 @@ public final class ExtractContent {
         this.clock = Objects.requireNonNull(b.clock, "clock");
         this.settings = Objects.requireNonNull(b.settings, "settings");
         this.events = Objects.requireNonNull(b.events, "events");
+        this.notices = Objects.requireNonNull(b.notices, "notices");
     }
 
     public static Builder builder() {
@@ -81,8 +84,15 @@ public final class ExtractContent {
         private Clock clock;
         private Settings settings = Settings.DEFAULTS;
         private EventSink events = EventSink.NONE;
+        private Optional<ChangeNotices> notices = Optional.empty();
 
         private Builder() {}
+
+        /** Who tells the batches that asked for changes ({@code "notify"}) of a change; by default nobody. */
+        public Builder notices(ChangeNotices value) {
+            notices = Optional.of(value);
+            return this;
+        }
 
         /** Where {@code url.changed} goes; by default nowhere. */
         public Builder events(EventSink value) {
@@ -169,9 +179,10 @@ public final class ExtractContent {
 
     /**
      * Extracts and records the metadata of {@code body}, fetched from {@code url} at {@code fetchedAt}, and tells
-     * listeners ({@code url.changed}) when it changed since the content before it (ADR 18). The event goes out after
-     * the row records the change; if it fails, this call fails, and its retry finds the change recorded and sends it
-     * again, under the same id.
+     * listeners ({@code url.changed}) when it changed since the content before it (ADR 18), and the batches that asked
+     * for changes and were recorded on the row by then ({@link ChangeNotices}). The event and the notices go out after
+     * the row records the change; if one fails, this call fails, and its retry finds the change recorded and sends
+     * them again, under the same id.
      */
     public Outcome extract(NormalizedUrl url, byte[] body, String contentType, String sha256, Instant fetchedAt) {
         HtmlExtractor.Analysis analysis = extractor.analyze(body, contentType, url.value());
@@ -198,8 +209,11 @@ public final class ExtractContent {
                 .extractedAt(now).canonicalUrl(Optional.empty()).source(Optional.of(url.value()))
                 .changeDigest(Optional.of(changeDigest)).build()).isPresent())
                 .orElse(false);
-        change.filter(c -> c.state() == ChangeState.CHANGED).ifPresent(c -> events.publish(UrlChangedEvent.TYPE,
-                UrlChangedEvent.id(url.urlHash(), fetchedAt), UrlChangedEvent.toJson(url, sha256, fetchedAt, c)));
+        change.filter(c -> c.state() == ChangeState.CHANGED).ifPresent(c -> {
+            UrlChangedEvent event = new UrlChangedEvent(url, sha256, fetchedAt, c);
+            events.publish(UrlChangedEvent.TYPE, event.id(), event.toJson());
+            notices.ifPresent(n -> n.changed(event));
+        });
         return new Outcome(record, written, canonicalWritten, change);
     }
 }

@@ -1,5 +1,6 @@
 package io.spiderling.core.pipeline.fetch;
 
+import io.spiderling.core.batch.BatchOptions;
 import io.spiderling.core.batch.BatchOutline;
 import io.spiderling.core.batch.ItemState;
 import io.spiderling.core.batch.Reason;
@@ -19,6 +20,7 @@ import io.spiderling.core.fetch.WireExchange;
 import io.spiderling.core.frontier.Frontier;
 import io.spiderling.core.frontier.WakeUps;
 import io.spiderling.core.pipeline.BatchTracker;
+import io.spiderling.core.pipeline.ChangeNotices;
 import io.spiderling.core.politeness.FetchOutcome;
 import io.spiderling.core.politeness.Lanes;
 import io.spiderling.core.politeness.RetryDecision;
@@ -209,6 +211,7 @@ public final class FetchPage {
     private final FetchRecords records;
     private final ItemEndings endings;
     private final RedirectFollower redirects;
+    private final Optional<ChangeNotices> notices;
 
     private FetchPage(Builder b) {
         this.fetcher = Objects.requireNonNull(b.fetcher, "fetcher");
@@ -226,6 +229,7 @@ public final class FetchPage {
         this.listener = Objects.requireNonNull(b.listener, "listener");
         this.sitemaps = Objects.requireNonNull(b.sitemaps, "sitemaps");
         this.wake = Objects.requireNonNull(b.wake, "wake");
+        this.notices = Objects.requireNonNull(b.notices, "notices");
         this.records = new FetchRecords(new FetchRecords.Bounds(settings.freshMin(), settings.freshMax()));
         this.endings = new ItemEndings(tracker, urls);
         this.redirects = new RedirectFollower(normalizer, fetcher);
@@ -252,8 +256,18 @@ public final class FetchPage {
         private Listener listener = Listener.NONE;
         private SitemapReader sitemaps = SitemapReader.NONE;
         private WakeQueue wake = WakeQueue.NONE;
+        private Optional<ChangeNotices> notices = Optional.empty();
 
         private Builder() {}
+
+        /**
+         * Where the batches of a fetch that asked for changes ({@code "notify"}) are recorded, for the extraction to
+         * tell them, or told at once when the extraction came first; by default nowhere.
+         */
+        public Builder notices(ChangeNotices v) {
+            notices = Optional.of(v);
+            return this;
+        }
 
         /** Where a site whose jobs wait until a due time asks to be woken then. */
         public Builder wake(WakeQueue v) {
@@ -786,9 +800,39 @@ public final class FetchPage {
             record.ifPresent(r -> rows.put(r.urlHash(), Optional.of(new UrlStore.UrlRecord(r.urlHash(),
                     Optional.of(r), Optional.empty()))));
             if (state == ItemState.FETCHED || state == ItemState.NOT_MODIFIED) {
-                record.ifPresent(r -> listener.fetched(r, batchIds));
+                record.ifPresent(r -> tell(job, r, batchIds));
             }
             return new Outcome.Ended(state, record);
+        }
+
+        /**
+         * Tells what follows of a fetch that ended items in {@code batchIds}: the listeners ({@code url.fetched}) and,
+         * for content stored, the batches among them that asked for changes ({@link ChangeNotices}). A failure fails
+         * the job, for its message's retry to tell them again, with the waiting batches back on the URL's claim so
+         * that the retry knows them ({@link ItemEndings#keepWaiting}).
+         */
+        private void tell(FetchJob job, FetchRecord record, List<String> batchIds) {
+            try {
+                listener.fetched(record, batchIds);
+                if (notices.isPresent() && record.state() == ItemState.FETCHED
+                        && record.contentSha256().isPresent()) {
+                    notices.get().requested(record, askingForChanges(batchIds));
+                }
+            } catch (RuntimeException e) {
+                try {
+                    endings.keepWaiting(job, batchIds, clock.instant());
+                } catch (RuntimeException alsoFailed) {
+                    e.addSuppressed(alsoFailed); // the retry then knows only the job's own batch
+                }
+                throw e;
+            }
+        }
+
+        /** The batches that asked to hear of changes, read from their headers as this invocation last read them. */
+        private List<String> askingForChanges(List<String> batchIds) {
+            Instant now = clock.instant();
+            return batchIds.stream().filter(batchId -> outline(batchId, now)
+                    .map(b -> b.header().options().wants(BatchOptions.Notice.CHANGES)).orElse(false)).toList();
         }
     }
 

@@ -72,6 +72,21 @@ final class ItemEndings {
     }
 
     /**
+     * Telling what the fetch found failed after the items ended (an event to the listeners, the change requests of
+     * the batches): the batches that were waiting join the URL's claim again, held by the job's own batch, so that the
+     * message's retry, which finds the outcome recorded, ends their items again (which changes nothing) and has them
+     * to tell. Without this the retry would release no claim and know only the job's own batch.
+     *
+     * @param batchIds what {@link #end} returned: the job's own batch first, then the waiters
+     */
+    void keepWaiting(FetchJob job, List<String> batchIds, Instant at) {
+        List<String> waiters = batchIds.stream().filter(batchId -> !batchId.equals(job.batchId())).toList();
+        if (!waiters.isEmpty()) {
+            rejoin(job, waiters, at);
+        }
+    }
+
+    /**
      * Puts back a released claim, with the batches still waiting on it: the job's own batch holds it, the others
      * join it. Without this they would wait for a claim nobody holds.
      */

@@ -30,6 +30,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 
 /**
  * Accepts a batch: validates and deduplicates it at the syntax level, records the header and writes the manifest that
@@ -346,7 +347,10 @@ public final class Ingest {
         if (options.progressEvery().isPresent() && callback.isEmpty()) {
             throw new IllegalArgumentException("progressEvery needs a callbackUrl to post progress to");
         }
-        return new BatchOptions(callback, options.recrawlAfter(), options.progressEvery(), options.capture());
+        if (!options.notices().isEmpty() && callback.isEmpty()) {
+            throw new IllegalArgumentException("notify needs a callbackUrl to post to");
+        }
+        return options.toBuilder().callbackUrl(callback).build();
     }
 
     /**
@@ -366,7 +370,8 @@ public final class Ingest {
     static String fingerprint(List<String> rawUrls, BatchOptions options) {
         return Hashing.sha256Hex(String.join("\n", rawUrls) + "\n\u0000" + options.callbackUrl().orElse("")
                 + "\u0000" + options.recrawlAfter().map(Duration::toString).orElse("")
-                + options.progressEvery().map(d -> "\u0000" + d).orElse("") + (options.capture() ? "\u0000capture" : ""));
+                + options.progressEvery().map(d -> "\u0000" + d).orElse("") + (options.capture() ? "\u0000capture" : "")
+                + options.notices().stream().map(n -> "\u0000notify:" + n.wireName()).collect(Collectors.joining()));
     }
 
     /**

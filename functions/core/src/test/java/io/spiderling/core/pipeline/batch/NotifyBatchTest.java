@@ -10,9 +10,11 @@ import io.spiderling.core.batch.BatchHeader;
 import io.spiderling.core.batch.BatchOptions;
 import io.spiderling.core.batch.ItemState;
 import io.spiderling.core.batch.Reason;
+import io.spiderling.core.change.ContentChange;
 import io.spiderling.core.net.AddressPolicy;
 import io.spiderling.core.notify.CallbackPolicy;
 import io.spiderling.core.notify.DeliveryPolicy;
+import io.spiderling.core.notify.UrlChangedEvent;
 import io.spiderling.core.notify.WebhookSignature;
 import io.spiderling.core.port.EventSink;
 import io.spiderling.core.port.NotifyQueue;
@@ -71,7 +73,7 @@ class NotifyBatchTest {
 
     private void batch(String id, Optional<Duration> progressEvery) {
         batches.createBatch(BatchHeader.builder().batchId(id).total(1).source(BatchSource.HTTP).createdAt(START)
-                .options(new BatchOptions(Optional.of(HOOK), Optional.empty(), progressEvery))
+                .options(BatchOptions.builder().callbackUrl(HOOK).progressEvery(progressEvery).build())
                 .client("client-a").build());
         batches.addItems(id, List.of(URL), START);
     }
@@ -207,7 +209,7 @@ class NotifyBatchTest {
     @Test
     void handle_whenClientHasNoSecret_givesUpSayingSo() {
         batches.createBatch(BatchHeader.builder().batchId("b9").total(1).source(BatchSource.HTTP).createdAt(START)
-                .options(new BatchOptions(Optional.of(HOOK), Optional.empty())).client("nobody").build());
+                .options(BatchOptions.builder().callbackUrl(HOOK).build()).client("nobody").build());
         batches.addItems("b9", List.of(URL), START);
         tracker().finish("b9", URL.urlHash(), Reason.FETCHED, null, START);
 
@@ -227,6 +229,106 @@ class NotifyBatchTest {
         var callback = batches.status("b10").orElseThrow().callback();
         assertTrue(callback.failure().orElseThrow().startsWith("dead-lettered"), callback.toString());
         assertEquals(2, callback.attempts());
+        assertEquals(0, posts.size());
+    }
+
+    /** A batch with a callback that asks for change notices (or not). */
+    private void changesBatch(String id, boolean wantsChanges) {
+        BatchOptions.Builder options = BatchOptions.builder().callbackUrl(HOOK);
+        if (wantsChanges) {
+            options.notices(BatchOptions.Notice.CHANGES);
+        }
+        batches.createBatch(BatchHeader.builder().batchId(id).total(1).source(BatchSource.HTTP).createdAt(START)
+                .options(options.build()).client("client-a").build());
+    }
+
+    private static final UrlChangedEvent CHANGE = new UrlChangedEvent(URL, "ab".repeat(32), START.minusSeconds(5),
+            ContentChange.of("d2", Optional.of("d1"), Optional.of(START.minusSeconds(3600))));
+
+    @Test
+    void handle_whenAChangeForABatchThatAskedForChanges_postsItSignedUnderTheListenersIdWithTheBatchId()
+            throws Exception {
+        changesBatch("c1", true);
+
+        var outcome = notify.handle(NotifyQueue.Message.changed("c1", CHANGE));
+
+        assertEquals(new NotifyBatch.Outcome.Delivered(CHANGE.id()), outcome);
+        Post post = posts.getFirst();
+        assertEquals(URI.create(HOOK), post.uri());
+        var verified = WebhookSignature.verify(post.headers(), post.body(), SECRET, START, Duration.ofMinutes(5));
+        assertEquals(new WebhookSignature.Verification.Valid(CHANGE.id(), START), verified);
+        var body = new com.fasterxml.jackson.databind.ObjectMapper().readTree(post.body());
+        assertEquals(CHANGE.id(), body.get("eventId").asText(), "the listeners' id, for one deduplication");
+        assertEquals("url.changed", body.get("type").asText());
+        assertEquals("c1", body.get("batchId").asText());
+        assertEquals(URL.value(), body.get("url").asText());
+        assertEquals("d1", body.get("previousDigest").asText());
+        assertEquals(List.of(), queued, "nothing follows a delivered change");
+    }
+
+    @Test
+    void handle_whenAChangeForABatchThatDidNotAskForChanges_skipsIt() {
+        changesBatch("c2", false);
+
+        var outcome = notify.handle(NotifyQueue.Message.changed("c2", CHANGE));
+
+        assertInstanceOf(NotifyBatch.Outcome.Skipped.class, outcome);
+        assertEquals(0, posts.size());
+    }
+
+    @Test
+    void handle_whenTheReceiverKeepsFailingAChange_retriesWithBackoffThenCountsItOnTheBatch() {
+        changesBatch("c3", true);
+        for (int i = 0; i < 8; i++) {
+            answers.add(DeliveryPolicy.Attempt.status(503));
+        }
+        NotifyQueue.Message message = NotifyQueue.Message.changed("c3", CHANGE);
+
+        List<NotifyBatch.Outcome> outcomes = new ArrayList<>();
+        while (outcomes.isEmpty() || outcomes.getLast() instanceof NotifyBatch.Outcome.RetryLater) {
+            outcomes.add(notify.handle(message));
+            message = queued.isEmpty() ? message : queued.getLast().message();
+        }
+
+        assertEquals(8, posts.size(), "eight attempts");
+        assertEquals(List.of(2, 3, 4, 5, 6, 7, 8), queued.stream().map(s -> s.message().attempt()).toList());
+        assertTrue(queued.stream().allMatch(s -> s.message().change().equals(Optional.of(CHANGE))),
+                "each retry carries the change");
+        assertTrue(queued.get(2).delay().compareTo(queued.get(1).delay()) > 0, "backing off: " + queued);
+        assertTrue(posts.stream().allMatch(p -> CHANGE.id().equals(p.headers().get("Spiderling-Event-Id"))),
+                "one id for every attempt");
+        var gaveUp = assertInstanceOf(NotifyBatch.Outcome.GaveUp.class, outcomes.getLast());
+        var failures = batches.status("c3").orElseThrow().noticeFailures();
+        assertEquals(1, failures.count());
+        assertTrue(failures.last().orElseThrow().contains(CHANGE.id())
+                && failures.last().orElseThrow().contains(gaveUp.reason()), failures.toString());
+        assertEquals(Optional.empty(), batches.status("c3").orElseThrow().callback().failure(),
+                "the completion's callback is untouched");
+    }
+
+    @Test
+    void handle_whenAChangesCallbackNowResolvesToAPrivateAddress_givesUpAtOnceWithoutSending() {
+        changesBatch("c4", true);
+        resolvesTo = "10.0.0.1";
+
+        var outcome = notify.handle(NotifyQueue.Message.changed("c4", CHANGE));
+
+        assertInstanceOf(NotifyBatch.Outcome.GaveUp.class, outcome);
+        assertEquals(0, posts.size(), "nothing is sent to a private address");
+        assertEquals(0, queued.size());
+        assertTrue(batches.status("c4").orElseThrow().noticeFailures().last().orElseThrow().contains("10.0.0.1"));
+    }
+
+    @Test
+    void deadLettered_whenAChangeWasGivenUpByTheQueue_countsItOnTheBatch() {
+        changesBatch("c5", true);
+
+        var outcome = notify.deadLettered(NotifyQueue.Message.changed("c5", CHANGE).nextAttempt());
+
+        assertEquals(new NotifyBatch.Outcome.GaveUp(CHANGE.id(), "dead-lettered"), outcome);
+        var failures = batches.status("c5").orElseThrow().noticeFailures();
+        assertEquals(1, failures.count());
+        assertTrue(failures.last().orElseThrow().contains("dead-lettered"), failures.toString());
         assertEquals(0, posts.size());
     }
 }

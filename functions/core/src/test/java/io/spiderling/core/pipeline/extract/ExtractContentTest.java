@@ -14,7 +14,10 @@ import io.spiderling.core.extract.CanonicalLink;
 import io.spiderling.core.extract.ExtractionRecord;
 import io.spiderling.core.extract.HtmlExtractor;
 import io.spiderling.core.fetch.FetchRecord;
+import io.spiderling.core.notify.UrlChangedEvent;
+import io.spiderling.core.pipeline.ChangeNotices;
 import io.spiderling.core.port.LinkStore;
+import io.spiderling.core.port.NotifyQueue;
 import io.spiderling.core.testing.CallLog;
 import io.spiderling.core.testing.InMemoryBatchStore;
 import io.spiderling.core.testing.InMemoryBlobStore;
@@ -329,6 +332,81 @@ class ExtractContentTest {
                 "the retry does not compare the content with itself");
         assertEquals(List.of(URL.urlHash() + ":" + T2.toEpochMilli() + ":changed"),
                 heard.stream().map(Heard::id).toList());
+    }
+
+    /** A notify queue that records the changes it is sent, after refusing the first {@code failures} sends. */
+    private static io.spiderling.core.port.NotifyQueue notifyQueue(List<NotifyQueue.Message> sent,
+            java.util.concurrent.atomic.AtomicInteger failures) {
+        return (message, delay) -> {
+            if (failures.getAndDecrement() > 0) {
+                throw new IllegalStateException("notify queue unavailable");
+            }
+            sent.add(message);
+        };
+    }
+
+    private ExtractContent noticing(List<NotifyQueue.Message> sent, java.util.concurrent.atomic.AtomicInteger failures) {
+        return ExtractContent.builder().blobs(blobs).urls(urls).links(links).extractor(HtmlExtractor.create())
+                .canonical(new CanonicalLink(UrlNormalizer.create(), CanonicalLink.Scope.SAME_SITE)).clock(clock)
+                .notices(new ChangeNotices(urls, notifyQueue(sent, failures))).build();
+    }
+
+    @Test
+    void extract_whenTheFetchRecordedBatchesThatAskedForChanges_tellsEachOfThemTheChange() {
+        List<NotifyQueue.Message> sent = new java.util.ArrayList<>();
+        ExtractContent stage = noticing(sent, new java.util.concurrent.atomic.AtomicInteger());
+        extractAt(stage, "<title>A</title><p>Hello</p>", T1);
+        String changed = "<title>A</title><p>Changed</p>";
+        urls.recordFetch(fetched(URL, changed, T2));
+        urls.requestChangeNotices(URL.urlHash(), T2, sha(changed), java.util.Set.of("b1", "b2"));
+
+        var change = extractAt(stage, changed, T2).orElseThrow();
+
+        assertEquals(java.util.Set.of("b1", "b2"), sent.stream().map(NotifyQueue.Message::batchId)
+                .collect(java.util.stream.Collectors.toSet()));
+        UrlChangedEvent event = new UrlChangedEvent(URL, sha(changed), T2, change);
+        assertTrue(sent.stream().allMatch(m -> m.change().equals(Optional.of(event))), sent.toString());
+    }
+
+    @Test
+    void extract_whenNewOrUnchangedContentOrNoBatchAsked_tellsNoBatch() {
+        List<NotifyQueue.Message> sent = new java.util.ArrayList<>();
+        ExtractContent stage = noticing(sent, new java.util.concurrent.atomic.AtomicInteger());
+        String first = "<title>A</title><p>Hello</p>";
+        String nonce = "<title>A</title><script nonce=x1>1</script><p>Hello</p>";
+        urls.recordFetch(fetched(URL, first, T1));
+        urls.requestChangeNotices(URL.urlHash(), T1, sha(first), java.util.Set.of("b1"));
+        extractAt(stage, first, T1);
+        urls.recordFetch(fetched(URL, nonce, T2));
+        urls.requestChangeNotices(URL.urlHash(), T2, sha(nonce), java.util.Set.of("b1"));
+        extractAt(stage, nonce, T2);
+        extractAt(stage, "<title>A</title><p>Changed</p>", T2.plusSeconds(60));
+
+        assertEquals(List.of(), sent, "new, unchanged, and changed with no batch asking");
+    }
+
+    @Test
+    void extract_whenTellingABatchFails_failsAndItsRetryTellsThemAgainUnderTheSameId() {
+        List<NotifyQueue.Message> sent = new java.util.ArrayList<>();
+        java.util.concurrent.atomic.AtomicInteger failures = new java.util.concurrent.atomic.AtomicInteger();
+        ExtractContent stage = noticing(sent, failures);
+        extractAt(stage, "<title>A</title><p>Hello</p>", T1);
+        String changed = "<title>A</title><p>Changed</p>";
+        urls.recordFetch(fetched(URL, changed, T2));
+        urls.requestChangeNotices(URL.urlHash(), T2, sha(changed), java.util.Set.of("b1"));
+        failures.set(1);
+
+        org.junit.jupiter.api.Assertions.assertThrows(IllegalStateException.class, () -> extractAt(stage, changed, T2));
+        assertEquals(List.of(), sent);
+        extractAt(stage, changed, T2);
+
+        assertEquals(List.of("b1"), sent.stream().map(NotifyQueue.Message::batchId).toList());
+        assertEquals(URL.urlHash() + ":" + T2.toEpochMilli() + ":changed",
+                sent.getFirst().change().orElseThrow().id());
+    }
+
+    private static String sha(String html) {
+        return Hashing.sha256Hex(html.getBytes(StandardCharsets.UTF_8));
     }
 
     private List<String> inlinksOf(String url) {

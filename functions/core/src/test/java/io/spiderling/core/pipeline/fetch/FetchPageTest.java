@@ -33,6 +33,9 @@ import io.spiderling.core.politeness.RateLimiter;
 import io.spiderling.core.politeness.RateOverrides;
 import io.spiderling.core.politeness.RetryPolicy;
 import io.spiderling.core.port.BlobStore;
+import io.spiderling.core.pipeline.ChangeNotices;
+import io.spiderling.core.pipeline.extract.ExtractContent;
+import io.spiderling.core.port.NotifyQueue;
 import io.spiderling.core.port.PageFetcher;
 import io.spiderling.core.port.UrlStore;
 import io.spiderling.core.robots.RobotsFetchOutcome;
@@ -92,6 +95,14 @@ class FetchPageTest {
     private boolean capture;
     private int groupsPerSite = 1;
     private SitemapReader sitemapReader = SitemapReader.NONE;
+    /** The store the stage writes to: {@link #urls}, unless a test makes some of its calls fail. */
+    private UrlStore urlStore = urls;
+    /** Where the batches that asked for changes are recorded; none unless a test sets it. */
+    private ChangeNotices notices;
+    /** The extraction a reused body gets inline, as the composition root wires it; none unless a test sets it. */
+    private ExtractContent inline;
+    /** What the change notices sent to the notify queue. */
+    private final List<NotifyQueue.Message> noticesSent = new java.util.ArrayList<>();
 
     @BeforeEach
     void batchOfTwoQueuedItems() {
@@ -123,7 +134,7 @@ class FetchPageTest {
                 .robotsStore(robotsStore).limiter(RateLimiter.create()).rates(rates).overrides(RateOverrides.none())
                 .fetcher(fetcher).normalizer(UrlNormalizer.create()).clock(clock).pause(pause).jitter(() -> 0.0)
                 .build();
-        return FetchPage.builder().fetcher(fetcher).blobs(blobStore).urls(urls)
+        FetchPage.Builder builder = FetchPage.builder().fetcher(fetcher).blobs(blobStore).urls(urlStore)
                 .tracker(new BatchTracker(batches, batches)).frontier(frontier).politeness(politeness)
                 .retry(RetryPolicy.create()).fetchSwitch(paused::get).clock(clock).jitter(() -> 0.0)
                 // One lane: the test's clock moves as its one fetcher sleeps.
@@ -134,14 +145,20 @@ class FetchPageTest {
                     @Override
                     public void reused(NormalizedUrl url, byte[] body, String contentType, String sha, Instant at) {
                         reused.add(url.value());
+                        if (inline != null) {
+                            inline.extract(url, body, contentType, sha, at);
+                        }
                     }
 
                     @Override
                     public void fetched(FetchRecord record, List<String> batchIds) {
                         fetchedEvents.add(record.url());
                     }
-                })
-                .build();
+                });
+        if (notices != null) {
+            builder.notices(notices);
+        }
+        return builder.build();
     }
 
     /** Parks and releases the URL as planning would, and returns the job the frontier sent. */
@@ -939,7 +956,7 @@ class FetchPageTest {
     @Test
     void process_whenBatchAsksForAShorterWindow_fetchesACopyOlderThanIt() {
         batches.createBatch(BatchHeader.builder().batchId("b-short").total(1).source(BatchSource.HTTP).createdAt(START)
-                .options(new BatchOptions( Optional.empty(), Optional.of(Duration.ofSeconds(30)))).build());
+                .options(BatchOptions.builder().recrawlAfter(Duration.ofSeconds(30)).build()).build());
         batches.addItems("b-short", List.of(URL), START);
         urls.recordFetch(FetchRecord.builder(URL.urlHash(), URL.value(), ItemState.FETCHED, START.minusSeconds(60))
                 .httpStatus(200).build());
@@ -1009,6 +1026,103 @@ class FetchPageTest {
 
         assertTrue(urls.claimed(URL.urlHash()));
         assertEquals(List.of("headerless"), urls.releaseClaim(URL.urlHash()));
+    }
+
+    /** A batch over {@link #URL} created now, with a callback, asking for changes or not. */
+    private void noticeBatch(String batchId, boolean changes) {
+        BatchOptions.Builder options = BatchOptions.builder().callbackUrl("https://hooks.example.com/h");
+        if (changes) {
+            options.notices(BatchOptions.Notice.CHANGES);
+        }
+        batches.createBatch(BatchHeader.builder().batchId(batchId).total(1).source(BatchSource.HTTP)
+                .createdAt(clock.instant()).options(options.build()).build());
+        batches.addItems(batchId, List.of(URL), clock.instant());
+    }
+
+    /** The job of {@code batchId} for {@link #URL}, with {@code waiters} joined to its claim. */
+    private FetchJob sendFor(String batchId, String... waiters) {
+        urls.claim(URL.urlHash(), URL.value(), batchId, clock.instant(), clock.instant().minusSeconds(1800));
+        for (String waiter : waiters) {
+            urls.claim(URL.urlHash(), URL.value(), waiter, clock.instant(), clock.instant().minusSeconds(1800));
+        }
+        frontier.park(batchId, List.of(Hop.of(URL)));
+        return lastSent();
+    }
+
+    private Instant fetchedAt(NormalizedUrl url) {
+        return urls.find(url.urlHash()).orElseThrow().fetch().orElseThrow().fetchedAt();
+    }
+
+    @Test
+    void process_whenTheJobsBatchAndAJoinedOneAskedForChanges_recordsThemForTheExtractionAndNoOther() {
+        notices = new ChangeNotices(urls, (message, delay) -> noticesSent.add(message));
+        noticeBatch("n1", true);
+        noticeBatch("n2", true);
+        noticeBatch("n3", false);
+        FetchJob job = sendFor("n1", "n2", "n3");
+        site.answer(URL.value(), ok(URL.value(), "<title>New</title>"));
+
+        fetchPage().process(job);
+
+        assertEquals(Set.of("n1", "n2"), urls.changeNoticeRequests(URL.urlHash(), fetchedAt(URL)));
+        assertEquals(List.of(), noticesSent, "the body's extraction has not run: it tells them");
+    }
+
+    @Test
+    void process_whenTheBytesWereStoredAlready_theInlineExtractionComesFirstAndTheFetchStageTellsTheBatches() {
+        notices = new ChangeNotices(urls, (message, delay) -> noticesSent.add(message));
+        inline = ExtractContent.builder().blobs(blobs).urls(urls)
+                .links(new io.spiderling.core.testing.InMemoryLinkStore(log))
+                .extractor(io.spiderling.core.extract.HtmlExtractor.create())
+                .canonical(new io.spiderling.core.extract.CanonicalLink(UrlNormalizer.create(),
+                        io.spiderling.core.extract.CanonicalLink.Scope.SAME_SITE))
+                .clock(clock).notices(notices).build();
+        FetchPage fetchPage = fetchPage();
+        site.answer(URL.value(), ok(URL.value(), "<title>Before</title>"));
+        site.answer(OTHER.value(), ok(OTHER.value(), "<title>After</title>"));
+        fetchPage.process(send(URL));
+        inline.onContent(urls.find(URL.urlHash()).orElseThrow().fetch().orElseThrow().contentKey().orElseThrow());
+        fetchPage.process(send(OTHER)); // stores the bytes URL serves next
+        clock.advance(Duration.ofHours(2));
+        noticeBatch("n1", true);
+        site.answer(URL.value(), ok(URL.value(), "<title>After</title>"));
+
+        fetchPage.process(sendFor("n1"));
+
+        assertEquals(List.of(URL.value()), reused, "no object-created event comes for its body: it is inline");
+        assertEquals(List.of("n1"), noticesSent.stream().map(NotifyQueue.Message::batchId).toList());
+        var event = noticesSent.getFirst().change().orElseThrow();
+        assertEquals(URL, event.url());
+        assertEquals(fetchedAt(URL), event.fetchedAt());
+    }
+
+    @Test
+    void process_whenRecordingTheChangeRequestsFails_putsTheWaitersBackSoTheRetryRecordsThemToo() {
+        java.util.concurrent.atomic.AtomicInteger failures = new java.util.concurrent.atomic.AtomicInteger(1);
+        urlStore = new io.spiderling.core.testing.DelegatingUrlStore(urls) {
+            @Override
+            public Optional<io.spiderling.core.change.ContentChange> requestChangeNotices(String urlHash,
+                    Instant fetchedAt, String contentSha256, Set<String> batchIds) {
+                if (failures.getAndDecrement() > 0) {
+                    throw new IllegalStateException("urls table unavailable");
+                }
+                return super.requestChangeNotices(urlHash, fetchedAt, contentSha256, batchIds);
+            }
+        };
+        notices = new ChangeNotices(urlStore, (message, delay) -> noticesSent.add(message));
+        noticeBatch("n1", true);
+        noticeBatch("n2", true);
+        FetchJob job = sendFor("n1", "n2");
+        site.answer(URL.value(), ok(URL.value(), "<title>New</title>"));
+
+        assertThrows(IllegalStateException.class, () -> fetchPage().process(job));
+        assertTrue(urls.claimed(URL.urlHash()), "the waiter is back on the claim");
+        fetchPage().process(job); // the message's retry
+
+        assertEquals(1, site.urls().stream().filter(URL.value()::equals).count(), "the retry asks the site nothing");
+        assertEquals(Set.of("n1", "n2"), urls.changeNoticeRequests(URL.urlHash(), fetchedAt(URL)));
+        assertEquals(ItemState.FETCHED, batches.item("n2", URL.urlHash()).orElseThrow().state());
+        assertFalse(urls.claimed(URL.urlHash()));
     }
 
     @Test

@@ -141,7 +141,7 @@ class CanonicalizeTest {
     @Test
     void onManifest_whenBatchAsksForAShorterWindow_refetchesWhatIsOlder() {
         batches.createBatch(BatchHeader.builder().batchId(BATCH).total(3).source(BatchSource.HTTP).createdAt(NOW)
-                .options(new BatchOptions(Optional.empty(), Optional.of(Duration.ofMinutes(5)))).build());
+                .options(BatchOptions.builder().recrawlAfter(Duration.ofMinutes(5)).build()).build());
         storeManifest(BucketKeys.manifest(BATCH));
         urls.recordFetch(fetched(B1, NOW.minus(Duration.ofMinutes(10))));
 

@@ -3,6 +3,7 @@ package io.spiderling.core.pipeline.ingest;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.spiderling.core.batch.BatchHeader;
@@ -143,13 +144,13 @@ class IngestTest {
 
     @Test
     void submit_whenOptionsGiven_storesThemWithTheCallbackNormalized() {
-        var options = new BatchOptions(Optional.of("HTTPS://Hooks.Example.com:443/done#x"),
-                Optional.of(Duration.ofMinutes(30)));
+        var options = BatchOptions.builder().callbackUrl("HTTPS://Hooks.Example.com:443/done#x")
+                .recrawlAfter(Duration.ofMinutes(30)).build();
 
         var accepted = assertInstanceOf(Ingest.Result.Accepted.class,
                 ingest.submit("o1", List.of("https://example.com/"), BatchSource.HTTP, options));
 
-        assertEquals(new BatchOptions(Optional.of("https://hooks.example.com/done"), Optional.of(Duration.ofMinutes(30))),
+        assertEquals(BatchOptions.builder().callbackUrl("https://hooks.example.com/done").recrawlAfter(Duration.ofMinutes(30)).build(),
                 accepted.header().options());
     }
 
@@ -161,12 +162,36 @@ class IngestTest {
             https://hooks.example.com | P366D | recrawlAfter must be between PT0S and PT8760H, was PT8784H
             """)
     void submit_whenOptionInvalid_refusesNamingItAndStoresNothing(String callback, String recrawl, String reason) {
-        var options = new BatchOptions(Optional.of(callback), Optional.of(Duration.parse(recrawl)));
+        var options = BatchOptions.builder().callbackUrl(callback).recrawlAfter(Duration.parse(recrawl)).build();
 
         Ingest.Result result = ingest.submit("o2", List.of("https://example.com/"), BatchSource.HTTP, options);
 
         assertEquals(new Ingest.Result.Refused(reason, List.of()), result);
         assertEquals(List.of(), log.entries());
+    }
+
+    @Test
+    void submit_whenNotifyWithoutCallback_refusesAndStoresNothing() {
+        var options = BatchOptions.builder().notices(BatchOptions.Notice.CHANGES).build();
+
+        Ingest.Result result = ingest.submit("o3", List.of("https://example.com/"), BatchSource.HTTP, options);
+
+        assertEquals(new Ingest.Result.Refused("notify needs a callbackUrl to post to", List.of()), result);
+        assertEquals(List.of(), log.entries());
+    }
+
+    @Test
+    void submit_whenNotifyChangesWithCallback_storesTheNoticeAndFingerprintsIt() {
+        var plain = BatchOptions.builder().callbackUrl("https://hooks.example.com/done").build();
+        var notify = plain.toBuilder().notices(BatchOptions.Notice.CHANGES).build();
+
+        var accepted = assertInstanceOf(Ingest.Result.Accepted.class,
+                ingest.submit("o4", List.of("https://example.com/"), BatchSource.HTTP, notify));
+
+        assertEquals(notify, accepted.header().options());
+        assertNotEquals(Ingest.fingerprint(List.of("https://example.com/"), plain),
+                Ingest.fingerprint(List.of("https://example.com/"), notify),
+                "a retry that adds \"notify\" under the same key is a different request");
     }
 
     @Test
