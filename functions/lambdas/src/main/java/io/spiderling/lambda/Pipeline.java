@@ -52,6 +52,7 @@ import io.spiderling.core.pipeline.ingest.ReadRobotsTxt;
 import io.spiderling.core.pipeline.ingest.PlanningParts;
 import io.spiderling.core.pipeline.batch.BatchWaiting;
 import io.spiderling.core.pipeline.query.Queries;
+import io.spiderling.core.batch.ItemState;
 import io.spiderling.core.batch.WaitingReasons;
 import io.spiderling.core.pipeline.fetch.SitePoliteness;
 import io.spiderling.core.pipeline.query.UpdateFields;
@@ -603,6 +604,22 @@ public final class Pipeline implements AutoCloseable {
             public void fetched(FetchRecord record, List<String> batchIds) {
                 sink.publish(UrlFetchedEvent.TYPE, UrlFetchedEvent.id(record),
                         UrlFetchedEvent.toJson(record, batchIds));
+            }
+
+            /**
+             * The attempt that recorded a fetch may have died before its extraction told of a change (a body it
+             * extracted inline, whose object-created event never comes): extracting it again is idempotent, and
+             * repeats the {@code url.changed} under its id.
+             */
+            @Override
+            public void recordedBefore(FetchRecord record) {
+                if (record.state() != ItemState.FETCHED || record.contentKey().isEmpty()
+                        || record.contentSha256().isEmpty() || record.contentType().isEmpty()) {
+                    return;
+                }
+                blobs().get(record.contentKey().get()).ifPresent(blob -> extractContent.extract(
+                        NormalizedUrl.parse(record.url()), blob.bytes(), record.contentType().get(),
+                        record.contentSha256().get(), record.fetchedAt()));
             }
         };
         return FetchPage.builder().fetcher(fetcher.get()).blobs(blobs()).urls(urls()).tracker(tracker())

@@ -47,7 +47,8 @@ import software.amazon.awssdk.services.sqs.model.SendMessageRequest;
  * pages' {@code url.changed}, signed with its client's secret, under the listeners' event ids, with its own batch id;
  * the third gets its completion and nothing else. One page's new bytes were already stored (another URL served them
  * in the first run), so its change is extracted inline by the fetch stage; the other's comes through the stored
- * body's event. The first notice the notify queue is sent is refused, and still arrives.
+ * body's event. The first notice the notify queue is sent is refused, and still arrives; so is the listeners'
+ * {@code url.changed} of the page extracted inline, which its fetch message's retry sends again.
  */
 @ExtendWith(EmbeddedAwsExtension.class)
 class ChangeNoticesEndToEndTest {
@@ -106,10 +107,18 @@ class ChangeNoticesEndToEndTest {
         // A refused notice of the fetch stage's comes back with its fetch message: soon.
         aws.sqs().setQueueAttributes(b -> b.queueUrl(resources.fetchQueueUrl())
                 .attributes(Map.of(QueueAttributeName.VISIBILITY_TIMEOUT, "5")));
+        java.util.concurrent.atomic.AtomicReference<String> inlinePage = new java.util.concurrent.atomic.AtomicReference<>();
         FaultInjector faults = FaultInjector.create().add(new Rule("change notice refused",
                 Call.sqs("SendMessage").onQueue(resources.notifyQueueUrl()).and(r -> r instanceof SendMessageRequest m
                         && m.messageBody().contains("\"kind\":\"changed\""), " of a change notice"),
-                When.matches(1), new Fault.Refused(FaultInjector::sqsInternalError)));
+                When.matches(1), new Fault.Refused(FaultInjector::sqsInternalError)))
+                .add(new Rule("inline url.changed refused", Call.sqs("SendMessage")
+                        .onQueue(resources.eventsQueueUrl()).and(r -> r instanceof SendMessageRequest m
+                                && m.messageBody().contains("\"type\":\"url.changed\"")
+                                && inlinePage.get() != null
+                                && m.messageBody().contains("\"url\":\"" + inlinePage.get() + "\""),
+                                " of the inline page's url.changed"),
+                        When.matches(1), new Fault.Refused(FaultInjector::sqsInternalError)));
         try (LocalSites sites = LocalSites.start(2);
                 Receiver receiver = new Receiver();
                 LocalSpiderling local = LocalSpiderling.start(aws, resources,
@@ -137,6 +146,7 @@ class ChangeNoticesEndToEndTest {
             assertTrue(HeardEvents.await(() -> changes(local, firstRun).size() == firstRun.size(),
                     Duration.ofSeconds(30)), "every page extracted");
 
+            inlinePage.set(sites.site(0).url("/p/0"));
             // Page 0 of each site changes its text; page 2 only its script's nonce; page 1 stays byte for byte.
             Set<String> changed = new TreeSet<>();
             for (int s = 0; s < 2; s++) {

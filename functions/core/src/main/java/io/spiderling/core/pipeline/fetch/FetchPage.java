@@ -103,6 +103,13 @@ public final class FetchPage {
 
         /** A URL was fetched (or confirmed unchanged) and its items ended, in these batches. */
         default void fetched(FetchRecord record, List<String> batchIds) {}
+
+        /**
+         * A job found its outcome recorded by an earlier attempt (its invocation died after recording it): what that
+         * attempt told its listeners after the record may be lost, such as the {@code url.changed} of a body it
+         * extracted here ({@link #reused}), so it is told again, under the same ids.
+         */
+        default void recordedBefore(FetchRecord record) {}
     }
 
     /**
@@ -543,6 +550,7 @@ public final class FetchPage {
                     .flatMap(UrlStore.UrlRecord::fetch);
             Optional<FetchRecord> already = recordedSince(job, stored, batch);
             if (already.isPresent()) {
+                listener.recordedBefore(already.get());
                 return end(job, already.get().reason(), "recorded at " + already.get().fetchedAt(), already);
             }
             Optional<Outcome> fresh = freshCopy(job, stored, window, now);

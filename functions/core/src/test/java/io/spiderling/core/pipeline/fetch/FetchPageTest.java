@@ -121,6 +121,9 @@ class FetchPageTest {
     /** URLs whose bytes were already stored, so that their extraction was asked for inline. */
     private final List<String> reused = new java.util.ArrayList<>();
 
+    /** Outcomes a job found recorded by an earlier attempt, whose listeners were told again. */
+    private final List<FetchRecord> toldAgain = new java.util.ArrayList<>();
+
     private FetchPage fetchPage() {
         return fetchPage(blobs);
     }
@@ -153,6 +156,11 @@ class FetchPageTest {
                     @Override
                     public void fetched(FetchRecord record, List<String> batchIds) {
                         fetchedEvents.add(record.url());
+                    }
+
+                    @Override
+                    public void recordedBefore(FetchRecord record) {
+                        toldAgain.add(record);
                     }
                 });
         if (notices != null) {
@@ -951,6 +959,8 @@ class FetchPageTest {
         assertEquals(1, batches.status(BATCH).orElseThrow().terminalCounts().values().stream()
                 .mapToLong(Number::longValue).sum(), "the item counted once");
         assertEquals(0, frontierStore.released(URL.siteKey()), "its place freed");
+        assertEquals(List.of(expected), toldAgain.stream().map(FetchRecord::state).toList(),
+                "what the dead attempt told after the record is told again (url.changed of an inline extraction)");
     }
 
     @Test
