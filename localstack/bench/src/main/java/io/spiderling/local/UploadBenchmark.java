@@ -3,6 +3,7 @@ package io.spiderling.local;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.spiderling.aws.DynamoDbFrontierStore;
+import io.spiderling.core.sitemap.SitemapExpander;
 import io.spiderling.core.url.SiteKey;
 import io.spiderling.local.cost.Account;
 import io.spiderling.local.cost.AwsPrices;
@@ -35,6 +36,12 @@ import java.util.Locale;
  * reports what the planning would cost on AWS per planned URL ({@link CostReport}; the client's upload counts, the
  * harness's status polls do not).
  *
+ * <p>With {@code --sitemap}, the same list is a sitemap instead (ADR 19): served by a local site, named by a batch
+ * ({@code "sitemaps"}), fetched and cut by one invocation of the fetch function, and planned by the plan function in
+ * chunks, as an upload's are. No fetch poller runs: the harness hands the sitemap's one fetch job to the fetch
+ * function, so the pages it lists stay queued and the figure is planning alone here too. Compare it with an upload
+ * of the same shape: {@code --sites 1}, since a sitemap lists the URLs of its own site.
+ *
  * <p>Measured here, not asserted in a test: the numbers belong in docs/BENCHMARKS.md with the command.
  */
 public final class UploadBenchmark {
@@ -54,23 +61,34 @@ public final class UploadBenchmark {
         int sites = 1_000;
         long chunkBytes = 1024 * 1024;
         boolean cost = true;
+        boolean sitemap = false;
         for (int i = 0; i < argv.length; i++) {
             switch (argv[i]) {
                 case "--urls" -> urls = Long.parseLong(argv[++i]);
                 case "--sites" -> sites = Integer.parseInt(argv[++i]);
                 case "--chunk-bytes" -> chunkBytes = Long.parseLong(argv[++i]);
                 case "--no-cost" -> cost = false;
+                case "--sitemap" -> sitemap = true;
                 default -> {
                     System.err.println("Usage: ./spiderling bench-upload [--urls N] [--sites S] [--chunk-bytes B]"
-                            + " [--no-cost]\n  --no-cost: the time only, without the meter's consumed-capacity requests"
-                            + " and side reads of transactions' items");
+                            + " [--no-cost] [--sitemap]\n  --no-cost: the time only, without the meter's"
+                            + " consumed-capacity requests and side reads of transactions' items\n  --sitemap: the"
+                            + " URLs as one sitemap of one site (at most 50,000), read and planned by the pipeline");
                     System.exit(2);
                 }
             }
         }
+        if (sitemap && urls > SitemapExpander.Settings.PROTOCOL_MAX_URLS) {
+            System.err.println("a sitemap lists at most " + SitemapExpander.Settings.PROTOCOL_MAX_URLS + " URLs");
+            System.exit(2);
+        }
         try (Metering metering = cost ? Metering.billing() : Metering.counting()) {
             metering.actAs(Account.HARNESS);
-            measure(urls, sites, chunkBytes, metering);
+            if (sitemap) {
+                SitemapRun.measure(urls, metering);
+            } else {
+                measure(urls, sites, chunkBytes, metering);
+            }
         }
     }
 
@@ -190,7 +208,7 @@ public final class UploadBenchmark {
     }
 
     /** Pending plus released entries, summed over the site counters. */
-    private static long frontierEntries(EmbeddedAws aws, StackResources resources) {
+    static long frontierEntries(EmbeddedAws aws, StackResources resources) {
         DynamoDbFrontierStore store = new DynamoDbFrontierStore(aws.dynamoDb(), resources.sitesTable());
         long sum = 0;
         for (SiteKey site : store.activeSites()) {
@@ -200,7 +218,7 @@ public final class UploadBenchmark {
     }
 
     /** Heap in use right after the last collection: the live data, not the garbage awaiting collection. */
-    private static long heapUsed() {
+    static long heapUsed() {
         long used = 0;
         for (MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans()) {
             if (pool.getType() == MemoryType.HEAP && pool.getCollectionUsage() != null) {
@@ -210,7 +228,7 @@ public final class UploadBenchmark {
         return used;
     }
 
-    private static JsonNode get(LocalSpiderling local, String path) throws Exception {
+    static JsonNode get(LocalSpiderling local, String path) throws Exception {
         HttpResponse<String> response = HTTP.send(local.apiRequest(path).header(Metering.HARNESS_HEADER, "status poll")
                 .GET().build(),
                 HttpResponse.BodyHandlers.ofString());

@@ -69,7 +69,7 @@ class ChangeEventsEndToEndTest {
             List<String> urls = new ArrayList<>();
             for (int p = 0; p < PAGES; p++) {
                 for (int s = 0; s < SITES; s++) {
-                    serve(sites.site(s), s, p, "first", "n1", MODIFIED);
+                    ChangingPages.serve(sites.site(s), s, p, "first", "n1", MODIFIED);
                     urls.add(sites.site(s).url("/p/" + p));
                 }
             }
@@ -77,18 +77,20 @@ class ChangeEventsEndToEndTest {
 
             JsonNode first = LocalApi.awaitDone(local, LocalApi.submit(local, urls), timeout);
             assertEquals(urls.size(), first.at("/counts/fetched").asInt(), first.toString());
-            assertTrue(HeardEvents.await(() -> changes(local, urls).values().stream().allMatch("new"::equals)
-                    && changes(local, urls).size() == urls.size(), timeout), "every page new");
+            assertTrue(HeardEvents.await(() -> ChangingPages.changes(local, urls).values().stream()
+                    .allMatch("new"::equals)
+                    && ChangingPages.changes(local, urls).size() == urls.size(), timeout), "every page new");
 
             // Between the runs: the first CHANGED pages (site by site) change their text; the last page of each site
             // changes only its script's nonce; the rest stay byte for byte (those with validators answer 304).
             Set<String> changed = new TreeSet<>();
             for (int k = 0; k < CHANGED; k++) {
-                serve(sites.site(k % SITES), k % SITES, k / SITES, "second", "n1", MODIFIED.plusSeconds(60));
+                ChangingPages.serve(sites.site(k % SITES), k % SITES, k / SITES, "second", "n1",
+                        MODIFIED.plusSeconds(60));
                 changed.add(sites.site(k % SITES).url("/p/" + (k / SITES)));
             }
             for (int s = 0; s < SITES; s++) {
-                serve(sites.site(s), s, PAGES - 1, "first", "n2", MODIFIED.plusSeconds(60));
+                ChangingPages.serve(sites.site(s), s, PAGES - 1, "first", "n2", MODIFIED.plusSeconds(60));
             }
 
             JsonNode second = LocalApi.awaitDone(local, LocalApi.submit(local, urls,
@@ -96,7 +98,7 @@ class ChangeEventsEndToEndTest {
             assertEquals(urls.size(), second.at("/counts/fetched").asInt() + second.at("/counts/not-modified").asInt(),
                     second.toString());
             assertTrue(HeardEvents.await(() -> heard.urls("url.changed").equals(changed)
-                    && changes(local, urls).size() == urls.size(), timeout), "heard " + heard);
+                    && ChangingPages.changes(local, urls).size() == urls.size(), timeout), "heard " + heard);
             Thread.sleep(1000); // anything else would have arrived by now
 
             faults.disarm();
@@ -106,7 +108,7 @@ class ChangeEventsEndToEndTest {
             heard.of("url.changed").forEach(e -> ids.merge(e.get("url").asText(), e.get("eventId").asText(),
                             (a, b) -> a.equals(b) ? a : a + " and " + b));
             assertEquals(changed.size(), Set.copyOf(ids.values()).size(), "one distinct id per change: " + ids);
-            Map<String, String> states = changes(local, urls);
+            Map<String, String> states = ChangingPages.changes(local, urls);
             for (String url : urls) {
                 assertEquals(changed.contains(url) ? "changed" : "unchanged", states.get(url), url);
             }
@@ -115,37 +117,5 @@ class ChangeEventsEndToEndTest {
                     + " distinct ids; injected " + faults.injected() + "\n" + heard.of("url.changed").stream()
                     .limit(3).map(JsonNode::toString).collect(Collectors.joining("\n")));
         }
-    }
-
-    /** Serves page {@code p} of site {@code s}: with validators on the odd sites, which then answer 304. */
-    private static void serve(LocalSite site, int s, int p, String text, String nonce, Instant modified) {
-        String html = page("s" + s + "p" + p, text, nonce);
-        if (s % 2 == 1) {
-            site.cacheablePage("/p/" + p, html, modified);
-        } else {
-            site.page("/p/" + p, html);
-        }
-    }
-
-    /** A page with a heading, a paragraph of {@code text} and a script whose nonce is {@code nonce}. */
-    private static String page(String title, String text, String nonce) {
-        return "<html><head><title>" + title + "</title><script nonce='" + nonce + "'>var n='" + nonce
-                + "';</script></head><body><h1>" + title + "</h1><p>" + text + "</p></body></html>";
-    }
-
-    /** The {@code change.state} of each URL's record that has one. */
-    private static Map<String, String> changes(LocalSpiderling local, List<String> urls) {
-        Map<String, String> states = new TreeMap<>();
-        try {
-            for (String url : urls) {
-                JsonNode record = LocalApi.get(local, "/urls?url=" + URLEncoder.encode(url, StandardCharsets.UTF_8));
-                if (record.has("change")) {
-                    states.put(url, record.get("change").get("state").asText());
-                }
-            }
-        } catch (Exception e) {
-            throw new IllegalStateException("reading the URLs' records", e);
-        }
-        return states;
     }
 }

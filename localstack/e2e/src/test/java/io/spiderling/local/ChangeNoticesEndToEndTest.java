@@ -107,7 +107,7 @@ class ChangeNoticesEndToEndTest {
         // A refused notice of the fetch stage's comes back with its fetch message: soon.
         aws.sqs().setQueueAttributes(b -> b.queueUrl(resources.fetchQueueUrl())
                 .attributes(Map.of(QueueAttributeName.VISIBILITY_TIMEOUT, "5")));
-        java.util.concurrent.atomic.AtomicReference<String> inlinePage = new java.util.concurrent.atomic.AtomicReference<>();
+        var inlinePage = new java.util.concurrent.atomic.AtomicReference<String>();
         FaultInjector faults = FaultInjector.create().add(new Rule("change notice refused",
                 Call.sqs("SendMessage").onQueue(resources.notifyQueueUrl()).and(r -> r instanceof SendMessageRequest m
                         && m.messageBody().contains("\"kind\":\"changed\""), " of a change notice"),
@@ -132,26 +132,26 @@ class ChangeNoticesEndToEndTest {
             List<String> urls = new ArrayList<>();
             for (int s = 0; s < 2; s++) {
                 for (int p = 0; p < PAGES; p++) {
-                    serve(sites.site(s), s, p, "first", "n1", MODIFIED);
+                    ChangingPages.serve(sites.site(s), s, p, "first", "n1", MODIFIED);
                     urls.add(sites.site(s).url("/p/" + p));
                 }
             }
             // The bytes site 0's page 0 will serve next, stored now under another URL.
             String twin = sites.site(0).url("/twin");
-            sites.site(0).page("/twin", page("s0p0", "second", "n1"));
+            sites.site(0).page("/twin", ChangingPages.page("s0p0", "second", "n1"));
             List<String> firstRun = new ArrayList<>(urls);
             firstRun.add(twin);
             JsonNode first = LocalApi.awaitDone(local, LocalApi.submit(local, firstRun), Duration.ofSeconds(60));
             assertEquals(firstRun.size(), first.at("/counts/fetched").asInt(), first.toString());
-            assertTrue(HeardEvents.await(() -> changes(local, firstRun).size() == firstRun.size(),
+            assertTrue(HeardEvents.await(() -> ChangingPages.changes(local, firstRun).size() == firstRun.size(),
                     Duration.ofSeconds(30)), "every page extracted");
 
             inlinePage.set(sites.site(0).url("/p/0"));
             // Page 0 of each site changes its text; page 2 only its script's nonce; page 1 stays byte for byte.
             Set<String> changed = new TreeSet<>();
             for (int s = 0; s < 2; s++) {
-                serve(sites.site(s), s, 0, "second", "n1", MODIFIED.plusSeconds(60));
-                serve(sites.site(s), s, 2, "first", "n2", MODIFIED.plusSeconds(60));
+                ChangingPages.serve(sites.site(s), s, 0, "second", "n1", MODIFIED.plusSeconds(60));
+                ChangingPages.serve(sites.site(s), s, 2, "first", "n2", MODIFIED.plusSeconds(60));
                 changed.add(sites.site(s).url("/p/0"));
             }
             ObjectNode notify = JSON.createObjectNode().put("callbackUrl", receiver.url()).put("recrawlAfter", "PT0S");
@@ -169,7 +169,8 @@ class ChangeNoticesEndToEndTest {
                     && receiver.changedUrls(alsoAsking).equals(changed)
                     && heard.urls("url.changed").equals(changed)
                     && receiver.of("batch.completed", notAsking).size() == 1, Duration.ofSeconds(60)),
-                    "webhook got " + receiver.deliveries.stream().map(Delivery::json).toList() + "; listeners " + heard);
+                    "webhook got " + receiver.deliveries.stream().map(Delivery::json).toList() + "; listeners "
+                            + heard);
             Thread.sleep(1000); // anything else would have arrived by now
 
             faults.disarm();
@@ -196,7 +197,7 @@ class ChangeNoticesEndToEndTest {
             }
             assertEquals(List.of(), receiver.of("url.changed", notAsking), "a batch that did not ask gets no change");
             assertFalse(LocalApi.get(local, "/batches/" + notAsking).has("notify"));
-            Map<String, String> states = changes(local, urls);
+            Map<String, String> states = ChangingPages.changes(local, urls);
             for (String url : urls) {
                 assertEquals(changed.contains(url) ? "changed" : "unchanged", states.get(url), url);
             }
@@ -205,37 +206,5 @@ class ChangeNoticesEndToEndTest {
                     .size() + " webhook deliveries, " + heard.of("url.changed").size() + " listener events; injected "
                     + faults.injected());
         }
-    }
-
-    /** Serves page {@code p} of site {@code s}: with validators on site 1, which then answers 304. */
-    private static void serve(LocalSite site, int s, int p, String text, String nonce, Instant modified) {
-        String html = page("s" + s + "p" + p, text, nonce);
-        if (s == 1) {
-            site.cacheablePage("/p/" + p, html, modified);
-        } else {
-            site.page("/p/" + p, html);
-        }
-    }
-
-    /** A page with a heading, a paragraph of {@code text} and a script whose nonce is {@code nonce}. */
-    private static String page(String title, String text, String nonce) {
-        return "<html><head><title>" + title + "</title><script nonce='" + nonce + "'>var n='" + nonce
-                + "';</script></head><body><h1>" + title + "</h1><p>" + text + "</p></body></html>";
-    }
-
-    /** The {@code change.state} of each URL's record that has one. */
-    private static Map<String, String> changes(LocalSpiderling local, List<String> urls) {
-        Map<String, String> states = new TreeMap<>();
-        try {
-            for (String url : urls) {
-                JsonNode record = LocalApi.get(local, "/urls?url=" + URLEncoder.encode(url, StandardCharsets.UTF_8));
-                if (record.has("change")) {
-                    states.put(url, record.get("change").get("state").asText());
-                }
-            }
-        } catch (Exception e) {
-            throw new IllegalStateException("reading the URLs' records", e);
-        }
-        return states;
     }
 }

@@ -68,7 +68,7 @@ public final class Canonicalize {
                     pending.subList(from, Math.min(pending.size(), from + ItemPlanner.GROUP)), parking, now));
         }
         int sitemaps = parkSitemaps(id, PlannedManifest.readSitemaps(blob.get().bytes()),
-                PlannedManifest.readRobots(blob.get().bytes()), parking, now);
+                PlannedManifest.readRobots(blob.get().bytes()), parking);
         parking.release();
         parts.pendingPlans().planned(key);
         return Optional.of(new Outcome(id, manifest.size() + sitemaps, counts.parked() + sitemaps, counts.skipped(),
@@ -81,29 +81,12 @@ public final class Canonicalize {
      * whose item already ended (the manifest planned again) is not parked again. Returns how many were parked.
      */
     private int parkSitemaps(String batchId, List<Accepted> sitemaps, List<Accepted> robots,
-            Frontier.Parking parking, Instant now) {
-        if (sitemaps.isEmpty() && robots.isEmpty()) {
-            return 0;
-        }
-        List<ManifestEntry> entries = new ArrayList<>();
-        List<Hop> hops = new ArrayList<>();
-        for (Accepted sitemap : sitemaps) {
-            entries.add(new ManifestEntry(entries.size(), sitemap.url(), ItemKind.SITEMAP));
-            hops.add(Hop.sitemap(sitemap, SitemapTask.named()));
-        }
-        for (Accepted robotsTxt : robots) {
-            entries.add(new ManifestEntry(entries.size(), robotsTxt.url(), ItemKind.SITEMAP));
-            hops.add(Hop.sitemap(robotsTxt, SitemapTask.robotsTxtOfSite()));
-        }
-        List<BatchItemStore.Added> added = parts.batches().items().addEntries(batchId, entries, now);
-        List<Hop> toPark = new ArrayList<>();
-        for (int i = 0; i < added.size(); i++) {
-            if (added.get(i).needsPlanning()) {
-                toPark.add(hops.get(i));
-            }
-        }
-        parking.park(toPark);
-        return toPark.size();
+            Frontier.Parking parking) {
+        List<SitemapItems.Named> named = new ArrayList<>();
+        sitemaps.forEach(sitemap -> named.add(new SitemapItems.Named(sitemap, SitemapTask.named())));
+        robots.forEach(robotsTxt -> named.add(new SitemapItems.Named(robotsTxt, SitemapTask.robotsTxtOfSite())));
+        return (int) SitemapItems.addAndPark(parts, batchId, 0, named, parking).stream()
+                .filter(BatchItemStore.Added::needsPlanning).count();
     }
 
     /**

@@ -5,11 +5,11 @@ import io.spiderling.core.batch.ItemKind;
 import io.spiderling.core.batch.ManifestEntry;
 import io.spiderling.core.fetch.Hop;
 import io.spiderling.core.fetch.SitemapTask;
+import io.spiderling.core.frontier.Frontier;
 import io.spiderling.core.port.BatchItemStore;
 import io.spiderling.core.sitemap.SitemapSource;
 import io.spiderling.core.url.NormalizationResult;
 import io.spiderling.core.url.UrlNormalizer;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -44,39 +44,52 @@ final class SitemapItems {
      * apart from those of any other list of the batch.
      */
     Taken take(String batchId, String listedBy, List<SitemapSource> sitemaps, SitemapTask task) {
-        Instant now = parts.clock().instant();
-        long first = ExpandSitemap.firstPosition(listedBy);
-        List<ManifestEntry> entries = new ArrayList<>();
-        List<Hop> hops = new ArrayList<>();
+        List<Named> named = new ArrayList<>();
         int invalid = 0;
         for (SitemapSource sitemap : sitemaps) {
             switch (normalizer.normalize(sitemap.url().value())) {
-                case NormalizationResult.Accepted accepted -> {
-                    entries.add(new ManifestEntry(first + entries.size(), accepted.url(), ItemKind.SITEMAP));
-                    hops.add(Hop.sitemap(accepted, task));
-                }
+                case NormalizationResult.Accepted accepted -> named.add(new Named(accepted, task));
                 case NormalizationResult.Rejected rejected -> invalid++;
             }
         }
-        int items = 0;
-        int duplicates = 0;
+        var parking = parts.frontier().parking(batchId);
+        List<BatchItemStore.Added> added = addAndPark(parts, batchId, ExpandSitemap.firstPosition(listedBy), named,
+                parking);
+        parking.release();
+        int duplicates = (int) added.stream().filter(a -> a == BatchItemStore.Added.DUPLICATE).count();
+        int items = added.size() - duplicates;
+        parts.batches().uploads().sitemapRead(batchId, listedBy, new ChunkCounts(items, duplicates),
+                parts.clock().instant());
+        return new Taken(items, duplicates, invalid);
+    }
+
+    /** A sitemap to add to a batch, and what reading it is. */
+    record Named(NormalizationResult.Accepted url, SitemapTask task) {}
+
+    /**
+     * Adds {@code sitemaps} to {@code batchId} as sitemap items, at positions from {@code first} on, and parks those
+     * still to be read: not claimed, since a sitemap is read afresh for its batch, and never answered by a page's
+     * stored copy. Returns what each addition came to, in order. Both ways sitemaps join a batch go through here:
+     * those its request named ({@link Canonicalize}) and those a list names (an index, a robots.txt).
+     */
+    static List<BatchItemStore.Added> addAndPark(PlanningParts parts, String batchId, long first, List<Named> sitemaps,
+            Frontier.Parking parking) {
+        if (sitemaps.isEmpty()) {
+            return List.of();
+        }
+        List<ManifestEntry> entries = new ArrayList<>();
+        for (Named sitemap : sitemaps) {
+            entries.add(new ManifestEntry(first + entries.size(), sitemap.url().url(), ItemKind.SITEMAP));
+        }
+        List<BatchItemStore.Added> added = parts.batches().items().addEntries(batchId, entries,
+                parts.clock().instant());
         List<Hop> toPark = new ArrayList<>();
-        List<BatchItemStore.Added> added = entries.isEmpty() ? List.of()
-                : parts.batches().items().addEntries(batchId, entries, now);
         for (int i = 0; i < added.size(); i++) {
-            switch (added.get(i)) {
-                case DUPLICATE -> duplicates++;
-                case ENDED -> items++;
-                case CREATED, PENDING -> {
-                    items++;
-                    toPark.add(hops.get(i));
-                }
+            if (added.get(i).needsPlanning()) {
+                toPark.add(Hop.sitemap(sitemaps.get(i).url(), sitemaps.get(i).task()));
             }
         }
-        var parking = parts.frontier().parking(batchId);
         parking.park(toPark);
-        parking.release();
-        parts.batches().uploads().sitemapRead(batchId, listedBy, new ChunkCounts(items, duplicates), now);
-        return new Taken(items, duplicates, invalid);
+        return added;
     }
 }

@@ -17,7 +17,8 @@ class SitemapListingTest {
     @Test
     void chunk_whenReadBack_givesEachEntryAsWritten() {
         List<SitemapListing.Entry> entries = List.of(
-                new SitemapListing.Entry.Listed("https://example.com/a", Optional.of(Instant.parse("2026-11-01T10:00:00Z"))),
+                new SitemapListing.Entry.Listed("https://example.com/a",
+                        Optional.of(Instant.parse("2026-11-01T10:00:00Z"))),
                 new SitemapListing.Entry.Listed("https://example.com/b?q=\"x\"", Optional.empty()),
                 new SitemapListing.Entry.Refused("https://other.example/", Reason.SITEMAP_OTHER_SITE, "listed by …"));
 
