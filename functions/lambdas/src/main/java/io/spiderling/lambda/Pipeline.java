@@ -84,6 +84,7 @@ import io.spiderling.lambda.api.TokenFileAuth;
 import io.spiderling.lambda.config.FunctionConfig;
 import io.spiderling.lambda.fetch.VertxPageFetcher;
 import io.spiderling.lambda.internal.CheckedAddress;
+import io.spiderling.lambda.internal.RetrySoon;
 import io.spiderling.lambda.notify.VertxWebhookSender;
 import io.vertx.core.Vertx;
 import java.io.IOException;
@@ -309,6 +310,11 @@ public final class Pipeline implements AutoCloseable {
 
     public PlanUpload planUpload() {
         return planUpload.get();
+    }
+
+    /** How the plan function brings a chunk whose planning failed back soon. */
+    public RetrySoon planRetries() {
+        return new RetrySoon(aws().sqs(), config().get(ConfigKeys.QUEUES_PLAN));
     }
 
     /** The plan function's planner of a sitemap's list, a chunk at a time (ADR 19). */

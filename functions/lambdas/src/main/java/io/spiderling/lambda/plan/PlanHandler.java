@@ -11,6 +11,7 @@ import io.spiderling.core.pipeline.ingest.PlanUpload;
 import io.spiderling.lambda.Pipeline;
 import io.spiderling.lambda.internal.HttpJson;
 import io.spiderling.lambda.internal.LogContext;
+import io.spiderling.lambda.internal.RetrySoon;
 import io.spiderling.lambda.internal.SqsBatches;
 import jakarta.inject.Inject;
 import jakarta.inject.Named;
@@ -19,9 +20,10 @@ import java.io.IOException;
 import org.jboss.logging.Logger;
 
 /**
- * The plan queue: one chunk of an uploaded manifest per message ({@code {"batchId":…,"chunk":n}}). A failure fails
- * only its message, which comes back and plans the chunk again from its start; a message that names no chunk of a
- * batch is logged and dropped, since retrying it cannot help.
+ * The plan queue: one chunk of an uploaded manifest per message ({@code {"batchId":…,"chunk":n}}), or of a read
+ * sitemap's list ({@code "sitemap":…} too). A failure fails only its message, which comes back soon, with backoff
+ * ({@link RetrySoon}), and plans the chunk again from its start; a message that names no chunk of a batch is logged
+ * and dropped, since retrying it cannot help.
  */
 @Named("plan")
 @Singleton
@@ -31,11 +33,13 @@ public class PlanHandler implements RequestHandler<SQSEvent, SQSBatchResponse> {
 
     private final PlanUpload planUpload;
     private final PlanSitemap planSitemap;
+    private final RetrySoon retrySoon;
 
     @Inject
     public PlanHandler(Pipeline pipeline) {
         this.planUpload = pipeline.planUpload();
         this.planSitemap = pipeline.planSitemap();
+        this.retrySoon = pipeline.planRetries();
     }
 
     @Override
@@ -63,6 +67,9 @@ public class PlanHandler implements RequestHandler<SQSEvent, SQSBatchResponse> {
                     }
                 } catch (IllegalArgumentException noSuchChunk) {
                     LOG.errorf("dropping plan message %s: %s", message.getMessageId(), noSuchChunk.getMessage());
+                } catch (RuntimeException failed) {
+                    retrySoon.after(message);
+                    throw failed;
                 }
             });
         }
