@@ -32,7 +32,10 @@ import scala.util.Either;
  *
  * <p>ElasticMQ's SQL storage opens its database through scalikejdbc's one JVM-wide connection pool, set on its first
  * use; so that a later stack of this JVM on another folder does not write into the first one's file, the pool is
- * pointed at this stack's file before each start and closed at stop.
+ * pointed at this stack's file before each start and closed at stop. So one persistent stack runs in a JVM at a
+ * time: a second one's stop would close the first's pool, its storage actor would die, and its queues would stall
+ * (ElasticMQ logs "Failed to notify queue event listener" and ask timeouts). The end-to-end tests that start one
+ * hold a lock for it.
  */
 public final class PersistentQueues {
 

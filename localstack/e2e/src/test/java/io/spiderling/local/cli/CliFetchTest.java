@@ -29,6 +29,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** {@code spiderling fetch}, run in-process: arguments in; what it prints and the files it writes checked. */
 @ExtendWith(EmbeddedAwsExtension.class)
+@org.junit.jupiter.api.parallel.ResourceLock(io.spiderling.local.PersistentStacks.POOL)
 class CliFetchTest {
 
     private static final ObjectMapper JSON = new ObjectMapper();

@@ -43,6 +43,7 @@ import org.junit.jupiter.api.io.TempDir;
  * input after the batch finished submits a new batch that fetches nothing still fresh.
  */
 @Order(3) // started early: one of the longest (junit-platform.properties)
+@org.junit.jupiter.api.parallel.ResourceLock(io.spiderling.local.PersistentStacks.POOL)
 class KillAndResumeTest {
 
     private static final String PREFIX = "spiderling";
