@@ -599,6 +599,7 @@ public final class Pipeline implements AutoCloseable {
                 .fetcher(fetcher.get()).normalizer(normalizer()).clock(clock).pause(Pipeline::sleepUntil)
                 .jitter(jitter).build();
         ExtractContent extractContent = extract();
+        ExpandSitemap.Settings sitemaps = sitemapSettings();
         EventSink sink = events();
         FetchPage.Listener listener = new FetchPage.Listener() {
             @Override
@@ -638,9 +639,9 @@ public final class Pipeline implements AutoCloseable {
                         .withLanes(lanes.get())
                         .withCapture(config.get(ConfigKeys.CAPTURE_ENABLED)))
                 .listener(listener)
-                .sitemaps(sitemapReader(new ExpandSitemap(planning.get(), normalizer(), planQueue(),
-                        sitemapSettings()), new ReadRobotsTxt(planning.get(), normalizer(),
-                        sitemapSettings().expander().maxSitemapsPerIndex(), sitemapSettings().maxSitemapsPerBatch())))
+                .sitemaps(sitemapReader(new ExpandSitemap(planning.get(), normalizer(), planQueue(), sitemaps),
+                        new ReadRobotsTxt(planning.get(), normalizer(), sitemaps.expander().maxSitemapsPerIndex(),
+                                sitemaps.maxSitemapsPerBatch())))
                 .wake(new SqsWakeQueue(aws().sqs(), config.get(ConfigKeys.QUEUES_WAKE), clock))
                 .notices(changeNotices())
                 .build();

@@ -74,8 +74,10 @@ public final class PlanSitemap {
             tracker.finish(batchId, sitemapKey, Reason.SITEMAP_EXPANDED, progress.cut().summary() + ": "
                     + progress.planned().items() + " items, " + progress.planned().duplicates() + " duplicates",
                     parts.clock().instant());
+            // Also when the item had ended before (a retry), whose ending checks nothing. Before the last chunk
+            // the batch cannot complete: the sitemap is still being read.
+            tracker.checkCompletion(batchId, parts.clock().instant());
         }
-        tracker.checkCompletion(batchId, parts.clock().instant());
         return new ChunkOutcome(batchId, sitemapKey, chunk, planned.chunkCounts(), progress.done());
     }
 }
