@@ -392,7 +392,11 @@ public final class HtmlExtractor {
         }
     }
 
-    private static boolean isHtml(byte[] body, String contentType) {
+    /**
+     * Whether a body is HTML: by its Content-Type's media type when there is one, else by sniffing its first bytes as
+     * WHATWG MIME sniffing does. The other readers of pages (the Markdown of the main content) use this same rule.
+     */
+    public static boolean isHtml(byte[] body, String contentType) {
         if (contentType == null || contentType.isBlank()) {
             return looksLikeHtml(body);
         }
