@@ -119,16 +119,17 @@ public final class Storage extends Construct {
     }
 
     /**
-     * One expiry rule per prefix that has an expiry (the catalog's, or the deployment's for {@code content/} and
-     * {@code capture/}), and
+     * One expiry rule per prefix that has an expiry (the catalog's, or the deployment's for {@code content/},
+     * {@code capture/} and {@code markdown/}), and
      * one rule removing abandoned multipart uploads everywhere. With versioning on, an expired object leaves a
      * non-current version behind, so each rule also removes those after the same time.
      */
     private static List<LifecycleRule> lifecycle(StorageProps props) {
         List<LifecycleRule> rules = new ArrayList<>();
         for (BucketPrefix prefix : BucketPrefix.all()) {
-            // Wire captures are kept as long as the bodies they were fetched with.
+            // Wire captures and Markdown renderings are kept as long as the bodies they were made from.
             Optional<Duration> expiry = prefix == BucketPrefix.CONTENT || prefix == BucketPrefix.CAPTURE
+                    || prefix == BucketPrefix.MARKDOWN
                     ? props.contentExpiry().or(prefix::expiry) : prefix.expiry();
             expiry.ifPresent(after -> {
                 var rule = LifecycleRule.builder()

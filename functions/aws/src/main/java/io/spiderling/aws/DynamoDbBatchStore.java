@@ -169,6 +169,9 @@ public final class DynamoDbBatchStore implements BatchHeaderStore, BatchItemStor
         if (h.options().capture()) {
             item.put("capture", bool(true));
         }
+        if (h.options().markdown()) {
+            item.put("markdown", bool(true));
+        }
         if (!h.options().notices().isEmpty()) {
             item.put("notify", AttributeValue.fromSs(h.options().notices().stream()
                     .map(BatchOptions.Notice::wireName).toList()));
@@ -620,6 +623,7 @@ public final class DynamoDbBatchStore implements BatchHeaderStore, BatchItemStor
         BatchOptions options = BatchOptions.builder().callbackUrl(string(item, "callbackUrl"))
                 .recrawlAfter(string(item, "recrawlAfter").map(Duration::parse))
                 .progressEvery(string(item, "progressEvery").map(Duration::parse)).capture(bool(item, "capture"))
+                .markdown(bool(item, "markdown"))
                 .notices(notices(item)).build();
         return BatchHeader.builder().batchId(batchId).total((int) requiredNumber(item, "total"))
                 .duplicates((int) requiredNumber(item, "duplicates")).rejected(rejected)

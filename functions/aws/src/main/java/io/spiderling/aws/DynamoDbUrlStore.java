@@ -9,6 +9,7 @@ import static io.spiderling.aws.Attrs.string;
 
 import io.spiderling.core.batch.ItemState;
 import io.spiderling.core.change.ContentChange;
+import io.spiderling.core.content.MarkdownCopy;
 import io.spiderling.core.batch.Reason;
 import io.spiderling.core.extract.ExtractionRecord;
 import io.spiderling.core.extract.PageDirectives;
@@ -276,6 +277,29 @@ public final class DynamoDbUrlStore implements UrlStore {
         u.apply(urlHash, "extractedFrom = :from");
     }
 
+    @Override
+    public boolean recordMarkdown(String urlHash, MarkdownCopy markdown) {
+        Update u = new Update();
+        Map<String, AttributeValue> m = new HashMap<>();
+        m.put("sha256", s(markdown.sha256()));
+        m.put("bytes", n(markdown.bytes()));
+        m.put("from", s(markdown.contentSha256()));
+        markdown.title().ifPresent(t -> m.put("title", s(t)));
+        markdown.language().ifPresent(l -> m.put("language", s(l)));
+        u.set("markdown", AttributeValue.fromM(m));
+        u.values.put(":sha", s(markdown.contentSha256()));
+        return u.apply(urlHash, "extractedSha256 = :sha");
+    }
+
+    private static Optional<MarkdownCopy> markdown(Map<String, AttributeValue> item) {
+        if (!item.containsKey("markdown") || !item.get("markdown").hasM()) {
+            return Optional.empty();
+        }
+        Map<String, AttributeValue> m = item.get("markdown").m();
+        return Optional.of(new MarkdownCopy(string(m, "sha256").orElseThrow(), number(m, "bytes", 0),
+                string(m, "from").orElseThrow(), string(m, "title"), string(m, "language")));
+    }
+
     /**
      * The page's directives as a small map: the names found, the sources, the {@code unavailable_after} date as
      * written (read again on the way back, so the stored text is the one truth) and the other directives.
@@ -388,7 +412,8 @@ public final class DynamoDbUrlStore implements UrlStore {
         return UrlRecord.builder().urlHash(urlHash).fetch(fetch).extraction(extraction)
                 .change(item.containsKey("changeDigest") ? Optional.of(change(item)) : Optional.empty())
                 .redirectsTo(string(item, "redirectsTo")).fields(strings(item, "fields"))
-                .fieldsVersion(number(item, "fieldsVersion", 0)).linked(LinkLists.unpack(item.get("linked"))).build();
+                .fieldsVersion(number(item, "fieldsVersion", 0)).linked(LinkLists.unpack(item.get("linked")))
+                .markdown(markdown(item)).build();
     }
 
     /**

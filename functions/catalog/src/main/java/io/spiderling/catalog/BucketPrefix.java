@@ -27,7 +27,12 @@ public enum BucketPrefix {
      * object ({@code capture/<2 hex>/<sha256>}); written by fetch only when capture is on; no notification. Kept as
      * long as content/ (a deployment's content expiry applies to both).
      */
-    CAPTURE("capture/", Optional.empty());
+    CAPTURE("capture/", Optional.empty()),
+    /**
+     * The Markdown of pages' main content, for batches that asked for it ({@code markdown/<2 hex>/<sha256>.md}, the
+     * SHA-256 of the Markdown); written by extract; no notification. Kept as long as content/.
+     */
+    MARKDOWN("markdown/", Optional.empty());
 
     private final String prefix;
     private final Optional<Duration> expiry;

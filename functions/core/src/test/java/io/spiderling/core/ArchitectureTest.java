@@ -134,6 +134,7 @@ class ArchitectureTest {
             Map.entry("io.spiderling.core.politeness.SiteRate",
                     "the site's stored rate item, which only another issue's state model may change"),
             Map.entry("io.spiderling.core.batch.BatchStatus", "the batch row as stored: header, counts, milestones"),
+            Map.entry("io.spiderling.core.batch.BatchOptions", "a batch's options; built by name, by its builder"),
             Map.entry("io.spiderling.core.batch.BatchItem", "one item as the status API lists it, field for field"),
             Map.entry("io.spiderling.core.batch.Waiting$RobotsUnreachable",
                     "one reason of the status API's waiting list, shown field for field"),

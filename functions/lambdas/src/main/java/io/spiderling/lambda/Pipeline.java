@@ -603,8 +603,14 @@ public final class Pipeline implements AutoCloseable {
         EventSink sink = events();
         FetchPage.Listener listener = new FetchPage.Listener() {
             @Override
-            public void reused(NormalizedUrl url, byte[] body, String contentType, String sha256, Instant at) {
-                extractContent.extract(url, body, contentType, sha256, at);
+            public void reused(NormalizedUrl url, byte[] body, String contentType, String sha256, Instant at,
+                    boolean markdown) {
+                extractContent.extract(url, body, contentType, sha256, at, markdown);
+            }
+
+            @Override
+            public void markdownWanted(FetchRecord record) {
+                extractContent.ensureMarkdown(record);
             }
 
             @Override

@@ -126,7 +126,7 @@ class IngestHttpHandlerTest {
             `{"urls":["https://example.com/"],"recrawlAfter":"-PT1H"}`    | recrawlAfter must be between PT0S and PT8760H, was PT-1H
             `{"urls":["https://example.com/"],"callbackUrl":5}`           | "callbackUrl" must be a string
             `{"urls":["https://example.com/"],"callbackUrl":"ftp://x/y"}` | callbackUrl: unsupported scheme: ftp
-            `{"urls":["https://example.com/"],"callbackURL":"https://x/"}` | unknown field "callbackURL"; expected urls, sitemaps, sitemapsFromRobots, callbackUrl, recrawlAfter, progressEvery, capture, notify
+            `{"urls":["https://example.com/"],"callbackURL":"https://x/"}` | unknown field "callbackURL"; expected urls, sitemaps, sitemapsFromRobots, callbackUrl, recrawlAfter, progressEvery, capture, markdown, notify
             `{"urls":["https://example.com/"],"notify":["changes"]}`      | notify needs a callbackUrl to post to
             `{"urls":["https://example.com/"],"callbackUrl":"https://hooks.example.com/h","notify":["all"]}` | "notify"[0]: unknown notice "all"; expected one of: changes
             `{"urls":["https://example.com/"],"callbackUrl":"https://hooks.example.com/h","notify":"changes"}` | "notify" must be an array of: changes
@@ -343,7 +343,7 @@ class IngestHttpHandlerTest {
     @ParameterizedTest
     @CsvSource(delimiter = '|', value = {
         "{\"format\":\"csv\"}|\"format\" must be \"text\" or \"jsonl\", was \"csv\"",
-        "{\"urls\":[]}|unknown field \"urls\"; expected format, callbackUrl, recrawlAfter, progressEvery, capture, notify",
+        "{\"urls\":[]}|unknown field \"urls\"; expected format, callbackUrl, recrawlAfter, progressEvery, capture, markdown, notify",
         "{\"notify\":[\"changes\"]}|notify needs a callbackUrl to post to",
         "{\"callbackUrl\":\"https://hooks.example.com/h\",\"notify\":[\"pages\"]}|\"notify\"[0]: unknown notice \"pages\"; expected one of: changes",
         "[1]|expected a JSON object like {\"format\":\"jsonl\"}",

@@ -18,11 +18,13 @@ import java.util.stream.Collectors;
  *     default window
  * @param progressEvery how often to post progress to the callback while the batch runs; empty for none
  * @param capture keep each fetch's exchange as it went over the wire, for WARC, even where the deployment does not
+ * @param markdown render the main content of each HTML page the batch fetches as Markdown, stored beside its body
+ *     ({@code "markdown": true} on the wire)
  * @param notices what else to post to the callback besides completion and progress ({@code "notify"} on the wire);
  *     empty for nothing else. An unmodifiable set that iterates in the enum's order.
  */
 public record BatchOptions(Optional<String> callbackUrl, Optional<Duration> recrawlAfter,
-        Optional<Duration> progressEvery, boolean capture, Set<Notice> notices) {
+        Optional<Duration> progressEvery, boolean capture, boolean markdown, Set<Notice> notices) {
 
     /** No options: the deployment's defaults, no callback. */
     public static final BatchOptions NONE = builder().build();
@@ -81,7 +83,7 @@ public record BatchOptions(Optional<String> callbackUrl, Optional<Duration> recr
     /** A builder holding these options, to change some of them. */
     public Builder toBuilder() {
         return new Builder().callbackUrl(callbackUrl).recrawlAfter(recrawlAfter).progressEvery(progressEvery)
-                .capture(capture).notices(notices);
+                .capture(capture).markdown(markdown).notices(notices);
     }
 
     /** The options by name; each unset one is empty (or off). */
@@ -90,6 +92,7 @@ public record BatchOptions(Optional<String> callbackUrl, Optional<Duration> recr
         private Optional<Duration> recrawlAfter = Optional.empty();
         private Optional<Duration> progressEvery = Optional.empty();
         private boolean capture;
+        private boolean markdown;
         private Set<Notice> notices = Set.of();
 
         private Builder() {}
@@ -126,6 +129,11 @@ public record BatchOptions(Optional<String> callbackUrl, Optional<Duration> recr
             return this;
         }
 
+        public Builder markdown(boolean value) {
+            markdown = value;
+            return this;
+        }
+
         public Builder notices(Set<Notice> value) {
             notices = value;
             return this;
@@ -136,7 +144,7 @@ public record BatchOptions(Optional<String> callbackUrl, Optional<Duration> recr
         }
 
         public BatchOptions build() {
-            return new BatchOptions(callbackUrl, recrawlAfter, progressEvery, capture, notices);
+            return new BatchOptions(callbackUrl, recrawlAfter, progressEvery, capture, markdown, notices);
         }
     }
 }

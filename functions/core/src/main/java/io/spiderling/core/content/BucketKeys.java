@@ -17,7 +17,10 @@ import java.util.regex.Pattern;
  *       URLs (aliases, mirrors, a page fetched again unchanged) are stored once, and the two-character prefix spreads
  *       keys over 256 prefixes (ADR 9);</li>
  *   <li>{@code capture/<2 hex>/<sha256>}: a fetch's wire capture ({@link io.spiderling.core.fetch.CaptureFormat}),
- *       keyed the same way by the hash of the capture object.</li>
+ *       keyed the same way by the hash of the capture object;</li>
+ *   <li>{@code markdown/<2 hex>/<sha256>.md}: the Markdown of a page's main content, for the batches that asked
+ *       for it ({@code "markdown": true}), keyed by the hash of the Markdown itself: the same page at two URLs may
+ *       render two ways (its links are made absolute), and each rendering is stored once.</li>
  * </ul>
  * The prefixes are also declared, with their retention, in the catalog's {@code BucketPrefix}; a test keeps the two
  * in step.
@@ -29,6 +32,7 @@ public final class BucketKeys {
     public static final String PLANNED = "planned/";
     public static final String CONTENT = "content/";
     public static final String CAPTURE = "capture/";
+    public static final String MARKDOWN = "markdown/";
 
     private static final String MANIFEST_SUFFIX = ".txt";
     private static final Pattern UPLOAD = Pattern.compile("uploads/([A-Za-z0-9._-]{1,128})\\.([a-z]+)");
@@ -100,6 +104,15 @@ public final class BucketKeys {
      */
     public static String capture(String sha256) {
         return CAPTURE + spread(sha256);
+    }
+
+    /**
+     * The key of a Markdown rendering whose UTF-8 bytes have this SHA-256.
+     *
+     * @throws IllegalArgumentException unless {@code sha256} is 64 lower-case hex characters
+     */
+    public static String markdown(String sha256) {
+        return MARKDOWN + spread(sha256) + ".md";
     }
 
     private static String spread(String sha256) {

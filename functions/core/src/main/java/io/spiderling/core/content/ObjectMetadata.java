@@ -17,6 +17,11 @@ public final class ObjectMetadata {
     public static final String CONTENT_SHA256 = "content-sha256";
     /** On bodies: the HTTP status of the response. */
     public static final String HTTP_STATUS = "http-status";
+    /**
+     * On bodies: {@code true} when a batch the fetch served asked for the Markdown of its main content; the extract
+     * stage then renders it ({@link io.spiderling.core.content.MarkdownCopy}). Absent otherwise.
+     */
+    public static final String MARKDOWN = "markdown";
     /** On captures: the address connected to. */
     public static final String REMOTE_IP = "remote-ip";
     /** On captures: when the request started (ISO-8601). */

@@ -1,6 +1,7 @@
 package io.spiderling.core.port;
 
 import io.spiderling.core.change.ContentChange;
+import io.spiderling.core.content.MarkdownCopy;
 import io.spiderling.core.extract.ExtractionRecord;
 import io.spiderling.core.fetch.FetchRecord;
 import java.time.Instant;
@@ -68,6 +69,13 @@ public interface UrlStore {
      * extraction has moved on past the content fetched at {@code contentFetchedAt}.
      */
     void recordLinked(String urlHash, List<String> outlinks, Instant contentFetchedAt);
+
+    /**
+     * Records the Markdown of the row's content ({@link MarkdownCopy}), unless the row's extraction is of other
+     * content than {@code markdown.contentSha256()} (it moved on, or has not been written yet). Returns whether it was
+     * recorded.
+     */
+    boolean recordMarkdown(String urlHash, MarkdownCopy markdown);
 
     /**
      * Records that the URL redirected to {@code target} at {@code at}: reads of it follow to the target's record.
@@ -138,16 +146,24 @@ public interface UrlStore {
      */
     record UrlRecord(String urlHash, Optional<FetchRecord> fetch, Optional<ExtractionRecord> extraction,
             Optional<String> redirectsTo, Map<String, String> fields, long fieldsVersion, List<String> linked,
-            Optional<ContentChange> change) {
+            Optional<ContentChange> change, Optional<MarkdownCopy> markdown) {
 
         public UrlRecord {
             fields = Map.copyOf(fields);
             linked = List.copyOf(linked);
             Objects.requireNonNull(change, "change");
+            Objects.requireNonNull(markdown, "markdown");
         }
 
         public UrlRecord(String urlHash, Optional<FetchRecord> fetch, Optional<ExtractionRecord> extraction) {
-            this(urlHash, fetch, extraction, Optional.empty(), Map.of(), 0, List.of(), Optional.empty());
+            this(urlHash, fetch, extraction, Optional.empty(), Map.of(), 0, List.of(), Optional.empty(),
+                    Optional.empty());
+        }
+
+        /** The Markdown of the row's current content: none when it was rendered from content the row has moved on from. */
+        public Optional<MarkdownCopy> currentMarkdown() {
+            return markdown.filter(m -> extraction.map(x -> x.contentSha256().equals(m.contentSha256()))
+                    .orElse(false));
         }
 
         /** Whether the row holds a record of the page itself (a fetch or an extraction), not only a claim or alias. */
@@ -160,7 +176,7 @@ public interface UrlStore {
             return redirectsTo.or(() -> extraction.flatMap(ExtractionRecord::canonicalUrl));
         }
 
-        /** Names each of the 8 parts where the value is made. */
+        /** Names each of the 9 parts where the value is made. */
         public static Builder builder() {
             return new Builder();
         }
@@ -175,8 +191,15 @@ public interface UrlStore {
             private long fieldsVersion;
             private List<String> linked = List.of();
             private Optional<ContentChange> change = Optional.empty();
+            private Optional<MarkdownCopy> markdown = Optional.empty();
 
             private Builder() {}
+
+            /** The Markdown recorded on the row ({@link UrlStore#recordMarkdown}), of whatever content. */
+            public Builder markdown(Optional<MarkdownCopy> value) {
+                markdown = value;
+                return this;
+            }
 
             /** The change the extraction of the row's content recorded; empty before any, or before changes were. */
             public Builder change(Optional<ContentChange> value) {
@@ -220,7 +243,8 @@ public interface UrlStore {
             }
 
             public UrlRecord build() {
-                return new UrlRecord(urlHash, fetch, extraction, redirectsTo, fields, fieldsVersion, linked, change);
+                return new UrlRecord(urlHash, fetch, extraction, redirectsTo, fields, fieldsVersion, linked, change,
+                        markdown);
             }
         }
     }

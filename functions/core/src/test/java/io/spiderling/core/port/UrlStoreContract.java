@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.spiderling.core.batch.ItemState;
 import io.spiderling.core.change.ChangeState;
 import io.spiderling.core.change.ContentChange;
+import io.spiderling.core.content.MarkdownCopy;
 import io.spiderling.core.extract.ExtractionRecord;
 import io.spiderling.core.extract.PageDirectives;
 import io.spiderling.core.extract.PageMetadata;
@@ -589,5 +590,41 @@ public abstract class UrlStoreContract {
         UrlStore.UrlRecord back = store.find(urlHash).orElseThrow();
         assertEquals(links, back.extraction().orElseThrow().page().outlinks());
         assertEquals(links, back.linked());
+    }
+
+    @Test
+    void recordMarkdown_whenTheRowHoldsThatContent_isReadBackAsCurrent() {
+        store.recordExtraction(extraction(T1, "sha-1", meta("T", null)));
+        MarkdownCopy markdown = new MarkdownCopy("a".repeat(64), 1_234, "sha-1", Optional.of("Title"),
+                Optional.of("en-gb"));
+
+        assertTrue(store.recordMarkdown(urlHash, markdown));
+
+        UrlStore.UrlRecord back = store.find(urlHash).orElseThrow();
+        assertEquals(Optional.of(markdown), back.markdown());
+        assertEquals(Optional.of(markdown), back.currentMarkdown());
+    }
+
+    @Test
+    void recordMarkdown_whenTheRowHoldsOtherContentOrNone_isRefused() {
+        MarkdownCopy ofSha1 = new MarkdownCopy("b".repeat(64), 10, "sha-1", Optional.empty(), Optional.empty());
+        assertFalse(store.recordMarkdown(urlHash, ofSha1), "no extraction yet");
+
+        store.recordExtraction(extraction(T2, "sha-2", meta("T", null)));
+        assertFalse(store.recordMarkdown(urlHash, ofSha1), "the row's content is another");
+        assertEquals(Optional.empty(), store.find(urlHash).orElseThrow().markdown());
+    }
+
+    @Test
+    void currentMarkdown_whenNewerContentIsExtracted_isEmptyThoughTheOldIsKept() {
+        store.recordExtraction(extraction(T1, "sha-1", meta("T", null)));
+        MarkdownCopy ofSha1 = new MarkdownCopy("c".repeat(64), 10, "sha-1", Optional.empty(), Optional.empty());
+        store.recordMarkdown(urlHash, ofSha1);
+
+        store.recordExtraction(extraction(T2, "sha-2", meta("T", null)));
+
+        UrlStore.UrlRecord back = store.find(urlHash).orElseThrow();
+        assertEquals(Optional.of(ofSha1), back.markdown());
+        assertEquals(Optional.empty(), back.currentMarkdown());
     }
 }

@@ -44,6 +44,11 @@ public class DelegatingUrlStore implements UrlStore {
     }
 
     @Override
+    public boolean recordMarkdown(String urlHash, io.spiderling.core.content.MarkdownCopy markdown) {
+        return delegate.recordMarkdown(urlHash, markdown);
+    }
+
+    @Override
     public void recordRedirect(String urlHash, String url, String target, Instant at) {
         delegate.recordRedirect(urlHash, url, target, at);
     }

@@ -1,6 +1,7 @@
 package io.spiderling.core.testing;
 
 import io.spiderling.core.change.ContentChange;
+import io.spiderling.core.content.MarkdownCopy;
 import io.spiderling.core.extract.ExtractionRecord;
 import io.spiderling.core.fetch.FetchRecord;
 import io.spiderling.core.port.UrlStore;
@@ -34,6 +35,7 @@ public final class InMemoryUrlStore implements UrlStore {
         long fieldsVersion;
         List<String> linked = List.of();
         Optional<ContentChange> change = Optional.empty();
+        Optional<MarkdownCopy> markdown = Optional.empty();
         /** The fetch whose change requests {@code noticeTo} holds; null for none. */
         Instant noticeFrom;
         Set<String> noticeTo = new LinkedHashSet<>();
@@ -123,6 +125,17 @@ public final class InMemoryUrlStore implements UrlStore {
     }
 
     @Override
+    public boolean recordMarkdown(String urlHash, MarkdownCopy markdown) {
+        log.record("UrlStore", "recordMarkdown", urlHash);
+        Row row = rows.get(urlHash);
+        if (row == null || row.extraction.filter(e -> e.contentSha256().equals(markdown.contentSha256())).isEmpty()) {
+            return false;
+        }
+        row.markdown = Optional.of(markdown);
+        return true;
+    }
+
+    @Override
     public void recordRedirect(String urlHash, String url, String target, Instant at) {
         log.record("UrlStore", "recordRedirect", urlHash + " " + target);
         Row row = row(urlHash);
@@ -149,7 +162,7 @@ public final class InMemoryUrlStore implements UrlStore {
     public Optional<UrlRecord> find(String urlHash) {
         return Optional.ofNullable(rows.get(urlHash)).map(r -> UrlRecord.builder().urlHash(urlHash).fetch(r.fetch)
                 .extraction(r.extraction).redirectsTo(r.redirectsTo).fields(r.fields).fieldsVersion(r.fieldsVersion)
-                .linked(r.linked).change(r.change).build());
+                .linked(r.linked).change(r.change).markdown(r.markdown).build());
     }
 
     @Override

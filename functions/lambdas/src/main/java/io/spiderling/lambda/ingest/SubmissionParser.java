@@ -17,7 +17,7 @@ import java.util.Set;
 
 /**
  * Reads a submission: {@code {"urls":[…], "sitemaps":[…], "sitemapsFromRobots":true, "callbackUrl":…,
- * "recrawlAfter":"PT1H", "capture":true, "notify":["changes"]}} (or {@code "url"} for one)
+ * "recrawlAfter":"PT1H", "capture":true, "markdown":true, "notify":["changes"]}} (or {@code "url"} for one)
  * as JSON, or (from the queue) a
  * bare URL as plain text. Every problem is reported as a message that names it.
  */
@@ -26,7 +26,7 @@ final class SubmissionParser {
     private SubmissionParser() {}
 
     private static final Set<String> FIELDS = Set.of("url", "urls", "sitemaps", "sitemapsFromRobots", "callbackUrl",
-            "recrawlAfter", "progressEvery", "capture", "notify");
+            "recrawlAfter", "progressEvery", "capture", "markdown", "notify");
 
     sealed interface Parsed {
         /**
@@ -57,7 +57,7 @@ final class SubmissionParser {
     }
 
     private static final Set<String> UPLOAD_FIELDS = Set.of("format", "callbackUrl", "recrawlAfter", "progressEvery",
-            "capture", "notify");
+            "capture", "markdown", "notify");
 
     sealed interface ParsedUpload {
         /** The manifest's format (default {@code text}) and the batch options. */
@@ -90,7 +90,7 @@ final class SubmissionParser {
                         + " reads no sitemaps");
             }
             if (!UPLOAD_FIELDS.contains(name)) {
-                return new ParsedUpload.Invalid("unknown field \"" + name + "\"; expected format, callbackUrl, recrawlAfter, progressEvery, capture, notify");
+                return new ParsedUpload.Invalid("unknown field \"" + name + "\"; expected format, callbackUrl, recrawlAfter, progressEvery, capture, markdown, notify");
             }
         }
         try {
@@ -108,7 +108,7 @@ final class SubmissionParser {
         return BatchOptions.builder().callbackUrl(optionalText(root, "callbackUrl"))
                 .recrawlAfter(optionalText(root, "recrawlAfter").map(text -> duration("recrawlAfter", text)))
                 .progressEvery(optionalText(root, "progressEvery").map(text -> duration("progressEvery", text)))
-                .capture(flag(root, "capture")).notices(notices(root)).build();
+                .capture(flag(root, "capture")).markdown(flag(root, "markdown")).notices(notices(root)).build();
     }
 
     /**
@@ -170,7 +170,7 @@ final class SubmissionParser {
             String name = names.next();
             if (!FIELDS.contains(name)) {
                 return new Parsed.Invalid("unknown field \"" + name + "\"; expected urls, sitemaps, sitemapsFromRobots,"
-                        + " callbackUrl, recrawlAfter, progressEvery, capture, notify");
+                        + " callbackUrl, recrawlAfter, progressEvery, capture, markdown, notify");
             }
         }
         BatchOptions options;

@@ -3,12 +3,17 @@ package io.spiderling.core.pipeline.extract;
 import io.spiderling.core.change.ChangeState;
 import io.spiderling.core.change.ContentChange;
 import io.spiderling.core.content.BucketKeys;
+import io.spiderling.core.content.Hashing;
+import io.spiderling.core.content.MarkdownCopy;
 import io.spiderling.core.content.ObjectMetadata;
 import io.spiderling.core.extract.CanonicalLink;
 import io.spiderling.core.extract.ExtractionRecord;
 import io.spiderling.core.extract.HtmlExtractor;
 import io.spiderling.core.extract.PageBudget;
 import io.spiderling.core.extract.PageMetadata;
+import io.spiderling.core.fetch.FetchRecord;
+import io.spiderling.core.markdown.MainContent;
+import io.spiderling.core.markdown.MarkdownPage;
 import io.spiderling.core.notify.UrlChangedEvent;
 import io.spiderling.core.pipeline.ChangeNotices;
 import io.spiderling.core.port.BlobStore;
@@ -18,7 +23,9 @@ import io.spiderling.core.port.UrlStore;
 import io.spiderling.core.url.NormalizedUrl;
 import java.time.Clock;
 import java.time.Instant;
+import java.nio.charset.StandardCharsets;
 import java.time.format.DateTimeParseException;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -37,6 +44,12 @@ import java.util.Optional;
  * <p>Canonical records: when the page's {@code <link rel=canonical>} counts ({@link CanonicalLink}), the URL's row
  * becomes an alias pointing to the canonical URL, and the extraction is also written to the canonical URL's row,
  * marked with its source, unless that row holds newer content of its own. Reads then follow one hop.
+ *
+ * <p>Markdown: when a batch the fetch served asked for it ({@code "markdown": true}, flagged on the body by the fetch
+ * stage, {@link ObjectMetadata#MARKDOWN}), the Markdown of the page's main content ({@link MainContent}) is stored
+ * under its own hash ({@link BucketKeys#markdown}) after the extraction's write, and then recorded on the row, so a
+ * row never names an object that is not there. {@link #ensureMarkdown} does the same for a copy that was stored
+ * without it.
  *
  * <p>Links: the row keeps the outlinks as indexed in the links table ({@code linked}), written after the table, so a
  * crash between the two leaves the next attempt diffing against what the table really holds.
@@ -57,6 +70,7 @@ public final class ExtractContent {
     private final Settings settings;
     private final EventSink events;
     private final Optional<ChangeNotices> notices;
+    private final MainContent mainContent;
 
     private ExtractContent(Builder b) {
         this.blobs = Objects.requireNonNull(b.blobs, "blobs");
@@ -68,6 +82,7 @@ public final class ExtractContent {
         this.settings = Objects.requireNonNull(b.settings, "settings");
         this.events = Objects.requireNonNull(b.events, "events");
         this.notices = Objects.requireNonNull(b.notices, "notices");
+        this.mainContent = b.mainContent == null ? MainContent.create() : b.mainContent;
     }
 
     public static Builder builder() {
@@ -85,8 +100,15 @@ public final class ExtractContent {
         private Settings settings = Settings.DEFAULTS;
         private EventSink events = EventSink.NONE;
         private Optional<ChangeNotices> notices = Optional.empty();
+        private MainContent mainContent;
 
         private Builder() {}
+
+        /** What renders the Markdown of a page's main content; {@link MainContent#create()} by default. */
+        public Builder mainContent(MainContent value) {
+            mainContent = value;
+            return this;
+        }
 
         /** Who tells the batches that asked for changes ({@code "notify"}) of a change; by default nobody. */
         public Builder notices(ChangeNotices value) {
@@ -144,9 +166,10 @@ public final class ExtractContent {
      * @param written false when a newer extraction or other newer content was already stored
      * @param canonicalWritten whether the canonical URL's row took the record (false when there is none)
      * @param change how the content compares with the URL's content before it; empty when not written
+     * @param markdown the Markdown stored and recorded, when it was asked for and the page has main content
      */
     public record Outcome(ExtractionRecord record, boolean written, boolean canonicalWritten,
-            Optional<ContentChange> change) {}
+            Optional<ContentChange> change, Optional<MarkdownCopy> markdown) {}
 
     /**
      * Empty when the key is not a content key, or the object is gone or lacks (readable) fetch-stage metadata; none of
@@ -173,7 +196,8 @@ public final class ExtractContent {
             } catch (IllegalArgumentException | DateTimeParseException e) {
                 return Optional.empty(); // not written by the fetch stage: nothing to attribute the content to
             }
-            return Optional.of(extract(page, blob.bytes(), blob.contentType(), sha, contentFetchedAt));
+            boolean markdown = Boolean.parseBoolean(meta.get(ObjectMetadata.MARKDOWN));
+            return Optional.of(extract(page, blob.bytes(), blob.contentType(), sha, contentFetchedAt, markdown));
         });
     }
 
@@ -185,6 +209,15 @@ public final class ExtractContent {
      * them again, under the same id.
      */
     public Outcome extract(NormalizedUrl url, byte[] body, String contentType, String sha256, Instant fetchedAt) {
+        return extract(url, body, contentType, sha256, fetchedAt, false);
+    }
+
+    /**
+     * {@link #extract(NormalizedUrl, byte[], String, String, Instant)}, and when {@code markdown} is set and the
+     * extraction was written, the Markdown of the page's main content, on its row and its canonical URL's.
+     */
+    public Outcome extract(NormalizedUrl url, byte[] body, String contentType, String sha256, Instant fetchedAt,
+            boolean markdown) {
         HtmlExtractor.Analysis analysis = extractor.analyze(body, contentType, url.value());
         PageMetadata page = PageBudget.fit(analysis.page());
         // Content that is not HTML changes when its bytes do.
@@ -209,11 +242,70 @@ public final class ExtractContent {
                 .extractedAt(now).canonicalUrl(Optional.empty()).source(Optional.of(url.value()))
                 .changeDigest(Optional.of(changeDigest)).build()).isPresent())
                 .orElse(false);
+        Optional<MarkdownCopy> rendered = markdown && written
+                ? renderMarkdown(url, new Source(body, contentType, sha256), canonicalUrl.filter(c -> canonicalWritten))
+                : Optional.empty();
         change.filter(c -> c.state() == ChangeState.CHANGED).ifPresent(c -> {
             UrlChangedEvent event = new UrlChangedEvent(url, sha256, fetchedAt, c);
             events.publish(UrlChangedEvent.TYPE, event.id(), event.toJson());
             notices.ifPresent(n -> n.changed(event));
         });
-        return new Outcome(record, written, canonicalWritten, change);
+        return new Outcome(record, written, canonicalWritten, change, rendered);
     }
+
+    /**
+     * Makes sure the URL's row has the Markdown of the content {@code fetch} names, for a batch that asked for it and
+     * was answered by a copy stored without it: a fresh copy, a 304, or a fetch that served another batch first. Does
+     * nothing when the row has it already, when the fetch has no stored body, or when the body is gone. A row whose
+     * extraction of that body has not been written yet is extracted here, with the Markdown.
+     *
+     * @return the Markdown of that content, when the page has main content
+     */
+    public Optional<MarkdownCopy> ensureMarkdown(FetchRecord fetch) {
+        if (fetch.contentKey().isEmpty() || fetch.contentSha256().isEmpty() || fetch.contentType().isEmpty()) {
+            return Optional.empty();
+        }
+        String sha256 = fetch.contentSha256().get();
+        Optional<UrlStore.UrlRecord> row = urls.find(fetch.urlHash());
+        Optional<MarkdownCopy> had = row.flatMap(UrlStore.UrlRecord::currentMarkdown)
+                .filter(m -> m.contentSha256().equals(sha256));
+        if (had.isPresent()) {
+            return had;
+        }
+        Optional<ExtractionRecord> extracted = row.flatMap(UrlStore.UrlRecord::extraction)
+                .filter(x -> x.contentSha256().equals(sha256));
+        NormalizedUrl url = NormalizedUrl.parse(fetch.url());
+        return blobs.get(fetch.contentKey().get()).flatMap(blob -> extracted.isPresent()
+                ? renderMarkdown(url, new Source(blob.bytes(), fetch.contentType().get(), sha256),
+                        extracted.get().canonicalUrl().map(NormalizedUrl::parse))
+                : extract(url, blob.bytes(), fetch.contentType().get(), sha256, fetch.fetchedAt(), true).markdown());
+    }
+
+    /** A stored body, as Markdown is rendered from it. */
+    private record Source(byte[] body, String contentType, String sha256) {}
+
+    /**
+     * Renders the main content of {@code source}, stores it under its own hash (once: the key is its content) and
+     * records it on the row of {@code url} and of its canonical URL when the page names one, each only if that row's
+     * extraction is of the same body. Empty when the page has no main content to render.
+     */
+    private Optional<MarkdownCopy> renderMarkdown(NormalizedUrl url, Source source, Optional<NormalizedUrl> canonical) {
+        Optional<MarkdownPage> page = mainContent.render(source.body(), source.contentType(), url.value());
+        if (page.isEmpty()) {
+            return Optional.empty();
+        }
+        byte[] bytes = page.get().markdown().getBytes(StandardCharsets.UTF_8);
+        MarkdownCopy copy = new MarkdownCopy(Hashing.sha256Hex(bytes), bytes.length, source.sha256(),
+                page.get().title(), page.get().language());
+        Map<String, String> meta = new HashMap<>();
+        meta.put(ObjectMetadata.URL, url.value());
+        meta.put(ObjectMetadata.CONTENT_SHA256, source.sha256());
+        blobs.putIfAbsent(copy.key(), bytes, MARKDOWN_TYPE, meta);
+        urls.recordMarkdown(url.urlHash(), copy);
+        canonical.ifPresent(c -> urls.recordMarkdown(c.urlHash(), copy));
+        return Optional.of(copy);
+    }
+
+    /** The media type of a stored Markdown rendering (RFC 7763), with its charset. */
+    public static final String MARKDOWN_TYPE = "text/markdown; charset=utf-8";
 }

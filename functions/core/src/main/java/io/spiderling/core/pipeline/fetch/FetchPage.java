@@ -55,6 +55,7 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BooleanSupplier;
 import java.util.function.DoubleSupplier;
+import java.util.function.Predicate;
 import java.util.function.Supplier;
 
 /**
@@ -98,8 +99,18 @@ public final class FetchPage {
         /**
          * A fetch stored no new object because identical bytes were already stored under their content key: no
          * object-created event will come for this URL, so its extraction happens here instead.
+         *
+         * @param markdown the fetch's batch asked for the Markdown of the page's main content
          */
-        default void reused(NormalizedUrl url, byte[] body, String contentType, String sha256, Instant fetchedAt) {}
+        default void reused(NormalizedUrl url, byte[] body, String contentType, String sha256, Instant fetchedAt,
+                boolean markdown) {}
+
+        /**
+         * A batch that asked for Markdown ({@code "markdown": true}) was answered by content stored without it: a fresh
+         * copy, a 304, or a fetch made for another batch. Its row should get the Markdown of that content, unless it
+         * has it already.
+         */
+        default void markdownWanted(FetchRecord record) {}
 
         /** A URL was fetched (or confirmed unchanged) and its items ended, in these batches. */
         default void fetched(FetchRecord record, List<String> batchIds) {}
@@ -410,6 +421,11 @@ public final class FetchPage {
         private final Map<SiteKey, Set<Instant>> dueLater = new ConcurrentHashMap<>();
         /** The batches' headers as last read, with when: read again once {@link #OUTLINE_MAX_AGE} old. */
         private final Map<String, Read<Optional<BatchOutline>>> outlines = new ConcurrentHashMap<>();
+        /**
+         * The bodies (URL hash and SHA-256) this invocation stored or extracted for a batch that asked for Markdown: the
+         * extraction renders it, so the batches their fetch ended need not ask again ({@link Listener#markdownWanted}).
+         */
+        private final Set<String> markdownAsked = ConcurrentHashMap.newKeySet();
         /** URLs a lane of this invocation is fetching now: another lane reaching one by a redirect waits for it. */
         private final Map<String, CompletableFuture<Void>> fetching = new ConcurrentHashMap<>();
 
@@ -573,10 +589,23 @@ public final class FetchPage {
             Optional<Instant> lastmod = job.hop().lastmod();
             String copy = "fresh copy fetched at " + stored.get().fetchedAt();
             if (lastmod.isEmpty()) {
-                return Optional.of(end(job, Reason.FRESH_COPY, copy, Optional.empty()));
+                return Optional.of(answeredByCopy(job, Reason.FRESH_COPY, copy, stored.get()));
             }
-            return LastmodSkip.skip(lastmod, stored, window, now) ? Optional.of(end(job, Reason.SITEMAP_LASTMOD,
-                    copy + ", not before the sitemap's lastmod " + lastmod.get(), Optional.empty())) : Optional.empty();
+            return LastmodSkip.skip(lastmod, stored, window, now) ? Optional.of(answeredByCopy(job,
+                    Reason.SITEMAP_LASTMOD, copy + ", not before the sitemap's lastmod " + lastmod.get(),
+                    stored.get())) : Optional.empty();
+        }
+
+        /** Ends the job's item with the stored copy as its answer, which gets Markdown if the batch asked for it. */
+        private Outcome answeredByCopy(FetchJob job, Reason reason, String detail, FetchRecord copy) {
+            if (wantsMarkdown(job.batchId())) {
+                listener.markdownWanted(copy);
+            }
+            return end(job, reason, detail, Optional.empty());
+        }
+
+        private boolean wantsMarkdown(String batchId) {
+            return outline(batchId, clock.instant()).map(b -> b.header().options().markdown()).orElse(false);
         }
 
         /**
@@ -737,14 +766,18 @@ public final class FetchPage {
             }
             if (result instanceof FetchResult.Response r && r.success()) {
                 String sha = Hashing.sha256Hex(r.body());
-                boolean created = store(at, r, sha, now);
+                boolean markdown = wantsMarkdown(job.batchId());
+                boolean created = store(at, r, sha, now, markdown);
+                if (markdown) {
+                    markdownAsked.add(url.urlHash() + sha);
+                }
                 if (created) {
                     telemetry.stored(r.body().length);
                 }
                 Optional<Capture> capture = captureFrom.flatMap(from -> capture(at, r, from, stored));
                 FetchRecord record = recorded(records.stored(at, r, sha, now).withCapture(capture));
                 if (!created) {
-                    listener.reused(url, r.body(), record.contentType().orElseThrow(), sha, now);
+                    listener.reused(url, r.body(), record.contentType().orElseThrow(), sha, now, markdown);
                 }
                 return end(job, Reason.FETCHED, null, Optional.of(record));
             }
@@ -824,7 +857,11 @@ public final class FetchPage {
                 listener.fetched(record, batchIds);
                 if (notices.isPresent() && record.state() == ItemState.FETCHED
                         && record.contentSha256().isPresent()) {
-                    notices.get().requested(record, askingForChanges(batchIds));
+                    notices.get().requested(record, asking(batchIds, o -> o.wants(BatchOptions.Notice.CHANGES)));
+                }
+                if (record.contentSha256().filter(sha -> !markdownAsked.contains(record.urlHash() + sha)).isPresent()
+                        && !asking(batchIds, BatchOptions::markdown).isEmpty()) {
+                    listener.markdownWanted(record);
                 }
             } catch (RuntimeException e) {
                 try {
@@ -836,11 +873,11 @@ public final class FetchPage {
             }
         }
 
-        /** The batches that asked to hear of changes, read from their headers as this invocation last read them. */
-        private List<String> askingForChanges(List<String> batchIds) {
+        /** The batches whose options ask for {@code what}, read from their headers as this invocation last read them. */
+        private List<String> asking(List<String> batchIds, Predicate<BatchOptions> what) {
             Instant now = clock.instant();
             return batchIds.stream().filter(batchId -> outline(batchId, now)
-                    .map(b -> b.header().options().wants(BatchOptions.Notice.CHANGES)).orElse(false)).toList();
+                    .map(b -> what.test(b.header().options())).orElse(false)).toList();
         }
     }
 
@@ -890,9 +927,10 @@ public final class FetchPage {
     /**
      * The body goes under its content key only if no object holds it yet: a conditional PUT, so that of two URLs
      * with the same bytes exactly one creates the object (and gets its object-created event) and the other is told.
-     * Returns false when identical bytes were already stored.
+     * Returns false when identical bytes were already stored. {@code markdown} flags the body for the extract stage
+     * to render its main content as Markdown ({@link ObjectMetadata#MARKDOWN}).
      */
-    private boolean store(FetchJob at, FetchResult.Response r, String sha, Instant fetchedAt) {
+    private boolean store(FetchJob at, FetchResult.Response r, String sha, Instant fetchedAt, boolean markdown) {
         NormalizedUrl url = at.url();
         Map<String, String> meta = new HashMap<>();
         meta.put(ObjectMetadata.URL, url.value());
@@ -900,6 +938,9 @@ public final class FetchPage {
         meta.put(ObjectMetadata.FETCHED_AT, fetchedAt.toString());
         meta.put(ObjectMetadata.CONTENT_SHA256, sha);
         meta.put(ObjectMetadata.HTTP_STATUS, Integer.toString(r.status()));
+        if (markdown) {
+            meta.put(ObjectMetadata.MARKDOWN, "true");
+        }
         return blobs.putIfAbsent(BucketKeys.content(sha), r.body(), FetchRecords.contentType(r), meta);
     }
 

@@ -371,6 +371,7 @@ public final class Ingest {
         return Hashing.sha256Hex(String.join("\n", rawUrls) + "\n\u0000" + options.callbackUrl().orElse("")
                 + "\u0000" + options.recrawlAfter().map(Duration::toString).orElse("")
                 + options.progressEvery().map(d -> "\u0000" + d).orElse("") + (options.capture() ? "\u0000capture" : "")
+                + (options.markdown() ? "\u0000markdown" : "")
                 + options.notices().stream().map(n -> "\u0000notify:" + n.wireName()).collect(Collectors.joining()));
     }
 

@@ -12,6 +12,7 @@ import io.spiderling.core.url.NormalizationResult;
 import io.spiderling.core.url.NormalizedUrl;
 import io.spiderling.core.url.UrlNormalizer;
 import io.spiderling.core.content.BucketKeys;
+import io.spiderling.core.content.MarkdownCopy;
 import io.spiderling.core.extract.ExtractionRecord;
 import io.spiderling.core.extract.HtmlExtractor;
 import io.spiderling.core.extract.PageDirectives;
@@ -289,6 +290,37 @@ public final class Queries {
         record NotFound(NormalizedUrl url) implements ContentLink {}
 
         record Invalid(String reason) implements ContentLink {}
+    }
+
+    /** A short-lived link to the Markdown of a URL's main content. */
+    public sealed interface MarkdownLink {
+        record Link(NormalizedUrl url, String resolvedUrl, URI uri, Instant expiresAt, MarkdownCopy markdown)
+                implements MarkdownLink {}
+
+        /**
+         * The URL is known but its current content has no Markdown: no batch asked for it, the page had no main
+         * content to render, or the extraction of its latest content has not run yet.
+         */
+        record NoMarkdown(NormalizedUrl url) implements MarkdownLink {}
+
+        record NotFound(NormalizedUrl url) implements MarkdownLink {}
+
+        record Invalid(String reason) implements MarkdownLink {}
+    }
+
+    /**
+     * Resolves the URL as {@link #url} does (following a redirect or canonical alias), then presigns a GET of the
+     * Markdown of its current content for {@code ttl}.
+     */
+    public MarkdownLink markdown(String raw, Duration ttl, Instant now) {
+        return switch (url(raw)) {
+            case UrlLookup.Invalid i -> new MarkdownLink.Invalid(i.reason());
+            case UrlLookup.NotFound nf -> new MarkdownLink.NotFound(nf.url());
+            case UrlLookup.Found found -> found.record().currentMarkdown()
+                    .<MarkdownLink>map(m -> new MarkdownLink.Link(found.url(), found.resolvedUrl(),
+                            blobs.presignGet(m.key(), ttl), now.plus(ttl), m))
+                    .orElse(new MarkdownLink.NoMarkdown(found.url()));
+        };
     }
 
     /** Resolves the URL as {@link #url} does, then presigns a GET of its body for {@code ttl}. */

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.spiderling.core.batch.ItemState;
 import io.spiderling.core.content.BucketKeys;
+import io.spiderling.core.content.MarkdownCopy;
 import io.spiderling.core.content.Hashing;
 import io.spiderling.core.content.ObjectMetadata;
 import io.spiderling.core.extract.CanonicalLink;
@@ -412,5 +413,125 @@ class ExtractContentTest {
     private List<String> inlinksOf(String url) {
         LinkStore.InlinkPage page = links.inlinks(NormalizedUrl.parse(url).urlHash(), Optional.empty(), 100);
         return page.inlinks().stream().map(LinkStore.Inlink::sourceUrl).toList();
+    }
+
+    /** An article page: navigation, a main article with a link, and a footer. */
+    private static String article(String title, String nextHref) {
+        return "<html lang='en-GB'><head><title>" + title + "</title></head><body>"
+                + "<nav><a href='/'>Home</a> <a href='/shop'>Shop</a></nav><main><article><h1>" + title + "</h1>"
+                + ("<p>The river runs past the old station and the library, where the market meets the harbour on"
+                + " winter mornings. ").repeat(4) + "Read the <a href='" + nextHref + "'>next part</a>.</p>"
+                + "<ul><li>first point of the article</li><li>second point of the article</li></ul>"
+                + "</article></main><footer>Footer text: privacy and terms</footer></body></html>";
+    }
+
+    /** Stores a body as the fetch stage does for a batch that asked for Markdown. */
+    private String storeAskingMarkdown(NormalizedUrl url, String html, Instant fetchedAt) {
+        String key = store(url, html, fetchedAt);
+        var stored = blobs.get(key).orElseThrow();
+        java.util.Map<String, String> meta = new java.util.HashMap<>(stored.metadata());
+        meta.put(ObjectMetadata.MARKDOWN, "true");
+        blobs.put(key, stored.bytes(), stored.contentType(), meta);
+        return key;
+    }
+
+    private String markdownText(MarkdownCopy copy) {
+        return new String(blobs.get(copy.key()).orElseThrow().bytes(), StandardCharsets.UTF_8);
+    }
+
+    @Test
+    void onContent_whenTheBodyAsksForMarkdown_storesItUnderItsHashAndRecordsItOnTheRow() {
+        String html = article("Harbour notes", "/part-2");
+        String key = storeAskingMarkdown(URL, html, T1);
+
+        ExtractContent.Outcome outcome = extract.onContent(key).orElseThrow();
+
+        MarkdownCopy copy = outcome.markdown().orElseThrow();
+        String markdown = markdownText(copy);
+        assertEquals(Hashing.sha256Hex(markdown.getBytes(StandardCharsets.UTF_8)), copy.sha256());
+        assertEquals(BucketKeys.markdown(copy.sha256()), copy.key());
+        assertEquals(Hashing.sha256Hex(html.getBytes(StandardCharsets.UTF_8)), copy.contentSha256());
+        assertTrue(markdown.contains("[next part](https://example.com/part-2)"), markdown);
+        assertTrue(markdown.contains("first point of the article"), markdown);
+        assertFalse(markdown.contains("Footer text"), markdown);
+        assertEquals(ExtractContent.MARKDOWN_TYPE, blobs.get(copy.key()).orElseThrow().contentType());
+        assertEquals(Optional.of(copy), urls.find(URL.urlHash()).orElseThrow().currentMarkdown());
+    }
+
+    @Test
+    void onContent_whenNoBatchAskedForMarkdown_rendersNone() {
+        String key = store(URL, article("Harbour notes", "/part-2"), T1);
+
+        assertEquals(Optional.empty(), extract.onContent(key).orElseThrow().markdown());
+        assertEquals(Optional.empty(), urls.find(URL.urlHash()).orElseThrow().markdown());
+        assertTrue(log.entries().stream().noneMatch(e -> e.contains(BucketKeys.MARKDOWN)), log.entries().toString());
+    }
+
+    @Test
+    void onContent_whenTheBodyIsNotHtml_recordsNoMarkdown() {
+        byte[] bytes = "%PDF-1.7 not a page".getBytes(StandardCharsets.UTF_8);
+        String sha = Hashing.sha256Hex(bytes);
+        blobs.put(BucketKeys.content(sha), bytes, "application/pdf", Map.of(ObjectMetadata.URL, URL.value(),
+                ObjectMetadata.URL_HASH, URL.urlHash(), ObjectMetadata.FETCHED_AT, T1.toString(),
+                ObjectMetadata.CONTENT_SHA256, sha, ObjectMetadata.HTTP_STATUS, "200",
+                ObjectMetadata.MARKDOWN, "true"));
+
+        ExtractContent.Outcome outcome = extract.onContent(BucketKeys.content(sha)).orElseThrow();
+
+        assertTrue(outcome.written());
+        assertEquals(Optional.empty(), outcome.markdown());
+    }
+
+    @Test
+    void ensureMarkdown_whenTheCopyWasExtractedWithoutIt_rendersItOnceAndKeepsTheExtraction() {
+        String html = article("Harbour notes", "/part-2");
+        String key = store(URL, html, T1);
+        FetchRecord fetch = fetched(URL, html, T1);
+        urls.recordFetch(fetch);
+        extract.onContent(key);
+        ExtractionRecord before = urls.find(URL.urlHash()).orElseThrow().extraction().orElseThrow();
+
+        MarkdownCopy copy = extract.ensureMarkdown(fetch).orElseThrow();
+        log.clear();
+        assertEquals(Optional.of(copy), extract.ensureMarkdown(fetch), "the second call finds it on the row");
+
+        assertEquals(List.of(), log.entries(), "rendered once");
+        assertEquals(Optional.of(copy), urls.find(URL.urlHash()).orElseThrow().currentMarkdown());
+        assertEquals(before, urls.find(URL.urlHash()).orElseThrow().extraction().orElseThrow());
+    }
+
+    @Test
+    void ensureMarkdown_whenTheExtractionHasNotRunYet_extractsWithMarkdown() {
+        String html = article("Harbour notes", "/part-2");
+        store(URL, html, T1);
+        FetchRecord fetch = fetched(URL, html, T1);
+        urls.recordFetch(fetch);
+
+        MarkdownCopy copy = extract.ensureMarkdown(fetch).orElseThrow();
+
+        assertEquals("Harbour notes", title(URL));
+        assertEquals(Optional.of(copy), urls.find(URL.urlHash()).orElseThrow().currentMarkdown());
+    }
+
+    @Test
+    void ensureMarkdown_whenTheFetchStoredNoBody_doesNothing() {
+        FetchRecord failed = FetchRecord.builder(URL.urlHash(), URL.value(), ItemState.FAILED, T1).httpStatus(500)
+                .build();
+
+        assertEquals(Optional.empty(), extract.ensureMarkdown(failed));
+        assertEquals(Optional.empty(), urls.find(URL.urlHash()));
+    }
+
+    @Test
+    void extract_whenThePageNamesACanonicalUrl_recordsTheMarkdownOnBothRows() {
+        String html = article("Harbour notes", "/part-2").replace("<head>",
+                "<head><link rel=canonical href='" + CANONICAL.value() + "'>");
+        byte[] bytes = html.getBytes(StandardCharsets.UTF_8);
+
+        ExtractContent.Outcome outcome = extract.extract(URL, bytes, "text/html", Hashing.sha256Hex(bytes), T1, true);
+
+        MarkdownCopy copy = outcome.markdown().orElseThrow();
+        assertEquals(Optional.of(copy), urls.find(URL.urlHash()).orElseThrow().currentMarkdown());
+        assertEquals(Optional.of(copy), urls.find(CANONICAL.urlHash()).orElseThrow().currentMarkdown());
     }
 }

@@ -10,6 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -121,6 +122,9 @@ class FetchPageTest {
     /** URLs whose bytes were already stored, so that their extraction was asked for inline. */
     private final List<String> reused = new java.util.ArrayList<>();
 
+    /** Records whose stored copy a batch wanted Markdown of ({@link FetchPage.Listener#markdownWanted}). */
+    private final List<String> markdownWanted = new java.util.ArrayList<>();
+
     /** Outcomes a job found recorded by an earlier attempt, whose listeners were told again. */
     private final List<FetchRecord> toldAgain = new java.util.ArrayList<>();
 
@@ -146,10 +150,11 @@ class FetchPageTest {
                 .wake((site, at) -> wakeUps.add(site.value() + " " + at)).sitemaps(sitemapReader)
                 .listener(new FetchPage.Listener() {
                     @Override
-                    public void reused(NormalizedUrl url, byte[] body, String contentType, String sha, Instant at) {
+                    public void reused(NormalizedUrl url, byte[] body, String contentType, String sha, Instant at,
+                            boolean markdown) {
                         reused.add(url.value());
                         if (inline != null) {
-                            inline.extract(url, body, contentType, sha, at);
+                            inline.extract(url, body, contentType, sha, at, markdown);
                         }
                     }
 
@@ -161,6 +166,11 @@ class FetchPageTest {
                     @Override
                     public void recordedBefore(FetchRecord record) {
                         toldAgain.add(record);
+                    }
+
+                    @Override
+                    public void markdownWanted(FetchRecord record) {
+                        markdownWanted.add(record.url() + " " + record.state().wireName());
                     }
                 });
         if (notices != null) {
@@ -1438,5 +1448,66 @@ class FetchPageTest {
                 .map(Reason::code).collect(java.util.stream.Collectors.toSet());
 
         assertEquals(expected, covered, "planning's reasons are in BatchItemStoreContract and ExpandSitemapTest");
+    }
+
+    /** A batch over {@link #URL} created now, asking for Markdown or not. */
+    private void markdownBatch(String batchId, boolean markdown) {
+        batches.createBatch(BatchHeader.builder().batchId(batchId).total(1).source(BatchSource.HTTP)
+                .createdAt(clock.instant()).options(BatchOptions.builder().markdown(markdown).build()).build());
+        batches.addItems(batchId, List.of(URL), clock.instant());
+    }
+
+    private Map<String, String> storedMetadata(NormalizedUrl url) {
+        String key = urls.find(url.urlHash()).orElseThrow().fetch().orElseThrow().contentKey().orElseThrow();
+        return blobs.get(key).orElseThrow().metadata();
+    }
+
+    @Test
+    void process_whenTheBatchAsksForMarkdown_flagsTheStoredBodyForTheExtractStageAndAsksNothingMore() {
+        markdownBatch("m1", true);
+        site.answer(URL.value(), ok(URL.value(), "<title>Page</title>"));
+
+        fetchPage().process(sendFor("m1"));
+
+        assertEquals("true", storedMetadata(URL).get(ObjectMetadata.MARKDOWN));
+        assertEquals(List.of(), markdownWanted, "the extraction of the stored body renders it");
+    }
+
+    @Test
+    void process_whenNoBatchAsksForMarkdown_leavesTheBodyUnflagged() {
+        markdownBatch("m0", false);
+        site.answer(URL.value(), ok(URL.value(), "<title>Page</title>"));
+
+        fetchPage().process(sendFor("m0"));
+
+        assertNull(storedMetadata(URL).get(ObjectMetadata.MARKDOWN));
+        assertEquals(List.of(), markdownWanted);
+    }
+
+    @Test
+    void process_whenOnlyAJoinedBatchAsksForMarkdown_asksForItOnTheRecord() {
+        markdownBatch("m0", false);
+        markdownBatch("m1", true);
+        site.answer(URL.value(), ok(URL.value(), "<title>Page</title>"));
+
+        fetchPage().process(sendFor("m0", "m1"));
+
+        assertNull(storedMetadata(URL).get(ObjectMetadata.MARKDOWN), "the fetch was the other batch's");
+        assertEquals(List.of(URL.value() + " fetched"), markdownWanted);
+    }
+
+    @Test
+    void process_whenAFreshCopyAnswersABatchAskingForMarkdown_asksForItOnTheCopy() {
+        site.answer(URL.value(), ok(URL.value(), "<title>Page</title>"));
+        fetchPage().process(send(URL));
+        clock.advance(Duration.ofMinutes(5));
+        markdownBatch("m1", true);
+        int asked = site.urls().size();
+
+        FetchPage.Outcome outcome = fetchPage().process(sendFor("m1"));
+
+        assertEquals(ItemState.SKIPPED, ((FetchPage.Outcome.Ended) outcome).state(), "a fresh copy answers it");
+        assertEquals(asked, site.urls().size(), "the site is not asked again");
+        assertEquals(List.of(URL.value() + " fetched"), markdownWanted);
     }
 }
