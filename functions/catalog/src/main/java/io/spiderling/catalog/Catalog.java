@@ -99,12 +99,13 @@ public final class Catalog {
     /**
      * ExtractContent: a body's metadata and links into the URL's row and the links table; the page's meta directives
      * for the robots agent; {@code url.changed} for listeners, and to the notify queue for each batch that asked for
-     * changes.
+     * changes; the Markdown of the page's main content when a batch asked for it.
      */
     private static FunctionSpec.Builder extract(FunctionSpec.Builder b) {
         return b.settings(ConfigKeys.EXTRACT_CANONICAL_SCOPE, ConfigKeys.LINKS_ENABLED, ConfigKeys.FETCH_ROBOTS_AGENT)
                 .table(Table.URLS, READ_WRITE).table(Table.LINKS, READ_WRITE)
-                .objects(BucketPrefix.CONTENT, READ).sends(Queue.EVENTS, Queue.NOTIFY);
+                .objects(BucketPrefix.CONTENT, READ).objects(BucketPrefix.MARKDOWN, WRITE)
+                .sends(Queue.EVENTS, Queue.NOTIFY);
     }
 
     /**
@@ -211,11 +212,11 @@ public final class Catalog {
                             ConfigKeys.FETCH_THROTTLE_PAUSE, ConfigKeys.FETCH_MAX_IN_FLIGHT_PER_SITE)
                     .table(Table.BATCHES, READ_WRITE).table(Table.URLS, READ_WRITE).table(Table.LINKS, READ)
                     .table(Table.SITES, READ)
-                    .objects(BucketPrefix.CONTENT, READ)
+                    .objects(BucketPrefix.CONTENT, READ).objects(BucketPrefix.MARKDOWN, READ)
                     .sends(Queue.NOTIFY, Queue.EVENTS)
                     .sampleEvents("api-get-batch.json", "api-get-batch-urls.json", "api-delete-batch.json",
                             "api-get-url.json", "api-post-urls-batchget.json", "api-get-url-content.json",
-                            "api-get-url-inlinks.json", "api-patch-url-fields.json")
+                            "api-get-url-inlinks.json", "api-patch-url-fields.json", "api-get-url-markdown.json")
                     .build(),
             FunctionSpec.named(FunctionNames.SWEEP)
                     .description("Every minute: release due frontier entries, re-send lost jobs, plan stranded"

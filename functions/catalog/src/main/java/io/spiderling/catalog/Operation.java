@@ -10,6 +10,7 @@ public enum Operation {
     GET_URL(FunctionNames.API),
     BATCH_GET_URLS(FunctionNames.API),
     URL_CONTENT(FunctionNames.API),
+    URL_MARKDOWN(FunctionNames.API),
     URL_INLINKS(FunctionNames.API),
     PATCH_URL_FIELDS(FunctionNames.API);
 

@@ -21,6 +21,7 @@ public final class Routes {
             new Route("GET", "/urls", Operation.GET_URL),
             new Route("POST", "/urls/batchGet", Operation.BATCH_GET_URLS),
             new Route("GET", "/urls/content", Operation.URL_CONTENT),
+            new Route("GET", "/urls/markdown", Operation.URL_MARKDOWN),
             new Route("GET", "/urls/inlinks", Operation.URL_INLINKS),
             new Route("PATCH", "/urls/fields", Operation.PATCH_URL_FIELDS));
 

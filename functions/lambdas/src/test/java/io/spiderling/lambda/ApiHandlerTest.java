@@ -419,6 +419,55 @@ class ApiHandlerTest {
     }
 
     @Test
+    void handleRequest_whenMarkdownAsked_expectAPresignedUrlServingItAndItsTitleAndLanguageOnTheRecord()
+            throws Exception {
+        var url = NormalizedUrl.parse("https://example.com/markdown");
+        byte[] markdown = "# Heading\n\nText with a [link](https://example.com/next).\n"
+                .getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        var copy = new io.spiderling.core.content.MarkdownCopy(io.spiderling.core.content.Hashing.sha256Hex(markdown),
+                markdown.length, "ab", Optional.of("Heading"), Optional.of("en"));
+        new io.spiderling.aws.S3BlobStore(TestStack.aws().s3(), TestStack.aws().s3Presigner(),
+                TestStack.resources().bucket()).put(copy.key(), markdown, "text/markdown; charset=utf-8",
+                java.util.Map.of());
+        Instant at = Instant.parse("2026-11-22T05:31:00Z");
+        urls.recordFetch(fetched(url).toBuilder().contentSha256(Optional.of("ab")).build());
+        urls.recordExtraction(ExtractionRecord.builder().urlHash(url.urlHash()).url(url.value())
+                .page(PageMetadata.builder().title("Heading").build()).contentSha256("ab").contentFetchedAt(at)
+                .extractedAt(at.plusSeconds(1)).build());
+        urls.recordMarkdown(url.urlHash(), copy);
+        ObjectNode event = Events.load("api-get-url-markdown.json");
+        ((ObjectNode) event.get("queryStringParameters")).put("url", url.value());
+
+        JsonNode link = ok(event);
+        var response = java.net.http.HttpClient.newHttpClient().send(java.net.http.HttpRequest.newBuilder(
+                java.net.URI.create(link.get("markdownUrl").asText())).build(),
+                java.net.http.HttpResponse.BodyHandlers.ofByteArray());
+
+        assertEquals(200, response.statusCode());
+        org.junit.jupiter.api.Assertions.assertArrayEquals(markdown, response.body());
+        assertEquals(copy.sha256(), link.get("sha256").asText());
+        assertEquals("Heading", link.get("title").asText());
+        assertEquals("en", link.get("language").asText());
+        ObjectNode record = Events.load("api-get-url.json");
+        ((ObjectNode) record.get("queryStringParameters")).put("url", url.value());
+        assertEquals(copy.key(), ok(record).at("/markdown/key").asText());
+    }
+
+    @Test
+    void handleRequest_whenTheUrlHasNoMarkdown_expect404SayingHowToAskForIt() throws Exception {
+        var url = NormalizedUrl.parse("https://example.com/no-markdown");
+        urls.recordFetch(fetched(url));
+        ObjectNode event = Events.load("api-get-url-markdown.json");
+        ((ObjectNode) event.get("queryStringParameters")).put("url", url.value());
+
+        JsonNode answer = call(event);
+
+        assertEquals(404, answer.get("statusCode").asInt());
+        String error = Events.JSON.readTree(answer.get("body").asText()).get("error").asText();
+        assertTrue(error.contains("\"markdown\": true"), error);
+    }
+
+    @Test
     void handleRequest_whenInlinksAsked_expectThePagesLinkingToTheUrl() throws Exception {
         var links = new io.spiderling.aws.DynamoDbLinkStore(TestStack.aws().dynamoDb(),
                 TestStack.resources().linksTable());

@@ -89,6 +89,7 @@ public class ApiHandler implements RequestHandler<APIGatewayV2HTTPEvent, APIGate
             case GET_URL -> url(event);
             case BATCH_GET_URLS -> batchGet(event);
             case URL_CONTENT -> content(event);
+            case URL_MARKDOWN -> markdown(event);
             case URL_INLINKS -> inlinks(event);
             case PATCH_URL_FIELDS -> patchFields(event);
             case SUBMIT_BATCH, START_UPLOAD -> throw new IllegalStateException(match.operation() + " is ingest's");
@@ -211,6 +212,25 @@ public class ApiHandler implements RequestHandler<APIGatewayV2HTTPEvent, APIGate
             case Queries.ContentLink.NotFound nf -> HttpJson.json(404, HttpJson.JSON.createObjectNode()
                     .put("error", "not fetched yet").put("url", nf.url().value()));
             case Queries.ContentLink.Invalid invalid -> HttpJson.error(400, "invalid url: " + invalid.reason());
+        };
+    }
+
+    private APIGatewayV2HTTPResponse markdown(APIGatewayV2HTTPEvent event) {
+        Optional<String> url = HttpJson.query(event, "url");
+        if (url.isEmpty()) {
+            return HttpJson.error(400, "missing query parameter \"url\"");
+        }
+        return switch (queries.markdown(url.get(), CONTENT_LINK_TTL, clock.instant())) {
+            case Queries.MarkdownLink.Link link -> HttpJson.json(200, Views.markdown(link.markdown(),
+                    HttpJson.JSON.createObjectNode().put("url", link.resolvedUrl())
+                            .put("markdownUrl", link.uri().toString()).put("method", "GET")
+                            .put("expiresAt", link.expiresAt().toString())));
+            case Queries.MarkdownLink.NoMarkdown none -> HttpJson.json(404, HttpJson.JSON.createObjectNode()
+                    .put("error", "no Markdown of its current content (ask with \"markdown\": true; a page with no"
+                            + " main content has none)").put("url", none.url().value()));
+            case Queries.MarkdownLink.NotFound nf -> HttpJson.json(404, HttpJson.JSON.createObjectNode()
+                    .put("error", "not fetched yet").put("url", nf.url().value()));
+            case Queries.MarkdownLink.Invalid invalid -> HttpJson.error(400, "invalid url: " + invalid.reason());
         };
     }
 

@@ -6,6 +6,7 @@ import io.spiderling.core.batch.BatchItem;
 import io.spiderling.core.batch.BatchStatus;
 import io.spiderling.core.batch.Waiting;
 import io.spiderling.core.content.BucketKeys;
+import io.spiderling.core.content.MarkdownCopy;
 import io.spiderling.core.politeness.PauseCause;
 import io.spiderling.core.pipeline.batch.BatchWaiting;
 import io.spiderling.core.batch.PlanProgress;
@@ -76,6 +77,9 @@ public final class Views {
         header.options().progressEvery().ifPresent(d -> node.put("progressEvery", d.toString()));
         if (header.options().capture()) {
             node.put("capture", true);
+        }
+        if (header.options().markdown()) {
+            node.put("markdown", true);
         }
         if (!header.options().notices().isEmpty()) {
             header.options().notices().forEach(n -> node.withArray("notify").add(n.wireName()));
@@ -261,9 +265,21 @@ public final class Views {
             x.canonicalUrl().ifPresent(c -> node.put("canonicalUrl", c));
             node.set("metadata", metadata(x, directives));
         });
+        record.currentMarkdown().ifPresent(m -> node.set("markdown", markdown(m, HttpJson.JSON.createObjectNode())));
         if (!record.fields().isEmpty()) {
             node.set("fields", fields(record.fields()));
         }
+        return node;
+    }
+
+    /**
+     * The Markdown of a URL's current content, added to {@code node}: {@code key}, {@code sha256}, {@code bytes}, and
+     * {@code title} and {@code language} when the page has them.
+     */
+    public static ObjectNode markdown(MarkdownCopy m, ObjectNode node) {
+        node.put("key", m.key()).put("sha256", m.sha256()).put("bytes", m.bytes());
+        m.title().ifPresent(t -> node.put("title", t));
+        m.language().ifPresent(l -> node.put("language", l));
         return node;
     }
 
