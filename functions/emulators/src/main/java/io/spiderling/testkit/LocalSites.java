@@ -113,14 +113,42 @@ public final class LocalSites implements AutoCloseable {
             LocalSite site = localSites.site(s - 1);
             for (int p = 1; p <= pagesPerSite; p++) {
                 String title = "Site " + s + ", page " + p;
-                site.page("/page/" + p, """
-                        <!DOCTYPE html>
-                        <html><head><title>%1$s</title><meta name="description" content="About %1$s."></head>
-                        <body><h1>%1$s</h1></body></html>
-                        """.formatted(title));
+                site.page("/page/" + p, demoPage(title, p, pagesPerSite));
             }
         }
         return localSites;
+    }
+
+    /**
+     * A demo page shaped as real ones are: navigation, an article (paragraphs, a list, a table, a code block and
+     * links to its neighbours) and a footer, so that what a run extracts, and the Markdown of its main content, show
+     * something.
+     */
+    private static String demoPage(String title, int page, int pages) {
+        int next = page % pages + 1;
+        return """
+                <!DOCTYPE html>
+                <html lang="en"><head><meta charset="utf-8"><title>%1$s</title>
+                <meta name="description" content="About %1$s."></head>
+                <body>
+                <header><nav><a href="/">Home</a> | <a href="/page/1">First page</a> | <a href="/about">About us</a>
+                </nav></header>
+                <main><article>
+                <h1>%1$s</h1>
+                <p>This is page %2$d of a local demo site that Spiderling fetches politely: it asks for robots.txt
+                first, keeps to the site's rate, and stores what it fetched by the hash of its bytes.</p>
+                <p>Each page links to the <a href="/page/%3$d">next page</a>, so the metadata of every page lists an
+                outlink, and the Markdown of its main content keeps the link, made absolute.</p>
+                <h2>What a fetch records</h2>
+                <ul><li>the status, the headers and the timings;</li><li>the title, the description and the
+                language;</li><li>the links of the page.</li></ul>
+                <table><thead><tr><th>Page</th><th>Next</th></tr></thead>
+                <tbody><tr><td>%2$d</td><td>%3$d</td></tr></tbody></table>
+                <pre><code class="language-shell">./spiderling fetch --demo --markdown</code></pre>
+                </article></main>
+                <footer><p>Demo footer: privacy, terms and contact links live here.</p></footer>
+                </body></html>
+                """.formatted(title, page, next);
     }
 
     public LocalSite site(int index) {

@@ -63,6 +63,11 @@ final class FetchCommand implements Callable<Integer> {
             + " stack only.")
     boolean warc;
 
+    @Option(names = "--markdown", description = "Also keep the Markdown of each HTML page's main content (no"
+            + " navigation, footers or boilerplate), written to markdown/<2 hex>/<sha256>.md beside the bodies and"
+            + " linked from results.jsonl.")
+    boolean markdown;
+
     @Option(names = "--include-noarchive", description = "With --warc: also write the pages that ask not to be"
             + " archived (X-Robots-Tag or robots meta noarchive), which are left out by default. For archives the"
             + " site's owner agreed to.")
@@ -143,6 +148,9 @@ final class FetchCommand implements Callable<Integer> {
         if (warc) {
             options.put("capture", true);
         }
+        if (markdown) {
+            options.put("markdown", true);
+        }
         if (!sitemaps.isEmpty()) {
             if (Submission.viaUpload(urls)) {
                 throw new CliException(ExitCode.USAGE, "--sitemap goes with at most " + BatchPlanner.MAX_URLS
@@ -164,6 +172,9 @@ final class FetchCommand implements Callable<Integer> {
         sitemaps.forEach(sitemap -> asked.add("sitemap " + sitemap));
         if (sitemapsFromRobots) {
             asked.add("sitemaps-from-robots");
+        }
+        if (markdown) {
+            asked.add("markdown"); // a run without it is another batch: resuming it would bring no Markdown
         }
         Optional<RunJournal.Run> run = journal.map(j -> j.begin(fingerprinted(target, asked)));
         run.filter(RunJournal.Run::resumed).ifPresent(r -> io.out().println("The last run of this input did not"
@@ -203,7 +214,11 @@ final class FetchCommand implements Callable<Integer> {
         if (withBodies) {
             io.out().printf("Bodies:  %s (%,d saved, %,d lines shared one already saved)%n",
                     folder.dir().resolve(OutputFolder.BODIES), written.bodies(), written.bodiesReused());
-            written.bodyErrors().stream().limit(5).forEach(e -> io.err().println("  body not saved: " + e));
+            if (markdown) {
+                io.out().printf("Markdown: %s (%,d saved)%n", folder.dir().resolve(OutputFolder.MARKDOWN),
+                        written.markdown());
+            }
+            written.bodyErrors().stream().limit(5).forEach(e -> io.err().println("  not saved: " + e));
         } else {
             io.out().println("Bodies:  not downloaded (--bodies to download them)");
         }

@@ -54,6 +54,11 @@ record ResultLine(String input, Optional<String> url, Optional<String> site, Str
         return text(record, "contentSha256");
     }
 
+    /** The digest of the Markdown of the URL's main content, when a batch asked for it and the page had some. */
+    Optional<String> markdownSha256() {
+        return text(record.path("markdown"), "sha256");
+    }
+
     Optional<Long> totalMs() {
         JsonNode ms = record.path("timings").path("totalMs");
         return ms.isNumber() && (state.equals("fetched") || state.equals("not-modified"))
@@ -65,6 +70,14 @@ record ResultLine(String input, Optional<String> url, Optional<String> site, Str
     }
 
     ObjectNode toJson(Optional<String> bodyPath) {
+        return toJson(bodyPath, Optional.empty());
+    }
+
+    /**
+     * @param bodyPath where the body was kept, relative to the results
+     * @param markdownPath where the Markdown was kept: {@code "markdown"} is the record's, with {@code "file"} added
+     */
+    ObjectNode toJson(Optional<String> bodyPath, Optional<String> markdownPath) {
         ObjectNode node = ApiClient.JSON.createObjectNode().put("input", input);
         url.ifPresentOrElse(u -> node.put("url", u), () -> node.putNull("url"));
         node.put("state", state);
@@ -82,6 +95,11 @@ record ResultLine(String input, Optional<String> url, Optional<String> site, Str
             }
         }
         bodyPath.ifPresent(path -> node.put("body", path));
+        if (record.path("markdown").isObject()) {
+            ObjectNode markdown = node.putObject("markdown");
+            markdownPath.ifPresent(path -> markdown.put("file", path));
+            markdown.setAll((ObjectNode) record.get("markdown"));
+        }
         error().ifPresent(e -> node.put("error", e));
         return node;
     }
