@@ -11,7 +11,8 @@ import java.util.Optional;
  * @param bytes the Markdown's size in bytes
  * @param contentSha256 the body it was rendered from: a row whose content moved on no longer has Markdown of it
  * @param title the main content's title, when the page has one
- * @param language the page's language as it declares it (a BCP 47 tag, lower case), when it does
+ * @param language the page's language as it declares it, as a BCP 47 tag in its canonical case ({@code de-CH}),
+ *     when it does
  */
 public record MarkdownCopy(String sha256, long bytes, String contentSha256, Optional<String> title,
         Optional<String> language) {

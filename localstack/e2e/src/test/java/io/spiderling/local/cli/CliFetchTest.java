@@ -47,7 +47,7 @@ class CliFetchTest {
             Path urls = Files.write(dir.resolve("urls.txt"), input);
             Path out = dir.resolve("out");
 
-            CliRun run = CliRun.of("fetch", "--out", out.toString(), "--progress", "lines", "--warc",
+            CliRun run = CliRun.of("fetch", "--out", out.toString(), "--progress", "lines", "--warc", "--markdown",
                     "--data", dir.resolve("data").toString(), urls.toString());
 
             assertEquals(0, run.code(), run.toString());
@@ -78,6 +78,19 @@ class CliFetchTest {
             assertEquals(first.get("contentSha256").asText(), sha256(Files.readAllBytes(body)));
             assertEquals(out.resolve("bodies").resolve(first.get("contentSha256").asText().substring(0, 2))
                     .resolve(first.get("contentSha256").asText()), body);
+            // --markdown: each page's main content beside the bodies, under the hash of the Markdown, linked.
+            assertTrue(run.out().contains("Markdown: " + out.resolve("markdown") + " (3 saved)"), run.toString());
+            JsonNode markdown = first.get("markdown");
+            Path markdownFile = out.resolve(markdown.get("file").asText());
+            byte[] markdownBytes = Files.readAllBytes(markdownFile);
+            assertEquals(markdown.get("sha256").asText(), sha256(markdownBytes));
+            assertEquals(out.resolve("markdown").resolve(markdown.get("sha256").asText().substring(0, 2))
+                    .resolve(markdown.get("sha256").asText() + ".md"), markdownFile);
+            String text = new String(markdownBytes, java.nio.charset.StandardCharsets.UTF_8);
+            assertTrue(text.contains("[next page](" + site.url("/page/2") + ")"), text);
+            assertTrue(text.contains("./spiderling fetch --demo --markdown"), text);
+            assertFalse(text.contains("About us") || text.contains("Demo footer"), text);
+            assertEquals("en", markdown.get("language").asText(), lines.get(0));
             JsonNode again = JSON.readTree(lines.get(3));
             assertTrue(again.get("duplicate").asBoolean(), lines.get(3));
             assertEquals(first.get("contentSha256"), again.get("contentSha256"));
