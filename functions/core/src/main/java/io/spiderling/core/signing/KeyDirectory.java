@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.Supplier;
 
 /**
  * The key directory (HTTP Message Signatures Directory draft): the public half of every key not yet expired, as a
@@ -28,11 +29,11 @@ public final class KeyDirectory {
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    private final KeyRing keys;
+    private final Supplier<KeyRing> keys;
     private final Duration validity;
 
     /** @param validity how long the response's signatures, and so a cached copy of it, stay good */
-    public KeyDirectory(KeyRing keys, Duration validity) {
+    public KeyDirectory(Supplier<KeyRing> keys, Duration validity) {
         this.keys = Objects.requireNonNull(keys, "keys");
         this.validity = Objects.requireNonNull(validity, "validity");
     }
@@ -41,7 +42,7 @@ public final class KeyDirectory {
     public String json(Instant now) {
         ObjectNode root = JSON.createObjectNode();
         ArrayNode array = root.putArray("keys");
-        for (SigningKey key : keys.published(now)) {
+        for (SigningKey key : keys.get().published(now)) {
             ObjectNode jwk = array.addObject().put("kty", "OKP").put("crv", SigningKey.CURVE).put("kid", key.keyId())
                     .put("x", key.x()).put("use", "sig");
             key.notBefore().ifPresent(t -> jwk.put("nbf", t.getEpochSecond()));
@@ -55,7 +56,7 @@ public final class KeyDirectory {
         Instant created = now.truncatedTo(ChronoUnit.SECONDS);
         List<String> inputs = new ArrayList<>();
         List<String> signatures = new ArrayList<>();
-        List<SigningKey> published = keys.published(now);
+        List<SigningKey> published = keys.get().published(now);
         for (int i = 0; i < published.size(); i++) {
             SigningKey key = published.get(i);
             SignatureParameters parameters = RequestSigner.parameters(key, created, validity, Optional.empty(), TAG,

@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.Supplier;
 
 /**
  * Signs a request as Web Bot Auth asks (ADR 21): {@code Signature-Agent} names the key directory as an sf-string, and
@@ -24,7 +25,7 @@ public final class RequestSigner {
     public static final CoveredComponent SIGNATURE_AGENT = CoveredComponent.of("signature-agent");
     public static final List<CoveredComponent> COMPONENTS = List.of(CoveredComponent.AUTHORITY, SIGNATURE_AGENT);
 
-    private final KeyRing keys;
+    private final Supplier<KeyRing> keys;
     private final String signatureAgent;
     private final Duration validity;
     private final NonceSource nonces;
@@ -33,7 +34,7 @@ public final class RequestSigner {
      * @param directory the key directory's URL, sent as the {@code Signature-Agent}
      * @param validity how long a signature is good for from its creation; never past its key's {@code exp}
      */
-    public RequestSigner(KeyRing keys, URI directory, Duration validity, NonceSource nonces) {
+    public RequestSigner(Supplier<KeyRing> keys, URI directory, Duration validity, NonceSource nonces) {
         this.keys = Objects.requireNonNull(keys, "keys");
         if (!directory.isAbsolute() || !(directory.getScheme().equals("https") || directory.getScheme().equals("http"))) {
             throw new IllegalArgumentException("the Signature-Agent must be an http(s) URL: " + directory);
@@ -51,7 +52,7 @@ public final class RequestSigner {
      * empty when no key of the ring is valid then, in which case the request goes unsigned.
      */
     public Optional<SignatureHeaders> sign(String authority, Instant now) {
-        Optional<SigningKey> key = keys.signingKey(now);
+        Optional<SigningKey> key = keys.get().signingKey(now);
         if (key.isEmpty()) {
             return Optional.empty();
         }

@@ -22,7 +22,7 @@ class RequestSignerTest {
     private static final SigningKey KEY = Rfc9421Keys.rfc9421(Optional.empty(), Optional.of(
             Instant.ofEpochSecond(1_700_000_100)));
 
-    private final RequestSigner signer = new RequestSigner(KeyRing.of(List.of(KEY)), DIRECTORY,
+    private final RequestSigner signer = new RequestSigner(() -> KeyRing.of(List.of(KEY)), DIRECTORY,
             Duration.ofMinutes(5), () -> NONCE.clone());
 
     @Test
@@ -70,7 +70,7 @@ class RequestSignerTest {
 
     @Test
     void response_whenDirectory_expectsPublicKeysAndOneSignaturePerKey() {
-        KeyDirectory directory = new KeyDirectory(KeyRing.of(List.of(KEY,
+        KeyDirectory directory = new KeyDirectory(() -> KeyRing.of(List.of(KEY,
                 Rfc9421Keys.rfc8037(Optional.empty(), Optional.empty()))), Duration.ofHours(1));
 
         KeyDirectory.Response response = directory.response("bot.example", Instant.ofEpochSecond(1_700_000_000));
