@@ -399,6 +399,8 @@ public final class Pipeline implements AutoCloseable {
         Optional<String> secret = config.get(ConfigKeys.SIGNING_KEYS_SECRET);
         Duration cache = config.get(ConfigKeys.SIGNING_KEYS_CACHE);
         Duration validity = config.get(ConfigKeys.SIGNING_VALIDITY);
+        // The catalog entry's secret brings the Secrets Manager endpoint with it; read it off as on.
+        config.get(ConfigKeys.AWS_ENDPOINT_SECRETSMANAGER);
         if (!enabled) {
             return Optional.empty();
         }
