@@ -22,13 +22,14 @@ import software.amazon.awscdk.services.apigatewayv2.IAccessLogSettings;
 import software.amazon.awscdk.services.apigatewayv2.IHttpRouteAuthorizer;
 import software.amazon.awscdk.services.apigatewayv2.LogGroupLogDestination;
 import software.amazon.awscdk.services.apigatewayv2.PayloadFormatVersion;
+import software.amazon.awscdk.services.apigatewayv2.HttpNoneAuthorizer;
 import software.amazon.awscdk.services.apigatewayv2.ThrottleSettings;
 import software.amazon.awscdk.services.logs.LogGroup;
 import software.constructs.Construct;
 
 /**
  * The HTTP API: one route per entry of {@link Routes#ALL}, each a Lambda proxy integration (payload 2.0) of the
- * function the route names, all behind one authorizer, so no route is ever served anonymously. The default stage
+ * function the route names, all behind one authorizer but the public key directory of Web Bot Auth (ADR 21). The default stage
  * throttles and writes JSON access logs.
  */
 public final class HttpApiConstruct extends Construct {
@@ -76,7 +77,8 @@ public final class HttpApiConstruct extends Construct {
                     .path(route.path())
                     .methods(List.of(HttpMethod.valueOf(route.method())))
                     .integration(integration)
-                    .authorizer(authorizer)
+                    // The key directory is read by any site checking a signature (ADR 21).
+                    .authorizer(route.operation().isPublic() ? new HttpNoneAuthorizer() : authorizer)
                     .build());
         }
     }

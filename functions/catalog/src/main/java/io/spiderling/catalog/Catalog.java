@@ -63,6 +63,9 @@ public final class Catalog {
             ConfigKeys.FETCH_MAX_REDIRECTS, ConfigKeys.FETCH_ROBOTS_AGENT, ConfigKeys.FETCH_ALLOW_LOOPBACK,
             ConfigKeys.FETCH_OPT_OUT_FILE, ConfigKeys.FETCH_RATE_OVERRIDES_FILE, ConfigKeys.FETCH_ROBOTS_RETRY_BASE,
             ConfigKeys.FETCH_THROTTLE_PAUSE, ConfigKeys.FETCH_RETRY_BASE, ConfigKeys.CAPTURE_ENABLED};
+    /** Web Bot Auth (ADR 21): the fetcher signs with the keys, the API serves their directory. */
+    private static final ConfigKey<?>[] SIGNING = {ConfigKeys.SIGNING_ENABLED, ConfigKeys.SIGNING_AGENT,
+            ConfigKeys.SIGNING_KEYS_FILE, ConfigKeys.SIGNING_KEYS_CACHE, ConfigKeys.SIGNING_VALIDITY};
     private static final ConfigKey<?>[] SITEMAPS = {ConfigKeys.SITEMAPS_MAX_BYTES,
             ConfigKeys.SITEMAPS_MAX_URLS_PER_SITEMAP, ConfigKeys.SITEMAPS_MAX_INDEX_DEPTH,
             ConfigKeys.SITEMAPS_MAX_PER_INDEX, ConfigKeys.SITEMAPS_MAX_PER_BATCH, ConfigKeys.SITEMAPS_MAX_URLS_PER_BATCH};
@@ -113,9 +116,15 @@ public final class Catalog {
      * reading of a sitemap it fetched, whose list it cuts into planned/ for the plan queue (ADR 19).
      */
     private static FunctionSpec.Builder fetchPage(FunctionSpec.Builder b) {
-        return planning(extract(b)).settings(FETCH).settings(SITEMAPS).objects(BucketPrefix.CONTENT, READ_WRITE)
+        return planning(extract(b)).settings(FETCH).settings(SITEMAPS).uses(Catalog::signing)
+                .objects(BucketPrefix.CONTENT, READ_WRITE)
                 .objects(BucketPrefix.CAPTURE, WRITE).objects(BucketPrefix.PLANNED, WRITE)
                 .sends(Queue.WAKE, Queue.PLAN);
+    }
+
+    /** Web Bot Auth: the signing keys, from a file locally or the secret on AWS. */
+    private static FunctionSpec.Builder signing(FunctionSpec.Builder b) {
+        return b.settings(SIGNING).reads(Secret.SIGNING_KEYS);
     }
 
     /** Frontier releases: a site's due entries into the fetch queue. */
@@ -214,9 +223,12 @@ public final class Catalog {
                     .table(Table.SITES, READ)
                     .objects(BucketPrefix.CONTENT, READ).objects(BucketPrefix.MARKDOWN, READ)
                     .sends(Queue.NOTIFY, Queue.EVENTS)
+                    // The key directory, signed with the keys it lists.
+                    .uses(Catalog::signing)
                     .sampleEvents("api-get-batch.json", "api-get-batch-urls.json", "api-delete-batch.json",
                             "api-get-url.json", "api-post-urls-batchget.json", "api-get-url-content.json",
-                            "api-get-url-inlinks.json", "api-patch-url-fields.json", "api-get-url-markdown.json")
+                            "api-get-url-inlinks.json", "api-patch-url-fields.json", "api-get-url-markdown.json",
+                            "api-get-key-directory.json")
                     .build(),
             FunctionSpec.named(FunctionNames.SWEEP)
                     .description("Every minute: release due frontier entries, re-send lost jobs, plan stranded"

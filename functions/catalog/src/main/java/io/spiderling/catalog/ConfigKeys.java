@@ -93,6 +93,16 @@ public final class ConfigKeys {
     // Wire captures, for WARC.
     public static final ConfigKey<Boolean> CAPTURE_ENABLED = ConfigKey.bool("spiderling.capture.enabled");
 
+    // Web Bot Auth (ADR 21): every request signed, and the key directory the signatures point to.
+    public static final ConfigKey<Boolean> SIGNING_ENABLED = ConfigKey.bool("spiderling.signing.enabled");
+    public static final ConfigKey<Optional<URI>> SIGNING_AGENT = ConfigKey.optionalUri("spiderling.signing.agent");
+    public static final ConfigKey<Optional<String>> SIGNING_KEYS_FILE =
+            ConfigKey.optional("spiderling.signing.keys-file");
+    public static final ConfigKey<Optional<String>> SIGNING_KEYS_SECRET =
+            ConfigKey.optional("spiderling.signing.keys-secret");
+    public static final ConfigKey<Duration> SIGNING_KEYS_CACHE = ConfigKey.duration("spiderling.signing.keys-cache");
+    public static final ConfigKey<Duration> SIGNING_VALIDITY = ConfigKey.duration("spiderling.signing.validity");
+
     // The frontier.
     public static final ConfigKey<Integer> FRONTIER_DEPTH_CAP = ConfigKey.integer("spiderling.frontier.depth-cap");
     public static final ConfigKey<Duration> FRONTIER_SPACING = ConfigKey.duration("spiderling.frontier.spacing");

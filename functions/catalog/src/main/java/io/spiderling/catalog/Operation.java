@@ -12,12 +12,22 @@ public enum Operation {
     URL_CONTENT(FunctionNames.API),
     URL_MARKDOWN(FunctionNames.API),
     URL_INLINKS(FunctionNames.API),
-    PATCH_URL_FIELDS(FunctionNames.API);
+    PATCH_URL_FIELDS(FunctionNames.API),
+    /** The Web Bot Auth key directory (ADR 21): public, without authentication. */
+    KEY_DIRECTORY(FunctionNames.API);
 
     private final String function;
 
     Operation(String function) {
         this.function = function;
+    }
+
+    /**
+     * Whether anyone may call it, with no credentials: only the key directory, which sites must be able to read. API
+     * Gateway serves it without the authorizer, and the handler before its own authentication.
+     */
+    public boolean isPublic() {
+        return this == KEY_DIRECTORY;
     }
 
     /** The catalog name of the function that serves it. */

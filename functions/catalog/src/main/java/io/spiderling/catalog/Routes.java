@@ -23,7 +23,8 @@ public final class Routes {
             new Route("GET", "/urls/content", Operation.URL_CONTENT),
             new Route("GET", "/urls/markdown", Operation.URL_MARKDOWN),
             new Route("GET", "/urls/inlinks", Operation.URL_INLINKS),
-            new Route("PATCH", "/urls/fields", Operation.PATCH_URL_FIELDS));
+            new Route("PATCH", "/urls/fields", Operation.PATCH_URL_FIELDS),
+            new Route("GET", "/.well-known/http-message-signatures-directory", Operation.KEY_DIRECTORY));
 
     /** A request matched to its route, with the path's parameters. */
     public record Match(Route route, Map<String, String> parameters) {

@@ -11,7 +11,14 @@ public enum Secret {
      * checks callers, so only the webhook secrets are used; functions re-read it after
      * {@link ConfigKeys#AUTH_CLIENTS_CACHE}, so a rotation needs no redeploy.
      */
-    CLIENTS("clients", ConfigKeys.AUTH_CLIENTS_SECRET, "# one <client-id> <token> <webhook-secret> per line\n");
+    CLIENTS("clients", ConfigKeys.AUTH_CLIENTS_SECRET, "# one <client-id> <token> <webhook-secret> per line\n"),
+
+    /**
+     * The Web Bot Auth signing keys (ADR 21): a JWKS of private Ed25519 keys with their {@code nbf} and {@code exp}.
+     * Read only while {@link ConfigKeys#SIGNING_ENABLED} is on, and again after {@link ConfigKeys#SIGNING_KEYS_CACHE},
+     * so a key added for rotation is picked up without a redeploy. The empty set it starts with signs nothing.
+     */
+    SIGNING_KEYS("signing-keys", ConfigKeys.SIGNING_KEYS_SECRET, "{\"keys\":[]}\n");
 
     private final String suffix;
     private final ConfigKey<?> configKey;

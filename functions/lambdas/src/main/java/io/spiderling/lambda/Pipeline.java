@@ -13,6 +13,10 @@ import io.spiderling.aws.DynamoDbRobotsStore;
 import io.spiderling.aws.DynamoDbUrlStore;
 import io.spiderling.aws.S3BlobStore;
 import io.spiderling.aws.SecretsManagerText;
+import io.spiderling.core.signing.KeyDirectory;
+import io.spiderling.core.signing.NonceSource;
+import io.spiderling.core.signing.RefreshingKeyRing;
+import io.spiderling.core.signing.RequestSigner;
 import io.spiderling.aws.SqsEventSink;
 import io.spiderling.aws.SqsFetchQueue;
 import io.spiderling.aws.SqsNotifyQueue;
@@ -93,6 +97,7 @@ import java.io.UncheckedIOException;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -173,6 +178,7 @@ public final class Pipeline implements AutoCloseable {
     private final Lazy<Supplier<Clients>> clients = lazy(this::buildClients);
     private final Lazy<ApiAuth> apiAuth = lazy(this::buildApiAuth);
     private final Lazy<VertxPageFetcher> fetcher = lazy(this::buildFetcher);
+    private final Lazy<Optional<Signing>> signing = lazy(this::buildSigning);
     private final Lazy<VertxWebhookSender> webhooks = lazy(() -> closing(new VertxWebhookSender(vertx())));
     private final Lazy<Ingest> ingest = lazy(() -> Ingest.builder().normalizer(normalizer()).batches(batches())
             .blobs(blobs()).clock(clock()).uploadUrlTtl(config().get(ConfigKeys.UPLOADS_URL_TTL))
@@ -374,6 +380,50 @@ public final class Pipeline implements AutoCloseable {
         return apiAuth.get();
     }
 
+    /** The Web Bot Auth key directory; empty while signing is off (ADR 21). */
+    public Optional<KeyDirectory> keyDirectory() {
+        return signing.get().map(Signing::directory);
+    }
+
+    /** The request signer and the directory of its keys, which share one key set. */
+    private record Signing(RequestSigner signer, KeyDirectory directory) {}
+
+    /**
+     * Reads every signing key, on or off, so that a function reads the same keys whatever the deployment chose; the
+     * keys themselves are read (and checked: a bad key set fails the cold start) only when signing is on.
+     */
+    private Optional<Signing> buildSigning() {
+        boolean enabled = config.get(ConfigKeys.SIGNING_ENABLED);
+        Optional<URI> agent = config.get(ConfigKeys.SIGNING_AGENT);
+        Optional<String> file = config.get(ConfigKeys.SIGNING_KEYS_FILE);
+        Optional<String> secret = config.get(ConfigKeys.SIGNING_KEYS_SECRET);
+        Duration cache = config.get(ConfigKeys.SIGNING_KEYS_CACHE);
+        Duration validity = config.get(ConfigKeys.SIGNING_VALIDITY);
+        // The catalog entry's secret brings the Secrets Manager endpoint with it; read it off as on.
+        config.get(ConfigKeys.AWS_ENDPOINT_SECRETSMANAGER);
+        if (!enabled) {
+            return Optional.empty();
+        }
+        if (agent.isEmpty() || file.isPresent() == secret.isPresent()) {
+            throw new IllegalArgumentException(ConfigKeys.SIGNING_ENABLED.name() + " needs "
+                    + ConfigKeys.SIGNING_AGENT.name() + ", and one of " + ConfigKeys.SIGNING_KEYS_FILE.name() + " and "
+                    + ConfigKeys.SIGNING_KEYS_SECRET.name());
+        }
+        Supplier<String> text = secret.isPresent()
+                ? new SecretsManagerText(aws().secretsManager(), secret.get())
+                : () -> read(ConfigKeys.SIGNING_KEYS_FILE, Path.of(file.get()));
+        RefreshingKeyRing keys = new RefreshingKeyRing(text, cache, clock);
+        keys.get();
+        SecureRandom random = new SecureRandom();
+        NonceSource nonces = () -> {
+            byte[] nonce = new byte[NonceSource.RECOMMENDED_BYTES];
+            random.nextBytes(nonce);
+            return nonce;
+        };
+        return Optional.of(new Signing(new RequestSigner(keys, agent.get(), validity, nonces),
+                new KeyDirectory(keys, validity)));
+    }
+
     /** The operators' kill switch. */
     public DynamoDbFetchSwitch fetchSwitch() {
         return fetchSwitch.get();
@@ -545,6 +595,7 @@ public final class Pipeline implements AutoCloseable {
                 .totalTimeout(config.get(ConfigKeys.FETCH_TOTAL_TIMEOUT))
                 .maxBodyBytes(config.get(ConfigKeys.FETCH_MAX_BODY_BYTES))
                 .allowLoopback(config.get(ConfigKeys.FETCH_ALLOW_LOOPBACK))
+                .signer(signing.get().map(Signing::signer))
                 // An invocation may fetch a site's groups side by side, and the local stack shares one fetcher.
                 .connectionsPerHost(limiterSettings().admission().maxInFlightCap()).build(), CheckedAddress::resolve,
                 clock));

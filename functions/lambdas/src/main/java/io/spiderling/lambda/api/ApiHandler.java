@@ -14,6 +14,7 @@ import io.spiderling.core.pipeline.batch.BatchWaiting;
 import io.spiderling.core.pipeline.batch.CancelBatch;
 import io.spiderling.core.pipeline.query.Queries;
 import io.spiderling.core.pipeline.query.UpdateFields;
+import io.spiderling.core.signing.KeyDirectory;
 import io.spiderling.lambda.Pipeline;
 import io.spiderling.lambda.internal.HttpJson;
 import io.spiderling.lambda.internal.LogContext;
@@ -56,6 +57,7 @@ public class ApiHandler implements RequestHandler<APIGatewayV2HTTPEvent, APIGate
     private final UpdateFields fields;
     private final ApiAuth auth;
     private final Clock clock;
+    private final Optional<KeyDirectory> directory;
 
     @Inject
     public ApiHandler(Pipeline pipeline) {
@@ -65,11 +67,16 @@ public class ApiHandler implements RequestHandler<APIGatewayV2HTTPEvent, APIGate
         this.fields = pipeline.updateFields();
         this.auth = pipeline.apiAuth();
         this.clock = pipeline.clock();
+        this.directory = pipeline.keyDirectory();
     }
 
     @Override
     public APIGatewayV2HTTPResponse handleRequest(APIGatewayV2HTTPEvent event, Context context) {
         try (LogContext.Scope log = LogContext.invocation(FunctionNames.API, context)) {
+            if (Routes.match(HttpJson.method(event), HttpJson.path(event))
+                    .filter(match -> match.operation().isPublic()).isPresent()) {
+                return keyDirectory(event);
+            }
             return switch (auth.authenticate(event)) {
                 case ApiAuth.Outcome.Refused refused -> ApiAuth.unauthorized(refused);
                 case ApiAuth.Outcome.Client client -> route(event, client.id());
@@ -92,8 +99,24 @@ public class ApiHandler implements RequestHandler<APIGatewayV2HTTPEvent, APIGate
             case URL_MARKDOWN -> markdown(event);
             case URL_INLINKS -> inlinks(event);
             case PATCH_URL_FIELDS -> patchFields(event);
+            case KEY_DIRECTORY -> keyDirectory(event);
             case SUBMIT_BATCH, START_UPLOAD -> throw new IllegalStateException(match.operation() + " is ingest's");
         }).orElseGet(() -> HttpJson.error(404, "no route for " + method + " " + path));
+    }
+
+    /**
+     * The Web Bot Auth key directory, with its media type, signed for the authority it was asked at (the Host the
+     * caller used, which is what a site's client signs against): a 404 while signing is off.
+     */
+    private APIGatewayV2HTTPResponse keyDirectory(APIGatewayV2HTTPEvent event) {
+        if (directory.isEmpty()) {
+            return HttpJson.error(404, "request signing is off in this deployment");
+        }
+        String host = HttpJson.header(event, "host").orElseGet(() -> event.getRequestContext().getDomainName());
+        KeyDirectory.Response response = directory.get().response(host.toLowerCase(java.util.Locale.ROOT),
+                clock.instant());
+        return APIGatewayV2HTTPResponse.builder().withStatusCode(200).withHeaders(response.headers())
+                .withBody(response.body()).build();
     }
 
     private APIGatewayV2HTTPResponse batchStatus(String id, String client) {
