@@ -598,10 +598,17 @@ public final class FetchPage {
 
         /** Ends the job's item with the stored copy as its answer, which gets Markdown if the batch asked for it. */
         private Outcome answeredByCopy(FetchJob job, Reason reason, String detail, FetchRecord copy) {
-            if (wantsMarkdown(job.batchId())) {
+            if (!rowHasMarkdown(copy) && wantsMarkdown(job.batchId())) {
                 listener.markdownWanted(copy);
             }
             return end(job, reason, detail, Optional.empty());
+        }
+
+        /** Whether the URL's row, as this invocation read it, has the Markdown of the record's body already. */
+        private boolean rowHasMarkdown(FetchRecord record) {
+            return record.contentSha256().isPresent() && rows.getOrDefault(record.urlHash(), Optional.empty())
+                    .flatMap(UrlStore.UrlRecord::currentMarkdown)
+                    .filter(m -> m.contentSha256().equals(record.contentSha256().get())).isPresent();
         }
 
         private boolean wantsMarkdown(String batchId) {
@@ -837,6 +844,8 @@ public final class FetchPage {
             Instant at = record.map(FetchRecord::fetchedAt).orElse(clock.instant());
             String itemDetail = detail == null && job.origin().isPresent() ? "via " + job.url().value() : detail;
             List<String> batchIds = endings.end(job, reason, itemDetail, at, checkLater);
+            record.filter(r -> rowHasMarkdown(r)).ifPresent(r -> markdownAsked.add(r.urlHash()
+                    + r.contentSha256().orElseThrow()));
             // What this invocation's other lanes read of the URL from now on, for the freshness of redirect targets.
             record.ifPresent(r -> rows.put(r.urlHash(), Optional.of(new UrlStore.UrlRecord(r.urlHash(),
                     Optional.of(r), Optional.empty()))));

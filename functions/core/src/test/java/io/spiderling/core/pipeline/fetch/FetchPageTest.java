@@ -1510,4 +1510,23 @@ class FetchPageTest {
         assertEquals(asked, site.urls().size(), "the site is not asked again");
         assertEquals(List.of(URL.value() + " fetched"), markdownWanted);
     }
+
+    @Test
+    void process_whenTheRowHasTheMarkdownOfTheCopyAlready_asksForNone() {
+        site.answer(URL.value(), ok(URL.value(), "<title>Page</title>"));
+        fetchPage().process(send(URL));
+        FetchRecord copy = urls.find(URL.urlHash()).orElseThrow().fetch().orElseThrow();
+        urls.recordExtraction(io.spiderling.core.extract.ExtractionRecord.builder().urlHash(URL.urlHash())
+                .url(URL.value()).page(io.spiderling.core.extract.PageMetadata.builder().title("Page").build())
+                .contentSha256(copy.contentSha256().orElseThrow()).contentFetchedAt(copy.fetchedAt())
+                .extractedAt(copy.fetchedAt()).build());
+        urls.recordMarkdown(URL.urlHash(), new io.spiderling.core.content.MarkdownCopy("d".repeat(64), 10,
+                copy.contentSha256().orElseThrow(), Optional.empty(), Optional.empty()));
+        clock.advance(Duration.ofMinutes(5));
+        markdownBatch("m1", true);
+
+        fetchPage().process(sendFor("m1"));
+
+        assertEquals(List.of(), markdownWanted, "the row read at the start shows it");
+    }
 }
