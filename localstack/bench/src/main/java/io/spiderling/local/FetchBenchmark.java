@@ -50,6 +50,8 @@ import java.util.Optional;
  * median ratios. Metering reads each transaction's items on the side, which adds DynamoDB Local work;
  * {@code --no-cost} measures the makespan without it. {@code --capture} turns on wire captures for WARC
  * ({@code spiderling.capture.enabled}), so the cost figures include their S3 PUTs and the larger URL rows.
+ * {@code --markdown} asks both batches for the Markdown of each page's main content ({@code "markdown": true}), so
+ * they include its rendering, its S3 PUT and its row write.
  */
 public final class FetchBenchmark {
 
@@ -64,9 +66,10 @@ public final class FetchBenchmark {
     /**
      * @param cost whether to meter what AWS would bill (it reads transactions' items on the side; see cost)
      * @param capture whether the fetch stage stores wire captures (docs/warc.md)
+     * @param markdown whether the batches ask for the Markdown of each page's main content
      */
     record Settings(int urls, int sites, int qps, int concurrency, int runs, long ttfbMs, double mbps, long seed,
-            boolean cost, boolean capture, double scaleModel) {}
+            boolean cost, boolean capture, boolean markdown, double scaleModel) {}
 
     /** One phase: its batch's final status, makespan, bound and usage, and what the sites saw. */
     record Phase(String name, JsonNode status, double makespan, double bound, Usage usage,
@@ -168,12 +171,18 @@ public final class FetchBenchmark {
             try (LocalSpiderling local = LocalSpiderling.start(aws, resources, options)) {
                 ObjectNode first = JSON.createObjectNode();
                 first.set("urls", list);
+                if (s.markdown()) {
+                    first.put("markdown", true);
+                }
                 KeyLoadReport.Sites siteLoad = new KeyLoadReport.Sites(busiest, s.qps());
                 Phase fetch = print(s, phase(local, metering, model, "first fetch", first, bound, siteLoad,
                         sites, interval));
                 ObjectNode again = JSON.createObjectNode();
                 again.set("urls", list);
                 again.put("recrawlAfter", "PT0S");
+                if (s.markdown()) {
+                    again.put("markdown", true);
+                }
                 Phase recrawl = print(s, phase(local, metering, model, "recrawl", again, bound, siteLoad,
                         sites, interval));
                 return new Phase[] {fetch, recrawl};
@@ -291,6 +300,7 @@ public final class FetchBenchmark {
         long seed = 20261124L;
         boolean cost = true;
         boolean capture = false;
+        boolean markdown = false;
         double scaleModel = 0;
         for (int i = 0; i < argv.length; i++) {
             switch (argv[i]) {
@@ -304,20 +314,23 @@ public final class FetchBenchmark {
                 case "--seed" -> seed = Long.parseLong(argv[++i]);
                 case "--no-cost" -> cost = false;
                 case "--capture" -> capture = true;
+                case "--markdown" -> markdown = true;
                 case "--scale-model" -> scaleModel = Double.parseDouble(argv[++i]);
                 default -> {
                     System.err.println("Usage: ./spiderling bench-fetch [--urls N] [--sites M] [--qps Q]"
                             + " [--concurrency C] [--runs R] [--ttfb-ms MS] [--mbps MB_PER_S] [--seed S] [--no-cost]"
-                            + " [--capture] [--scale-model N]\n"
+                            + " [--capture] [--markdown] [--scale-model N]\n"
                             + "  --mbps is the sites' transfer rate in megabytes (10^6 bytes) a second; default 10;"
                             + " --ttfb-ms 200\n  --no-cost: makespan only, without the meter's consumed-capacity"
                             + " requests and side reads of transactions' items\n  --capture: store wire captures for WARC"
-                            + " (spiderling.capture.enabled), so the cost includes them\n  --scale-model N: DynamoDB's"
+                            + " (spiderling.capture.enabled), so the cost includes them\n  --markdown: ask for the"
+                            + " Markdown of each page's main content, so the cost includes it\n  --scale-model N: DynamoDB's"
                             + " throughput limits divided by N (ScaleModel), throttles per key printed per phase");
                     System.exit(2);
                 }
             }
         }
-        return new Settings(urls, sites, qps, concurrency, runs, ttfbMs, mbps, seed, cost, capture, scaleModel);
+        return new Settings(urls, sites, qps, concurrency, runs, ttfbMs, mbps, seed, cost, capture, markdown,
+                scaleModel);
     }
 }
