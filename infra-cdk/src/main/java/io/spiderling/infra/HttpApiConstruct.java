@@ -73,13 +73,19 @@ public final class HttpApiConstruct extends Construct {
                                     props.functions().function(name).target())
                             .payloadFormatVersion(PayloadFormatVersion.VERSION_2_0)
                             .build());
-            api.addRoutes(AddRoutesOptions.builder()
+            var added = api.addRoutes(AddRoutesOptions.builder()
                     .path(route.path())
                     .methods(List.of(HttpMethod.valueOf(route.method())))
                     .integration(integration)
                     // The key directory is read by any site checking a signature (ADR 21).
                     .authorizer(route.operation().isPublic() ? new HttpNoneAuthorizer() : authorizer)
                     .build());
+            if (route.operation().isPublic()) {
+                added.forEach(r -> Nag.accept(r, "AwsSolutions-APIG4", "The Web Bot Auth key directory (ADR 21)"
+                        + " is fetched without credentials by any site that checks a signed request, as the"
+                        + " directory draft requires; it serves only public keys, and the stage's throttling"
+                        + " applies."));
+            }
         }
     }
 

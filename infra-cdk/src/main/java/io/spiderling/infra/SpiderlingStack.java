@@ -96,7 +96,8 @@ public final class SpiderlingStack extends Stack {
                 .frontierLagAlarm(props.frontierLagAlarm())
                 .build());
 
-        output("ApiUrl", api.url(), "The HTTP API; every route needs the authorizer's credentials");
+        output("ApiUrl", api.url(), "The HTTP API; every route needs the authorizer's credentials but the"
+                + " Web Bot Auth key directory, which any site may read");
         queues.queue(Queue.INGEST).ifPresent(q -> output("IngestQueueUrl", q.getQueueUrl(),
                 "Send URLs here (aws sqs send-message); batches belong to the client sqs"));
         output("BucketName", storage.bucket().getBucketName(), "Manifests, uploads and fetched bodies");

@@ -74,13 +74,24 @@ public final class Storage extends Construct {
                     .description("Spiderling " + secret.suffix() + ": replace with aws secretsmanager"
                             + " put-secret-value (see infra-cdk/README.md)")
                     // A placeholder, not a credential: it is in the template on purpose, so a fresh deployment
-                    // starts with a parseable, empty clients file.
+                    // starts with a parseable, empty file (no clients; no keys).
                     .secretStringValue(SecretValue.unsafePlainText(secret.initialText()))
                     .build());
-            Nag.accept(secrets.get(secret), "AwsSolutions-SMG4", "The clients file holds each client's token and"
-                    + " webhook secret, which the clients must hold too, so no rotation function can change them"
-                    + " alone; operators replace the file with put-secret-value and the functions re-read it.");
+            Nag.accept(secrets.get(secret), "AwsSolutions-SMG4", whyNoRotationFunction(secret));
         }
+    }
+
+    /** Why each secret has no Secrets Manager rotation function: cdk-nag's SMG4, accepted with its own reason. */
+    static String whyNoRotationFunction(Secret secret) {
+        return switch (secret) {
+            case CLIENTS -> "The clients file holds each client's token and webhook secret, which the clients must"
+                    + " hold too, so no rotation function can change them alone; operators replace the file with"
+                    + " put-secret-value and the functions re-read it.";
+            case SIGNING_KEYS -> "The signing keys rotate by overlap (ADR 21): the next key is added with a future"
+                    + " nbf, so sites see it in the public directory before it signs, and the old one retired with"
+                    + " exp. A rotation function replacing the key at once would make sites reject the signatures;"
+                    + " operators add keys with put-secret-value and the functions re-read it.";
+        };
     }
 
     public ITable table(Table table) {

@@ -1,6 +1,7 @@
 package io.spiderling.infra;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.spiderling.catalog.Route;
@@ -35,16 +36,33 @@ class HttpApiTest {
     }
 
     @Test
-    void routes_whenIamChosen_everyRouteNeedsSigV4() {
+    void routes_whenIamChosen_everyRouteButTheKeyDirectoryNeedsSigV4() {
         Synthesized jvm = Synth.jvmIam();
         for (Map<String, Object> route : jvm.resources("AWS::ApiGatewayV2::Route").values()) {
-            assertEquals("AWS_IAM", Synthesized.properties(route).get("AuthorizationType"));
+            Map<String, Object> properties = Synthesized.properties(route);
+            assertEquals(isPublic(properties) ? "NONE" : "AWS_IAM", properties.get("AuthorizationType"),
+                    String.valueOf(properties.get("RouteKey")));
         }
         assertEquals(0, jvm.resources("AWS::ApiGatewayV2::Authorizer").size());
     }
 
     @Test
-    void routes_whenJwtChosen_everyRouteUsesTheOneJwtAuthorizer() {
+    void routes_whenDeployed_onlyTheKeyDirectoryIsPublic() {
+        for (Synthesized deployment : List.of(Synth.jvmIam(), Synth.jvmJwt())) {
+            List<Object> open = deployment.resources("AWS::ApiGatewayV2::Route").values().stream()
+                    .map(Synthesized::properties).filter(p -> "NONE".equals(p.get("AuthorizationType")))
+                    .map(p -> p.get("RouteKey")).toList();
+            assertEquals(List.of("GET /.well-known/http-message-signatures-directory"), open);
+        }
+    }
+
+    private static boolean isPublic(Map<String, Object> route) {
+        return Routes.ALL.stream().filter(r -> r.routeKey().equals(route.get("RouteKey"))).findFirst().orElseThrow()
+                .operation().isPublic();
+    }
+
+    @Test
+    void routes_whenJwtChosen_everyRouteButTheKeyDirectoryUsesTheOneJwtAuthorizer() {
         Synthesized jwt = Synth.jvmJwt();
         var authorizers = jwt.resources("AWS::ApiGatewayV2::Authorizer");
         assertEquals(1, authorizers.size());
@@ -55,6 +73,11 @@ class HttpApiTest {
                 properties.get("JwtConfiguration"));
         assertEquals(List.of("$request.header.Authorization"), properties.get("IdentitySource"));
         for (Map<String, Object> route : jwt.resources("AWS::ApiGatewayV2::Route").values()) {
+            if (isPublic(Synthesized.properties(route))) {
+                assertEquals("NONE", Synthesized.properties(route).get("AuthorizationType"));
+                assertFalse(Synthesized.properties(route).containsKey("AuthorizerId"));
+                continue;
+            }
             assertEquals("JWT", Synthesized.properties(route).get("AuthorizationType"));
             assertEquals(authorizer, Synthesized.ref(Synthesized.properties(route).get("AuthorizerId")));
         }

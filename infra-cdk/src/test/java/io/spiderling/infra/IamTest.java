@@ -99,9 +99,7 @@ class IamTest {
                 expected.add(bucket); // listing, which S3 grants on the bucket itself
             }
         });
-        if (!spec.secrets().isEmpty()) {
-            expected.addAll(deployment.resources("AWS::SecretsManager::Secret").keySet());
-        }
+        spec.secrets().forEach(secret -> expected.add(deployment.secretId(secret)));
         switch (spec.source()) {
             case EventSource.QueueSource source -> expected.add(deployment.queueId(source.queue()));
             case EventSource.ObjectCreated source -> expected.add(deployment.objectEventFailuresId());

@@ -98,15 +98,36 @@ class StorageTest {
     }
 
     @Test
-    void secret_whenDeployed_startsAsAnEmptyClientsFile() {
+    void secrets_whenDeployed_startAsAnEmptyClientsFileAndAnEmptyKeySet() {
         Synthesized jvm = Synth.jvmIam();
         var secrets = jvm.resources("AWS::SecretsManager::Secret");
-        assertEquals(1, secrets.size());
-        Map<String, Object> properties = Synthesized.properties(secrets.values().iterator().next());
-        assertEquals("spiderling/clients", properties.get("Name"));
-        String placeholder = (String) properties.get("SecretString");
+        assertEquals(2, secrets.size());
+        Map<String, Map<String, Object>> byName = new java.util.TreeMap<>();
+        secrets.values().forEach(r -> byName.put((String) Synthesized.properties(r).get("Name"),
+                Synthesized.properties(r)));
+        assertEquals(java.util.Set.of("spiderling/clients", "spiderling/signing-keys"), byName.keySet());
+        String placeholder = (String) byName.get("spiderling/clients").get("SecretString");
         assertEquals(io.spiderling.catalog.Secret.CLIENTS.initialText(), placeholder);
         assertTrue(placeholder.lines().allMatch(line -> line.startsWith("#")), "only comments, so no clients");
+        assertEquals("{\"keys\":[]}\n", byName.get("spiderling/signing-keys").get("SecretString"),
+                "no key: signing stays impossible until a key set is put in");
+    }
+
+    @Test
+    void secrets_whenNoRotationFunction_eachSaysWhyForItsOwnContent() {
+        Synthesized jvm = Synth.jvmIam();
+        Map<String, String> reasons = new java.util.TreeMap<>();
+        jvm.resources("AWS::SecretsManager::Secret").values().forEach(r -> {
+            @SuppressWarnings("unchecked")
+            var nag = (Map<String, List<Map<String, Object>>>) ((Map<String, Object>) r.get("Metadata"))
+                    .get("cdk_nag");
+            String reason = nag.get("rules_to_suppress").stream().filter(rule -> "AwsSolutions-SMG4"
+                    .equals(rule.get("id"))).map(rule -> (String) rule.get("reason")).findFirst().orElseThrow();
+            reasons.put((String) Synthesized.properties(r).get("Name"), reason);
+        });
+        assertTrue(reasons.get("spiderling/clients").contains("clients file"), reasons.toString());
+        assertTrue(reasons.get("spiderling/signing-keys").contains("signing keys")
+                && !reasons.get("spiderling/signing-keys").contains("clients"), reasons.toString());
     }
 
     static String bucketId(Synthesized deployment) {

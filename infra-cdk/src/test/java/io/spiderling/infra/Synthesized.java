@@ -111,6 +111,10 @@ final class Synthesized {
         return idWhere("AWS::DynamoDB::Table", "TableName", table.nameIn(props.resourcePrefix()));
     }
 
+    String secretId(io.spiderling.catalog.Secret secret) {
+        return idWhere("AWS::SecretsManager::Secret", "Name", secret.nameIn(props.resourcePrefix()));
+    }
+
     String queueId(Queue queue) {
         return idWhere("AWS::SQS::Queue", "QueueName", queue.nameIn(props.resourcePrefix()));
     }

@@ -493,6 +493,15 @@ class ApiHandlerTest {
                 .build();
     }
 
+    @Test
+    void handleRequest_whenKeyDirectoryAskedWithoutCredentialsWhileSigningIsOff_expect404SayingSoNot401()
+            throws Exception {
+        ObjectNode event = Events.load("api-get-key-directory.json");
+        assertFalse(event.path("headers").has("authorization"), "a site asks without credentials");
+
+        assertEquals("request signing is off in this deployment", error(event, 404));
+    }
+
     private static String error(ObjectNode event, int status) throws Exception {
         JsonNode response = call(event);
         assertEquals(status, response.get("statusCode").asInt(), response.toString());

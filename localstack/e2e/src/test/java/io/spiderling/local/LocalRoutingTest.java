@@ -3,6 +3,7 @@ package io.spiderling.local;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 
+import io.spiderling.catalog.Operation;
 import io.spiderling.catalog.Route;
 import io.spiderling.catalog.Routes;
 import io.spiderling.testkit.EmbeddedAws;
@@ -14,12 +15,16 @@ import java.net.http.HttpResponse;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
-/** The local API serves exactly the route table: every route reaches a handler, anything else is API Gateway's 404. */
+/**
+ * The local API serves exactly the route table: every route reaches a handler, anything else is API Gateway's 404.
+ * The key directory, with signing off as by default, is the function's own 404 with a JSON error that says why.
+ */
 @ExtendWith(EmbeddedAwsExtension.class)
 class LocalRoutingTest {
 
     private static final HttpClient HTTP = HttpClient.newHttpClient();
     private static final String GATEWAY_NOT_FOUND = "{\"message\":\"Not Found\"}";
+    private static final String SIGNING_OFF = "{\"error\":\"request signing is off in this deployment\"}";
 
     @Test
     void http_whenEachRouteOfTheTableIsCalled_reachesItsFunction(EmbeddedAws aws, StackResources resources)
@@ -34,6 +39,11 @@ class LocalRoutingTest {
 
                 assertNotEquals(GATEWAY_NOT_FOUND, response.body(), route.routeKey());
                 assertNotEquals(500, response.statusCode(), route.routeKey() + ": " + response.body());
+                if (route.operation() == Operation.KEY_DIRECTORY) {
+                    // Signing is off here: the function's own 404, which says so, rather than the gateway's.
+                    assertEquals(404, response.statusCode(), response.body());
+                    assertEquals(SIGNING_OFF, response.body());
+                }
             }
 
             for (String[] request : new String[][] {{"GET", "/"}, {"PUT", "/batches/x"}, {"GET", "/urls/nothing"},

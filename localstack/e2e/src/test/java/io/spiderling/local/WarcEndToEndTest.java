@@ -56,7 +56,8 @@ import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
  * Issue 12's "WARC that is true", end to end: pages served by a real local site (one gzip-encoded and chunked, one
  * answering 304 on a recrawl, two with identical bodies) are fetched by the pipeline with capture asked per batch,
  * exported with {@link WarcExport}, and read back record by record with jwarc. Every record is held to what the site
- * received and sent, and every digest is recomputed.
+ * received and sent, and every digest is recomputed. Signing is on, so the request records must also hold the Web Bot
+ * Auth headers (ADR 21) as the site received them.
  */
 @ExtendWith(EmbeddedAwsExtension.class)
 class WarcEndToEndTest {
@@ -64,15 +65,24 @@ class WarcEndToEndTest {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final HttpClient HTTP = HttpClient.newHttpClient();
     private static final String ETAG = "\"v1\"";
+    private static final String SIGNATURE_AGENT =
+            "https://bot.example/.well-known/http-message-signatures-directory";
 
     @Test
     void export_whenPagesWereCaptured_writesRecordsThatHoldWhatWentOverTheWire(EmbeddedAws aws,
             StackResources resources, @TempDir Path dir) throws Exception {
+        // Signing on (ADR 21): the request records must hold the signature headers exactly as sent.
+        Path keys = java.nio.file.Files.writeString(dir.resolve("signing-keys.json"), io.spiderling.core.signing
+                .KeyRing.withKey(Optional.empty(), io.spiderling.core.signing.KeyRing.newPrivateJwk(Optional.empty(),
+                        Optional.empty())));
         try (LocalSites sites = LocalSites.start(1);
                 LocalSpiderling local = LocalSpiderling.start(aws, resources,
                         LocalApi.withSampleClients(LocalSpiderling.Options.defaults())
                                 .withConfig("spiderling.fetch.rate-overrides-file",
-                                        sites.rateOverrides(dir, 10).toString()))) {
+                                        sites.rateOverrides(dir, 10).toString())
+                                .withConfig("spiderling.signing.enabled", "true")
+                                .withConfig("spiderling.signing.agent", SIGNATURE_AGENT)
+                                .withConfig("spiderling.signing.keys-file", keys.toString()))) {
             LocalSite site = sites.site(0);
             Map<String, List<Headers>> sent = new ConcurrentHashMap<>();
             byte[] gzip = gzip("<html><title>compressed</title></html>");
@@ -194,6 +204,13 @@ class WarcEndToEndTest {
                 assertEquals("GET", sentRequest.method());
                 assertEquals(path, sentRequest.target());
                 assertEquals(got.headers(), caseless(sentRequest), "request headers of " + path);
+                // Among them the Web Bot Auth headers, byte for byte: each request has its own nonce and signature.
+                assertEquals(Optional.of("\"" + SIGNATURE_AGENT + "\""), sentRequest.headers().first("Signature-Agent"),
+                        path);
+                for (String header : List.of("Signature-Agent", "Signature-Input", "Signature")) {
+                    assertTrue(got.header(header).isPresent(), path + " was sent " + header);
+                    assertEquals(got.header(header), sentRequest.headers().first(header), header + " of " + path);
+                }
 
                 // The response as the site sent it: status, every header, and the payload as transferred.
                 HttpResponse http = HttpResponse.parse(channel(blocks.get(second.id())));

@@ -1,8 +1,14 @@
 package io.spiderling.local.cli;
 
+import io.spiderling.catalog.ConfigKey;
+import io.spiderling.catalog.ConfigKeys;
 import java.net.URI;
 import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.stream.Collectors;
 import picocli.CommandLine.Option;
 import software.amazon.awssdk.auth.credentials.DefaultCredentialsProvider;
 
@@ -37,6 +43,31 @@ final class ApiOptions {
     @Option(names = "--port", paramLabel = "N", defaultValue = "0",
             description = "Port of the embedded stack's API on 127.0.0.1 (default: a free one).")
     int port;
+
+    @Option(names = "--config", paramLabel = "KEY=VALUE", description = "A configuration key of the embedded stack's"
+            + " functions, over application.properties (docs/configuration.md), e.g."
+            + " spiderling.signing.enabled=true. Repeatable. Only for a stack this command starts.")
+    Map<String, String> config = new LinkedHashMap<>();
+
+    /** The --config keys, each checked against the catalog's keys, so a misspelt key is not silently ignored. */
+    Map<String, String> config() {
+        Set<String> known = ConfigKeys.all().stream().map(ConfigKey::name).collect(Collectors.toSet());
+        for (String key : config.keySet()) {
+            if (!known.contains(key)) {
+                throw new CliException(ExitCode.USAGE, "--config " + key + ": no such configuration key"
+                        + " (docs/configuration.md lists them)");
+            }
+        }
+        return Map.copyOf(config);
+    }
+
+    /** Refuses --config where this command would not start the stack it configures. */
+    void checkConfigApplies(String where) {
+        if (!config.isEmpty()) {
+            throw new CliException(ExitCode.USAGE, "--config configures an embedded stack this command starts; " + where
+                    + " runs with its own configuration");
+        }
+    }
 
     /** The embedded stack's data folder; empty with --memory. */
     Optional<Path> dataFolder() {

@@ -126,14 +126,16 @@ final class FetchCommand implements Callable<Integer> {
      */
     private Target open(Io io) {
         if (api.endpoint().isPresent()) {
+            api.checkConfigApplies("the deployment at --endpoint");
             return Target.Remote.open(api.endpoint().get(), api.remoteCredentials());
         }
         Optional<RunningApi> running = demo || api.memory ? Optional.empty() : RunningApi.find(api.data);
         if (running.isPresent()) {
+            api.checkConfigApplies("the stack that serve runs on " + api.data + " (give --config to serve)");
             return Target.Remote.running(running.get());
         }
         io.err().println("Starting the embedded stack (no Docker, no AWS account)...");
-        return Target.Embedded.start(api.port, demo, api.dataFolder());
+        return Target.Embedded.start(api.port, demo, api.dataFolder(), api.config());
     }
 
     private int run(Target target, List<String> urls, Io io) throws InterruptedException {

@@ -7,6 +7,7 @@ final class QueryCommands {
 
     static Target open(ApiOptions api, SpiderlingCli.Io io) {
         if (api.endpoint().isPresent()) {
+            api.checkConfigApplies("the deployment at --endpoint");
             return Target.Remote.open(api.endpoint().get(), api.remoteCredentials());
         }
         if (api.memory) {
@@ -15,9 +16,10 @@ final class QueryCommands {
         }
         var running = RunningApi.find(api.data);
         if (running.isPresent()) {
+            api.checkConfigApplies("the stack already running on " + api.data);
             return Target.Remote.running(running.get());
         }
         io.err().println("Starting the embedded stack on " + api.data + "...");
-        return Target.Embedded.start(api.port, false, api.dataFolder());
+        return Target.Embedded.start(api.port, false, api.dataFolder(), api.config());
     }
 }

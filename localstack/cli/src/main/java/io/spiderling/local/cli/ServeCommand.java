@@ -22,7 +22,7 @@ final class ServeCommand implements Callable<Integer> {
         if (api.endpoint().isPresent()) {
             throw new CliException(ExitCode.USAGE, "serve runs the embedded stack; it has no meaning with --endpoint");
         }
-        try (Target.Embedded target = Target.Embedded.start(api.port, false, api.dataFolder())) {
+        try (Target.Embedded target = Target.Embedded.start(api.port, false, api.dataFolder(), api.config())) {
             var local = target.spiderling();
             String token = local.localClient().orElseThrow().token();
             io.out().printf("Spiderling API on %s (%s)%n", local.apiUri(),

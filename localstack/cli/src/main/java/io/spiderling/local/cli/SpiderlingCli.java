@@ -7,13 +7,13 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 /**
- * {@code ./spiderling fetch|serve|status|get|cancel}: the client of Spiderling, on the embedded stack it starts itself
+ * {@code ./spiderling fetch|serve|status|get|cancel|keys}: the client of Spiderling, on the embedded stack it starts itself
  * or against a deployment's API ({@code --endpoint}). Exit codes: {@link ExitCode}, documented in docs/cli.md.
  */
 @Command(name = "spiderling", mixinStandardHelpOptions = true, versionProvider = SpiderlingCli.Version.class,
         description = "Fetch URLs politely, on the embedded stack or a deployment.",
         subcommands = {FetchCommand.class, ServeCommand.class, StatusCommand.class, GetCommand.class,
-                CancelCommand.class, CommandLine.HelpCommand.class},
+                CancelCommand.class, KeysCommand.class, CommandLine.HelpCommand.class},
         footerHeading = "%nExit codes:%n",
         footer = {"  0    done (fetch: every URL ended, whatever its state; see results.jsonl)",
                 "  1    internal error", "  2    usage: bad option, missing or empty input file",

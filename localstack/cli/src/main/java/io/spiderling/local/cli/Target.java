@@ -13,6 +13,7 @@ import java.net.ServerSocket;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.util.Map;
 import java.util.Optional;
 
 /** Where the CLI's API calls go: the embedded stack it starts in this process, or a deployment. */
@@ -53,8 +54,10 @@ sealed interface Target extends AutoCloseable {
          * @param port the API's port on 127.0.0.1; 0 for a free one
          * @param demo whether to start the demo sites too
          * @param data the data folder, locked for as long as the stack runs; empty keeps everything in memory
+         * @param config configuration keys over the functions' own ({@code --config}); a value they refuse at start
+         *     is a usage error
          */
-        static Embedded start(int port, boolean demo, Optional<Path> data) {
+        static Embedded start(int port, boolean demo, Optional<Path> data, Map<String, String> config) {
             checkPortFree(port);
             Optional<DataFolder> folder = data.map(Embedded::lock);
             EmbeddedAws aws = null;
@@ -62,9 +65,12 @@ sealed interface Target extends AutoCloseable {
             try {
                 aws = folder.map(EmbeddedAws::start).orElseGet(EmbeddedAws::start);
                 sites = demo ? Demo.startSites() : null;
-                LocalSpiderling spiderling = LocalSpiderling.start(aws, aws.provision("spiderling"),
-                        new LocalSpiderling.Options(port, LocalSpiderling.Options.DEFAULT_FETCH_CONCURRENCY,
-                                Clock.systemUTC()));
+                LocalSpiderling.Options options = new LocalSpiderling.Options(port,
+                        LocalSpiderling.Options.DEFAULT_FETCH_CONCURRENCY, Clock.systemUTC());
+                for (Map.Entry<String, String> entry : config.entrySet()) {
+                    options = options.withConfig(entry.getKey(), entry.getValue());
+                }
+                LocalSpiderling spiderling = LocalSpiderling.start(aws, aws.provision("spiderling"), options);
                 return new Embedded(folder, aws, spiderling, Optional.ofNullable(sites));
             } catch (RuntimeException e) {
                 if (sites != null) {
@@ -77,8 +83,23 @@ sealed interface Target extends AutoCloseable {
                 if (e instanceof UncheckedIOException io && io.getCause() instanceof BindException) {
                     throw portInUse(port, io);
                 }
+                Optional<IllegalArgumentException> refused = refusedConfig(e);
+                if (!config.isEmpty() && refused.isPresent()) {
+                    throw new CliException(ExitCode.USAGE, "the stack refused its configuration (--config): "
+                            + refused.get().getMessage(), e);
+                }
                 throw e;
             }
+        }
+
+        /** A function's handler refuses a bad value at its cold start with an IllegalArgumentException, maybe wrapped. */
+        private static Optional<IllegalArgumentException> refusedConfig(Throwable e) {
+            for (Throwable t = e; t != null; t = t.getCause()) {
+                if (t instanceof IllegalArgumentException refused) {
+                    return Optional.of(refused);
+                }
+            }
+            return Optional.empty();
         }
 
         private static DataFolder lock(Path data) {

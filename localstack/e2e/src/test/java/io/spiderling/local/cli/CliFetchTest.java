@@ -265,11 +265,57 @@ class CliFetchTest {
         }
     }
 
+    /**
+     * ADR 21 from the command line: a key made by {@code keys new}, and signing turned on with {@code --config};
+     * every request the site saw, robots.txt included, is signed by that key for that directory.
+     * {@code WebBotAuthEndToEndTest} holds the signatures themselves to the reference verifier.
+     */
+    @Test
+    void fetch_whenSigningTurnedOnWithConfig_expectEveryRequestSignedByTheNewKey() throws Exception {
+        Path keys = dir.resolve("signing-keys.json");
+        CliRun made = CliRun.of("keys", "new", "--keys", keys.toString());
+        assertEquals(0, made.code(), made.toString());
+        String kid = io.spiderling.core.signing.KeyRing.parse(Files.readString(keys)).all().getFirst().keyId();
+        String agent = "https://bot.example/.well-known/http-message-signatures-directory";
+        try (LocalSites sites = LocalSites.start(1)) {
+            LocalSite site = sites.site(0);
+            site.page("/signed", "<html><head><title>Signed</title></head><body>signed</body></html>");
+            Path urls = Files.write(dir.resolve("urls.txt"), List.of(site.url("/signed")));
+
+            CliRun run = CliRun.of("fetch", "--out", dir.resolve("out").toString(), "--progress", "none",
+                    "--memory", "--config", "spiderling.signing.enabled=true", "--config",
+                    "spiderling.signing.agent=" + agent, "--config", "spiderling.signing.keys-file=" + keys,
+                    urls.toString());
+
+            assertEquals(0, run.code(), run.toString());
+            assertEquals(2, site.requests().size(), site.requests().toString());
+            for (var request : site.requests()) {
+                assertEquals(java.util.Optional.of("\"" + agent + "\""), request.header("signature-agent"),
+                        request.path());
+                assertTrue(request.header("signature-input").orElseThrow().contains(";keyid=\"" + kid + "\";"),
+                        request.path());
+                assertTrue(request.header("signature").orElseThrow().startsWith("sig1=:"), request.path());
+            }
+        }
+    }
+
+    @Test
+    void fetch_whenSigningTurnedOnWithoutItsAgent_expectUsageSayingWhatItNeeds() throws Exception {
+        Path urls = Files.write(dir.resolve("urls.txt"), List.of("http://127.0.0.2:1/"));
+
+        CliRun run = CliRun.of("fetch", "--progress", "none", "--memory", "--config",
+                "spiderling.signing.enabled=true", urls.toString());
+
+        assertEquals(ExitCode.USAGE.code(), run.code(), run.toString());
+        assertTrue(run.err().contains("the stack refused its configuration (--config): spiderling.signing.enabled"
+                + " needs spiderling.signing.agent"), run.toString());
+    }
+
     @Test
     void fetch_whenServeRunsOnTheDataFolder_expectItsApiUsedRatherThanASecondStack() throws Exception {
         Path data = dir.resolve("served");
         try (LocalSites sites = LocalSites.demoSites(1, 1);
-                Target.Embedded served = Target.Embedded.start(0, false, java.util.Optional.of(data))) {
+                Target.Embedded served = Target.Embedded.start(0, false, java.util.Optional.of(data), java.util.Map.of())) {
             String url = sites.site(0).url("/page/1");
             Path out = dir.resolve("served-out");
 

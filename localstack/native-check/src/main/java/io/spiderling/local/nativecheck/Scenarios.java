@@ -151,6 +151,10 @@ public final class Scenarios {
                         .exercises("PATCH /urls/fields on the page's record")
                         .rewrite(query("url", page))
                         .expect(new Expectation.Status(200)).build(),
+                Scenario.of(API, "api-get-key-directory.json")
+                        .exercises("GET /.well-known/http-message-signatures-directory without credentials, signing"
+                                + " off as the check's environment has it: the function's own 404 (ADR 21)")
+                        .expect(new Expectation.Status(404)).build(),
                 Scenario.of(SWEEP, "eventbridge-sweep.json")
                         .exercises("the frontier sweep over every active site (the upload's parked URLs)")
                         .expect(new Expectation.AtLeast(0)).build(),
