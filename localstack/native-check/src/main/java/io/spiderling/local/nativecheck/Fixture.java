@@ -33,9 +33,18 @@ public final class Fixture implements AutoCloseable {
             {"@context":"https://schema.org","@type":"Product","name":"Spiderling",
             "offers":{"@type":"Offer","price":"0","priceCurrency":"EUR"}}
             </script>
-            </head><body><h1>Sample</h1>
-            <p>Überall Zeichen außerhalb von ASCII, damit die Kodierung zählt.</p>
-            <a href="/about">About</a> <a href="/gone">Gone</a> <a href="http://127.0.0.9/elsewhere">Elsewhere</a>
+            </head><body><nav><a href="/">Home</a> <a href="/shop">Shop</a></nav>
+            <main><article><h1>Sample</h1>
+            <p>Überall Zeichen außerhalb von ASCII, damit die Kodierung zählt. The article goes on long enough for
+            the main-content extractor to find it: a paragraph, a list, a table and a code block, each of which the
+            Markdown keeps, while the navigation and the footer are left out.</p>
+            <p><a href="/about">About</a> <a href="/gone">Gone</a> <a href="http://127.0.0.9/elsewhere">Elsewhere</a></p>
+            <ul><li>one point</li><li>another point</li></ul>
+            <table><thead><tr><th>Name</th><th>Price</th><th>Stock</th></tr></thead><tbody>
+            <tr><td>Spiderling</td><td>0 EUR</td><td>many</td></tr><tr><td>Crawler</td><td>9 EUR</td><td>few</td></tr>
+            <tr><td>Fetcher</td><td>5 EUR</td><td>some</td></tr></tbody></table>
+            <pre><code class="language-java">var page = MainContent.create().render(body, type, url);</code></pre>
+            </article></main><footer>Footer: imprint and privacy</footer>
             </body></html>
             """;
     /** Allows the pages the check fetches; the disallowed path makes the parser keep a rule. */

@@ -104,7 +104,7 @@ public final class Scenarios {
                         .expect(new Expectation.NoFailedMessages()).build(),
                 Scenario.of(EXTRACT, "s3-content-created.json")
                         .exercises("jsoup extraction of the stored page (encoding, OpenGraph, JSON-LD, canonical,"
-                                + " outlinks) into its row, links indexed")
+                                + " outlinks) into its row, links indexed, and the Markdown of its main content")
                         .rewrite(objectKey(fixture.pageContentKey(), fixture.pageBytes()))
                         .expect(new Expectation.AtLeast(1)).build(),
                 Scenario.of(NOTIFY, "sqs-notify.json")
@@ -141,6 +141,11 @@ public final class Scenarios {
                         .expect(new Expectation.Status(200)).build(),
                 Scenario.of(API, "api-get-url-content.json")
                         .exercises("GET /urls/content: a presigned S3 GET of the stored body")
+                        .rewrite(query("url", page))
+                        .expect(new Expectation.Status(200)).build(),
+                Scenario.of(API, "api-get-url-markdown.json")
+                        .exercises("GET /urls/markdown: the Markdown of the page's main content, which the extract"
+                                + " stage rendered (Readability4J, flexmark) because the seeded batch asked for it")
                         .rewrite(query("url", page))
                         .expect(new Expectation.Status(200)).build(),
                 Scenario.of(API, "api-get-url-inlinks.json")

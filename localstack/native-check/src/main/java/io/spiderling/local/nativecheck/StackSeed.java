@@ -48,7 +48,8 @@ public final class StackSeed {
                 "s3-manifest-created.json does not name a manifest: " + manifestKey));
         Ingest.Result seeded = ingest.submit(batchId, SampleClients.CLIENT_A,
                 List.of(fixture.pageUrl(), fixture.goneUrl()), BatchSource.HTTP,
-                BatchOptions.builder().callbackUrl(fixture.hookUrl()).notices(BatchOptions.Notice.CHANGES).build());
+                BatchOptions.builder().callbackUrl(fixture.hookUrl()).notices(BatchOptions.Notice.CHANGES)
+                        .markdown(true).build());
         if (!(seeded instanceof Ingest.Result.Accepted)) {
             throw new IllegalStateException("seeding batch " + batchId + " was refused: " + seeded);
         }
