@@ -5,7 +5,7 @@ import software.amazon.awssdk.services.secretsmanager.SecretsManagerClient;
 
 /**
  * The text of one Secrets Manager secret (its current version), read afresh on each {@link #get()}; callers cache it
- * (see {@code RefreshingClients}). Binary secrets are refused: the clients file is text.
+ * (see {@code Refreshing}). Binary secrets are refused: the clients file is text.
  */
 public final class SecretsManagerText implements Supplier<String> {
 

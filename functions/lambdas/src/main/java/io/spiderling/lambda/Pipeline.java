@@ -14,8 +14,8 @@ import io.spiderling.aws.DynamoDbUrlStore;
 import io.spiderling.aws.S3BlobStore;
 import io.spiderling.aws.SecretsManagerText;
 import io.spiderling.core.signing.KeyDirectory;
+import io.spiderling.core.signing.KeyRing;
 import io.spiderling.core.signing.NonceSource;
-import io.spiderling.core.signing.RefreshingKeyRing;
 import io.spiderling.core.signing.RequestSigner;
 import io.spiderling.aws.SqsEventSink;
 import io.spiderling.aws.SqsFetchQueue;
@@ -26,7 +26,6 @@ import io.spiderling.catalog.ConfigKey;
 import io.spiderling.catalog.ConfigKeys;
 import io.spiderling.catalog.LogFormat;
 import io.spiderling.core.auth.Clients;
-import io.spiderling.core.auth.RefreshingClients;
 import io.spiderling.core.extract.CanonicalLink;
 import io.spiderling.core.extract.HtmlExtractor;
 import io.spiderling.core.fetch.FetchJob;
@@ -60,6 +59,7 @@ import io.spiderling.core.batch.ItemState;
 import io.spiderling.core.batch.WaitingReasons;
 import io.spiderling.core.pipeline.fetch.SitePoliteness;
 import io.spiderling.core.pipeline.query.UpdateFields;
+import io.spiderling.core.refresh.Refreshing;
 import io.spiderling.core.politeness.OptOut;
 import io.spiderling.core.politeness.RateLimiter;
 import io.spiderling.core.politeness.Lanes;
@@ -412,7 +412,7 @@ public final class Pipeline implements AutoCloseable {
         Supplier<String> text = secret.isPresent()
                 ? new SecretsManagerText(aws().secretsManager(), secret.get())
                 : () -> read(ConfigKeys.SIGNING_KEYS_FILE, Path.of(file.get()));
-        RefreshingKeyRing keys = new RefreshingKeyRing(text, cache, clock);
+        Refreshing<KeyRing> keys = new Refreshing<>(text, KeyRing::parse, "the signing keys", cache, clock);
         keys.get();
         SecureRandom random = new SecureRandom();
         NonceSource nonces = () -> {
@@ -564,11 +564,13 @@ public final class Pipeline implements AutoCloseable {
                     + ConfigKeys.AUTH_CLIENTS_SECRET.name() + " are both set; set one");
         }
         if (secret.isPresent()) {
-            return new RefreshingClients(new SecretsManagerText(aws().secretsManager(), secret.get()), cache, clock);
+            return new Refreshing<>(new SecretsManagerText(aws().secretsManager(), secret.get()), Clients::parse,
+                    "the clients", cache, clock);
         }
         if (file.isPresent()) {
             Path path = Path.of(file.get());
-            return new RefreshingClients(() -> read(ConfigKeys.AUTH_CLIENTS_FILE, path), cache, clock);
+            return new Refreshing<>(() -> read(ConfigKeys.AUTH_CLIENTS_FILE, path), Clients::parse, "the clients",
+                    cache, clock);
         }
         return Clients::none;
     }

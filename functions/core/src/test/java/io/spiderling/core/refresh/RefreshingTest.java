@@ -1,4 +1,6 @@
-package io.spiderling.core.auth;
+package io.spiderling.core.refresh;
+
+import io.spiderling.core.auth.Clients;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -14,7 +16,8 @@ import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-class RefreshingClientsTest {
+/** {@link Refreshing}, over the clients file: its timeline table, from a source that changes and fails. */
+class RefreshingTest {
 
     private static final Instant T0 = Instant.parse("2026-11-23T10:00:00Z");
 
@@ -27,13 +30,13 @@ class RefreshingClientsTest {
         TestClock clock = new TestClock(T0);
         String[] source = new String[1];
         int[] reads = new int[1];
-        RefreshingClients clients = new RefreshingClients(() -> {
+        Refreshing<Clients> clients = new Refreshing<>(() -> {
             reads[0]++;
             if (source[0].equals("fail")) {
                 throw new UncheckedIOException(new IOException("secret unreachable"));
             }
             return fixture(source[0]);
-        }, Duration.ofSeconds(60), clock);
+        }, Clients::parse, "the clients", Duration.ofSeconds(60), clock);
 
         for (Step step : steps) {
             clock.set(T0.plusSeconds(step.second()));
@@ -52,7 +55,8 @@ class RefreshingClientsTest {
     @Test
     void constructor_whenTtlNegative_refuses() {
         assertThrows(IllegalArgumentException.class,
-                () -> new RefreshingClients(() -> "", Duration.ofSeconds(-1), new TestClock(T0)));
+                () -> new Refreshing<>(() -> "", Clients::parse, "the clients", Duration.ofSeconds(-1),
+                        new TestClock(T0)));
     }
 
     private static List<Step> timeline() throws IOException {
@@ -76,7 +80,7 @@ class RefreshingClientsTest {
     }
 
     private static String resource(String name) throws IOException {
-        try (InputStream in = RefreshingClientsTest.class.getResourceAsStream(name)) {
+        try (InputStream in = RefreshingTest.class.getResourceAsStream(name)) {
             return new String(in.readAllBytes(), StandardCharsets.UTF_8);
         }
     }
