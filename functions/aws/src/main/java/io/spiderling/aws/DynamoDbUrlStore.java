@@ -159,18 +159,18 @@ public final class DynamoDbUrlStore implements UrlStore {
     }
 
     @Override
-    public Optional<ContentChange> recordExtraction(ExtractionRecord r) {
+    public Optional<ContentChange> recordExtraction(ExtractionRecord r, Optional<MarkdownCopy> markdown) {
         String digest = r.changeDigest().orElse(r.contentSha256());
         // New content shifts the change digest to the previous one, in the same write: DynamoDB reads every operand of
         // a SET as the item was before the update. An extraction of content already recorded (a retry) shifts
         // nothing, so it answers the change the first one recorded.
-        Update shifting = extraction(r);
+        Update shifting = extraction(r, markdown);
         shifting.setExpression("prevDigest", "if_not_exists(changeDigest, :none)");
         shifting.setExpression("prevFrom", "if_not_exists(extractedFrom, :zero)");
         shifting.set("changeDigest", s(digest));
         Optional<Map<String, AttributeValue>> written = shifting.applyReturning(r.urlHash(), NEW_EXTRACTION_CONDITION);
         if (written.isEmpty()) {
-            Update again = extraction(r);
+            Update again = extraction(r, markdown);
             again.setExpression("prevDigest", "if_not_exists(prevDigest, :none)");
             again.setExpression("prevFrom", "if_not_exists(prevFrom, :zero)");
             again.setExpression("changeDigest", "if_not_exists(changeDigest, :changeDigest)");
@@ -239,9 +239,10 @@ public final class DynamoDbUrlStore implements UrlStore {
     }
 
     /** The extracted fields of {@code r}, as every extraction write sets them. */
-    private Update extraction(ExtractionRecord r) {
+    private Update extraction(ExtractionRecord r, Optional<MarkdownCopy> markdown) {
         PageMetadata p = r.page();
         Update u = new Update();
+        markdown.ifPresent(m -> u.set("markdown", markdown(m)));
         u.setIfNotExists("url", s(r.url()));
         u.set("extractedAt", n(r.extractedAt().toEpochMilli()));
         u.set("extractedFrom", n(r.contentFetchedAt().toEpochMilli()));
@@ -280,15 +281,20 @@ public final class DynamoDbUrlStore implements UrlStore {
     @Override
     public boolean recordMarkdown(String urlHash, MarkdownCopy markdown) {
         Update u = new Update();
+        u.set("markdown", markdown(markdown));
+        u.values.put(":sha", s(markdown.contentSha256()));
+        return u.apply(urlHash, "extractedSha256 = :sha");
+    }
+
+    /** The Markdown's place on the row: a small map, written with the extraction or after it. */
+    private static AttributeValue markdown(MarkdownCopy markdown) {
         Map<String, AttributeValue> m = new HashMap<>();
         m.put("sha256", s(markdown.sha256()));
         m.put("bytes", n(markdown.bytes()));
         m.put("from", s(markdown.contentSha256()));
         markdown.title().ifPresent(t -> m.put("title", s(t)));
         markdown.language().ifPresent(l -> m.put("language", s(l)));
-        u.set("markdown", AttributeValue.fromM(m));
-        u.values.put(":sha", s(markdown.contentSha256()));
-        return u.apply(urlHash, "extractedSha256 = :sha");
+        return AttributeValue.fromM(m);
     }
 
     private static Optional<MarkdownCopy> markdown(Map<String, AttributeValue> item) {

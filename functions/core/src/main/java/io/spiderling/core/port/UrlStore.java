@@ -34,7 +34,15 @@ public interface UrlStore {
      * extraction of the content the row already holds (a retry) keeps and returns the change recorded the first
      * time, so a caller that failed after the first write learns the same change again.
      */
-    Optional<ContentChange> recordExtraction(ExtractionRecord record);
+    default Optional<ContentChange> recordExtraction(ExtractionRecord record) {
+        return recordExtraction(record, Optional.empty());
+    }
+
+    /**
+     * {@link #recordExtraction(ExtractionRecord)}, and in the same write the Markdown of that content when there is
+     * some ({@link #recordMarkdown}'s, without a second write); without it the row's Markdown is left as it is.
+     */
+    Optional<ContentChange> recordExtraction(ExtractionRecord record, Optional<MarkdownCopy> markdown);
 
     /**
      * The most batch ids one fetch's change requests keep ({@link #requestChangeNotices}): about 4 KB on the row.

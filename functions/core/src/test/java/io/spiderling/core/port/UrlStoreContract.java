@@ -627,4 +627,26 @@ public abstract class UrlStoreContract {
         assertEquals(Optional.of(ofSha1), back.markdown());
         assertEquals(Optional.empty(), back.currentMarkdown());
     }
+
+    @Test
+    void recordExtraction_withMarkdown_recordsBothInOneWriteAndAnotherWithoutLeavesIt() {
+        MarkdownCopy markdown = new MarkdownCopy("f".repeat(64), 99, "sha-1", Optional.of("T"), Optional.empty());
+
+        assertTrue(store.recordExtraction(extraction(T1, "sha-1", meta("T", null)), Optional.of(markdown))
+                .isPresent());
+        assertEquals(Optional.of(markdown), store.find(urlHash).orElseThrow().currentMarkdown());
+
+        store.recordExtraction(extraction(T1, "sha-1", meta("T", null))); // an event that did not ask for it
+        assertEquals(Optional.of(markdown), store.find(urlHash).orElseThrow().currentMarkdown());
+    }
+
+    @Test
+    void recordExtraction_withMarkdownWhenRefused_recordsNeither() {
+        store.recordExtraction(extraction(T2, "sha-2", meta("New", null)));
+        MarkdownCopy old = new MarkdownCopy("0".repeat(64), 9, "sha-1", Optional.empty(), Optional.empty());
+
+        assertFalse(store.recordExtraction(extraction(T1, "sha-1", meta("Old", null)), Optional.of(old)).isPresent());
+
+        assertEquals(Optional.empty(), store.find(urlHash).orElseThrow().markdown());
+    }
 }

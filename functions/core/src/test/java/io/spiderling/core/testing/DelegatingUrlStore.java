@@ -23,8 +23,9 @@ public class DelegatingUrlStore implements UrlStore {
     }
 
     @Override
-    public Optional<io.spiderling.core.change.ContentChange> recordExtraction(ExtractionRecord record) {
-        return delegate.recordExtraction(record);
+    public Optional<io.spiderling.core.change.ContentChange> recordExtraction(ExtractionRecord record,
+            Optional<io.spiderling.core.content.MarkdownCopy> markdown) {
+        return delegate.recordExtraction(record, markdown);
     }
 
     @Override

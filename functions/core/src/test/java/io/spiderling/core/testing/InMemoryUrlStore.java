@@ -63,7 +63,7 @@ public final class InMemoryUrlStore implements UrlStore {
     }
 
     @Override
-    public Optional<ContentChange> recordExtraction(ExtractionRecord record) {
+    public Optional<ContentChange> recordExtraction(ExtractionRecord record, Optional<MarkdownCopy> markdown) {
         log.record("UrlStore", "recordExtraction", record.urlHash());
         Row row = row(record.urlHash());
         Instant read = record.contentFetchedAt();
@@ -82,6 +82,7 @@ public final class InMemoryUrlStore implements UrlStore {
                     before.map(ExtractionRecord::contentFetchedAt)));
         }
         row.extraction = Optional.of(record.withChangeDigest(row.change.get().digest()));
+        markdown.ifPresent(m -> row.markdown = Optional.of(m));
         return row.change;
     }
 

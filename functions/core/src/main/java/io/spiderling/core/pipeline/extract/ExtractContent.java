@@ -47,8 +47,8 @@ import java.util.Optional;
  *
  * <p>Markdown: when a batch the fetch served asked for it ({@code "markdown": true}, flagged on the body by the fetch
  * stage, {@link ObjectMetadata#MARKDOWN}), the Markdown of the page's main content ({@link MainContent}) is stored
- * under its own hash ({@link BucketKeys#markdown}) after the extraction's write, and then recorded on the row, so a
- * row never names an object that is not there. {@link #ensureMarkdown} does the same for a copy that was stored
+ * under its own hash ({@link BucketKeys#markdown}) before the extraction's write, which names it on the row: a row
+ * never names an object that is not there. {@link #ensureMarkdown} does the same for a copy that was stored
  * without it.
  *
  * <p>Links: the row keeps the outlinks as indexed in the links table ({@code linked}), written after the table, so a
@@ -227,11 +227,14 @@ public final class ExtractContent {
         // Only the links index needs what the row held; without it an extraction is one conditional write.
         List<String> linkedBefore = !settings.indexLinks() ? List.of()
                 : urls.find(url.urlHash()).map(UrlStore.UrlRecord::linked).orElse(List.of());
+        // Stored before the row names it, and named in the extraction's own write.
+        Optional<MarkdownCopy> rendered = markdown ? storeMarkdown(url, new Source(body, contentType, sha256))
+                : Optional.empty();
         ExtractionRecord record = ExtractionRecord.builder().urlHash(url.urlHash()).url(url.value()).page(page)
                 .contentSha256(sha256).contentFetchedAt(fetchedAt).extractedAt(now)
                 .canonicalUrl(canonicalUrl.map(NormalizedUrl::value)).source(Optional.empty())
                 .changeDigest(Optional.of(changeDigest)).build();
-        Optional<ContentChange> change = urls.recordExtraction(record);
+        Optional<ContentChange> change = urls.recordExtraction(record, rendered);
         boolean written = change.isPresent();
         if (written && settings.indexLinks() && !linkedBefore.equals(page.outlinks())) {
             links.replaceOutlinks(url.urlHash(), url.value(), linkedBefore, page.outlinks(), now);
@@ -240,17 +243,14 @@ public final class ExtractContent {
         boolean canonicalWritten = written && canonicalUrl.map(c -> urls.recordExtraction(ExtractionRecord.builder()
                 .urlHash(c.urlHash()).url(c.value()).page(page).contentSha256(sha256).contentFetchedAt(fetchedAt)
                 .extractedAt(now).canonicalUrl(Optional.empty()).source(Optional.of(url.value()))
-                .changeDigest(Optional.of(changeDigest)).build()).isPresent())
+                .changeDigest(Optional.of(changeDigest)).build(), rendered).isPresent())
                 .orElse(false);
-        Optional<MarkdownCopy> rendered = markdown && written
-                ? renderMarkdown(url, new Source(body, contentType, sha256), canonicalUrl.filter(c -> canonicalWritten))
-                : Optional.empty();
         change.filter(c -> c.state() == ChangeState.CHANGED).ifPresent(c -> {
             UrlChangedEvent event = new UrlChangedEvent(url, sha256, fetchedAt, c);
             events.publish(UrlChangedEvent.TYPE, event.id(), event.toJson());
             notices.ifPresent(n -> n.changed(event));
         });
-        return new Outcome(record, written, canonicalWritten, change, rendered);
+        return new Outcome(record, written, canonicalWritten, change, rendered.filter(m -> written));
     }
 
     /**
@@ -276,7 +276,7 @@ public final class ExtractContent {
                 .filter(x -> x.contentSha256().equals(sha256));
         NormalizedUrl url = NormalizedUrl.parse(fetch.url());
         return blobs.get(fetch.contentKey().get()).flatMap(blob -> extracted.isPresent()
-                ? renderMarkdown(url, new Source(blob.bytes(), fetch.contentType().get(), sha256),
+                ? recordMarkdown(url, new Source(blob.bytes(), fetch.contentType().get(), sha256),
                         extracted.get().canonicalUrl().map(NormalizedUrl::parse))
                 : extract(url, blob.bytes(), fetch.contentType().get(), sha256, fetch.fetchedAt(), true).markdown());
     }
@@ -285,11 +285,23 @@ public final class ExtractContent {
     private record Source(byte[] body, String contentType, String sha256) {}
 
     /**
-     * Renders the main content of {@code source}, stores it under its own hash (once: the key is its content) and
-     * records it on the row of {@code url} and of its canonical URL when the page names one, each only if that row's
-     * extraction is of the same body. Empty when the page has no main content to render.
+     * {@link #storeMarkdown}, then records it on the row of {@code url} and of its canonical URL when the page names
+     * one, each only if that row's extraction is of the same body: for a row extracted without it.
      */
-    private Optional<MarkdownCopy> renderMarkdown(NormalizedUrl url, Source source, Optional<NormalizedUrl> canonical) {
+    private Optional<MarkdownCopy> recordMarkdown(NormalizedUrl url, Source source, Optional<NormalizedUrl> canonical) {
+        Optional<MarkdownCopy> copy = storeMarkdown(url, source);
+        copy.ifPresent(m -> {
+            urls.recordMarkdown(url.urlHash(), m);
+            canonical.ifPresent(c -> urls.recordMarkdown(c.urlHash(), m));
+        });
+        return copy;
+    }
+
+    /**
+     * Renders the main content of {@code source} and stores it under its own hash (once: the key is its content).
+     * Empty when the page has no main content to render.
+     */
+    private Optional<MarkdownCopy> storeMarkdown(NormalizedUrl url, Source source) {
         Optional<MarkdownPage> page = mainContent.render(source.body(), source.contentType(), url.value());
         if (page.isEmpty()) {
             return Optional.empty();
@@ -301,8 +313,6 @@ public final class ExtractContent {
         meta.put(ObjectMetadata.URL, url.value());
         meta.put(ObjectMetadata.CONTENT_SHA256, source.sha256());
         blobs.putIfAbsent(copy.key(), bytes, MARKDOWN_TYPE, meta);
-        urls.recordMarkdown(url.urlHash(), copy);
-        canonical.ifPresent(c -> urls.recordMarkdown(c.urlHash(), copy));
         return Optional.of(copy);
     }
 

@@ -606,9 +606,13 @@ public final class FetchPage {
 
         /** Whether the URL's row, as this invocation read it, has the Markdown of the record's body already. */
         private boolean rowHasMarkdown(FetchRecord record) {
-            return record.contentSha256().isPresent() && rows.getOrDefault(record.urlHash(), Optional.empty())
-                    .flatMap(UrlStore.UrlRecord::currentMarkdown)
-                    .filter(m -> m.contentSha256().equals(record.contentSha256().get())).isPresent();
+            return record.contentSha256().isPresent()
+                    && rowHasMarkdown(record.urlHash(), record.contentSha256().get());
+        }
+
+        private boolean rowHasMarkdown(String urlHash, String contentSha256) {
+            return rows.getOrDefault(urlHash, Optional.empty()).flatMap(UrlStore.UrlRecord::currentMarkdown)
+                    .filter(m -> m.contentSha256().equals(contentSha256)).isPresent();
         }
 
         private boolean wantsMarkdown(String batchId) {
@@ -773,9 +777,10 @@ public final class FetchPage {
             }
             if (result instanceof FetchResult.Response r && r.success()) {
                 String sha = Hashing.sha256Hex(r.body());
-                boolean markdown = wantsMarkdown(job.batchId());
+                // The same bytes again (a recrawl of an unchanged page): the row has their Markdown already.
+                boolean markdown = wantsMarkdown(job.batchId()) && !rowHasMarkdown(url.urlHash(), sha);
                 boolean created = store(at, r, sha, now, markdown);
-                if (markdown) {
+                if (markdown || rowHasMarkdown(url.urlHash(), sha)) {
                     markdownAsked.add(url.urlHash() + sha);
                 }
                 if (created) {

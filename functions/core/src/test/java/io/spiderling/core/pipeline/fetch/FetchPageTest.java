@@ -122,6 +122,9 @@ class FetchPageTest {
     /** URLs whose bytes were already stored, so that their extraction was asked for inline. */
     private final List<String> reused = new java.util.ArrayList<>();
 
+    /** Whether each inline extraction ({@link FetchPage.Listener#reused}) was asked for Markdown. */
+    private final List<Boolean> reusedAskingMarkdown = new java.util.ArrayList<>();
+
     /** Records whose stored copy a batch wanted Markdown of ({@link FetchPage.Listener#markdownWanted}). */
     private final List<String> markdownWanted = new java.util.ArrayList<>();
 
@@ -153,6 +156,7 @@ class FetchPageTest {
                     public void reused(NormalizedUrl url, byte[] body, String contentType, String sha, Instant at,
                             boolean markdown) {
                         reused.add(url.value());
+                        reusedAskingMarkdown.add(markdown);
                         if (inline != null) {
                             inline.extract(url, body, contentType, sha, at, markdown);
                         }
@@ -1528,5 +1532,26 @@ class FetchPageTest {
         fetchPage().process(sendFor("m1"));
 
         assertEquals(List.of(), markdownWanted, "the row read at the start shows it");
+    }
+
+    @Test
+    void process_whenARecrawlGetsTheSameBytesAndTheRowHasTheirMarkdown_rendersNoneAgain() {
+        markdownBatch("m1", true);
+        site.answer(URL.value(), ok(URL.value(), "<title>Page</title>"));
+        fetchPage().process(sendFor("m1"));
+        FetchRecord first = urls.find(URL.urlHash()).orElseThrow().fetch().orElseThrow();
+        urls.recordExtraction(io.spiderling.core.extract.ExtractionRecord.builder().urlHash(URL.urlHash())
+                .url(URL.value()).page(io.spiderling.core.extract.PageMetadata.builder().title("Page").build())
+                .contentSha256(first.contentSha256().orElseThrow()).contentFetchedAt(first.fetchedAt())
+                .extractedAt(first.fetchedAt()).build());
+        urls.recordMarkdown(URL.urlHash(), new io.spiderling.core.content.MarkdownCopy("e".repeat(64), 10,
+                first.contentSha256().orElseThrow(), Optional.empty(), Optional.empty()));
+        clock.advance(Duration.ofDays(60)); // past any freshness: fetched again, the same bytes
+        markdownBatch("m2", true);
+
+        fetchPage().process(sendFor("m2"));
+
+        assertEquals(List.of(false), reusedAskingMarkdown, "the inline extraction is not asked to render again");
+        assertEquals(List.of(), markdownWanted);
     }
 }
