@@ -142,13 +142,14 @@ public final class LocalSites implements AutoCloseable {
                 <h2>What a fetch records</h2>
                 <ul><li>the status, the headers and the timings;</li><li>the title, the description and the
                 language;</li><li>the links of the page.</li></ul>
-                <table><thead><tr><th>Page</th><th>Next</th></tr></thead>
-                <tbody><tr><td>%2$d</td><td>%3$d</td></tr></tbody></table>
+                <table><thead><tr><th>Page</th><th>Links to</th><th>Of</th></tr></thead>
+                <tbody><tr><td>%2$d</td><td>%3$d</td><td>%4$d pages</td></tr>
+                <tr><td>%3$d</td><td>%5$d</td><td>%4$d pages</td></tr></tbody></table>
                 <pre><code class="language-shell">./spiderling fetch --demo --markdown</code></pre>
                 </article></main>
                 <footer><p>Demo footer: privacy, terms and contact links live here.</p></footer>
                 </body></html>
-                """.formatted(title, page, next);
+                """.formatted(title, page, next, pages, next % pages + 1);
     }
 
     public LocalSite site(int index) {

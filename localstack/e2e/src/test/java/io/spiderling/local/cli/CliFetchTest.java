@@ -89,6 +89,7 @@ class CliFetchTest {
             String text = new String(markdownBytes, java.nio.charset.StandardCharsets.UTF_8);
             assertTrue(text.contains("[next page](" + site.url("/page/2") + ")"), text);
             assertTrue(text.contains("./spiderling fetch --demo --markdown"), text);
+            assertTrue(text.contains("| Page | Links to |"), "the table: " + text);
             assertFalse(text.contains("About us") || text.contains("Demo footer"), text);
             assertEquals("en", markdown.get("language").asText(), lines.get(0));
             JsonNode again = JSON.readTree(lines.get(3));

@@ -57,13 +57,23 @@ public final class ItemPlanner {
      * @param window its recrawl window
      * @param cancelled the client cancelled it: its items end as {@code cancelled} instead of being fetched
      * @param createdAt when it was created: a stored outcome recorded since answers its item
+     * @param markdown it asked for the Markdown of each page: a fresh copy whose row lacks it is not skipped here,
+     *     but goes to the fetch stage, which renders it from the stored copy without asking the site
      */
-    record Batch(String id, Duration window, boolean cancelled, Instant createdAt) {
+    record Batch(String id, Duration window, boolean cancelled, Instant createdAt, boolean markdown) {
         /** From the batch's status; a batch with none has no item to answer. */
         static Batch of(String id, Optional<BatchStatus> status) {
             return new Batch(id, status.flatMap(s -> s.header().options().recrawlAfter())
                     .orElse(RecrawlPolicy.DEFAULT_WINDOW), status.flatMap(BatchStatus::cancelledAt).isPresent(),
-                    status.map(s -> s.header().createdAt()).orElse(Instant.MAX));
+                    status.map(s -> s.header().createdAt()).orElse(Instant.MAX),
+                    status.map(s -> s.header().options().markdown()).orElse(false));
+        }
+
+        /** Whether the stored copy {@code row} holds answers the batch's item here, Markdown included. */
+        boolean answeredBy(UrlStore.UrlRecord row) {
+            return !markdown || row.fetch().flatMap(FetchRecord::contentSha256).isEmpty()
+                    || row.currentMarkdown().filter(m -> row.fetch().flatMap(FetchRecord::contentSha256)
+                            .equals(Optional.of(m.contentSha256()))).isPresent();
         }
     }
 
@@ -137,7 +147,7 @@ public final class ItemPlanner {
             if (own.isPresent()) {
                 // Counted nowhere: neither planned now nor skipped, it ended with the batch's own fetch.
                 tracker.finish(batchId, url.urlHash(), own.get().reason(), "recorded at " + own.get().fetchedAt(), now);
-            } else if (RecrawlPolicy.fresh(last, batch.window(), now)) {
+            } else if (RecrawlPolicy.fresh(last, batch.window(), now) && batch.answeredBy(stored.get(url.urlHash()))) {
                 Optional<Instant> lastmod = Optional.ofNullable(lastmods.get(url.urlHash()));
                 if (lastmod.isEmpty()) {
                     tracker.finish(batchId, url.urlHash(), Reason.FRESH_COPY,

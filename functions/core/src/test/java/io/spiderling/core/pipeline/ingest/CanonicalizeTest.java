@@ -124,6 +124,30 @@ class CanonicalizeTest {
     }
 
     @Test
+    void onManifest_whenTheBatchAsksForMarkdownOfAFreshCopyWithoutIt_sendsItToTheFetchStageAndSkipsOneWithIt() {
+        batches.createBatch(BatchHeader.builder().batchId(BATCH).total(3).source(BatchSource.HTTP).createdAt(NOW)
+                .options(io.spiderling.core.batch.BatchOptions.builder().markdown(true).build()).build());
+        storeManifest(BucketKeys.manifest(BATCH));
+        for (NormalizedUrl url : List.of(B1, A2)) {
+            FetchRecord copy = fetched(url, NOW.minus(Duration.ofMinutes(5))).toBuilder()
+                    .contentSha256(Optional.of("sha-" + url.urlHash())).build();
+            urls.recordFetch(copy);
+            urls.recordExtraction(io.spiderling.core.extract.ExtractionRecord.builder().urlHash(url.urlHash())
+                    .url(url.value()).page(io.spiderling.core.extract.PageMetadata.builder().title("T").build())
+                    .contentSha256("sha-" + url.urlHash()).contentFetchedAt(copy.fetchedAt())
+                    .extractedAt(copy.fetchedAt()).build());
+        }
+        urls.recordMarkdown(A2.urlHash(), new io.spiderling.core.content.MarkdownCopy("a".repeat(64), 1,
+                "sha-" + A2.urlHash(), Optional.empty(), Optional.empty()));
+
+        Optional<Canonicalize.Outcome> outcome = canonicalize.onManifest(BucketKeys.manifest(BATCH));
+
+        assertEquals(Optional.of(new Canonicalize.Outcome(BATCH, 3, 2, 1, 0)), outcome);
+        assertEquals(List.of(job(A1), job(B1)), sent(), "B1's copy has no Markdown: the fetch stage renders it");
+        assertEquals(ItemState.SKIPPED, batches.item(BATCH, A2.urlHash()).orElseThrow().state());
+    }
+
+    @Test
     void onManifest_whenRunAgainAfterTheBatchFetchedAUrlButDiedBeforeEndingItsItem_endsItAsRecordedNotSkipped() {
         batches.createBatch(BatchHeader.builder().batchId(BATCH).total(3)
                 .source(BatchSource.HTTP).createdAt(NOW.minus(Duration.ofMinutes(1))).build());
