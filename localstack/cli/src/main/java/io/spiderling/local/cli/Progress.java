@@ -3,9 +3,10 @@ package io.spiderling.local.cli;
 import java.io.PrintStream;
 import java.time.Duration;
 import java.time.ZoneId;
+import java.util.OptionalInt;
+import me.tongfei.progressbar.InteractiveConsoleProgressBarConsumer;
 import me.tongfei.progressbar.ProgressBar;
 import me.tongfei.progressbar.ProgressBarBuilder;
-import me.tongfei.progressbar.ProgressBarStyle;
 
 /**
  * How a waiting batch shows its progress: a live bar on a terminal, one plain line every few seconds otherwise (a log
@@ -33,28 +34,44 @@ sealed interface Progress extends AutoCloseable {
         };
     }
 
-    /** The live bar: counts by state, rate and ETA on one redrawn line, what it waits on after it. */
+    /**
+     * The live bar: counts by state, rate and ETA on one redrawn line, what it waits on after it, laid out for the
+     * terminal's width by {@link ProgressLine#live} (the waiting text is cut first, never the counts). The progressbar
+     * library redraws it; the line is ours.
+     */
     final class Bar implements Progress {
         private final PrintStream err;
         private final ZoneId zone;
+        /** The terminal's width when a test sets it; otherwise the library reads the terminal's. */
+        private final OptionalInt columns;
         private ProgressBar bar;
+        private volatile BatchSnapshot last;
+        private volatile Duration lastElapsed = Duration.ZERO;
 
         Bar(PrintStream err, ZoneId zone) {
+            this(err, zone, OptionalInt.empty());
+        }
+
+        Bar(PrintStream err, ZoneId zone, OptionalInt columns) {
             this.err = err;
             this.zone = zone;
+            this.columns = columns;
         }
 
         @Override
         public void update(BatchSnapshot s, Duration elapsed) {
+            last = s;
+            lastElapsed = elapsed;
             if (bar == null) {
-                bar = new ProgressBarBuilder().setTaskName("fetch").setInitialMax(Math.max(1, s.total()))
-                        .setStyle(ProgressBarStyle.COLORFUL_UNICODE_BLOCK).setUnit(" URLs", 1).showSpeed()
-                        .setUpdateIntervalMillis(500).build();
+                ProgressBarBuilder builder = new ProgressBarBuilder().setTaskName("fetch")
+                        .setInitialMax(Math.max(1, s.total())).setUpdateIntervalMillis(500)
+                        .setRenderer((state, width) -> ProgressLine.live(last, lastElapsed,
+                                ProgressLine.waiting(last, zone), width));
+                columns.ifPresent(width -> builder.setConsumer(new InteractiveConsoleProgressBarConsumer(err, width)));
+                bar = builder.build();
             }
             bar.maxHint(Math.max(1, s.total()));
             bar.stepTo(s.ended());
-            String states = ProgressLine.states(s);
-            bar.setExtraMessage(states + ProgressLine.waiting(s, zone).map(w -> " " + w).orElse(""));
         }
 
         @Override

@@ -49,6 +49,44 @@ final class ProgressLine {
         return Optional.of(more > 0 ? text + " (and " + more + " more)" : text);
     }
 
+    /** The live bar's narrowest and widest: narrower is unreadable, wider only takes room from the waiting text. */
+    static final int MIN_BAR = 10;
+    static final int MAX_BAR = 30;
+    /** A waiting text cut shorter than this says nothing, so it is left out instead. */
+    static final int MIN_WAITING = 16;
+
+    /**
+     * The live line of a terminal {@code columns} wide, kept one column short of it so that it never wraps:
+     * {@code fetch │██████▌   │ 27/61 ended (fetched 26, failed 1) · 2.5 URLs/s · ETA 13s · waiting on …}. The counts
+     * are never cut. The bar takes {@link #MIN_BAR} columns at least; what the waiting text needs comes next, cut
+     * (with {@code …}) when it does not fit, or left out when less than {@link #MIN_WAITING} columns remain; the bar
+     * grows into what is left, up to {@link #MAX_BAR}. On a terminal too narrow for the counts, the line is the bar at
+     * its narrowest and the counts, whole.
+     */
+    static String live(BatchSnapshot s, Duration elapsed, Optional<String> waiting, int columns) {
+        String counts = counts(s, elapsed);
+        String head = "fetch ";
+        int room = columns - 1 - head.length() - 3 - counts.length(); // 3: the bar's two edges and a space
+        String tail = "";
+        if (waiting.isPresent() && room - MIN_BAR >= MIN_WAITING) {
+            tail = UrlText.cut(" · " + waiting.get(), room - MIN_BAR);
+        }
+        int width = Math.max(MIN_BAR, Math.min(MAX_BAR, room - tail.length()));
+        return head + bar(s, width) + " " + counts + tail;
+    }
+
+    /** {@code │███▌  │}: {@code width} cells between the edges, each filled in eighths. */
+    static String bar(BatchSnapshot s, int width) {
+        double done = s.total() == 0 ? 0 : Math.min(1, (double) s.ended() / s.total());
+        int eighths = (int) Math.round(done * width * 8);
+        StringBuilder bar = new StringBuilder("\u2502");
+        for (int cell = 0; cell < width; cell++) {
+            int filled = Math.max(0, Math.min(8, eighths - cell * 8));
+            bar.append(filled == 0 ? ' ' : (char) ('\u2590' - filled)); // U+2588 full .. U+258F one eighth
+        }
+        return bar.append('\u2502').toString();
+    }
+
     /** Ended URLs per second since the wait began; empty before the first one or the first second. */
     static Optional<Double> rate(BatchSnapshot s, Duration elapsed) {
         double seconds = elapsed.toMillis() / 1000.0;

@@ -23,6 +23,13 @@ final class UrlText {
         return new String(points, 0, head) + "…" + new String(points, points.length - tail, tail);
     }
 
+    /** {@code text} if it fits in {@code width} characters, else as much of its start as fits with {@code …}. */
+    static String cut(String text, int width) {
+        String oneLine = text.replaceAll("\\p{Cntrl}", "?");
+        int[] points = oneLine.codePoints().toArray();
+        return points.length <= width ? oneLine : new String(points, 0, Math.max(0, width - 1)) + "…";
+    }
+
     static String shorten(String text) {
         return shorten(text, SCREEN_WIDTH);
     }

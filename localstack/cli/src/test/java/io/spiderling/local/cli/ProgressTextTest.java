@@ -1,6 +1,7 @@
 package io.spiderling.local.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -52,6 +53,79 @@ class ProgressTextTest {
         BatchSnapshot s = new BatchSnapshot("b", 9, false, Map.of("queued", 9), waiting, more, 0, 0, Optional.empty());
 
         assertEquals(expected, ProgressLine.waiting(s, ZoneOffset.UTC).orElse(""));
+    }
+
+    /** 60 URLs, 27 ended, 10 s in; waiting on {@code sites} sites whose detail is {@code detail}. */
+    private static BatchSnapshot midway(int sites, String detail) {
+        Map<String, Integer> counts = new LinkedHashMap<>();
+        counts.put("queued", 33);
+        counts.put("fetched", 26);
+        counts.put("failed", 1);
+        List<BatchSnapshot.Waiting> waiting = java.util.stream.IntStream.range(0, sites)
+                .mapToObj(i -> new BatchSnapshot.Waiting("127.0.0." + (2 + i), "rate-limited", detail,
+                        Optional.of(Instant.parse("2026-11-24T05:33:46Z")), 5))
+                .toList();
+        return new BatchSnapshot("b", 60, false, counts, waiting, 0, 0, 0, Optional.empty());
+    }
+
+    private static int barCells(String line) {
+        int open = line.indexOf('\u2502');
+        return line.indexOf('\u2502', open + 1) - open - 1;
+    }
+
+    @ParameterizedTest(name = "{0} at {1} columns")
+    @CsvSource(delimiter = '|', textBlock = """
+            # case                      | columns | sites | detail                                        | bar | expected tail
+            no wait                     | 80      | 0     | ''                                            | 13  | ETA 12s
+            no wait                     | 140     | 0     | ''                                            | 30  | ETA 12s
+            long wait, left out         | 80      | 3     | rate-limited: one request every 1 s           | 13  | ETA 12s
+            long wait, cut              | 140     | 3     | rate-limited: one request every 1 s           | 10  | …
+            short wait, whole           | 140     | 1     | slow                                          | 15  | (5 URLs)
+            """)
+    void live_atAWidth_keepsTheCountsWholeAndTheBarReadableAndCutsTheWaitingFirst(String name, int columns,
+            int sites, String detail, int bar, String tail) {
+        BatchSnapshot s = midway(sites, detail);
+        Optional<String> waiting = ProgressLine.waiting(s, ZoneOffset.UTC);
+
+        String line = ProgressLine.live(s, Duration.ofSeconds(10), waiting, columns);
+
+        String counts = "27/60 ended (fetched 26, failed 1) · 2.7 URLs/s · ETA 12s";
+        assertTrue(line.contains("\u2502 " + counts), line);
+        assertTrue(line.length() <= columns - 1, line.length() + " columns: " + line);
+        assertEquals(bar, barCells(line), line);
+        assertTrue(line.endsWith(tail), line);
+        if (!tail.equals("ETA 12s")) {
+            assertTrue(line.contains(counts + " · waiting on 127.0.0.2: "), "a separator after the counts: " + line);
+        }
+    }
+
+    @org.junit.jupiter.api.Test
+    void live_whenTheTerminalIsNarrowerThanTheCounts_showsTheCountsWholeAndTheNarrowestBar() {
+        BatchSnapshot s = midway(1, "slow");
+
+        String line = ProgressLine.live(s, Duration.ofSeconds(10), ProgressLine.waiting(s, ZoneOffset.UTC), 40);
+
+        assertTrue(line.endsWith("27/60 ended (fetched 26, failed 1) · 2.7 URLs/s · ETA 12s"), line);
+        assertEquals(ProgressLine.MIN_BAR, barCells(line), line);
+    }
+
+    @ParameterizedTest(name = "{0} columns")
+    @CsvSource({"80, ''", "140, ' · waiting on 127.0.0.2: rate-limited'"})
+    void bar_whenRedrawnOnATerminal_writesTheLiveLineWithItsSeparators(int columns, String waiting) {
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        java.io.PrintStream err = new java.io.PrintStream(out, true, java.nio.charset.StandardCharsets.UTF_8);
+        BatchSnapshot s = midway(3, "rate-limited: one request every 1 s");
+
+        try (Progress bar = new Progress.Bar(err, ZoneOffset.UTC, java.util.OptionalInt.of(columns))) {
+            bar.update(s, Duration.ofSeconds(10));
+        }
+
+        String written = out.toString(java.nio.charset.StandardCharsets.UTF_8);
+        String last = written.substring(written.lastIndexOf('\r') + 1).strip();
+        assertTrue(last.startsWith("fetch \u2502"), written);
+        assertTrue(last.contains(" (fetched 26, failed 1) · 2.7 URLs/s · ETA 12s" + waiting), "the parts: " + last);
+        assertTrue(last.length() <= columns - 1, last.length() + ": " + last);
+        assertTrue(barCells(last) >= ProgressLine.MIN_BAR, last);
     }
 
     @ParameterizedTest(name = "{0}")
