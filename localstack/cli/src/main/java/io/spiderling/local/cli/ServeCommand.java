@@ -1,5 +1,6 @@
 package io.spiderling.local.cli;
 
+import io.spiderling.testkit.EmbeddedAws;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -32,6 +33,13 @@ final class ServeCommand implements Callable<Integer> {
             io.out().printf("  token: %s  (send Authorization: Bearer <token>)%n", token);
             io.out().printf("  curl -s -H 'Authorization: Bearer %s' -d '{\"urls\":[\"https://example.com/\"]}' %s/batches%n",
                     token, local.apiUri());
+            // A producer can be tried against the local stack before a deployment (docs/api.md#the-sqs-ingest-queue).
+            io.out().printf("  SQS endpoint: %s  S3 endpoint: %s  region: %s  (any access key)%n",
+                    target.aws().sqsEndpoint(), target.aws().s3Endpoint(), EmbeddedAws.REGION);
+            io.out().printf("  ingest queue: %s%n", local.resources().ingestQueueUrl());
+            io.out().printf("  aws sqs send-message --endpoint-url %s --region %s --queue-url %s --message-body"
+                    + " '{\"urls\":[\"https://example.com/\"]}'%n", target.aws().sqsEndpoint(), EmbeddedAws.REGION,
+                    local.resources().ingestQueueUrl());
             io.out().println("Ctrl-C stops.");
             Thread.currentThread().join();
             return ExitCode.OK.code();
