@@ -60,10 +60,18 @@ public final class SingleUrlBenchmark {
                     time(local, site.url("/one/" + i));
                 }
                 List<long[]> timings = new ArrayList<>();
+                List<Long> toRequest = new ArrayList<>();
                 for (int i = s.warmup(); i < s.warmup() + s.batches(); i++) {
+                    java.time.Instant submitted = java.time.Instant.now();
                     timings.add(time(local, site.url("/one/" + i)));
+                    String path = "/one/" + i;
+                    site.requests().stream().filter(r -> r.path().equals(path)).findFirst().ifPresent(r ->
+                            toRequest.add(Duration.between(submitted, r.receivedAt()).toMillis()));
                 }
                 report(s, timings, site);
+                List<Long> sorted = toRequest.stream().sorted().toList();
+                System.out.printf(Locale.ROOT, "submit -> the site's request: p50 %d ms, p90 %d ms, p99 %d ms%n",
+                        percentile(sorted, 50), percentile(sorted, 90), percentile(sorted, 99));
             }
         } finally {
             Files.deleteIfExists(dir.resolve("rate-overrides.txt"));
