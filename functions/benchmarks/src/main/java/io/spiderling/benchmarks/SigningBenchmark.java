@@ -5,7 +5,6 @@ import io.spiderling.core.signing.NonceSource;
 import io.spiderling.core.signing.RequestSigner;
 import io.spiderling.core.signing.SignatureHeaders;
 import java.net.URI;
-import java.security.SecureRandom;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
@@ -23,7 +22,7 @@ import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * What Web Bot Auth adds to each request (ADR 21): {@link RequestSigner#sign}, as the fetcher calls it on the
- * caller's thread: the key chosen from the ring, a 64-byte nonce from {@link SecureRandom}, the signature base and one
+ * caller's thread: the key chosen from the ring, a 64-byte nonce ({@link NonceSource#secureRandom()}), the signature base and one
  * Ed25519 signature. The ring holds two keys, as during a rotation.
  */
 @BenchmarkMode(Mode.AverageTime)
@@ -44,12 +43,7 @@ public class SigningBenchmark {
                 KeyRing.newPrivateJwk(Optional.empty(), Optional.of(now.plus(Duration.ofDays(2)))))),
                 KeyRing.newPrivateJwk(Optional.of(now.plus(Duration.ofHours(1))), Optional.empty()));
         KeyRing ring = KeyRing.parse(jwks);
-        SecureRandom random = new SecureRandom();
-        NonceSource nonces = () -> {
-            byte[] nonce = new byte[NonceSource.RECOMMENDED_BYTES];
-            random.nextBytes(nonce);
-            return nonce;
-        };
+        NonceSource nonces = NonceSource.secureRandom();
         signer = new RequestSigner(() -> ring,
                 URI.create("https://bot.example.com/.well-known/http-message-signatures-directory"),
                 Duration.ofMinutes(5), nonces);

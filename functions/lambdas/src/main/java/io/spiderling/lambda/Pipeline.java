@@ -97,7 +97,6 @@ import java.io.UncheckedIOException;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -409,18 +408,10 @@ public final class Pipeline implements AutoCloseable {
                     + ConfigKeys.SIGNING_AGENT.name() + ", and one of " + ConfigKeys.SIGNING_KEYS_FILE.name() + " and "
                     + ConfigKeys.SIGNING_KEYS_SECRET.name());
         }
-        Supplier<String> text = secret.isPresent()
-                ? new SecretsManagerText(aws().secretsManager(), secret.get())
-                : () -> read(ConfigKeys.SIGNING_KEYS_FILE, Path.of(file.get()));
-        Refreshing<KeyRing> keys = new Refreshing<>(text, KeyRing::parse, "the signing keys", cache, clock);
+        Refreshing<KeyRing> keys = new Refreshing<>(text(ConfigKeys.SIGNING_KEYS_FILE, file, secret),
+                KeyRing::parse, "the signing keys", cache, clock);
         keys.get();
-        SecureRandom random = new SecureRandom();
-        NonceSource nonces = () -> {
-            byte[] nonce = new byte[NonceSource.RECOMMENDED_BYTES];
-            random.nextBytes(nonce);
-            return nonce;
-        };
-        return Optional.of(new Signing(new RequestSigner(keys, agent.get(), validity, nonces),
+        return Optional.of(new Signing(new RequestSigner(keys, agent.get(), validity, NonceSource.secureRandom()),
                 new KeyDirectory(keys, validity)));
     }
 
@@ -563,16 +554,23 @@ public final class Pipeline implements AutoCloseable {
             throw new IllegalArgumentException(ConfigKeys.AUTH_CLIENTS_FILE.name() + " and "
                     + ConfigKeys.AUTH_CLIENTS_SECRET.name() + " are both set; set one");
         }
+        if (file.isEmpty() && secret.isEmpty()) {
+            return Clients::none;
+        }
+        return new Refreshing<>(text(ConfigKeys.AUTH_CLIENTS_FILE, file, secret), Clients::parse, "the clients",
+                cache, clock);
+    }
+
+    /**
+     * The text of a value kept in a Secrets Manager secret ({@code secret}, its ARN) or else a file ({@code file}, the
+     * value of {@code fileKey}), read anew at each call: the callers check that one of the two is set.
+     */
+    private Supplier<String> text(ConfigKey<?> fileKey, Optional<String> file, Optional<String> secret) {
         if (secret.isPresent()) {
-            return new Refreshing<>(new SecretsManagerText(aws().secretsManager(), secret.get()), Clients::parse,
-                    "the clients", cache, clock);
+            return new SecretsManagerText(aws().secretsManager(), secret.get());
         }
-        if (file.isPresent()) {
-            Path path = Path.of(file.get());
-            return new Refreshing<>(() -> read(ConfigKeys.AUTH_CLIENTS_FILE, path), Clients::parse, "the clients",
-                    cache, clock);
-        }
-        return Clients::none;
+        Path path = Path.of(file.orElseThrow());
+        return () -> read(fileKey, path);
     }
 
     private ApiAuth buildApiAuth() {

@@ -174,6 +174,11 @@ public interface UrlStore {
                     .orElse(false));
         }
 
+        /** The Markdown of the body with this SHA-256, when it is the row's current content and has some. */
+        public Optional<MarkdownCopy> markdownOf(String contentSha256) {
+            return currentMarkdown().filter(m -> m.contentSha256().equals(contentSha256));
+        }
+
         /** Whether the row holds a record of the page itself (a fetch or an extraction), not only a claim or alias. */
         public boolean known() {
             return fetch.isPresent() || extraction.isPresent();

@@ -10,4 +10,14 @@ public interface NonceSource {
     int RECOMMENDED_BYTES = 64;
 
     byte[] next();
+
+    /** {@link #RECOMMENDED_BYTES} bytes at a time from a {@link java.security.SecureRandom} of its own. */
+    static NonceSource secureRandom() {
+        java.security.SecureRandom random = new java.security.SecureRandom();
+        return () -> {
+            byte[] nonce = new byte[RECOMMENDED_BYTES];
+            random.nextBytes(nonce);
+            return nonce;
+        };
+    }
 }

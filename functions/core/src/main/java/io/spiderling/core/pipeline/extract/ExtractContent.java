@@ -267,8 +267,7 @@ public final class ExtractContent {
         }
         String sha256 = fetch.contentSha256().get();
         Optional<UrlStore.UrlRecord> row = urls.find(fetch.urlHash());
-        Optional<MarkdownCopy> had = row.flatMap(UrlStore.UrlRecord::currentMarkdown)
-                .filter(m -> m.contentSha256().equals(sha256));
+        Optional<MarkdownCopy> had = row.flatMap(r -> r.markdownOf(sha256));
         if (had.isPresent()) {
             return had;
         }

@@ -611,8 +611,8 @@ public final class FetchPage {
         }
 
         private boolean rowHasMarkdown(String urlHash, String contentSha256) {
-            return rows.getOrDefault(urlHash, Optional.empty()).flatMap(UrlStore.UrlRecord::currentMarkdown)
-                    .filter(m -> m.contentSha256().equals(contentSha256)).isPresent();
+            return rows.getOrDefault(urlHash, Optional.empty()).flatMap(row -> row.markdownOf(contentSha256))
+                    .isPresent();
         }
 
         private boolean wantsMarkdown(String batchId) {

@@ -71,9 +71,8 @@ public final class ItemPlanner {
 
         /** Whether the stored copy {@code row} holds answers the batch's item here, Markdown included. */
         boolean answeredBy(UrlStore.UrlRecord row) {
-            return !markdown || row.fetch().flatMap(FetchRecord::contentSha256).isEmpty()
-                    || row.currentMarkdown().filter(m -> row.fetch().flatMap(FetchRecord::contentSha256)
-                            .equals(Optional.of(m.contentSha256()))).isPresent();
+            Optional<String> body = row.fetch().flatMap(FetchRecord::contentSha256);
+            return !markdown || body.isEmpty() || row.markdownOf(body.get()).isPresent();
         }
     }
 
