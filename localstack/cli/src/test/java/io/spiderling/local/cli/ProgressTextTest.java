@@ -68,6 +68,28 @@ class ProgressTextTest {
         return new BatchSnapshot("b", 60, false, counts, waiting, 0, 0, 0, Optional.empty());
     }
 
+    /**
+     * The last line the bar drew. The library prints its first frame with a newline and redraws it between
+     * cursor-up and cursor-down escapes ({@code ESC[1A\r … ESC[1B\r}), so how many frames there are depends on
+     * its timer thread.
+     */
+    static String lastDrawn(String written) {
+        String[] frames = written.replaceAll("\u001b\\[\\d+[AB]", "").split("[\r\n]");
+        for (int i = frames.length - 1; i >= 0; i--) {
+            if (!frames[i].isBlank()) {
+                return frames[i].strip();
+            }
+        }
+        return "";
+    }
+
+    @org.junit.jupiter.api.Test
+    void lastDrawn_whenTheBarWasRedrawn_readsTheLastFrame() {
+        String written = "\rfetch a\n\u001b[1A\rfetch b\u001b[1B\r\u001b[1A\rfetch c\u001b[1B\r\n";
+
+        assertEquals("fetch c", lastDrawn(written));
+    }
+
     private static int barCells(String line) {
         int open = line.indexOf('\u2502');
         return line.indexOf('\u2502', open + 1) - open - 1;
@@ -121,7 +143,7 @@ class ProgressTextTest {
         }
 
         String written = out.toString(java.nio.charset.StandardCharsets.UTF_8);
-        String last = written.substring(written.lastIndexOf('\r') + 1).strip();
+        String last = lastDrawn(written);
         assertTrue(last.startsWith("fetch \u2502"), written);
         assertTrue(last.contains(" (fetched 26, failed 1) · 2.7 URLs/s · ETA 12s" + waiting), "the parts: " + last);
         assertTrue(last.length() <= columns - 1, last.length() + ": " + last);
