@@ -64,6 +64,11 @@ final class FaultChecks {
     /** The sites' clock against the slots': the same clock, a slot written rounded up to the millisecond. */
     private static final long CLOCK_MS = 2;
     /**
+     * The most a request may arrive before its slot: the first after the site was free goes out once the fetcher is
+     * ready, up to its lead (250 ms) and the margin late sends taught it (LateMargin.MAX, 1 s) before the slot taken.
+     */
+    private static final Duration EARLY_AT_MOST = Duration.ofMillis(1_250);
+    /**
      * The fetch queue's visibility in the scenarios (the catalog's is 360 s): longer than an invocation of 10 messages
      * of one site takes at {@link #INTERVAL} (a first try with 3 s had messages come back while still being handled,
      * which is scenario 3's case, not a lost invocation's), short enough for a failed message to come back soon.
@@ -258,7 +263,9 @@ final class FaultChecks {
                 }
             }
             // The slots granted are an interval apart (exactly: they are the pipeline's own writes), and each request
-            // arrived at or after a slot of its own (late, as a busy machine may make it, but never early or unslotted).
+            // arrived at or after a slot of its own (late, as a busy machine may make it, but never unslotted); or, the
+            // first after the site was free, up to the fetcher's lead before its slot, but an interval after the slot
+            // before it (RateDecision.Granted#opens).
             List<Instant> slots = farm.slots().of(site.host());
             assertTrue(!slots.isEmpty() || log.isEmpty(), site.host() + ": no rate slot seen");
             for (int i = 1; i < slots.size(); i++) {
@@ -267,9 +274,15 @@ final class FaultChecks {
             }
             int next = 0;
             for (RecordedRequest r : log) {
-                assertTrue(next < slots.size() && !slots.get(next).isAfter(r.receivedAt().plusMillis(CLOCK_MS)),
-                        site.host() + r.path() + " arrived at " + r.receivedAt() + " with no slot of its own left"
-                        + " (slots " + slots + "); the site's log: " + timeline(log));
+                Instant arrived = r.receivedAt().plusMillis(CLOCK_MS);
+                assertTrue(next < slots.size(), site.host() + r.path() + " arrived at " + r.receivedAt()
+                        + " with no slot of its own left (slots " + slots + "); the site's log: " + timeline(log));
+                Instant slot = slots.get(next);
+                boolean opened = (next == 0 || !slots.get(next - 1).plus(INTERVAL).isAfter(arrived))
+                        && Duration.between(r.receivedAt(), slot).compareTo(EARLY_AT_MOST) <= 0;
+                assertTrue(!slot.isAfter(arrived) || opened, site.host() + r.path() + " arrived at "
+                        + r.receivedAt() + ", before its slot " + slot + " and less than an interval after the one"
+                        + " before (slots " + slots + "); the site's log: " + timeline(log));
                 next++;
             }
             for (int i = 1; i < log.size(); i++) {

@@ -10,14 +10,28 @@ public sealed interface RateDecision {
     /**
      * Fetch at these slots, one URL each, earliest first; there is at least one and at most as many as were asked
      * for. Store {@code next} (conditionally on the version read) before fetching: a slot is only taken once written.
+     *
+     * @param opens when the first slot's request may be written at the earliest: the first slot itself, or earlier
+     *     when the slots were asked for with a lead ({@link RateLimiter#acquire(SiteRate, Instant, java.time.Duration,
+     *     int)}) and the site was free before; every later slot's request waits for its slot
      */
-    record Granted(List<Instant> slots, SiteRate next) implements RateDecision {
+    record Granted(List<Instant> slots, Instant opens, SiteRate next) implements RateDecision {
         public Granted {
             slots = List.copyOf(slots);
             if (slots.isEmpty()) {
                 throw new IllegalArgumentException("a grant has at least one slot");
             }
+            Objects.requireNonNull(opens, "opens");
+            if (opens.isAfter(slots.getFirst())) {
+                throw new IllegalArgumentException("the first slot's window opens at " + opens + ", after the slot "
+                        + slots.getFirst());
+            }
             Objects.requireNonNull(next, "next");
+        }
+
+        /** Granted {@code slots}, each request waiting for its own slot. */
+        public Granted(List<Instant> slots, SiteRate next) {
+            this(slots, slots.isEmpty() ? Instant.MIN : slots.getFirst(), next);
         }
     }
 

@@ -332,21 +332,41 @@ public final class RateLimiter {
      * @throws IllegalArgumentException if {@code k} is less than 1
      */
     public RateDecision acquire(SiteRate state, Instant now, int k) {
+        return acquire(state, now, Duration.ZERO, k);
+    }
+
+    /**
+     * Asks for up to {@code k} slots, none earlier than {@code lead} from {@code now}: a fetcher that needs that long
+     * to be ready to write at a slot (a connection to open, a thread to wake) asks with it. The slots and the state
+     * are those of {@link #acquire(SiteRate, Instant, int)} at {@code now + lead}; but when the site was free before
+     * the first slot, its request may go out from when the site was free, and not before {@code now}
+     * ({@link Granted#opens}): an interval after the previous slot's window, so still never closer than the interval
+     * to the request before, while the next slot stays an interval after this one's window. An idle site's request
+     * therefore goes out as soon as the fetcher is ready instead of {@code lead} later.
+     *
+     * @throws IllegalArgumentException if {@code k} is less than 1 or {@code lead} is negative
+     */
+    public RateDecision acquire(SiteRate state, Instant now, Duration lead, int k) {
         if (k < 1) {
             throw new IllegalArgumentException("k must be at least 1, was " + k);
         }
+        if (lead.isNegative()) {
+            throw new IllegalArgumentException("lead must not be negative, was " + lead);
+        }
+        Instant asked = now.plus(lead);
         Duration window = window(state);
         Duration every = interval(state).plus(window);
         // The longest wait grows by the window too: a fetcher that just took a slot finds the next one within reach.
         Duration longest = settings.admission().maxDelay().plus(window);
-        Instant first = latest(latest(now, state.lastSlot().plus(every)), state.pausedUntil());
+        Instant free = latest(state.lastSlot().plus(every), state.pausedUntil());
+        Instant first = latest(asked, free);
         Instant reachable = first.minus(longest);
-        List<Instant> inFlight = live(state, now);
+        List<Instant> inFlight = live(state, asked);
         int places = maxInFlight(state.baseInterval()) - inFlight.size();
         if (places <= 0) {
-            return new Refused(latest(reachable, now.plus(every)), Reason.IN_FLIGHT, state);
+            return new Refused(latest(reachable, asked.plus(every)), Reason.IN_FLIGHT, state);
         }
-        Instant horizon = now.plus(longest);
+        Instant horizon = asked.plus(longest);
         List<Instant> slots = new ArrayList<>();
         for (Instant slot = first; slots.size() < Math.min(k, places) && !slot.isAfter(horizon);
                 slot = slot.plus(every)) {
@@ -357,7 +377,7 @@ public final class RateLimiter {
             return new Refused(reachable, paused ? Reason.PAUSED : Reason.TOO_SOON, state);
         }
         inFlight.addAll(slots);
-        return new Granted(slots, state.next(c -> c.lastSlot(slots.getLast()).inFlight(inFlight)));
+        return new Granted(slots, latest(now, free), state.next(c -> c.lastSlot(slots.getLast()).inFlight(inFlight)));
     }
 
     /**

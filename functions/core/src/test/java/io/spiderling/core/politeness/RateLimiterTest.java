@@ -350,8 +350,12 @@ class RateLimiterTest {
         Instant at = at(step.at());
         return switch (action) {
             case "start" -> limiter.initial(Duration.parse(step.arg()));
+            // "acquire <k> [<lead>]": a lead as PageFetcher.lead() asks with it
             case "acquire" -> {
-                RateDecision decision = limiter.acquire(state, at, Integer.parseInt(step.arg()));
+                String[] parts = step.arg().split(" ");
+                RateDecision decision = parts.length > 1
+                        ? limiter.acquire(state, at, Duration.parse(parts[1]), Integer.parseInt(parts[0]))
+                        : limiter.acquire(state, at, Integer.parseInt(parts[0]));
                 assertEquals(expectedDecision(step.expect(), state, decision), decision, where);
                 yield decision instanceof Granted granted ? granted.next() : state;
             }
@@ -419,8 +423,14 @@ class RateLimiterTest {
     private static RateDecision expectedDecision(String expect, SiteRate before, RateDecision actual) {
         String[] words = expect.split(" ");
         return switch (words[0]) {
-            case "granted" -> new Granted(Arrays.stream(words).skip(1).map(RateLimiterTest::at).toList(),
-                    actual instanceof Granted g ? g.next() : before);
+            // "granted <slot>... [opens <instant>]": the first slot's window opens at its slot unless named
+            case "granted" -> {
+                int opensAt = Arrays.asList(words).indexOf("opens");
+                List<Instant> slots = Arrays.stream(words, 1, opensAt < 0 ? words.length : opensAt)
+                        .map(RateLimiterTest::at).toList();
+                yield new Granted(slots, opensAt < 0 ? slots.getFirst() : at(words[opensAt + 1]),
+                        actual instanceof Granted g ? g.next() : before);
+            }
             case "refused" -> new Refused(at(words[1]), Reason.valueOf(words[2].toUpperCase().replace('-', '_')),
                     before);
             default -> throw new IllegalArgumentException("unknown expectation: " + expect);

@@ -110,14 +110,28 @@ public final class SitePoliteness {
     /** Where a URL stands with its site. */
     public sealed interface Gate {
         /**
-         * Go ahead: the request may go out from {@code slot} (waited for, up to the fetcher's
+         * Go ahead: the request may go out from {@code sendFrom} (waited for, up to the fetcher's
          * {@link PageFetcher#lead}) until {@code sendBy}, and not later: pass {@link #window} to the fetcher
-         * ({@link FetchRequest#withSend}); report it back with {@code done}.
+         * ({@link FetchRequest#withSend}); report it back with {@code done}. {@code slot} is the place taken in the
+         * site's rate, which names the lease; the window opens there, or earlier for the first request after the site
+         * was free ({@link io.spiderling.core.politeness.RateDecision.Granted#opens}).
          */
-        record Go(SiteKey site, Instant slot, Instant sendBy) implements Gate {
+        record Go(SiteKey site, Instant slot, Instant sendBy, Instant sendFrom) implements Gate {
+            public Go {
+                if (sendFrom.isAfter(slot) || sendBy.isBefore(slot)) {
+                    throw new IllegalArgumentException("a send window " + sendFrom + " to " + sendBy
+                            + " must hold its slot " + slot);
+                }
+            }
+
+            /** A request that waits for its slot. */
+            public Go(SiteKey site, Instant slot, Instant sendBy) {
+                this(site, slot, sendBy, slot);
+            }
+
             /** When the request may be written. */
             public SendWindow window() {
-                return new SendWindow(slot, sendBy);
+                return new SendWindow(sendFrom, sendBy);
             }
         }
 
@@ -445,8 +459,8 @@ public final class SitePoliteness {
             }
             // The fetcher holds a request that comes early until its slot, on the thread that writes it: waking a
             // little before the slot leaves its own delays (a busy core, a connection to open) out of the send time.
-            if (gate instanceof Gate.Go go && go.slot().minus(lead()).isAfter(clock.instant())) {
-                pause.until(go.slot().minus(lead()));
+            if (gate instanceof Gate.Go go && go.sendFrom().minus(lead()).isAfter(clock.instant())) {
+                pause.until(go.sendFrom().minus(lead()));
             }
             if (gate instanceof Gate.Wait) {
                 telemetry.rateRefused();
@@ -486,13 +500,17 @@ public final class SitePoliteness {
                 int wanted = Math.min(Math.max(1, site.asking.get()), MAX_SLOTS_AT_ONCE);
                 // A slot no earlier than the fetcher's lead from now: a request whose slot is "now" would have to
                 // open its connection within the window (a cold start misses it); with the lead it connects before.
-                return switch (limiter.acquire(rebased, nowMillis().plus(lead()), wanted)) {
+                // A site free before that slot lets its request go out at once (a warm connection writes it within
+                // milliseconds), its window reaching from now to the slot's end.
+                return switch (limiter.acquire(rebased, nowMillis(), lead(), wanted)) {
                     case RateDecision.Refused refused -> new Step<>(null, new Taken(new Gate.Wait(refused.retryAt(),
                             "rate: " + refused.reason().name().toLowerCase(java.util.Locale.ROOT)), List.of()), true);
                     case RateDecision.Granted granted -> {
                         List<Gate.Go> gos = granted.slots().stream()
                                 .map(slot -> new Gate.Go(key, slot, limiter.sendBy(rebased, slot))).toList();
-                        yield new Step<>(granted.next(), new Taken(gos.getFirst(), gos.subList(1, gos.size())));
+                        Gate.Go first = gos.getFirst();
+                        Gate.Go opened = new Gate.Go(key, first.slot(), first.sendBy(), granted.opens());
+                        yield new Step<>(granted.next(), new Taken(opened, gos.subList(1, gos.size())));
                     }
                 };
             }, base);

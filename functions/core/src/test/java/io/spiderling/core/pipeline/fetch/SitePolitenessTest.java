@@ -152,6 +152,44 @@ class SitePolitenessTest {
     }
 
     @Test
+    void acquire_whenTheSiteIsIdle_opensTheWindowNowAndTheNextRequestStillWaitsAnIntervalAfterTheSlotsEnd() {
+        site.answer(FIRST.value(), ok(FIRST.value(), "1"));
+        site.answer(SECOND.value(), ok(SECOND.value(), "2"));
+        Duration lead = Duration.ofMillis(250);
+        io.spiderling.core.port.PageFetcher holding = new io.spiderling.core.port.PageFetcher() {
+            @Override
+            public FetchResult fetch(FetchRequest request) {
+                return site.fetch(request);
+            }
+
+            @Override
+            public Duration lead() {
+                return lead;
+            }
+        };
+        List<Instant> pauses = new java.util.ArrayList<>();
+        SitePoliteness.Session session = SitePoliteness.builder().robots(RobotsPolicy.create())
+                .robotsStore(new InMemoryRobotsStore()).limiter(RateLimiter.create()).fetcher(holding).clock(clock)
+                .pause(pauses::add).jitter(() -> 0.0).rates(new InMemoryRateStore()).build().session();
+
+        var first = assertInstanceOf(SitePoliteness.Gate.Go.class, session.acquire(FIRST.siteKey(), Optional.empty()));
+        site.fetch(FetchRequest.get(FIRST.value()).withSend(first.window()));
+        var second = assertInstanceOf(SitePoliteness.Gate.Go.class,
+                session.acquire(FIRST.siteKey(), Optional.empty()));
+        clock.set(second.window().from());
+        site.fetch(FetchRequest.get(SECOND.value()).withSend(second.window()));
+
+        assertEquals(START.plus(lead), first.slot(), "the slot taken: the fetcher's lead ahead");
+        assertEquals(START, first.window().from(), "an idle site's request may go out at once");
+        assertEquals(second.slot(), second.window().from(), "the next waits for its own slot");
+        assertEquals(List.of(second.slot().minus(lead)), pauses, "only the second was held, up to the lead");
+        List<Instant> arrivals = site.seen().stream().map(ScriptedFetcher.Seen::at).toList();
+        assertEquals(List.of(START, second.slot()), arrivals);
+        assertTrue(Duration.between(first.sendBy(), second.slot()).compareTo(INTERVAL) >= 0,
+                "the next slot is an interval after the first's window, however late in it the first went");
+    }
+
+    @Test
     void acquire_forAFetcherThatHoldsNothing_learnsNoMarginFromLateSends() {
         NormalizedUrl other = NormalizedUrl.parse("https://example.org/other");
         SitePoliteness.Session session = politeness.session();
