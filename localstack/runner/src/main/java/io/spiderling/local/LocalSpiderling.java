@@ -163,9 +163,12 @@ public final class LocalSpiderling implements AutoCloseable {
      * A long poll of ElasticMQ's FIFO queue spins while it waits: it tries to answer again as soon as the earliest
      * message is due, and a message of a group in flight is due but cannot be handed out, so it tries every
      * millisecond, each time walking every group. A profile of {@code bench-fetch --urls 5000 --sites 50 --qps 10}
-     * found 36 % of the JVM's samples there (docs/BENCHMARKS.md). On AWS the mapping long-polls.
+     * found 36 % of the JVM's samples there (docs/BENCHMARKS.md). On AWS the mapping long-polls; here a send to the
+     * queue cuts the pause short ({@link Doorbell}), so a job sent to an idle queue is received at once.
      */
     static final Duration FIFO_RECEIVE_PAUSE = Duration.ofMillis(50);
+    /** Rung by every send to the fetch queue: its receivers poll again at once rather than after their pause. */
+    private final Doorbell fetchSent;
     /** The fetch invocations, a virtual thread each. */
     private final ExecutorService invocationThreads = Executors.newThreadPerTaskExecutor(
             Thread.ofVirtual().name("invoke-fetch-", 0).factory());
@@ -186,6 +189,7 @@ public final class LocalSpiderling implements AutoCloseable {
             this.localClient = Optional.empty();
         }
         this.notifications = new S3Notifications(resources.bucket());
+        this.fetchSent = new Doorbell(resources.fetchQueueUrl());
         this.pipeline = Pipeline.builder()
                 .config(FunctionConfig.of(configuration(aws, resources, config)))
                 .vertx(vertx)
@@ -193,7 +197,8 @@ public final class LocalSpiderling implements AutoCloseable {
                 .blobDecorator(blobs -> new NotifyingBlobStore(blobs, notifications::objectCreated, meter))
                 // The sweep's CloudWatch metrics (log lines on Lambda) go nowhere locally; a meter counts log bytes.
                 .metrics(meter.logStream())
-                .interceptors(Stream.concat(options.interceptors().stream(), meter.interceptors().stream()).toList())
+                .interceptors(Stream.of(options.interceptors(), meter.interceptors(), List.of(fetchSent.onSends()))
+                        .flatMap(List::stream).toList())
                 .build();
         // Before any poller: the resumed jobs go out first, and nothing consumes the fetch queue while it is emptied.
         this.resumed = aws.dataFolder().filter(DataFolder::usedBefore)
@@ -230,7 +235,7 @@ public final class LocalSpiderling implements AutoCloseable {
                             task -> invocationThreads.execute(meter.eventSource(function, task)));
                     for (int i = 0; i < Math.min(concurrency, RECEIVERS); i++) {
                         startPoller(function.name() + "-" + i, meter.eventSource(function,
-                                poller.pausing(FIFO_RECEIVE_PAUSE).dispatching(invocations)));
+                                poller.pausing(FIFO_RECEIVE_PAUSE).wokenBy(fetchSent).dispatching(invocations)));
                     }
                     return;
                 }

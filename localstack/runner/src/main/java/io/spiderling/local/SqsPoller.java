@@ -40,6 +40,8 @@ final class SqsPoller implements Runnable {
     private final Optional<Duration> pause;
     /** Where each batch runs, when not on the poller's own thread; empty: on it. */
     private final Optional<Invocations> invocations;
+    /** What cuts a pause short: a send to the queue; empty: nothing. */
+    private final Optional<Doorbell> doorbell;
 
     /**
      * Concurrent invocations of one function: at most as many as {@code slots} has permits, each run by
@@ -54,14 +56,16 @@ final class SqsPoller implements Runnable {
     /** @param batchSize the event source mapping's batch size, 1 to 10 */
     SqsPoller(SqsClient sqs, String queueUrl, Function<SQSEvent, SQSBatchResponse> handler, AtomicBoolean running,
             int batchSize) {
-        this(sqs, queueUrl, handler, running, batchSize, Optional.empty(), Optional.empty());
+        this(sqs, queueUrl, handler, running, batchSize, Optional.empty(), Optional.empty(), Optional.empty());
     }
 
     private SqsPoller(SqsClient sqs, String queueUrl, Function<SQSEvent, SQSBatchResponse> handler,
-            AtomicBoolean running, int batchSize, Optional<Duration> pause, Optional<Invocations> invocations) {
+            AtomicBoolean running, int batchSize, Optional<Duration> pause, Optional<Invocations> invocations,
+            Optional<Doorbell> doorbell) {
         this.batchSize = batchSize;
         this.pause = pause;
         this.invocations = invocations;
+        this.doorbell = doorbell;
         this.sqs = sqs;
         this.queueUrl = queueUrl;
         this.queueArn = "arn:aws:sqs:" + LocalEvents.REGION + ":000000000000:"
@@ -79,7 +83,12 @@ final class SqsPoller implements Runnable {
      * busy FIFO queue, on which ElasticMQ spins while a long poll waits ({@code LocalSpiderling.FIFO_RECEIVE_PAUSE}).
      */
     SqsPoller pausing(Duration pause) {
-        return new SqsPoller(sqs, queueUrl, handler, running, batchSize, Optional.of(pause), invocations);
+        return new SqsPoller(sqs, queueUrl, handler, running, batchSize, Optional.of(pause), invocations, doorbell);
+    }
+
+    /** The same poller, its pauses cut short by {@code doorbell}: a message sent to the queue is polled for at once. */
+    SqsPoller wokenBy(Doorbell doorbell) {
+        return new SqsPoller(sqs, queueUrl, handler, running, batchSize, pause, invocations, Optional.of(doorbell));
     }
 
     /**
@@ -88,15 +97,17 @@ final class SqsPoller implements Runnable {
      * runner while its messages' visibility timeout runs.
      */
     SqsPoller dispatching(Invocations invocations) {
-        return new SqsPoller(sqs, queueUrl, handler, running, batchSize, pause, Optional.of(invocations));
+        return new SqsPoller(sqs, queueUrl, handler, running, batchSize, pause, Optional.of(invocations),
+                doorbell);
     }
 
     @Override
     public void run() {
         while (running.get()) {
             try {
+                long rang = doorbell.map(Doorbell::rings).orElse(0L);
                 if (pollOnce() < batchSize && pause.isPresent()) {
-                    pause(pause.get());
+                    pause(pause.get(), rang);
                 }
             } catch (RuntimeException e) {
                 if (running.get()) {
@@ -175,6 +186,19 @@ final class SqsPoller implements Runnable {
                 .toList();
         if (!done.isEmpty()) {
             sqs.deleteMessageBatch(b -> b.queueUrl(queueUrl).entries(done));
+        }
+    }
+
+    /** Pauses, or less when the doorbell rang since {@code rang}: a message was sent meanwhile. */
+    private void pause(Duration pause, long rang) {
+        if (doorbell.isEmpty()) {
+            pause(pause);
+            return;
+        }
+        try {
+            doorbell.get().await(rang, pause);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 
