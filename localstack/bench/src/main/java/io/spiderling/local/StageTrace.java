@@ -102,7 +102,8 @@ final class StageTrace implements Meter {
             @Override
             public void beforeExecution(Context.BeforeExecution context, ExecutionAttributes attributes) {
                 mark(who() + " " + attributes.getAttribute(SdkExecutionAttribute.SERVICE_NAME) + "."
-                        + attributes.getAttribute(SdkExecutionAttribute.OPERATION_NAME) + " start");
+                        + attributes.getAttribute(SdkExecutionAttribute.OPERATION_NAME) + " start"
+                        + target(context.request()));
             }
 
             @Override
@@ -111,6 +112,23 @@ final class StageTrace implements Meter {
                         + attributes.getAttribute(SdkExecutionAttribute.OPERATION_NAME) + " end");
             }
         });
+    }
+
+    /** A single-item DynamoDB call's table and key, shortened: what a read or write is for. */
+    private static String target(software.amazon.awssdk.core.SdkRequest request) {
+        Map<String, software.amazon.awssdk.services.dynamodb.model.AttributeValue> key = switch (request) {
+            case software.amazon.awssdk.services.dynamodb.model.GetItemRequest get -> get.key();
+            case software.amazon.awssdk.services.dynamodb.model.UpdateItemRequest update -> update.key();
+            case software.amazon.awssdk.services.dynamodb.model.DeleteItemRequest delete -> delete.key();
+            case software.amazon.awssdk.services.dynamodb.model.PutItemRequest put -> put.item();
+            default -> Map.of();
+        };
+        if (key.isEmpty()) {
+            return "";
+        }
+        String table = request.getValueForField("TableName", String.class).orElse("?");
+        String first = key.values().stream().map(v -> v.s() == null ? "" : v.s()).findFirst().orElse("");
+        return " " + table.replaceAll(".*-", "") + " " + first.replaceAll("^(.{0,16}).*", "$1");
     }
 
     /** The function on whose behalf the thread runs, or the thread's name without its number. */
