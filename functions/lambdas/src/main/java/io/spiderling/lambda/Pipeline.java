@@ -38,6 +38,7 @@ import io.spiderling.core.notify.CallbackPolicy;
 import io.spiderling.core.notify.DeliveryPolicy;
 import io.spiderling.core.notify.UrlFetchedEvent;
 import io.spiderling.core.pipeline.BatchTracker;
+import io.spiderling.core.pipeline.OptOutList;
 import io.spiderling.core.pipeline.batch.CancelBatch;
 import io.spiderling.core.pipeline.ingest.Canonicalize;
 import io.spiderling.core.pipeline.batch.EmitCompletion;
@@ -688,8 +689,9 @@ public final class Pipeline implements AutoCloseable {
         };
         return FetchPage.builder().fetcher(fetcher.get()).blobs(blobs()).urls(urls()).tracker(tracker())
                 .frontier(frontier()).politeness(politeness).retry(RetryPolicy.create(retries))
-                .fetchSwitch(fetchSwitch()).normalizer(normalizer()).clock(clock).jitter(jitter)
-                .settings(FetchPage.Settings.DEFAULTS.withOptOut(optOut)
+                .fetchSwitch(fetchSwitch()).optOut(OptOutList.of(optOut)).normalizer(normalizer()).clock(clock)
+                .jitter(jitter)
+                .settings(FetchPage.Settings.DEFAULTS
                         .withMaxRedirects(config.get(ConfigKeys.FETCH_MAX_REDIRECTS))
                         // The site's groups already overlap its requests (SqsFetchQueue): one lane per group.
                         .withLanesPerSite(1)

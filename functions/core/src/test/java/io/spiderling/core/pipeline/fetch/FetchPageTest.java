@@ -30,6 +30,7 @@ import io.spiderling.core.fetch.FetchResult;
 import io.spiderling.core.frontier.Frontier;
 import io.spiderling.core.frontier.WakeUps;
 import io.spiderling.core.politeness.PauseCause;
+import io.spiderling.core.pipeline.OptOutList;
 import io.spiderling.core.politeness.RateLimiter;
 import io.spiderling.core.politeness.RateOverrides;
 import io.spiderling.core.politeness.RetryPolicy;
@@ -146,9 +147,10 @@ class FetchPageTest {
                 .build();
         FetchPage.Builder builder = FetchPage.builder().fetcher(fetcher).blobs(blobStore).urls(urlStore)
                 .tracker(new BatchTracker(batches, batches)).frontier(frontier).politeness(politeness)
-                .retry(RetryPolicy.create()).fetchSwitch(paused::get).clock(clock).jitter(() -> 0.0)
+                .retry(RetryPolicy.create()).fetchSwitch(paused::get).optOut(OptOutList.of(optOut)).clock(clock)
+                .jitter(() -> 0.0)
                 // One lane: the test's clock moves as its one fetcher sleeps.
-                .settings(FetchPage.Settings.DEFAULTS.withOptOut(optOut).withLanesPerSite(1).withCapture(capture)
+                .settings(FetchPage.Settings.DEFAULTS.withLanesPerSite(1).withCapture(capture)
                         .withGroupsPerSite(groupsPerSite))
                 .wake((site, at) -> wakeUps.add(site.value() + " " + at)).sitemaps(sitemapReader)
                 .listener(new FetchPage.Listener() {
