@@ -68,12 +68,17 @@ public class IngestQueueHandler implements RequestHandler<SQSEvent, SQSBatchResp
             case SubmissionParser.Parsed.Invalid invalid -> ingest.recordRefused(batchId, CLIENT, BatchSource.SQS,
                     List.of(new Rejection(abbreviate(message.getBody()), invalid.problem())));
             case SubmissionParser.Parsed.Urls urls -> {
-                if (ingest.submit(batchId, CLIENT, urls.submission(),
-                        BatchSource.SQS)
-                        instanceof Ingest.Result.Refused refused) {
-                    ingest.recordRefused(batchId, CLIENT, BatchSource.SQS, refused.rejected().isEmpty()
-                            ? List.of(new Rejection(abbreviate(message.getBody()), refused.reason()))
-                            : refused.rejected());
+                switch (ingest.submit(batchId, CLIENT, urls.submission(), BatchSource.SQS)) {
+                    case Ingest.Result.Refused refused -> ingest.recordRefused(batchId, CLIENT, BatchSource.SQS,
+                            refused.rejected().isEmpty()
+                                    ? List.of(new Rejection(abbreviate(message.getBody()), refused.reason()))
+                                    : refused.rejected());
+                    // Refused whole, with the quota's reason, and its callback told: never retried.
+                    case Ingest.Result.OverQuota over -> ingest.recordRefused(batchId, CLIENT, BatchSource.SQS,
+                            List.of(new Rejection(abbreviate(message.getBody()), over.quota().reason())),
+                            urls.submission().options());
+                    case Ingest.Result.Accepted accepted -> { }
+                    case Ingest.Result.Conflict conflict -> { }
                 }
             }
         }
