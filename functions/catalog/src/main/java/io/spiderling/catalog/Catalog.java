@@ -96,9 +96,12 @@ public final class Catalog {
         return planning(b).objects(BucketPrefix.MANIFESTS, READ);
     }
 
-    /** PlanUpload: freezes an upload into planned/, cuts it into chunks, plans a chunk. */
+    /**
+     * PlanUpload: freezes an upload into planned/, cuts it into chunks, plans a chunk; and counts each chunk's URLs
+     * against its client's quota (batches table, {@code QUOTA#<client>}: GetItem, UpdateItem), once per chunk.
+     */
     private static FunctionSpec.Builder planUpload(FunctionSpec.Builder b) {
-        return planning(b).settings(ConfigKeys.UPLOADS_CHUNK_BYTES)
+        return planning(b).settings(ConfigKeys.UPLOADS_CHUNK_BYTES, ConfigKeys.QUOTA_URLS_PER_DAY)
                 .objects(BucketPrefix.UPLOADS, READ).objects(BucketPrefix.PLANNED, READ_WRITE)
                 .sends(Queue.PLAN);
     }

@@ -210,7 +210,7 @@ public final class Pipeline implements AutoCloseable {
             .planning(planning.get())
             .queue(planQueue.get())
             .settings(new PlanUpload.Settings(config().get(ConfigKeys.UPLOADS_CHUNK_BYTES))).tracker(tracker())
-            .build());
+            .quotas(quotas()).build());
     private final Lazy<Canonicalize> canonicalize = lazy(() -> new Canonicalize(planning.get()));
     private final Lazy<ExtractContent> extract = lazy(() -> ExtractContent.builder().blobs(blobs()).urls(urls())
             .links(links()).extractor(HtmlExtractor.builder().robotsAgent(robotsAgent()).build())

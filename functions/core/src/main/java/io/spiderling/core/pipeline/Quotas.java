@@ -57,6 +57,11 @@ public final class Quotas {
         };
     }
 
+    /** Whether any limit applies to {@code client}: when none does, there is nothing to count. */
+    public boolean limits(String client) {
+        return store != null && limit(client) != 0;
+    }
+
     /** Takes back a charge of {@link #charge} made at {@code at}. */
     public void refund(String client, long urls, Instant at) {
         if (store != null && urls > 0) {
