@@ -19,8 +19,9 @@ import java.util.List;
 
 /**
  * The SQS ingest queue: each message (one URL, a list, or {@code {"urls":[…]}}) becomes a batch whose id derives from
- * the message id, so a redelivered message lands on the same batch. A message that cannot be accepted is recorded as
- * a refused batch and acknowledged: it is never retried forever.
+ * the message id, so a redelivered message lands on the same batch. A message that cannot be accepted, or that the
+ * {@code sqs} client's quota has no room for, is recorded as a refused batch (the quota's reason and reset in its
+ * rejection, its callback told) and acknowledged: it is never retried forever.
  */
 @Named("ingest-queue")
 @Singleton

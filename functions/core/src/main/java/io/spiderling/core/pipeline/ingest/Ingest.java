@@ -259,9 +259,15 @@ public final class Ingest {
                     .<Result>map(h -> new Result.Accepted(h, plan)).orElse(new Result.OverQuota(over));
         }
         // The header goes first: canonicalize and fetch count against it, and the manifest's event may arrive at once.
-        boolean replay = !batches.createBatch(header);
-        if (replay && quota instanceof Quota.Decision.Allowed) {
-            quotas.refund(client, header.total(), header.createdAt());
+        boolean replay;
+        try {
+            replay = !batches.createBatch(header);
+        } catch (RuntimeException e) {
+            refund(quota, client, header); // nothing was accepted; the client's retry is charged anew
+            throw e;
+        }
+        if (replay) {
+            refund(quota, client, header);
         }
         if (!replay) {
             scheduleProgress(header);
@@ -281,6 +287,12 @@ public final class Ingest {
                     "text/plain; charset=utf-8", Map.of("batch-id", batchId));
         }
         return new Result.Accepted(standing, plan);
+    }
+
+    private void refund(Quota.Decision quota, String client, BatchHeader header) {
+        if (quota instanceof Quota.Decision.Allowed) {
+            quotas.refund(client, header.total(), header.createdAt());
+        }
     }
 
     public sealed interface UploadResult {
