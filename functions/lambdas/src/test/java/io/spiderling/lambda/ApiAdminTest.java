@@ -154,6 +154,12 @@ class ApiAdminTest {
         assertEquals(role, ok(event).get("client").asText());
     }
 
+    @Test
+    void handleRequest_whenTheClientIsNotPercentEncodedWell_expect400() throws Exception {
+        assertEquals("client: not a percent-encoded path segment",
+                error(client(Events.load("api-get-admin-quota.json"), "bad%zz"), 400));
+    }
+
     @ParameterizedTest
     @ValueSource(strings = {"", "{}", "{\"urlsPerDay\":-1}", "{\"urlsPerDay\":1.5}", "{\"urlsPerDay\":\"10\"}",
             "{\"urlsPerDay\":10,\"x\":1}"})

@@ -20,6 +20,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.regex.Pattern;
 
 /**
  * The operator controls (issue 25), admins only ({@link Admins}; any other client gets 403):
@@ -35,6 +36,8 @@ import java.util.Optional;
 final class AdminRoutes {
 
     private static final int MAX_BODY_BYTES = 4 * 1024;
+    /** A clients-file id or an IAM ARN, generously: it only names a quota's items, and must fit a key. */
+    private static final Pattern CLIENT_ID = Pattern.compile("[\\x21-\\x7e]{1,600}");
 
     private final Admins admins;
     private final DynamoDbFetchSwitch fetchSwitch;
@@ -70,8 +73,18 @@ final class AdminRoutes {
                 }
                 yield match.operation() == Operation.ADD_OPT_OUT ? addOptOut(site) : removeOptOut(site);
             }
-            case QUOTA_STATUS -> quota(decode(match.parameter("client")));
-            case SET_QUOTA -> setQuota(decode(match.parameter("client")), event);
+            case QUOTA_STATUS, SET_QUOTA -> {
+                String quotaClient;
+                try {
+                    quotaClient = decode(match.parameter("client"));
+                } catch (IllegalArgumentException e) {
+                    yield HttpJson.error(400, "client: not a percent-encoded path segment");
+                }
+                if (!CLIENT_ID.matcher(quotaClient).matches()) {
+                    yield HttpJson.error(400, "client: a client id is 1 to 600 visible ASCII characters");
+                }
+                yield match.operation() == Operation.QUOTA_STATUS ? quota(quotaClient) : setQuota(quotaClient, event);
+            }
             default -> throw new IllegalStateException(match.operation() + " is not an operator control");
         };
     }
