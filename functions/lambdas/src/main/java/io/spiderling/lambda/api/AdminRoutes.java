@@ -56,6 +56,9 @@ final class AdminRoutes {
     }
 
     APIGatewayV2HTTPResponse handle(Routes.Match match, APIGatewayV2HTTPEvent event, String client) {
+        if (!match.operation().isAdmin()) {
+            throw new IllegalStateException(match.operation() + " is not an operator control");
+        }
         if (!admins.admin(client, event)) {
             return HttpJson.error(403, "admin only: " + match.route().routeKey() + " is an operator control, and "
                     + client + " is not an admin (ADR 10)");
@@ -85,7 +88,7 @@ final class AdminRoutes {
                 }
                 yield match.operation() == Operation.QUOTA_STATUS ? quota(quotaClient) : setQuota(quotaClient, event);
             }
-            default -> throw new IllegalStateException(match.operation() + " is not an operator control");
+            default -> throw new IllegalStateException("no operator control " + match.operation());
         };
     }
 
