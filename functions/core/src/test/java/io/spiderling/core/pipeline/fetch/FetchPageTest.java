@@ -1447,9 +1447,10 @@ class FetchPageTest {
                 java.nio.charset.StandardCharsets.UTF_8)).lines()) {
             covered = lines.skip(1).map(line -> line.split(",")[2]).collect(java.util.stream.Collectors.toSet());
         }
-        // Planning's own: a line that is no URL, a sitemap's entry the protocol refuses or that its lastmod skips.
+        // Planning's own: a line that is no URL, a sitemap's entry the protocol refuses or that its lastmod skips, an
+        // upload's chunk over its client's quota (PlanUploadTest).
         Set<Reason> planning = java.util.EnumSet.of(Reason.INVALID_URL, Reason.SITEMAP_OTHER_SITE,
-                Reason.SITEMAP_OUTSIDE_PATH);
+                Reason.SITEMAP_OUTSIDE_PATH, Reason.OVER_QUOTA);
         Set<String> expected = java.util.EnumSet.complementOf(java.util.EnumSet.copyOf(planning)).stream()
                 .map(Reason::code).collect(java.util.stream.Collectors.toSet());
 
