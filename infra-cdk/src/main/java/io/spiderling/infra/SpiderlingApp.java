@@ -31,6 +31,9 @@ public final class SpiderlingApp {
     static final String USER_AGENT = "userAgent";
     static final String ROBOTS_AGENT = "robotsAgent";
     static final String CALLBACK_HOSTS = "callbackHosts";
+    static final String ADMIN_GROUPS = "adminGroups";
+    static final String ADMIN_ROLES = "adminRoles";
+    static final String QUOTA_URLS_PER_DAY = "quotaUrlsPerDay";
     static final String LOST_AFTER = "lostAfter";
     static final String RATE_OVERRIDES_FILE = "rateOverridesFile";
     static final String OPT_OUT_FILE = "optOutFile";
@@ -84,6 +87,21 @@ public final class SpiderlingApp {
         context.text(USER_AGENT).ifPresent(props::userAgent);
         context.text(ROBOTS_AGENT).ifPresent(props::robotsAgent);
         context.list(CALLBACK_HOSTS).ifPresent(props::callbackHosts);
+        context.list(ADMIN_GROUPS).ifPresent(props::adminGroups);
+        context.list(ADMIN_ROLES).ifPresent(props::adminRoles);
+        context.text(QUOTA_URLS_PER_DAY).map(text -> {
+            try {
+                return ConfigKeys.QUOTA_URLS_PER_DAY.read(Optional.of(text));
+            } catch (IllegalArgumentException e) {
+                throw AppContext.problem(QUOTA_URLS_PER_DAY, "must be a whole number of URLs (0: none), was '" + text
+                        + "'");
+            }
+        }).ifPresent(urls -> {
+            if (urls < 0) {
+                throw AppContext.problem(QUOTA_URLS_PER_DAY, "must not be negative, was " + urls);
+            }
+            props.quotaUrlsPerDay(urls);
+        });
         context.text(LOST_AFTER).map(text -> {
             try {
                 return ConfigKeys.FRONTIER_LOST_AFTER.read(Optional.of(text));

@@ -133,6 +133,13 @@ public final class SpiderlingStack extends Stack {
         props.userAgent().ifPresent(value -> config.set(ConfigKeys.FETCH_USER_AGENT, value));
         props.robotsAgent().ifPresent(value -> config.set(ConfigKeys.FETCH_ROBOTS_AGENT, value));
         props.callbackHosts().ifPresent(hosts -> config.set(ConfigKeys.NOTIFY_ALLOWED_HOSTS, String.join(",", hosts)));
+        if (!props.adminGroups().isEmpty()) {
+            config.set(ConfigKeys.AUTH_ADMIN_GROUPS, String.join(",", props.adminGroups()));
+        }
+        if (!props.adminRoles().isEmpty()) {
+            config.set(ConfigKeys.AUTH_ADMIN_ROLES, String.join(",", props.adminRoles()));
+        }
+        props.quotaUrlsPerDay().ifPresent(urls -> config.set(ConfigKeys.QUOTA_URLS_PER_DAY, Long.toString(urls)));
         props.lostAfter().ifPresent(after -> config.set(ConfigKeys.FRONTIER_LOST_AFTER, after.toString()));
         siteLists.ifPresent(lists -> lists.paths().forEach(config::set));
         return config;

@@ -42,6 +42,9 @@ public final class SpiderlingStackProps {
     private final Optional<String> userAgent;
     private final Optional<String> robotsAgent;
     private final Optional<List<String>> callbackHosts;
+    private final List<String> adminGroups;
+    private final List<String> adminRoles;
+    private final Optional<Long> quotaUrlsPerDay;
     private final Optional<Duration> lostAfter;
     private final Map<ConfigKey<?>, Path> siteLists;
     private final int logRetentionDays;
@@ -65,6 +68,9 @@ public final class SpiderlingStackProps {
         this.userAgent = b.userAgent;
         this.robotsAgent = b.robotsAgent;
         this.callbackHosts = b.callbackHosts.map(List::copyOf);
+        this.adminGroups = List.copyOf(b.adminGroups);
+        this.adminRoles = List.copyOf(b.adminRoles);
+        this.quotaUrlsPerDay = b.quotaUrlsPerDay;
         this.lostAfter = b.lostAfter;
         // Insertion order is kept: it is the order of the files in the layer, and the template must not vary.
         this.siteLists = Collections.unmodifiableMap(new LinkedHashMap<>(b.siteLists));
@@ -124,6 +130,21 @@ public final class SpiderlingStackProps {
 
     public Optional<List<String>> callbackHosts() {
         return callbackHosts;
+    }
+
+    /** The JWT groups (or Lambda authorizer groups) whose members are admins (ADR 10); none by default. */
+    public List<String> adminGroups() {
+        return adminGroups;
+    }
+
+    /** The IAM role ARNs whose callers are admins (ADR 10); none by default. */
+    public List<String> adminRoles() {
+        return adminRoles;
+    }
+
+    /** Each client's default URLs a day; the functions' default (0, none) when empty. */
+    public Optional<Long> quotaUrlsPerDay() {
+        return quotaUrlsPerDay;
     }
 
     public Optional<Duration> lostAfter() {
@@ -262,6 +283,9 @@ public final class SpiderlingStackProps {
         private Optional<String> userAgent = Optional.empty();
         private Optional<String> robotsAgent = Optional.empty();
         private Optional<List<String>> callbackHosts = Optional.empty();
+        private List<String> adminGroups = List.of();
+        private List<String> adminRoles = List.of();
+        private Optional<Long> quotaUrlsPerDay = Optional.empty();
         private Optional<Duration> lostAfter = Optional.empty();
         private final Map<ConfigKey<?>, Path> siteLists = new LinkedHashMap<>();
         private int logRetentionDays = 30;
@@ -315,6 +339,21 @@ public final class SpiderlingStackProps {
 
         public Builder callbackHosts(List<String> hosts) {
             this.callbackHosts = Optional.of(hosts);
+            return this;
+        }
+
+        public Builder adminGroups(List<String> groups) {
+            this.adminGroups = groups;
+            return this;
+        }
+
+        public Builder adminRoles(List<String> roles) {
+            this.adminRoles = roles;
+            return this;
+        }
+
+        public Builder quotaUrlsPerDay(long urls) {
+            this.quotaUrlsPerDay = Optional.of(urls);
             return this;
         }
 

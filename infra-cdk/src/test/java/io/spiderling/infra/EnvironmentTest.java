@@ -130,14 +130,18 @@ class EnvironmentTest {
     @Test
     void environment_whenSettingsGiven_reachExactlyTheFunctionsReadingThem() {
         Synthesized jwt = Synth.jvmJwt();
-        Map<ConfigKey<?>, String> expected = Map.of(
+        Map<ConfigKey<?>, String> expected = new java.util.HashMap<>(Map.of(
+                ConfigKeys.AUTH_ADMIN_GROUPS, String.join(",", Synth.ADMIN_GROUPS),
+                ConfigKeys.AUTH_ADMIN_ROLES, String.join(",", Synth.ADMIN_ROLES),
+                ConfigKeys.QUOTA_URLS_PER_DAY, Long.toString(Synth.QUOTA_URLS_PER_DAY)));
+        expected.putAll(Map.of(
                 ConfigKeys.AUTH_CLIENT_CLAIM, Synth.CLIENT_CLAIM,
                 ConfigKeys.FETCH_USER_AGENT, Synth.USER_AGENT,
                 ConfigKeys.FETCH_ROBOTS_AGENT, Synth.ROBOTS_AGENT,
                 ConfigKeys.NOTIFY_ALLOWED_HOSTS, String.join(",", Synth.CALLBACK_HOSTS),
                 ConfigKeys.FRONTIER_LOST_AFTER, Synth.LOST_AFTER.toString(),
                 ConfigKeys.FETCH_RATE_OVERRIDES_FILE, "/opt/spiderling/rate-overrides.txt",
-                ConfigKeys.FETCH_OPT_OUT_FILE, "/opt/spiderling/opt-out.txt");
+                ConfigKeys.FETCH_OPT_OUT_FILE, "/opt/spiderling/opt-out.txt"));
         for (FunctionSpec spec : Catalog.FUNCTIONS) {
             Map<String, Object> environment = jwt.environment(spec.name());
             expected.forEach((key, value) -> {

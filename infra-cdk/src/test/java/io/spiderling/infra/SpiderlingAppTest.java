@@ -63,6 +63,8 @@ class SpiderlingAppTest {
                 "fetchConcurrency", "300"));
         context.put("frontierLagAlarmSeconds", "1200");
         context.put("prefix", "crawl-eu");
+        context.putAll(Map.of("adminGroups", "operators, sre", "adminRoles",
+                "arn:aws:iam::123456789012:role/ops", "quotaUrlsPerDay", "50000"));
         context.putAll(Map.of("planConcurrency", "5", "extractConcurrency", "250", "canonicalizeConcurrency", "8"));
 
         SpiderlingStackProps props = props(context);
@@ -71,6 +73,9 @@ class SpiderlingAppTest {
         assertEquals(Optional.of(CpuArchitecture.X86_64), props.architecture());
         assertEquals(Optional.of("examplebot"), props.robotsAgent());
         assertEquals(Optional.of(List.of("hooks.example.com", "*.example.org")), props.callbackHosts());
+        assertEquals(List.of("operators", "sre"), props.adminGroups());
+        assertEquals(List.of("arn:aws:iam::123456789012:role/ops"), props.adminRoles());
+        assertEquals(Optional.of(50_000L), props.quotaUrlsPerDay());
         assertEquals(Optional.of(Duration.ofMinutes(25)), props.lostAfter());
         assertEquals(Map.of(ConfigKeys.FETCH_RATE_OVERRIDES_FILE, java.nio.file.Path.of(rates),
                 ConfigKeys.FETCH_OPT_OUT_FILE, java.nio.file.Path.of(optOut)), props.siteLists());

@@ -37,6 +37,9 @@ final class Synth {
     static final String USER_AGENT = "examplebot/2.0 (+https://crawler.example.com/)";
     static final String ROBOTS_AGENT = "examplebot";
     static final List<String> CALLBACK_HOSTS = List.of("hooks.example.com", "*.example.org");
+    static final List<String> ADMIN_GROUPS = List.of("operators", "sre");
+    static final List<String> ADMIN_ROLES = List.of("arn:aws:iam::123456789012:role/spiderling-operator");
+    static final long QUOTA_URLS_PER_DAY = 100_000;
     static final Duration LOST_AFTER = Duration.ofMinutes(25);
     static final int FETCH_CONCURRENCY = 200;
     static final Duration CONTENT_EXPIRY = Duration.ofDays(365);
@@ -92,6 +95,9 @@ final class Synth {
                     .userAgent(USER_AGENT)
                     .robotsAgent(ROBOTS_AGENT)
                     .callbackHosts(CALLBACK_HOSTS)
+                    .adminGroups(ADMIN_GROUPS)
+                    .adminRoles(ADMIN_ROLES)
+                    .quotaUrlsPerDay(QUOTA_URLS_PER_DAY)
                     .lostAfter(LOST_AFTER)
                     .siteList(ConfigKeys.FETCH_RATE_OVERRIDES_FILE,
                             TestArtifacts.textFile("rates", "example.com 2\n"))

@@ -18,7 +18,9 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
  */
 public final class DynamoDbFetchSwitch implements FetchSwitch {
 
-    static final Map<String, AttributeValue> KEY = Map.of("pk", s("CONTROL"), "sk", s("fetching"));
+    /** The sites table's partition of operator controls: this switch and the API's opt-outs. */
+    static final String PARTITION = "CONTROL";
+    static final Map<String, AttributeValue> KEY = Map.of("pk", s(PARTITION), "sk", s("fetching"));
 
     private final DynamoDbClient dynamo;
     private final String table;

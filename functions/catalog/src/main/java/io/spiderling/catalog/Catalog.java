@@ -72,9 +72,13 @@ public final class Catalog {
 
     // What each use case needs, as the composition root builds it; a function adds those of its handler's use cases.
 
-    /** Ingest: batch headers and pending plans, manifests, presigned uploads, progress reports. */
+    /**
+     * Ingest: batch headers and pending plans, manifests, presigned uploads, progress reports; and the client's quota,
+     * charged once per batch in the batches table ({@code QUOTA#<client>}: GetItem of its limit, UpdateItem of the
+     * day's count).
+     */
     private static FunctionSpec.Builder ingest(FunctionSpec.Builder b) {
-        return b.settings(ConfigKeys.UPLOADS_URL_TTL).settings(CALLBACKS)
+        return b.settings(ConfigKeys.UPLOADS_URL_TTL, ConfigKeys.QUOTA_URLS_PER_DAY).settings(CALLBACKS)
                 .table(Table.BATCHES, READ_WRITE)
                 .objects(BucketPrefix.MANIFESTS, READ_WRITE).objects(BucketPrefix.UPLOADS, WRITE)
                 .sends(Queue.NOTIFY);
@@ -92,9 +96,12 @@ public final class Catalog {
         return planning(b).objects(BucketPrefix.MANIFESTS, READ);
     }
 
-    /** PlanUpload: freezes an upload into planned/, cuts it into chunks, plans a chunk. */
+    /**
+     * PlanUpload: freezes an upload into planned/, cuts it into chunks, plans a chunk; and counts each chunk's URLs
+     * against its client's quota (batches table, {@code QUOTA#<client>}: GetItem, UpdateItem), once per chunk.
+     */
     private static FunctionSpec.Builder planUpload(FunctionSpec.Builder b) {
-        return planning(b).settings(ConfigKeys.UPLOADS_CHUNK_BYTES)
+        return planning(b).settings(ConfigKeys.UPLOADS_CHUNK_BYTES, ConfigKeys.QUOTA_URLS_PER_DAY)
                 .objects(BucketPrefix.UPLOADS, READ).objects(BucketPrefix.PLANNED, READ_WRITE)
                 .sends(Queue.PLAN);
     }
@@ -211,7 +218,7 @@ public final class Catalog {
                     .sampleEvents("sqs-notify-dlq.json")
                     .build(),
             FunctionSpec.named(FunctionNames.API)
-                    .description("The read API and batch control")
+                    .description("The read API, batch control and the operator controls (/admin)")
                     .source(EventSource.http())
                     .memoryMb(512).timeout(HTTP_TIMEOUT)
                     .settings(GATEWAY_AUTH).settings(ConfigKeys.LINKS_ENABLED)
@@ -220,7 +227,14 @@ public final class Catalog {
                     .settings(ConfigKeys.FETCH_ROBOTS_AGENT, ConfigKeys.FETCH_ROBOTS_RETRY_BASE,
                             ConfigKeys.FETCH_THROTTLE_PAUSE, ConfigKeys.FETCH_MAX_IN_FLIGHT_PER_SITE)
                     .table(Table.BATCHES, READ_WRITE).table(Table.URLS, READ_WRITE).table(Table.LINKS, READ)
-                    .table(Table.SITES, READ)
+                    .table(Table.SITES, READ_WRITE)
+                    // Operator controls (ADR 10, issue 25): who is an admin (the groups claim and the admin groups
+                    // and roles, or the clients secret's flag); the kill switch and the opt-outs in the sites table's
+                    // CONTROL partition; quotas in the batches table (QUOTA#<client>), with the default limit.
+                    .settings(ConfigKeys.AUTH_GROUPS_CLAIM, ConfigKeys.AUTH_ADMIN_GROUPS, ConfigKeys.AUTH_ADMIN_ROLES,
+                            ConfigKeys.AUTH_CLIENTS_FILE, ConfigKeys.AUTH_CLIENTS_CACHE,
+                            ConfigKeys.FETCH_OPT_OUT_FILE, ConfigKeys.QUOTA_URLS_PER_DAY)
+                    .reads(Secret.CLIENTS)
                     .objects(BucketPrefix.CONTENT, READ).objects(BucketPrefix.MARKDOWN, READ)
                     .sends(Queue.NOTIFY, Queue.EVENTS)
                     // The key directory, signed with the keys it lists.
@@ -228,7 +242,10 @@ public final class Catalog {
                     .sampleEvents("api-get-batch.json", "api-get-batch-urls.json", "api-delete-batch.json",
                             "api-get-url.json", "api-post-urls-batchget.json", "api-get-url-content.json",
                             "api-get-url-inlinks.json", "api-patch-url-fields.json", "api-get-url-markdown.json",
-                            "api-get-key-directory.json")
+                            "api-get-key-directory.json", "api-get-admin-fetching.json",
+                            "api-put-admin-fetching.json", "api-get-admin-opt-outs.json",
+                            "api-put-admin-opt-out.json", "api-delete-admin-opt-out.json",
+                            "api-get-admin-quota.json", "api-put-admin-quota.json")
                     .build(),
             FunctionSpec.named(FunctionNames.SWEEP)
                     .description("Every minute: release due frontier entries, re-send lost jobs, plan stranded"

@@ -63,6 +63,11 @@ public final class ConfigKey<T> {
         return new ConfigKey<>(name, ConfigKey::parseList, Optional.empty());
     }
 
+    /** {@link #list}, empty when unset. */
+    static ConfigKey<List<String>> optionalList(String name) {
+        return new ConfigKey<>(name, ConfigKey::parseList, Optional.of(List.of()));
+    }
+
     /** One of a fixed set of values: the constants of {@code choices}, written by their wire names. */
     static <E extends Enum<E> & ConfigChoice> ConfigKey<E> oneOf(String name, Class<E> choices) {
         List<E> all = List.of(choices.getEnumConstants());

@@ -58,6 +58,13 @@ public final class ConfigKeys {
     public static final ConfigKey<String> AUTH_CLIENT_CLAIM = ConfigKey.string("spiderling.auth.client-claim");
     public static final ConfigKey<Optional<String>> AUTH_CLIENTS_FILE = ConfigKey.optional("spiderling.auth.clients-file");
     public static final ConfigKey<Duration> AUTH_CLIENTS_CACHE = ConfigKey.duration("spiderling.auth.clients-cache");
+    // Who is an admin in gateway mode (ADR 10): besides the clients file's flag.
+    public static final ConfigKey<String> AUTH_GROUPS_CLAIM = ConfigKey.string("spiderling.auth.groups-claim");
+    public static final ConfigKey<List<String>> AUTH_ADMIN_GROUPS = ConfigKey.optionalList("spiderling.auth.admin-groups");
+    public static final ConfigKey<List<String>> AUTH_ADMIN_ROLES = ConfigKey.optionalList("spiderling.auth.admin-roles");
+
+    // Operator controls (issue 25).
+    public static final ConfigKey<Long> QUOTA_URLS_PER_DAY = ConfigKey.longValue("spiderling.quota.urls-per-day");
 
     // Sitemaps (ADR 19): what one sitemap, one index and one batch may hold.
     public static final ConfigKey<Integer> SITEMAPS_MAX_BYTES = ConfigKey.integer("spiderling.sitemaps.max-bytes");

@@ -24,7 +24,14 @@ public final class Routes {
             new Route("GET", "/urls/markdown", Operation.URL_MARKDOWN),
             new Route("GET", "/urls/inlinks", Operation.URL_INLINKS),
             new Route("PATCH", "/urls/fields", Operation.PATCH_URL_FIELDS),
-            new Route("GET", "/.well-known/http-message-signatures-directory", Operation.KEY_DIRECTORY));
+            new Route("GET", "/.well-known/http-message-signatures-directory", Operation.KEY_DIRECTORY),
+            new Route("GET", "/admin/fetching", Operation.FETCHING_STATUS),
+            new Route("PUT", "/admin/fetching", Operation.SET_FETCHING),
+            new Route("GET", "/admin/opt-outs", Operation.LIST_OPT_OUTS),
+            new Route("PUT", "/admin/opt-outs/{site}", Operation.ADD_OPT_OUT),
+            new Route("DELETE", "/admin/opt-outs/{site}", Operation.REMOVE_OPT_OUT),
+            new Route("GET", "/admin/quotas/{client}", Operation.QUOTA_STATUS),
+            new Route("PUT", "/admin/quotas/{client}", Operation.SET_QUOTA));
 
     /** A request matched to its route, with the path's parameters. */
     public record Match(Route route, Map<String, String> parameters) {

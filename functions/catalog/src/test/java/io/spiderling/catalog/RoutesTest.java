@@ -45,6 +45,15 @@ class RoutesTest {
     }
 
     @Test
+    void isAdmin_whenEveryRouteIsLookedAt_isExactlyThoseUnderAdminAndServedByTheApi() {
+        for (Route route : Routes.ALL) {
+            assertEquals(route.path().startsWith("/admin/"), route.operation().isAdmin(), route.routeKey());
+            assertTrue(!route.operation().isAdmin() || route.function().equals(FunctionNames.API), route.routeKey());
+            assertTrue(!(route.operation().isAdmin() && route.operation().isPublic()), route.routeKey());
+        }
+    }
+
+    @Test
     void route_whenTemplateMalformed_isRefused() {
         assertThrows(IllegalArgumentException.class, () -> new Route("GET", "batches", Operation.GET_URL));
         assertThrows(IllegalArgumentException.class, () -> new Route("GET", "/a b", Operation.GET_URL));

@@ -15,6 +15,9 @@ public final class SampleClients {
     public static final String CLIENT_B = "client-b";
     public static final String TOKEN_B = "sample-token-client-b-0123456789";
     public static final String SECRET_B = "whsec-sample-client-b-0123456789";
+    /** An admin (an operator), whose token the {@code /admin} sample events carry. */
+    public static final String OPERATOR = "operator";
+    public static final String TOKEN_OPERATOR = "sample-token-operator-0123456789";
 
     private SampleClients() {}
 

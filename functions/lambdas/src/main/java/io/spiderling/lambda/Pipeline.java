@@ -7,6 +7,8 @@ import io.spiderling.aws.DynamoDbBatchStore;
 import io.spiderling.aws.DynamoDbFetchSwitch;
 import io.spiderling.aws.DynamoDbFrontierStore;
 import io.spiderling.aws.DynamoDbLinkStore;
+import io.spiderling.aws.DynamoDbOptOutStore;
+import io.spiderling.aws.DynamoDbQuotaStore;
 import io.spiderling.aws.DynamoDbPendingPlans;
 import io.spiderling.aws.DynamoDbRateStore;
 import io.spiderling.aws.DynamoDbRobotsStore;
@@ -38,6 +40,8 @@ import io.spiderling.core.notify.CallbackPolicy;
 import io.spiderling.core.notify.DeliveryPolicy;
 import io.spiderling.core.notify.UrlFetchedEvent;
 import io.spiderling.core.pipeline.BatchTracker;
+import io.spiderling.core.pipeline.OptOutList;
+import io.spiderling.core.pipeline.Quotas;
 import io.spiderling.core.pipeline.batch.CancelBatch;
 import io.spiderling.core.pipeline.ingest.Canonicalize;
 import io.spiderling.core.pipeline.batch.EmitCompletion;
@@ -82,6 +86,7 @@ import io.spiderling.core.sitemap.SitemapExpander;
 import io.spiderling.core.url.NormalizedUrl;
 import io.spiderling.core.url.SiteKey;
 import io.spiderling.core.url.UrlNormalizer;
+import io.spiderling.lambda.api.Admins;
 import io.spiderling.lambda.api.ApiAuth;
 import io.spiderling.lambda.api.GatewayAuth;
 import io.spiderling.lambda.api.TokenFileAuth;
@@ -153,6 +158,14 @@ public final class Pipeline implements AutoCloseable {
             config().get(ConfigKeys.TABLES_LINKS)));
     private final Lazy<DynamoDbFetchSwitch> fetchSwitch = lazy(() -> new DynamoDbFetchSwitch(aws().dynamoDb(),
             config().get(ConfigKeys.TABLES_SITES), clock(), SWITCH_CACHE));
+    /** The one opt-out list: the operator's file and the API's sites, read as often as the kill switch. */
+    private final Lazy<OptOutList> optOuts = lazy(() -> OptOutList.of(config().get(ConfigKeys.FETCH_OPT_OUT_FILE)
+            .map(f -> OptOut.parse(read(ConfigKeys.FETCH_OPT_OUT_FILE, Path.of(f)))).orElse(Set.of()),
+            new DynamoDbOptOutStore(aws().dynamoDb(), config().get(ConfigKeys.TABLES_SITES)), clock(), SWITCH_CACHE));
+    /** Each client's URLs a day, charged once per batch (issue 25). */
+    private final Lazy<Quotas> quotas = lazy(() -> new Quotas(new DynamoDbQuotaStore(aws().dynamoDb(),
+            config().get(ConfigKeys.TABLES_BATCHES)), config().get(ConfigKeys.QUOTA_URLS_PER_DAY), clock()));
+    private final Lazy<Admins> admins = lazy(this::buildAdmins);
     private final Lazy<RateOverrides> overrides = lazy(() -> config().get(ConfigKeys.FETCH_RATE_OVERRIDES_FILE)
             .map(f -> RateOverrides.parse(read(ConfigKeys.FETCH_RATE_OVERRIDES_FILE, Path.of(f))))
             .orElse(RateOverrides.none()));
@@ -182,7 +195,7 @@ public final class Pipeline implements AutoCloseable {
     private final Lazy<Ingest> ingest = lazy(() -> Ingest.builder().normalizer(normalizer()).batches(batches())
             .blobs(blobs()).clock(clock()).uploadUrlTtl(config().get(ConfigKeys.UPLOADS_URL_TTL))
             .callbacks(Optional.of(callbacks())).notifyQueue(Optional.of(notifyQueue())).pendingPlans(pendingPlans())
-            .build());
+            .quotas(quotas()).build());
     // One planner for both ways a batch's URLs arrive, so a manifest and an upload claim URLs alike.
     private final Lazy<ItemPlanner> planner = lazy(() -> new ItemPlanner(urls(), tracker(), batchStores().origins(),
             ItemPlanner.Settings.DEFAULTS));
@@ -197,7 +210,7 @@ public final class Pipeline implements AutoCloseable {
             .planning(planning.get())
             .queue(planQueue.get())
             .settings(new PlanUpload.Settings(config().get(ConfigKeys.UPLOADS_CHUNK_BYTES))).tracker(tracker())
-            .build());
+            .quotas(quotas()).build());
     private final Lazy<Canonicalize> canonicalize = lazy(() -> new Canonicalize(planning.get()));
     private final Lazy<ExtractContent> extract = lazy(() -> ExtractContent.builder().blobs(blobs()).urls(urls())
             .links(links()).extractor(HtmlExtractor.builder().robotsAgent(robotsAgent()).build())
@@ -420,6 +433,26 @@ public final class Pipeline implements AutoCloseable {
         return fetchSwitch.get();
     }
 
+    /** How long a function trusts what it read of the kill switch and the opt-out list. */
+    public Duration controlCache() {
+        return SWITCH_CACHE;
+    }
+
+    /** The one opt-out list the fetcher reads, and the API changes. */
+    public OptOutList optOuts() {
+        return optOuts.get();
+    }
+
+    /** The clients' quotas on URLs a day. */
+    public Quotas quotas() {
+        return quotas.get();
+    }
+
+    /** Who may call the operator routes (ADR 10). */
+    public Admins admins() {
+        return admins.get();
+    }
+
     /** How long a manifest or upload may wait for its S3 event before the sweep plans it itself. */
     public Duration unplannedAfter() {
         return config.get(ConfigKeys.SWEEP_UNPLANNED_AFTER);
@@ -580,6 +613,14 @@ public final class Pipeline implements AutoCloseable {
         };
     }
 
+    private Admins buildAdmins() {
+        return switch (config.get(ConfigKeys.AUTH_MODE)) {
+            case TOKEN_FILE -> Admins.tokenFile(clients());
+            case GATEWAY -> Admins.gateway(clients(), config.get(ConfigKeys.AUTH_GROUPS_CLAIM),
+                    config.get(ConfigKeys.AUTH_ADMIN_GROUPS), config.get(ConfigKeys.AUTH_ADMIN_ROLES));
+        };
+    }
+
     private CanonicalLink.Scope canonicalScope() {
         return switch (config.get(ConfigKeys.EXTRACT_CANONICAL_SCOPE)) {
             case SAME_SITE -> CanonicalLink.Scope.SAME_SITE;
@@ -642,9 +683,6 @@ public final class Pipeline implements AutoCloseable {
     private FetchPage buildFetchPage() {
         RetryPolicy.Settings retries = RetryPolicy.Settings.DEFAULTS
                 .withBackoffBase(config.get(ConfigKeys.FETCH_RETRY_BASE));
-        Set<SiteKey> optOut = config.get(ConfigKeys.FETCH_OPT_OUT_FILE)
-                .map(f -> OptOut.parse(read(ConfigKeys.FETCH_OPT_OUT_FILE, Path.of(f))))
-                .orElse(Set.of());
         SitePoliteness politeness = SitePoliteness.builder().robots(robotsPolicy())
                 .robotsStore(robotsStore()).limiter(rateLimiter()).rates(rateStore()).overrides(overrides.get())
                 .fetcher(fetcher.get()).normalizer(normalizer()).clock(clock).pause(Pipeline::sleepUntil)
@@ -688,8 +726,9 @@ public final class Pipeline implements AutoCloseable {
         };
         return FetchPage.builder().fetcher(fetcher.get()).blobs(blobs()).urls(urls()).tracker(tracker())
                 .frontier(frontier()).politeness(politeness).retry(RetryPolicy.create(retries))
-                .fetchSwitch(fetchSwitch()).normalizer(normalizer()).clock(clock).jitter(jitter)
-                .settings(FetchPage.Settings.DEFAULTS.withOptOut(optOut)
+                .fetchSwitch(fetchSwitch()).optOut(optOuts()).normalizer(normalizer()).clock(clock)
+                .jitter(jitter)
+                .settings(FetchPage.Settings.DEFAULTS
                         .withMaxRedirects(config.get(ConfigKeys.FETCH_MAX_REDIRECTS))
                         // The site's groups already overlap its requests (SqsFetchQueue): one lane per group.
                         .withLanesPerSite(1)

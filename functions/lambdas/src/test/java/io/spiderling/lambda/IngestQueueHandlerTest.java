@@ -87,6 +87,34 @@ class IngestQueueHandlerTest {
         }
     }
 
+    @Test
+    void handleRequest_whenTheSqsClientIsOverItsQuota_expectTheBatchRefusedWithTheReasonAndNotRetried()
+            throws Exception {
+        var quotas = new io.spiderling.aws.DynamoDbQuotaStore(TestStack.aws().dynamoDb(),
+                TestStack.resources().batchesTable());
+        var day = io.spiderling.core.quota.Quota.day(java.time.Instant.now());
+        quotas.setLimit(IngestQueueHandler.CLIENT, quotas.used(IngestQueueHandler.CLIENT, day) + 1);
+        try {
+            ObjectNode event = Events.load("sqs-ingest.json");
+            ObjectNode record = ((ObjectNode) event.get("Records").get(0)).put("messageId", "over-quota-1")
+                    .put("body", "{\"urls\":[\"https://example.com/q1\",\"https://example.com/q2\"]}");
+            ArrayNode records = Events.JSON.createArrayNode().add(record);
+            event.set("Records", records);
+
+            JsonNode response = Events.JSON.readTree(Events.invoke(event).statusCode(200).extract().asString());
+
+            assertEquals(0, response.get("batchItemFailures").size(), "not retried: " + response);
+            BatchStatus refused = status(record);
+            assertEquals(0, refused.header().total());
+            assertTrue(refused.done(), "refused batches end at once");
+            String reason = refused.header().rejected().get(0).reason();
+            assertTrue(reason.startsWith("quota exceeded: 2 URLs asked, 1 of ") && reason.contains("resets at "),
+                    reason);
+        } finally {
+            quotas.setLimit(IngestQueueHandler.CLIENT, 0);
+        }
+    }
+
     private BatchStatus status(JsonNode record) {
         String batchId = IngestQueueHandler.batchIdFor(record.get("messageId").asText());
         return pipeline.queries().batch(batchId).orElseThrow(() -> new AssertionError("no batch " + batchId));

@@ -39,6 +39,9 @@ public class TestStack implements QuarkusTestResourceLifecycleManager {
         return aws;
     }
 
+    /** The one site the handler tests' opt-out file lists. */
+    static final String FILED_OPT_OUT = "filed-opt-out.example";
+
     @Override
     public Map<String, String> start() {
         Map<String, String> config = new java.util.HashMap<>(aws().functionConfig(resources()));
@@ -53,6 +56,11 @@ public class TestStack implements QuarkusTestResourceLifecycleManager {
             java.nio.file.Path file = sites().rateOverrides(dir, 50);
             file.toFile().deleteOnExit();
             config.put("spiderling.fetch.rate-overrides-file", file.toString());
+            // The operator's opt-out file, which the API's opt-outs add to and cannot take from.
+            java.nio.file.Path optOut = java.nio.file.Files.writeString(dir.resolve("opt-out.txt"), FILED_OPT_OUT
+                    + "\n");
+            optOut.toFile().deleteOnExit();
+            config.put("spiderling.fetch.opt-out-file", optOut.toString());
         } catch (java.io.IOException e) {
             throw new java.io.UncheckedIOException(e);
         }

@@ -12,7 +12,8 @@ import java.util.HexFormat;
  * The one client of a local run that was given no clients file: a random bearer token and webhook secret, written to
  * a clients file only its owner can read, so the API is never open even on a laptop. On a persistent stack the file
  * lives in the data folder and is reused ({@link #loadOrCreate}), since batches belong to their client and a resumed
- * run reads its batch with the same token.
+ * run reads its batch with the same token. It is an admin: the only user of a local run is its operator too, and may
+ * call the {@code /admin} routes (a file made before admins existed keeps its three fields, and no admin).
  */
 public record LocalClient(String id, String token, String webhookSecret, Path file) {
 
@@ -35,7 +36,8 @@ public record LocalClient(String id, String token, String webhookSecret, Path fi
             if (Files.exists(file)) {
                 for (String line : Files.readAllLines(file)) {
                     String[] fields = line.strip().split("\\s+");
-                    if (fields.length == 3 && fields[0].equals(ID)) {
+                    if ((fields.length == 3 || fields.length == 4 && fields[3].equals("admin"))
+                            && fields[0].equals(ID)) {
                         return new LocalClient(ID, fields[1], fields[2], file);
                     }
                 }
@@ -56,7 +58,8 @@ public record LocalClient(String id, String token, String webhookSecret, Path fi
         SecureRandom random = new SecureRandom();
         String token = "tok-" + hex(random);
         String secret = "whsec-" + hex(random);
-        Files.writeString(file, "# client-id token webhook-secret\n" + ID + " " + token + " " + secret + "\n");
+        Files.writeString(file, "# client-id token webhook-secret [admin]\n" + ID + " " + token + " " + secret
+                + " admin\n");
         return new LocalClient(ID, token, secret, file);
     }
 

@@ -20,13 +20,16 @@ import java.util.regex.Pattern;
  * The API's clients for a deployment without an identity provider (local runs, small installations): who may call
  * the API, by bearer token, and the secret each client's webhooks are signed with.
  *
- * <p>The text format is one client per line, three fields separated by white space:
+ * <p>The text format is one client per line, three fields separated by white space, then optionally the flag
+ * {@code admin}:
  * <pre>
- *   # client-id   token                              webhook-secret
+ *   # client-id   token                              webhook-secret               [admin]
  *   acme          tok-acme-2f9d8c7b6a5e4d3c           whsec-acme-0a1b2c3d4e5f6789
- *   beta.team     tok-beta-77aa88bb99cc00dd           whsec-beta-ffeeddccbbaa9988
+ *   ops           tok-ops-5e4d3c2b1a0f9e8d            whsec-ops-1122334455667788   admin
  * </pre>
  * <ul>
+ *   <li>An {@code admin} client may also call the operator routes ({@code /admin/...}: the kill switch, opt-outs,
+ *       quotas; ADR 10). Lines without the flag, as every file before it, are ordinary clients.
  *   <li>A line whose first non-blank character is {@code #} is a comment; blank lines are ignored. Unlike the rate
  *       overrides file, {@code #} later in a line is not a comment: it may be part of a secret, and cutting a secret
  *       short would fail every signature check with no hint why.
@@ -66,17 +69,20 @@ public final class Clients {
     private static final Pattern SECRET = Pattern.compile("[\\x21-\\x7e]+");
     private static final Pattern AUTHORIZATION = Pattern.compile("(\\S+)(?: +(\\S+))?");
     private static final String BEARER = "Bearer";
+    private static final String ADMIN = "admin";
 
     /** One line of the file. A class rather than a record, so that no generated toString can print the secret. */
     private static final class Client {
         final String id;
         final byte[] tokenDigest;
         final String webhookSecret;
+        final boolean admin;
 
-        Client(String id, byte[] tokenDigest, String webhookSecret) {
+        Client(String id, byte[] tokenDigest, String webhookSecret, boolean admin) {
             this.id = id;
             this.tokenDigest = tokenDigest;
             this.webhookSecret = webhookSecret;
+            this.admin = admin;
         }
     }
 
@@ -143,8 +149,11 @@ public final class Clients {
                 continue;
             }
             String[] fields = line.split("\\s+");
-            if (fields.length != 3) {
-                throw error(number, "expected '<client-id> <token> <webhook-secret>', found " + fields.length
+            if (fields.length == 4 && !fields[3].equals(ADMIN)) {
+                throw error(number, "the fourth field may only be the flag '" + ADMIN + "'");
+            }
+            if (fields.length != 3 && fields.length != 4) {
+                throw error(number, "expected '<client-id> <token> <webhook-secret> [admin]', found " + fields.length
                         + (fields.length == 1 ? " field" : " fields"));
             }
             String id = fields[0];
@@ -179,7 +188,7 @@ public final class Clients {
             if (earlierToken != null) {
                 throw error(number, "token already used on line " + earlierToken);
             }
-            clients.add(new Client(id, digest, secret));
+            clients.add(new Client(id, digest, secret, fields.length == 4));
         }
         return clients.isEmpty() ? NONE : new Clients(clients);
     }
@@ -222,6 +231,12 @@ public final class Clients {
     public Optional<String> webhookSecret(String clientId) {
         Client client = byId.get(clientId);
         return client == null ? Optional.empty() : Optional.of(client.webhookSecret);
+    }
+
+    /** Whether {@code clientId} is flagged {@code admin}: an operator, who may call the {@code /admin} routes. */
+    public boolean admin(String clientId) {
+        Client client = byId.get(clientId);
+        return client != null && client.admin;
     }
 
     /** The client ids, in order. */

@@ -68,7 +68,12 @@ public enum Reason {
     /** The batch was cancelled before the URL was fetched. */
     BATCH_CANCELLED("batch-cancelled", ItemState.CANCELLED),
     /** The submitted text is not a URL Spiderling fetches; the detail says why. */
-    INVALID_URL("invalid-url", ItemState.INVALID);
+    INVALID_URL("invalid-url", ItemState.INVALID),
+    /**
+     * An uploaded manifest's chunk had no room in its client's quota of URLs for the day when it was planned: its URLs
+     * are not taken. The detail gives the quota and when it resets.
+     */
+    OVER_QUOTA("over-quota", ItemState.INVALID);
 
     private final String code;
     private final ItemState state;

@@ -275,6 +275,10 @@ public final class Frontier {
             forgetUnscheduled(site, state);
             return new Released(0, false);
         }
+        if (state.pending() > 0 && fetchSwitch.paused()) {
+            lookSoon(site, state, now);
+            return new Released(0, true);
+        }
         scheduleFirstLook(site, state, now);
         if (state.pending() == 0) {
             return new Released(0, false);
@@ -322,6 +326,21 @@ public final class Frontier {
     }
 
     /** The site's first release since its counter was made: the sweep looks at it from now on. */
+    /**
+     * How soon the sweep looks again at a site whose entries the kill switch holds: they are released by the first
+     * sweep after the switch is on again, not a sweep period (half of {@code lostAfter}) later. Each sweep then writes
+     * one mark per held site, and only while fetching is paused.
+     */
+    static final Duration PAUSED_LOOK = Duration.ofSeconds(5);
+
+    /** Moves the site's next look to {@link #PAUSED_LOOK} from now, unless it is due sooner. */
+    private void lookSoon(SiteKey site, SiteState state, Instant now) {
+        Instant soon = now.plus(PAUSED_LOOK).truncatedTo(ChronoUnit.MILLIS);
+        if (state.checkAt().map(at -> at.isAfter(soon)).orElse(true)) {
+            store.schedule(site, state.checkAt(), soon);
+        }
+    }
+
     private void scheduleFirstLook(SiteKey site, SiteState state, Instant now) {
         if (state.checkAt().isEmpty()) {
             store.schedule(site, Optional.empty(), nextCheck(now));
@@ -627,7 +646,8 @@ public final class Frontier {
                 walk.waited(Duration.between(waiting.notBefore(), now));
             }
         }
-        store.schedule(site, checkAt, nextCheck(now));
+        store.schedule(site, checkAt, state.pending() > 0 && fetchSwitch.paused() ? now.plus(PAUSED_LOOK)
+                .truncatedTo(ChronoUnit.MILLIS) : nextCheck(now));
         if (checkAt.isEmpty()) {
             store.unmark(mark);
         }

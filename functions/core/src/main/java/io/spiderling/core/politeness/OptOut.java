@@ -19,6 +19,15 @@ public final class OptOut {
 
     private OptOut() {}
 
+    /**
+     * A site key given alone (the API's {@code /admin/opt-outs/{site}}), checked as the file's lines are.
+     *
+     * @throws IllegalArgumentException saying what is wrong with it, e.g. that its site key is another
+     */
+    public static SiteKey siteKey(String text) {
+        return new SiteKey(SiteKeyField.key(Objects.requireNonNull(text, "text").strip()));
+    }
+
     public static Set<SiteKey> parse(String text) {
         Objects.requireNonNull(text, "text");
         Set<SiteKey> sites = new HashSet<>();

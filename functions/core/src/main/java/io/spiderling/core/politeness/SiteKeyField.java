@@ -21,19 +21,29 @@ final class SiteKeyField {
      * @throws IllegalArgumentException naming {@code file} and {@code line}
      */
     static String read(String file, int line, String field) {
+        try {
+            return key(field);
+        } catch (IllegalArgumentException e) {
+            throw bad(file, line, e.getMessage());
+        }
+    }
+
+    /** {@link #read} without a file: for a site key given alone, as in the API's {@code /admin/opt-outs/{site}}. */
+    static String key(String field) {
         String key = field.toLowerCase(Locale.ROOT);
         // URLs may have empty labels (the WHATWG URL Standard allows "exa..mple.com"), but no site is named so
         if (!HOST.matcher(key).matches() || key.startsWith(".") || key.endsWith(".") || key.contains("..")) {
-            throw bad(file, line, "'" + field + "' is not a host name or address");
+            throw new IllegalArgumentException("'" + field + "' is not a host name or address");
         }
         String derived;
         try {
             derived = NormalizedUrl.parse("http://" + key + "/").siteKey().value();
         } catch (IllegalArgumentException e) {
-            throw bad(file, line, "'" + field + "' is not a host name or address");
+            throw new IllegalArgumentException("'" + field + "' is not a host name or address");
         }
         if (!derived.equals(key)) {
-            throw bad(file, line, "'" + field + "' is not a site key; its site key is '" + derived + "'");
+            throw new IllegalArgumentException("'" + field + "' is not a site key; its site key is '" + derived
+                    + "'");
         }
         return key;
     }

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.spiderling.core.auth.Clients.Authentication;
 import io.spiderling.core.auth.Clients.Authentication.Authenticated;
@@ -30,10 +31,19 @@ class ClientsTest {
 
     @Test
     void parse_whenExampleFile_readsEveryClient() {
-        assertEquals(Set.of("acme", "beta.team", "c_3"), clients.clientIds());
+        assertEquals(Set.of("acme", "beta.team", "c_3", "ops"), clients.clientIds());
         assertEquals(Optional.of("whsec-acme-0a1b2c3d4e5f6789"), clients.webhookSecret("acme"));
         assertEquals(Optional.of("whsec#beta-ffeeddccbbaa9988"), clients.webhookSecret("beta.team"));
         assertEquals(Optional.of("whsec-c3-!\"$%&'()*+,-./:;<=>?@"), clients.webhookSecret("c_3"));
+    }
+
+    @Test
+    void admin_whenFlaggedOrNotOrUnknown_isTrueOnlyForTheFlaggedClient() {
+        assertTrue(clients.admin("ops"));
+        assertFalse(clients.admin("acme"));
+        assertFalse(clients.admin("nobody"));
+        assertEquals(new Clients.Authentication.Authenticated("ops"),
+                clients.authenticate(Optional.of("Bearer tok-ops-5e4d3c2b1a0f9e8d")));
     }
 
     @ParameterizedTest(name = "{0}")
@@ -100,7 +110,7 @@ class ClientsTest {
     void toString_whenClientsLoaded_showsIdsButNoTokenOrSecret() {
         String shown = clients.toString();
 
-        assertEquals("Clients[acme, beta.team, c_3]", shown);
+        assertEquals("Clients[acme, beta.team, c_3, ops]", shown);
         for (String secretOrToken : List.of("tok-acme", "tok/beta", "tok_c3", "whsec")) {
             assertFalse(shown.contains(secretOrToken), shown);
         }

@@ -269,6 +269,24 @@ class FrontierTest {
     }
 
     @Test
+    void sweep_whenFetchingResumes_releasesWhatTheSwitchHeldAtTheNextSweepNotAPeriodLater() {
+        MutableSwitch paused = new MutableSwitch();
+        Frontier switched = new Frontier(store, fifo, clock, new Frontier.Settings(CAP, Duration.ofSeconds(1),
+                Duration.ofMinutes(15)), paused);
+        paused.paused = true;
+        switched.park("b", urls("held.example", 3));
+        assertEquals(0, fifo.queued(site("held.example")), "held while paused");
+        clock.advance(Frontier.PAUSED_LOOK);
+        assertEquals(0, switched.sweep().sent(), "still paused: looked at, and held");
+
+        paused.paused = false;
+        clock.advance(Frontier.PAUSED_LOOK);
+
+        assertEquals(3, switched.sweep().sent());
+        assertEquals(3, fifo.queued(site("held.example")));
+    }
+
+    @Test
     void park_whenSameBatchParksAgain_keepsOneEntryPerUrl() {
         List<Hop> urls = urls("again.example", 3);
         frontier.park("b", urls);

@@ -36,7 +36,8 @@ import java.util.Optional;
  *   <li>{@code GET /batches/{id}}, {@code GET /batches/{id}/urls}, {@code DELETE /batches/{id}}: the caller's own
  *       batches only; another client's batch is a 404, exactly as a missing one;</li>
  *   <li>{@code GET /urls?url=…}, {@code POST /urls/batchGet}, {@code GET /urls/content?url=…},
- *       {@code GET /urls/inlinks?url=…}, {@code PATCH /urls/fields?url=…}: the deployment's shared metadata store.</li>
+ *       {@code GET /urls/inlinks?url=…}, {@code PATCH /urls/fields?url=…}: the deployment's shared metadata store;</li>
+ *   <li>{@code /admin/...}: the operator controls, admins only ({@link AdminRoutes}).</li>
  * </ul>
  */
 @Named("api")
@@ -58,6 +59,7 @@ public class ApiHandler implements RequestHandler<APIGatewayV2HTTPEvent, APIGate
     private final ApiAuth auth;
     private final Clock clock;
     private final Optional<KeyDirectory> directory;
+    private final AdminRoutes admin;
 
     @Inject
     public ApiHandler(Pipeline pipeline) {
@@ -68,6 +70,8 @@ public class ApiHandler implements RequestHandler<APIGatewayV2HTTPEvent, APIGate
         this.auth = pipeline.apiAuth();
         this.clock = pipeline.clock();
         this.directory = pipeline.keyDirectory();
+        this.admin = new AdminRoutes(pipeline.admins(), pipeline.fetchSwitch(), pipeline.optOuts(), pipeline.quotas(),
+                pipeline.controlCache());
     }
 
     @Override
@@ -100,6 +104,8 @@ public class ApiHandler implements RequestHandler<APIGatewayV2HTTPEvent, APIGate
             case URL_INLINKS -> inlinks(event);
             case PATCH_URL_FIELDS -> patchFields(event);
             case KEY_DIRECTORY -> keyDirectory(event);
+            case FETCHING_STATUS, SET_FETCHING, LIST_OPT_OUTS, ADD_OPT_OUT, REMOVE_OPT_OUT, QUOTA_STATUS, SET_QUOTA ->
+                    admin.handle(match, event, client);
             case SUBMIT_BATCH, START_UPLOAD -> throw new IllegalStateException(match.operation() + " is ingest's");
         }).orElseGet(() -> HttpJson.error(404, "no route for " + method + " " + path));
     }

@@ -101,6 +101,7 @@ public class IngestHttpHandler implements RequestHandler<APIGatewayV2HTTPEvent, 
                 case Ingest.UploadResult.Refused refused -> HttpJson.error(400, refused.reason());
                 case Ingest.UploadResult.Conflict conflict -> HttpJson.error(422,
                         "Idempotency-Key was already used for a different request");
+                case Ingest.UploadResult.OverQuota over -> HttpJson.overQuota(over.quota());
             };
         };
     }
@@ -114,6 +115,7 @@ public class IngestHttpHandler implements RequestHandler<APIGatewayV2HTTPEvent, 
                 case Ingest.Result.Refused refused -> HttpJson.json(400, Views.refused(refused));
                 case Ingest.Result.Conflict conflict -> HttpJson.error(422,
                         "Idempotency-Key was already used for a different request");
+                case Ingest.Result.OverQuota over -> HttpJson.overQuota(over.quota());
             };
         };
     }

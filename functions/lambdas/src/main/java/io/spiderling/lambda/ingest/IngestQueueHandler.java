@@ -19,8 +19,9 @@ import java.util.List;
 
 /**
  * The SQS ingest queue: each message (one URL, a list, or {@code {"urls":[…]}}) becomes a batch whose id derives from
- * the message id, so a redelivered message lands on the same batch. A message that cannot be accepted is recorded as
- * a refused batch and acknowledged: it is never retried forever.
+ * the message id, so a redelivered message lands on the same batch. A message that cannot be accepted, or that the
+ * {@code sqs} client's quota has no room for, is recorded as a refused batch (the quota's reason and reset in its
+ * rejection, its callback told) and acknowledged: it is never retried forever.
  */
 @Named("ingest-queue")
 @Singleton
@@ -68,12 +69,17 @@ public class IngestQueueHandler implements RequestHandler<SQSEvent, SQSBatchResp
             case SubmissionParser.Parsed.Invalid invalid -> ingest.recordRefused(batchId, CLIENT, BatchSource.SQS,
                     List.of(new Rejection(abbreviate(message.getBody()), invalid.problem())));
             case SubmissionParser.Parsed.Urls urls -> {
-                if (ingest.submit(batchId, CLIENT, urls.submission(),
-                        BatchSource.SQS)
-                        instanceof Ingest.Result.Refused refused) {
-                    ingest.recordRefused(batchId, CLIENT, BatchSource.SQS, refused.rejected().isEmpty()
-                            ? List.of(new Rejection(abbreviate(message.getBody()), refused.reason()))
-                            : refused.rejected());
+                switch (ingest.submit(batchId, CLIENT, urls.submission(), BatchSource.SQS)) {
+                    case Ingest.Result.Refused refused -> ingest.recordRefused(batchId, CLIENT, BatchSource.SQS,
+                            refused.rejected().isEmpty()
+                                    ? List.of(new Rejection(abbreviate(message.getBody()), refused.reason()))
+                                    : refused.rejected());
+                    // Refused whole, with the quota's reason, and its callback told: never retried.
+                    case Ingest.Result.OverQuota over -> ingest.recordRefused(batchId, CLIENT, BatchSource.SQS,
+                            List.of(new Rejection(abbreviate(message.getBody()), over.quota().reason())),
+                            urls.submission().options());
+                    case Ingest.Result.Accepted accepted -> { }
+                    case Ingest.Result.Conflict conflict -> { }
                 }
             }
         }

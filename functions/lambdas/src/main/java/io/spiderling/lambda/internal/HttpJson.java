@@ -10,6 +10,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 import java.util.Locale;
+import io.spiderling.core.quota.Quota;
 import java.util.Map;
 import java.util.Optional;
 
@@ -32,6 +33,22 @@ public final class HttpJson {
         return APIGatewayV2HTTPResponse.builder()
                 .withStatusCode(status)
                 .withHeaders(Map.of("content-type", "application/json"))
+                .withBody(body.toString())
+                .build();
+    }
+
+    /**
+     * 429 for a client over its quota: {@code Retry-After} in seconds until the quota resets, and a body naming the
+     * limit, what was used and asked, and {@code resetAt} (the next UTC midnight).
+     */
+    public static APIGatewayV2HTTPResponse overQuota(Quota.Decision.OverQuota over) {
+        ObjectNode body = JSON.createObjectNode().put("error", over.reason()).put("urlsPerDay", over.limit())
+                .put("used", over.used()).put("requested", over.requested()).put("resetAt", over.resetAt().toString())
+                .put("retryAfterSeconds", over.retryAfter().toSeconds());
+        return APIGatewayV2HTTPResponse.builder()
+                .withStatusCode(429)
+                .withHeaders(Map.of("content-type", "application/json", "retry-after",
+                        Long.toString(over.retryAfter().toSeconds())))
                 .withBody(body.toString())
                 .build();
     }

@@ -7,7 +7,8 @@ import java.util.regex.Pattern;
  * holds ({@code B#<batch>}: the batch header) rather than by a random id, and a scale model can tell the keys whose
  * load politeness bounds. The one place that knows the stores' key layouts ({@code DynamoDbBatchStore},
  * {@code DynamoDbFrontierStore}, {@code DynamoDbRateStore}, {@code DynamoDbRobotsStore}, {@code DynamoDbPendingPlans},
- * {@code DynamoDbFetchSwitch}, {@code DynamoDbUrlStore}, {@code DynamoDbLinkStore}); a key none of them matches is
+ * {@code DynamoDbFetchSwitch}, {@code DynamoDbOptOutStore}, {@code DynamoDbQuotaStore}, {@code DynamoDbUrlStore},
+ * {@code DynamoDbLinkStore}); a key none of them matches is
  * {@link #OTHER}. The first shape that matches wins, so the more specific ones come first.
  *
  * <p>A <em>site-bound</em> shape is one whose keys only one site's requests touch: its rate item, its robots.txt copy,
@@ -25,6 +26,7 @@ public enum KeyShape {
             false),
     PENDING_PLANS("batches", "PENDING-PLANS#[0-9]+", "PENDING-PLANS#<shard>", "pending-plan markers, one shard of 16",
             false),
+    QUOTA("batches", "QUOTA#.+", "QUOTA#<client>", "a client's quota: its limit and its days' counts", false),
     FRONTIER_PARTITION("sites", "F#[^#]+#[0-9]+", "F#<site>#<p>",
             "a further partition of a site's frontier entries (item collection), for a site allowed more", true),
     FRONTIER("sites", "F#.+", "F#<site>", "a site's frontier entries, its first partition (item collection)", true),
@@ -34,7 +36,7 @@ public enum KeyShape {
     SWEEP_CURSORS("sites", "SWEEP#cursor", "SWEEP#cursor", "the sweep's cursors, one item per shard", false),
     SWEEP_MARKS("sites", "SWEEP#[0-9]+#[0-9]+", "SWEEP#<hour>#<shard>", "the sweep's due marks, one hour of a shard",
             false),
-    KILL_SWITCH("sites", "CONTROL", "CONTROL", "the kill switch", false),
+    KILL_SWITCH("sites", "CONTROL", "CONTROL", "the kill switch and the API's opt-outs", false),
     INLINKS("links", ".+#.+", "<target>#<shard>", "a page's inlinks, one shard", false),
     URL_ROW("urls", ".+", "<urlHash>", "a URL's row", false),
     OTHER(null, ".*", "<other>", "a key of no known shape", false);

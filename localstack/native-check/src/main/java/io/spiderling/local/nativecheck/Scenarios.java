@@ -160,6 +160,29 @@ public final class Scenarios {
                         .exercises("GET /.well-known/http-message-signatures-directory without credentials, signing"
                                 + " off as the check's environment has it: the function's own 404 (ADR 21)")
                         .expect(new Expectation.Status(404)).build(),
+                Scenario.of(API, "api-get-admin-fetching.json")
+                        .exercises("GET /admin/fetching as the operator, an admin by the clients secret's flag: the"
+                                + " kill switch, on")
+                        .expect(new Expectation.Status(200)).build(),
+                Scenario.of(API, "api-put-admin-fetching.json")
+                        .exercises("PUT /admin/fetching {\"paused\":false}: the switch item written, fetching on")
+                        .expect(new Expectation.Status(200)).build(),
+                Scenario.of(API, "api-put-admin-opt-out.json")
+                        .exercises("PUT /admin/opt-outs/{site}: a site opted out in the sites table's CONTROL"
+                                + " partition")
+                        .expect(new Expectation.Status(200)).build(),
+                Scenario.of(API, "api-get-admin-opt-outs.json")
+                        .exercises("GET /admin/opt-outs: the one list, read in one query")
+                        .expect(new Expectation.Status(200)).build(),
+                Scenario.of(API, "api-delete-admin-opt-out.json")
+                        .exercises("DELETE /admin/opt-outs/{site}: that site taken off again")
+                        .expect(new Expectation.Status(200)).build(),
+                Scenario.of(API, "api-put-admin-quota.json")
+                        .exercises("PUT /admin/quotas/{client}: client B's URLs a day, set in the batches table")
+                        .expect(new Expectation.Status(200)).build(),
+                Scenario.of(API, "api-get-admin-quota.json")
+                        .exercises("GET /admin/quotas/{client}: the limit, today's use and the reset time")
+                        .expect(new Expectation.Status(200)).build(),
                 Scenario.of(SWEEP, "eventbridge-sweep.json")
                         .exercises("the frontier sweep over every active site (the upload's parked URLs)")
                         .expect(new Expectation.AtLeast(0)).build(),

@@ -26,6 +26,7 @@ import io.spiderling.core.politeness.Lanes;
 import io.spiderling.core.politeness.RetryDecision;
 import io.spiderling.core.politeness.RetryPolicy;
 import io.spiderling.core.port.BlobStore;
+import io.spiderling.core.pipeline.OptOutList;
 import io.spiderling.core.port.FetchSwitch;
 import io.spiderling.core.port.FetchTelemetry;
 import io.spiderling.core.port.PageFetcher;
@@ -124,7 +125,6 @@ public final class FetchPage {
     }
 
     /**
-     * @param optOut sites that are never contacted; their URLs end as {@code disallowed} with detail {@code opt-out}
      * @param maxRedirects hops followed before a URL fails
      * @param pausedRecheck how long a job waits in the frontier while the kill switch is off
      * @param freshMin the shortest freshness caching headers can set
@@ -135,29 +135,24 @@ public final class FetchPage {
      * @param capture store every page fetch's exchange as it went over the wire ({@link CaptureFormat}), for WARC;
      *     a batch may ask for it where this is off
      */
-    public record Settings(Set<SiteKey> optOut, int maxRedirects, Duration pausedRecheck, Duration freshMin,
+    public record Settings(int maxRedirects, Duration pausedRecheck, Duration freshMin,
             Duration freshMax, int lanesPerSite, Lanes lanes, boolean capture) {
-        public static final Settings DEFAULTS = new Settings(Set.of(), 5, Duration.ofSeconds(30), Duration.ZERO,
+        public static final Settings DEFAULTS = new Settings(5, Duration.ofSeconds(30), Duration.ZERO,
                 Duration.ofDays(30), 1, Lanes.fixed(1), false);
 
         public Settings {
-            optOut = Set.copyOf(optOut);
             if (lanesPerSite < 1) {
                 throw new IllegalArgumentException("lanesPerSite must be at least 1, was " + lanesPerSite);
             }
             Objects.requireNonNull(lanes, "lanes");
         }
 
-        public Settings withOptOut(Set<SiteKey> sites) {
-            return new Settings(sites, maxRedirects, pausedRecheck, freshMin, freshMax, lanesPerSite, lanes, capture);
-        }
-
         public Settings withMaxRedirects(int hops) {
-            return new Settings(optOut, hops, pausedRecheck, freshMin, freshMax, lanesPerSite, lanes, capture);
+            return new Settings(hops, pausedRecheck, freshMin, freshMax, lanesPerSite, lanes, capture);
         }
 
         public Settings withLanesPerSite(int count) {
-            return new Settings(optOut, maxRedirects, pausedRecheck, freshMin, freshMax, count, lanes, capture);
+            return new Settings(maxRedirects, pausedRecheck, freshMin, freshMax, count, lanes, capture);
         }
 
         /**
@@ -167,7 +162,7 @@ public final class FetchPage {
          * another invocation.
          */
         public Settings withLanes(Lanes value) {
-            return new Settings(optOut, maxRedirects, pausedRecheck, freshMin, freshMax, lanesPerSite, value, capture);
+            return new Settings(maxRedirects, pausedRecheck, freshMin, freshMax, lanesPerSite, value, capture);
         }
 
         /** {@link #withLanes} with every site in {@code groups} message groups. */
@@ -176,7 +171,7 @@ public final class FetchPage {
         }
 
         public Settings withCapture(boolean on) {
-            return new Settings(optOut, maxRedirects, pausedRecheck, freshMin, freshMax, lanesPerSite, lanes, on);
+            return new Settings(maxRedirects, pausedRecheck, freshMin, freshMax, lanesPerSite, lanes, on);
         }
     }
 
@@ -219,6 +214,7 @@ public final class FetchPage {
     private final SitePoliteness politeness;
     private final RetryPolicy retry;
     private final FetchSwitch fetchSwitch;
+    private final OptOutList optOut;
     private final UrlNormalizer normalizer;
     private final Clock clock;
     private final DoubleSupplier jitter;
@@ -240,6 +236,7 @@ public final class FetchPage {
         this.politeness = Objects.requireNonNull(b.politeness, "politeness");
         this.retry = Objects.requireNonNull(b.retry, "retry");
         this.fetchSwitch = Objects.requireNonNull(b.fetchSwitch, "fetchSwitch");
+        this.optOut = Objects.requireNonNull(b.optOut, "optOut");
         this.normalizer = Objects.requireNonNull(b.normalizer, "normalizer");
         this.clock = Objects.requireNonNull(b.clock, "clock");
         this.jitter = Objects.requireNonNull(b.jitter, "jitter");
@@ -267,6 +264,7 @@ public final class FetchPage {
         private SitePoliteness politeness;
         private RetryPolicy retry = RetryPolicy.create();
         private FetchSwitch fetchSwitch = FetchSwitch.ALWAYS_ON;
+        private OptOutList optOut = OptOutList.of(Set.of());
         private UrlNormalizer normalizer = UrlNormalizer.create();
         private Clock clock = Clock.systemUTC();
         private DoubleSupplier jitter = Math::random;
@@ -325,6 +323,15 @@ public final class FetchPage {
 
         public Builder retry(RetryPolicy v) {
             retry = v;
+            return this;
+        }
+
+        /**
+         * The sites never contacted (the operator's file and the API's list); their URLs end as {@code disallowed}
+         * with reason {@code opt-out}, jobs already queued included. None by default.
+         */
+        public Builder optOut(OptOutList v) {
+            optOut = v;
             return this;
         }
 
@@ -554,7 +561,7 @@ public final class FetchPage {
                     && endings.cancel(job, now, checkLater).isEmpty()) {
                 return new Outcome.Ended(ItemState.CANCELLED, Optional.empty());
             }
-            if (settings.optOut().contains(job.siteKey())) {
+            if (optOut.contains(job.siteKey())) {
                 return end(job, Reason.OPT_OUT, "the site opted out of crawling", Optional.empty());
             }
             if (job.hop().sitemap().isPresent()) {

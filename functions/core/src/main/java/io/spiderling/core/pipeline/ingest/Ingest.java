@@ -13,6 +13,8 @@ import io.spiderling.core.notify.CallbackPolicy;
 import io.spiderling.core.notify.ProgressSchedule;
 import io.spiderling.core.port.BlobStore;
 import io.spiderling.core.port.NotifyQueue;
+import io.spiderling.core.pipeline.Quotas;
+import io.spiderling.core.quota.Quota;
 import io.spiderling.core.port.BatchHeaderStore;
 import io.spiderling.core.port.PendingPlans;
 import io.spiderling.core.content.BucketKeys;
@@ -50,6 +52,7 @@ public final class Ingest {
     private final Optional<CallbackPolicy> callbacks;
     private final Optional<NotifyQueue> notifyQueue;
     private final PendingPlans pendingPlans;
+    private final Quotas quotas;
 
     private Ingest(Builder b) {
         this.normalizer = Objects.requireNonNull(b.normalizer, "normalizer");
@@ -61,6 +64,7 @@ public final class Ingest {
         this.callbacks = Objects.requireNonNull(b.callbacks, "callbacks");
         this.notifyQueue = Objects.requireNonNull(b.notifyQueue, "notifyQueue");
         this.pendingPlans = Objects.requireNonNull(b.pendingPlans, "pendingPlans");
+        this.quotas = Objects.requireNonNull(b.quotas, "quotas");
     }
 
     public static Builder builder() {
@@ -78,6 +82,7 @@ public final class Ingest {
         private Optional<CallbackPolicy> callbacks = Optional.empty();
         private Optional<NotifyQueue> notifyQueue = Optional.empty();
         private PendingPlans pendingPlans = PendingPlans.NONE;
+        private Quotas quotas = Quotas.UNLIMITED;
 
         private Builder() {}
 
@@ -126,6 +131,12 @@ public final class Ingest {
             return this;
         }
 
+        /** The clients' quotas on URLs a day, charged once per new batch; none by default. */
+        public Builder quotas(Quotas value) {
+            quotas = value;
+            return this;
+        }
+
         public Ingest build() {
             return new Ingest(this);
         }
@@ -139,6 +150,9 @@ public final class Ingest {
 
         /** The batch id is taken by a different request (an idempotency key reused); nothing was changed. */
         record Conflict(String reason) implements Result {}
+
+        /** The client's quota for the day has no room for the batch's URLs; nothing was stored. */
+        record OverQuota(Quota.Decision.OverQuota quota) implements Result {}
     }
 
     public Result submit(String batchId, List<String> rawUrls, BatchSource source) {
@@ -236,8 +250,25 @@ public final class Ingest {
                 .fingerprint(fingerprint(submission.sitemaps().isEmpty() && !submission.sitemapsFromRobots()
                         ? rawUrls : withSitemaps(submission), checked))
                 .client(client).build();
+        // Charged before the header is written, once per batch (never per URL); a replay gives its charge back.
+        Quota.Decision quota = quotas.charge(client, header.total());
+        if (quota instanceof Quota.Decision.OverQuota over) {
+            // A retry of a batch accepted earlier in the day still finds it, whatever is left of the quota.
+            return batches.status(batchId).map(BatchStatus::header)
+                    .filter(h -> h.fingerprint().equals(header.fingerprint()) && h.ownedBy(client))
+                    .<Result>map(h -> new Result.Accepted(h, plan)).orElse(new Result.OverQuota(over));
+        }
         // The header goes first: canonicalize and fetch count against it, and the manifest's event may arrive at once.
-        boolean replay = !batches.createBatch(header);
+        boolean replay;
+        try {
+            replay = !batches.createBatch(header);
+        } catch (RuntimeException e) {
+            refund(quota, client, header); // nothing was accepted; the client's retry is charged anew
+            throw e;
+        }
+        if (replay) {
+            refund(quota, client, header);
+        }
         if (!replay) {
             scheduleProgress(header);
         }
@@ -258,6 +289,12 @@ public final class Ingest {
         return new Result.Accepted(standing, plan);
     }
 
+    private void refund(Quota.Decision quota, String client, BatchHeader header) {
+        if (quota instanceof Quota.Decision.Allowed) {
+            quotas.refund(client, header.total(), header.createdAt());
+        }
+    }
+
     public sealed interface UploadResult {
         /** The client PUTs its manifest to {@code uploadUrl} before {@code expiresAt}. */
         record Started(BatchHeader header, URI uploadUrl, Instant expiresAt) implements UploadResult {}
@@ -267,6 +304,12 @@ public final class Ingest {
 
         /** The batch id is taken by a different request; nothing was changed. */
         record Conflict(String reason) implements UploadResult {}
+
+        /**
+         * The client's quota for the day is used up; nothing was stored. (An upload's URLs are counted when it is
+         * planned, since only then are they known.)
+         */
+        record OverQuota(Quota.Decision.OverQuota quota) implements UploadResult {}
     }
 
     /**
@@ -289,6 +332,9 @@ public final class Ingest {
             return new UploadResult.Refused(e.getMessage());
         }
         Instant now = clock.instant();
+        if (quotas.room(client) instanceof Quota.Decision.OverQuota over) {
+            return new UploadResult.OverQuota(over);
+        }
         BatchHeader header = BatchHeader.builder().batchId(batchId).total(0)
                 .source(source).createdAt(now).options(checked)
                 .fingerprint(fingerprint(List.of("upload:" + format.wireName()), checked)).upload(Optional.of(format))
@@ -385,12 +431,31 @@ public final class Ingest {
 
     /** {@link #recordRefused(String, BatchSource, List)} on behalf of a client. */
     public BatchHeader recordRefused(String batchId, String client, BatchSource source, List<Rejection> rejected) {
+        return recordRefused(batchId, client, source, rejected, BatchOptions.NONE);
+    }
+
+    /**
+     * {@link #recordRefused(String, String, BatchSource, List)} with the options the submission asked for: a refused
+     * batch with a callback URL (one over its client's quota) is completed with a completion callback like any other,
+     * so its sender hears of the refusal. Options that are themselves refused are left out.
+     */
+    public BatchHeader recordRefused(String batchId, String client, BatchSource source, List<Rejection> rejected,
+            BatchOptions options) {
         checkBatchId(batchId);
         Instant now = clock.instant();
+        BatchOptions kept;
+        try {
+            kept = checkOptions(options);
+        } catch (IllegalArgumentException e) {
+            kept = BatchOptions.NONE;
+        }
         BatchHeader header = BatchHeader.builder().batchId(batchId).total(0).rejected(rejected)
-                .rejectedCount(rejected.size()).source(source).createdAt(now).client(client).build();
-        batches.createBatch(header);
+                .rejectedCount(rejected.size()).source(source).createdAt(now).options(kept).client(client).build();
+        boolean created = batches.createBatch(header);
         batches.markCompleted(batchId, now);
+        if (created && kept.callbackUrl().isPresent()) {
+            notifyQueue.ifPresent(queue -> queue.send(NotifyQueue.Message.completed(batchId), Duration.ZERO));
+        }
         return header;
     }
 

@@ -4,9 +4,12 @@ import io.spiderling.core.batch.BatchStatus;
 import io.spiderling.core.batch.ManifestChunks;
 import io.spiderling.core.batch.ManifestLine;
 import io.spiderling.core.batch.PlanProgress;
+import io.spiderling.core.batch.Reason;
 import io.spiderling.core.batch.UploadFormat;
 import io.spiderling.core.content.BucketKeys;
 import io.spiderling.core.pipeline.BatchTracker;
+import io.spiderling.core.pipeline.Quotas;
+import io.spiderling.core.quota.Quota;
 import io.spiderling.core.port.BatchItemStore.Invalid;
 import io.spiderling.core.port.PendingPlans;
 import io.spiderling.core.port.PlanQueue;
@@ -60,6 +63,7 @@ public final class PlanUpload {
     private final BatchTracker tracker;
     private final PlanQueue queue;
     private final Settings settings;
+    private final Quotas quotas;
 
     private PlanUpload(Builder b) {
         this.parts = Objects.requireNonNull(b.planning, "planning");
@@ -68,6 +72,7 @@ public final class PlanUpload {
                 : new BatchTracker(parts.batches().headers(), parts.batches().items());
         this.queue = Objects.requireNonNull(b.queue, "queue");
         this.settings = Objects.requireNonNull(b.settings, "settings");
+        this.quotas = Objects.requireNonNull(b.quotas, "quotas");
     }
 
     public static Builder builder() {
@@ -81,6 +86,7 @@ public final class PlanUpload {
         private PlanQueue queue;
         private Settings settings;
         private BatchTracker tracker;
+        private Quotas quotas = Quotas.UNLIMITED;
 
         private Builder() {}
 
@@ -109,6 +115,12 @@ public final class PlanUpload {
         /** Checks a batch's completion once a chunk is planned; by default one over the planning's batches. */
         public Builder tracker(BatchTracker value) {
             tracker = value;
+            return this;
+        }
+
+        /** The clients' quotas, which each chunk's URLs are counted against; none by default. */
+        public Builder quotas(Quotas value) {
+            quotas = value;
             return this;
         }
 
@@ -277,12 +289,13 @@ public final class PlanUpload {
         ManifestChunks.Chunk range = ManifestChunks.chunk(chunk, progress.bytes(), settings.chunkBytes());
         String key = BucketKeys.planned(batchId, format.extension());
         Instant now = parts.clock().instant();
+        Optional<String> overQuota = chargeQuota(status.header().client(), key, format, range);
         ManifestGroups run = new ManifestGroups(parts, ItemPlanner.Batch.of(batchId, Optional.of(status)), now);
         try (InputStream in = parts.blobs().open(key, range.readFrom())
                 .orElseThrow(() -> new IllegalStateException(key + " is missing"))) {
             ManifestChunks.Reader reader = ManifestChunks.reader(in, range);
             for (ManifestChunks.Line line = reader.next(); line != null; line = reader.next()) {
-                accept(run, format, line);
+                accept(run, format, line, overQuota);
             }
         } catch (IOException e) {
             throw new UncheckedIOException("reading " + key, e);
@@ -295,12 +308,43 @@ public final class PlanUpload {
                 .skipped(planned.counts().skipped()).joined(planned.counts().joined()).alreadyPlanned(false).build();
     }
 
-    /** One line of a manifest: nothing, an invalid item, or a URL to plan. */
-    private void accept(ManifestGroups run, UploadFormat format, ManifestChunks.Line line) {
+    /**
+     * Counts the chunk's URL lines against its client's day, in one write for the chunk: they all fit, or none is
+     * taken, each then ending {@code invalid} with reason {@code over-quota} (the detail names the quota and its
+     * reset), so none is lost silently. Read once more for the count, only when a limit applies. A chunk planned again
+     * after a crash between the count and its marker is counted again.
+     *
+     * @return the quota's reason when the chunk is over it
+     */
+    private Optional<String> chargeQuota(String client, String key, UploadFormat format, ManifestChunks.Chunk range) {
+        if (!quotas.limits(client)) {
+            return Optional.empty();
+        }
+        long urls = 0;
+        try (InputStream in = parts.blobs().open(key, range.readFrom())
+                .orElseThrow(() -> new IllegalStateException(key + " is missing"))) {
+            ManifestChunks.Reader reader = ManifestChunks.reader(in, range);
+            for (ManifestChunks.Line line = reader.next(); line != null; line = reader.next()) {
+                if (ManifestLine.parse(format, line) instanceof ManifestLine.Parsed.Url) {
+                    urls++;
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("reading " + key, e);
+        }
+        return quotas.charge(client, urls) instanceof Quota.Decision.OverQuota over ? Optional.of(over.reason())
+                : Optional.empty();
+    }
+
+    /** One line of a manifest: nothing, an invalid item, or a URL to plan (or refused, over the quota). */
+    private void accept(ManifestGroups run, UploadFormat format, ManifestChunks.Line line,
+            Optional<String> overQuota) {
         switch (ManifestLine.parse(format, line)) {
             case ManifestLine.Parsed.Blank blank -> { }
             case ManifestLine.Parsed.Invalid invalid ->
                     run.invalid(Invalid.url(line.position(), invalid.shown(), invalid.reason()));
+            case ManifestLine.Parsed.Url url when overQuota.isPresent() -> run.invalid(new Invalid(line.position(),
+                    url.raw(), Reason.OVER_QUOTA, overQuota.get()));
             case ManifestLine.Parsed.Url url -> {
                 switch (normalizer.normalize(url.raw())) {
                     case NormalizationResult.Accepted accepted -> run.add(line.position(), accepted);

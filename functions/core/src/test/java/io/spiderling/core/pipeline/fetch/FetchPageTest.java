@@ -30,6 +30,7 @@ import io.spiderling.core.fetch.FetchResult;
 import io.spiderling.core.frontier.Frontier;
 import io.spiderling.core.frontier.WakeUps;
 import io.spiderling.core.politeness.PauseCause;
+import io.spiderling.core.pipeline.OptOutList;
 import io.spiderling.core.politeness.RateLimiter;
 import io.spiderling.core.politeness.RateOverrides;
 import io.spiderling.core.politeness.RetryPolicy;
@@ -146,9 +147,10 @@ class FetchPageTest {
                 .build();
         FetchPage.Builder builder = FetchPage.builder().fetcher(fetcher).blobs(blobStore).urls(urlStore)
                 .tracker(new BatchTracker(batches, batches)).frontier(frontier).politeness(politeness)
-                .retry(RetryPolicy.create()).fetchSwitch(paused::get).clock(clock).jitter(() -> 0.0)
+                .retry(RetryPolicy.create()).fetchSwitch(paused::get).optOut(OptOutList.of(optOut)).clock(clock)
+                .jitter(() -> 0.0)
                 // One lane: the test's clock moves as its one fetcher sleeps.
-                .settings(FetchPage.Settings.DEFAULTS.withOptOut(optOut).withLanesPerSite(1).withCapture(capture)
+                .settings(FetchPage.Settings.DEFAULTS.withLanesPerSite(1).withCapture(capture)
                         .withGroupsPerSite(groupsPerSite))
                 .wake((site, at) -> wakeUps.add(site.value() + " " + at)).sitemaps(sitemapReader)
                 .listener(new FetchPage.Listener() {
@@ -1445,9 +1447,10 @@ class FetchPageTest {
                 java.nio.charset.StandardCharsets.UTF_8)).lines()) {
             covered = lines.skip(1).map(line -> line.split(",")[2]).collect(java.util.stream.Collectors.toSet());
         }
-        // Planning's own: a line that is no URL, a sitemap's entry the protocol refuses or that its lastmod skips.
+        // Planning's own: a line that is no URL, a sitemap's entry the protocol refuses or that its lastmod skips, an
+        // upload's chunk over its client's quota (PlanUploadTest).
         Set<Reason> planning = java.util.EnumSet.of(Reason.INVALID_URL, Reason.SITEMAP_OTHER_SITE,
-                Reason.SITEMAP_OUTSIDE_PATH);
+                Reason.SITEMAP_OUTSIDE_PATH, Reason.OVER_QUOTA);
         Set<String> expected = java.util.EnumSet.complementOf(java.util.EnumSet.copyOf(planning)).stream()
                 .map(Reason::code).collect(java.util.stream.Collectors.toSet());
 

@@ -41,6 +41,29 @@ class IngestTest {
             .clock(Clock.fixed(NOW, ZoneOffset.UTC)).build();
 
     @Test
+    void submit_whenOverTheClientsQuota_isOverQuotaStoresNothingAndAReplayIsChargedOnce() {
+        var store = new io.spiderling.core.testing.InMemoryQuotaStore();
+        Ingest limited = Ingest.builder().normalizer(UrlNormalizer.create()).batches(batches).blobs(blobs)
+                .clock(Clock.fixed(NOW, ZoneOffset.UTC))
+                .quotas(new io.spiderling.core.pipeline.Quotas(store, 3, Clock.fixed(NOW, ZoneOffset.UTC))).build();
+        List<String> two = List.of("https://example.com/1", "https://example.com/2");
+
+        assertInstanceOf(Ingest.Result.Accepted.class, limited.submit("b1", "acme", two, BatchSource.HTTP,
+                BatchOptions.NONE));
+        assertInstanceOf(Ingest.Result.Accepted.class, limited.submit("b1", "acme", two, BatchSource.HTTP,
+                BatchOptions.NONE), "a replay finds its batch");
+        Ingest.Result over = limited.submit("b2", "acme", two, BatchSource.HTTP, BatchOptions.NONE);
+
+        var quota = assertInstanceOf(Ingest.Result.OverQuota.class, over).quota();
+        assertEquals(new io.spiderling.core.quota.Quota.Decision.OverQuota(3, 2, 2,
+                Instant.parse("2025-03-02T00:00:00Z"), java.time.Duration.ofHours(14)), quota);
+        assertEquals(2, store.used("acme", java.time.LocalDate.parse("2025-03-01")), "the replay gave its charge back");
+        assertTrue(batches.status("b2").isEmpty(), "nothing stored");
+        assertInstanceOf(Ingest.Result.Accepted.class, limited.submit("b1", "acme", two, BatchSource.HTTP,
+                BatchOptions.NONE), "a retry of an accepted batch still finds it on a full day");
+    }
+
+    @Test
     void submit_whenNoUrls_refusesAndStoresNothing() {
         Ingest.Result result = ingest.submit("b1", List.of(), BatchSource.HTTP);
 

@@ -14,6 +14,7 @@ import io.spiderling.core.batch.BatchOptions;
 import io.spiderling.core.batch.BatchStatus;
 import io.spiderling.core.batch.ItemState;
 import io.spiderling.core.batch.PlanProgress;
+import io.spiderling.core.batch.Reason;
 import io.spiderling.core.batch.UploadFormat;
 import io.spiderling.core.content.BucketKeys;
 import io.spiderling.core.frontier.Frontier;
@@ -168,6 +169,37 @@ class PlanUploadTest {
             parked += frontierStore.pending(site) + frontierStore.released(site);
         }
         assertEquals(m.distinct().size(), parked, "each distinct URL parked once");
+    }
+
+    @Test
+    void onChunk_whenTheClientsQuotaRunsOutMidUpload_takesWholeChunksThatFitAndEndsTheRestOverQuota() {
+        var store = new io.spiderling.core.testing.InMemoryQuotaStore();
+        var quotas = new io.spiderling.core.pipeline.Quotas(store, 1_000, CLOCK);
+        PlanUpload limited = PlanUpload.builder().normalizer(UrlNormalizer.create())
+                .planning(PlanningParts.builder().blobs(blobs).batches(BatchStores.of(batches, origins)).urls(urls)
+                        .frontier(frontier).clock(CLOCK).build())
+                .queue(planQueue).settings(new PlanUpload.Settings(16 * 1024)).quotas(quotas).build();
+        Manifest m = manifest(UploadFormat.TEXT);
+        assertInstanceOf(Ingest.UploadResult.Started.class,
+                ingest.startUpload(BATCH, "acme", UploadFormat.TEXT, BatchSource.HTTP, BatchOptions.NONE));
+        upload(UploadFormat.TEXT, m.text());
+        limited.onUpload(BucketKeys.upload(BATCH, UploadFormat.TEXT.extension()));
+
+        for (var message : planQueue.sent()) {
+            limited.onChunk(message.batchId(), message.chunk());
+        }
+
+        BatchStatus status = batches.status(BATCH).orElseThrow();
+        List<BatchItem> over = batches.items(BATCH, Optional.of(ItemState.INVALID), Optional.empty(), 10_000).items()
+                .stream().filter(i -> i.reason().equals(Optional.of(Reason.OVER_QUOTA))).toList();
+        long counted = store.used("acme", io.spiderling.core.quota.Quota.day(NOW));
+        assertTrue(counted > 0 && counted <= 1_000, "whole chunks, within the limit: " + counted);
+        assertFalse(over.isEmpty(), "the chunks with no room");
+        assertTrue(over.getFirst().detail().orElseThrow().startsWith("quota exceeded: "), over.getFirst().toString());
+        assertTrue(status.planned());
+        assertEquals(status.header().total(), queuedUrls(BATCH).size() + status.terminalCounts()
+                .get(ItemState.INVALID), "every item queued or ended: none lost");
+        assertTrue(queuedUrls(BATCH).size() <= counted, "no URL planned beyond what was counted");
     }
 
     @Test
