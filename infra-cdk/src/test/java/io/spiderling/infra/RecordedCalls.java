@@ -37,7 +37,9 @@ record RecordedCalls(Path directory, List<Call> calls) {
     /** This build's recordings, or a failure that says how to make them. */
     static RecordedCalls ofThisBuild() {
         String folder = System.getProperty(PROPERTY);
-        Path directory = folder == null ? null : Path.of(folder);
+        // A relative folder is the repository's (the test runs in infra-cdk/).
+        Path directory = folder == null ? null : Path.of(folder).isAbsolute() || Files.isDirectory(Path.of(folder))
+                ? Path.of(folder) : Path.of("..").resolve(folder);
         if (directory == null || !Files.isDirectory(directory)) {
             throw new AssertionError("""
                     The least-privilege check found no calls recorded by this build's end-to-end suites%s.
