@@ -59,7 +59,8 @@ import software.amazon.awssdk.services.sqs.model.SendMessageRequest;
  * <p>Resources are written as the catalog names them, whatever the run's prefix: {@code table:SITES},
  * {@code table:SITES/index/byOrder}, {@code object:content/…}, {@code bucket:uploads/} (a listing, by its prefix),
  * {@code queue:FETCH}, {@code secret:SIGNING_KEYS}; a name the stack does not know as {@code unknown:…}, so that it
- * shows. {@link #close()} writes one file of distinct records, named after the stack's prefix, {@code caller\taction\tresource\tcalls} a line.
+ * shows. {@link #close()} writes one file of distinct records, named after the stack's prefix,
+ * {@code caller\taction\tresource\tcalls} a line.
  *
  * <p>The e2e module turns it on for its suites with the system property {@value #DIRECTORY_PROPERTY}, the folder to
  * write to; without it the runner records nothing.
@@ -200,6 +201,7 @@ final class CallRecorder implements Meter, AutoCloseable {
     }
 
     /** A copy's source: its bucket and key, or the {@code bucket/key} the SDK may have folded them into. */
+    @SuppressWarnings("deprecation") // copySource: where the SDK leaves a source given as bucket and key
     private String copySource(CopyObjectRequest r) {
         if (r.sourceBucket() != null) {
             return object(r.sourceBucket(), r.sourceKey());
