@@ -35,16 +35,20 @@ final class Policies {
 
     /** A policy's grant, resolved: an action (IAM's, wildcards and all) on a resource, for keys under a prefix. */
     record Grant(String function, String action, String resource, List<String> prefixes) {
-        boolean allows(RecordedCalls.Call call) {
-            if (!glob(action).matcher(call.action()).matches()) {
+        /**
+         * Whether it allows {@code action} on {@code resource}, both in the call recorder's terms: a listing's resource
+         * is {@code bucket:<prefix>}, matched against the statement's {@code s3:prefix} condition.
+         */
+        boolean allows(String calledAction, String calledResource) {
+            if (!glob(action).matcher(calledAction).matches()) {
                 return false;
             }
-            if (call.resource().startsWith("bucket:")) {
-                String prefix = call.resource().substring("bucket:".length());
+            if (calledResource.startsWith("bucket:")) {
+                String prefix = calledResource.substring("bucket:".length());
                 return resource.equals("bucket")
                         && (prefixes.isEmpty() || prefixes.stream().anyMatch(p -> glob(p).matcher(prefix).matches()));
             }
-            return glob(resource).matcher(call.resource()).matches();
+            return glob(resource).matcher(calledResource).matches();
         }
 
         String shown() {

@@ -17,7 +17,7 @@ import java.util.stream.Stream;
  */
 record RecordedCalls(Path directory, List<Call> calls) {
 
-    /** The property naming the folder of this build's recordings; infra-cdk's POM sets it. */
+    /** The property naming the folder of this build's recordings; least-privilege's POM sets it. */
     static final String PROPERTY = "spiderling.recorded-calls";
 
     /** One distinct call: who made it, the IAM action it needs, on what, how many times. */
@@ -37,18 +37,17 @@ record RecordedCalls(Path directory, List<Call> calls) {
     /** This build's recordings, or a failure that says how to make them. */
     static RecordedCalls ofThisBuild() {
         String folder = System.getProperty(PROPERTY);
-        // A relative folder is the repository's (the test runs in infra-cdk/).
+        // A relative folder is the repository's (the test runs in least-privilege/).
         Path directory = folder == null ? null : Path.of(folder).isAbsolute() || Files.isDirectory(Path.of(folder))
                 ? Path.of(folder) : Path.of("..").resolve(folder);
         if (directory == null || !Files.isDirectory(directory)) {
             throw new AssertionError("""
                     The least-privilege check found no calls recorded by this build's end-to-end suites%s.
-                    They are recorded by localstack/e2e, which runs before infra-cdk in the same Maven run:
-                      ./spiderling test                                  (everything, as CI runs it)
-                      ./mvnw -B test -pl localstack/e2e,infra-cdk -am    (the recordings and the check)
+                    They are recorded by localstack/e2e, which the reactor runs before this module:
+                      ./spiderling test                              (everything, as CI runs it)
+                      ./mvnw -B test -pl least-privilege -am         (the e2e suites, the stack, this check)
                     To check against an earlier run's recordings instead:
-                      -D%s=localstack/e2e/target/recorded-calls/<build>
-                    To run infra-cdk's other tests alone: -Dtest='!LeastPrivilegeTest'""".formatted(
+                      -D%s=localstack/e2e/target/recorded-calls/<build>""".formatted(
                     directory == null ? "" : " (none in " + directory.toAbsolutePath().normalize() + ")", PROPERTY));
         }
         Map<String, Long> merged = new TreeMap<>();
