@@ -50,6 +50,9 @@ class LeastPrivilegeTest {
         }
     }
 
+    private static final String MARKDOWN_AGAIN = "S3BlobStore.putIfAbsent of a Markdown already stored (the same"
+            + " main content twice, or an extraction repeated): S3 refuses the PUT, and a HEAD tells its own write";
+
     static final List<Unexercised> UNEXERCISED = List.of(
             new Unexercised("ingest-queue", List.of("dynamodb:GetItem table:BATCHES",
                     "dynamodb:BatchGetItem table:BATCHES", "s3:GetObject object:manifests/*"),
@@ -63,6 +66,8 @@ class LeastPrivilegeTest {
                     + " callback is queued"),
             new Unexercised("plan", List.of("sqs:SendMessage queue:NOTIFY", "sqs:SendMessage queue:EVENTS"),
                     "ItemPlanner: a chunk that ends a batch's last items while planned completes it", true),
+            new Unexercised("fetch", List.of("s3:GetObject object:markdown/*"), MARKDOWN_AGAIN, true),
+            new Unexercised("extract", List.of("s3:GetObject object:markdown/*"), MARKDOWN_AGAIN, true),
             new Unexercised("fetch", List.of("dynamodb:BatchWriteItem table:LINKS"),
                     "FetchPage extracting a body it already stored (ExtractContent) while the links index is on"),
             new Unexercised("fetch-dlq", List.of("dynamodb:GetItem table:BATCHES",

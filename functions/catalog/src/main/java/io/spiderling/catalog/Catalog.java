@@ -148,7 +148,9 @@ public final class Catalog {
     private static FunctionSpec.Builder extract(FunctionSpec.Builder b) {
         return b.settings(ConfigKeys.EXTRACT_CANONICAL_SCOPE, ConfigKeys.LINKS_ENABLED, ConfigKeys.FETCH_ROBOTS_AGENT)
                 .table(Table.URLS, GET_ITEM, UPDATE_ITEM).table(Table.LINKS, BATCH_WRITE_ITEM)
-                .objects(BucketPrefix.CONTENT, GET_OBJECT).objects(BucketPrefix.MARKDOWN, PUT_OBJECT)
+                .objects(BucketPrefix.CONTENT, GET_OBJECT)
+                // The Markdown is written only if absent; a refused write is checked with a HEAD (s3:GetObject).
+                .objects(BucketPrefix.MARKDOWN, PUT_OBJECT, GET_OBJECT)
                 .sends(Queue.EVENTS, Queue.NOTIFY);
     }
 
