@@ -127,9 +127,8 @@ public final class Functions extends Construct {
         List<String> wildcards = CatalogGrants.wildcards(spec, storage);
         if (!wildcards.isEmpty()) {
             Nag.accept(role.getNode().findChild("DefaultPolicy"), "AwsSolutions-IAM5", "Only what the catalog"
-                    + " entry of " + spec.name() + " names: objects under its bucket prefixes (arn/prefix/*, with"
-                    + " the action wildcards of CDK's S3 grants) and the local indexes of its tables (arn/index/*).",
-                    wildcards);
+                    + " entry of " + spec.name() + " names: the objects under its bucket prefixes (arn/prefix/*),"
+                    + " each with the actions its code calls.", wildcards);
         }
     }
 

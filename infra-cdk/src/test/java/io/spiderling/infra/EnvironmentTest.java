@@ -108,7 +108,7 @@ class EnvironmentTest {
         Synthesized jvm = Synth.jvmIam();
         for (FunctionSpec spec : Catalog.FUNCTIONS) {
             Map<String, Object> environment = jvm.environment(spec.name());
-            for (Table table : spec.tables().keySet()) {
+            for (Table table : spec.tables()) {
                 assertEquals(jvm.tableId(table), Synthesized.ref(environment.get(table.configKey().envName())));
             }
             for (Queue queue : spec.sends()) {

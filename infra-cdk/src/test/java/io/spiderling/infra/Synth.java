@@ -1,14 +1,15 @@
 package io.spiderling.infra;
 
 import io.github.cdklabs.cdknag.AwsSolutionsChecks;
-import io.spiderling.catalog.Access;
 import io.spiderling.catalog.BucketPrefix;
 import io.spiderling.catalog.Catalog;
 import io.spiderling.catalog.ConfigKeys;
+import io.spiderling.catalog.DynamoDbAction;
 import io.spiderling.catalog.EventSource;
 import io.spiderling.catalog.FunctionSpec;
 import io.spiderling.catalog.FunctionNames;
 import io.spiderling.catalog.Queue;
+import io.spiderling.catalog.S3Action;
 import io.spiderling.catalog.Table;
 import java.net.URI;
 import java.time.Duration;
@@ -54,8 +55,8 @@ final class Synth {
             .source(EventSource.every(Duration.ofMinutes(5)))
             .memoryMb(384).timeout(Duration.ofSeconds(20))
             .settings(ConfigKeys.LINKS_ENABLED)
-            .table(Table.URLS, Access.READ)
-            .objects(BucketPrefix.CONTENT, Access.READ)
+            .table(Table.URLS, DynamoDbAction.GET_ITEM)
+            .objects(BucketPrefix.CONTENT, S3Action.GET_OBJECT)
             .sends(Queue.NOTIFY)
             .sampleEvents("eventbridge-sweep.json")
             .build();
@@ -65,7 +66,7 @@ final class Synth {
             .description("Test entry: a listener on the events queue")
             .source(EventSource.queue(Queue.EVENTS).batchSize(5).reportingBatchItemFailures())
             .memoryMb(256).timeout(Duration.ofSeconds(5))
-            .table(Table.BATCHES, Access.WRITE)
+            .table(Table.BATCHES, DynamoDbAction.UPDATE_ITEM)
             .sampleEvents("sqs-notify.json")
             .build();
 

@@ -1,8 +1,15 @@
 package io.spiderling.catalog;
 
-import static io.spiderling.catalog.Access.READ;
-import static io.spiderling.catalog.Access.READ_WRITE;
-import static io.spiderling.catalog.Access.WRITE;
+import static io.spiderling.catalog.DynamoDbAction.BATCH_GET_ITEM;
+import static io.spiderling.catalog.DynamoDbAction.BATCH_WRITE_ITEM;
+import static io.spiderling.catalog.DynamoDbAction.CONDITION_CHECK_ITEM;
+import static io.spiderling.catalog.DynamoDbAction.DELETE_ITEM;
+import static io.spiderling.catalog.DynamoDbAction.GET_ITEM;
+import static io.spiderling.catalog.DynamoDbAction.PUT_ITEM;
+import static io.spiderling.catalog.DynamoDbAction.QUERY;
+import static io.spiderling.catalog.DynamoDbAction.UPDATE_ITEM;
+import static io.spiderling.catalog.S3Action.GET_OBJECT;
+import static io.spiderling.catalog.S3Action.PUT_OBJECT;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -70,63 +77,142 @@ public final class Catalog {
             ConfigKeys.SITEMAPS_MAX_URLS_PER_SITEMAP, ConfigKeys.SITEMAPS_MAX_INDEX_DEPTH,
             ConfigKeys.SITEMAPS_MAX_PER_INDEX, ConfigKeys.SITEMAPS_MAX_PER_BATCH, ConfigKeys.SITEMAPS_MAX_URLS_PER_BATCH};
 
-    // What each use case needs, as the composition root builds it; a function adds those of its handler's use cases.
+    // What each use case calls, as the composition root builds it; a function adds those of its handler's use cases.
+    // Each declares the actions its code calls, and on what: its function's role is granted exactly these, and
+    // infra-cdk's LeastPrivilegeTest holds them to the calls the end-to-end suites record, both ways. A use case
+    // whose code calls something new gets one line here; the test's failure names it.
 
     /**
-     * Ingest: batch headers and pending plans, manifests, presigned uploads, progress reports; and the client's quota,
-     * charged once per batch in the batches table ({@code QUOTA#<client>}: GetItem of its limit, UpdateItem of the
-     * day's count).
+     * Ingest ({@code Ingest.submit}): the batch header and its pending-plan marker, then the manifest; a replay of
+     * the same request reads the header back and looks for the manifest; a batch that asks for progress reports
+     * gets its first one scheduled.
      */
     private static FunctionSpec.Builder ingest(FunctionSpec.Builder b) {
-        return b.settings(ConfigKeys.UPLOADS_URL_TTL, ConfigKeys.QUOTA_URLS_PER_DAY).settings(CALLBACKS)
-                .table(Table.BATCHES, READ_WRITE)
-                .objects(BucketPrefix.MANIFESTS, READ_WRITE).objects(BucketPrefix.UPLOADS, WRITE)
+        return quota(b).settings(ConfigKeys.UPLOADS_URL_TTL).settings(CALLBACKS)
+                .table(Table.BATCHES, PUT_ITEM, GET_ITEM, BATCH_GET_ITEM)
+                .objects(BucketPrefix.MANIFESTS, PUT_OBJECT, GET_OBJECT)
                 .sends(Queue.NOTIFY);
     }
 
-    /** Anything that ends items and parks URLs: batches, URL rows, the frontier, completions and events. */
+    /**
+     * Uploads ({@code Ingest.startUpload}): the URL a client PUTs its manifest to, presigned with these rights, once
+     * the client's day has room left.
+     */
+    private static FunctionSpec.Builder upload(FunctionSpec.Builder b) {
+        return quota(b).objects(BucketPrefix.UPLOADS, PUT_OBJECT);
+    }
+
+    /**
+     * Quotas ({@code Quotas}, ADR 10): a client's limit read, and its UTC day charged (or a charge given back) with one
+     * conditional update per batch or upload chunk, in the batches table ({@code QUOTA#<client>}).
+     */
+    private static FunctionSpec.Builder quota(FunctionSpec.Builder b) {
+        return b.settings(ConfigKeys.QUOTA_URLS_PER_DAY).table(Table.BATCHES, GET_ITEM, UPDATE_ITEM);
+    }
+
+    /**
+     * The opt-out list the fetcher reads (ADR 8): the file's sites and the API's, the latter items of the sites
+     * table's {@code CONTROL} partition, read with one query every few seconds.
+     */
+    private static FunctionSpec.Builder optOuts(FunctionSpec.Builder b) {
+        return b.settings(ConfigKeys.FETCH_OPT_OUT_FILE).table(Table.SITES, QUERY);
+    }
+
+    /**
+     * The operator routes ({@code /admin}, ADR 10): who is an admin (the groups claim, the admin groups and roles, or
+     * the clients secret's flag); the kill switch read and set, and opt-outs listed, added and removed, in the sites
+     * table's {@code CONTROL} partition; a client's quota read and its limit set.
+     */
+    private static FunctionSpec.Builder operatorControls(FunctionSpec.Builder b) {
+        return quota(optOuts(b))
+                .settings(ConfigKeys.AUTH_GROUPS_CLAIM, ConfigKeys.AUTH_ADMIN_GROUPS, ConfigKeys.AUTH_ADMIN_ROLES,
+                        ConfigKeys.AUTH_CLIENTS_FILE, ConfigKeys.AUTH_CLIENTS_CACHE)
+                .table(Table.SITES, GET_ITEM, PUT_ITEM, DELETE_ITEM)
+                .reads(Secret.CLIENTS);
+    }
+
+    /**
+     * Planning ({@code ItemPlanner}, shared by canonicalize and plan): each URL's item in its batch (in transactions
+     * with a condition on the header), its row, its site's frontier entry and counts, the due entries released into
+     * the fetch queue in order ({@code byOrder}); a batch that ends while planned completes, to its listeners and its
+     * callback.
+     */
     private static FunctionSpec.Builder planning(FunctionSpec.Builder b) {
         return b.settings(FRONTIER)
-                .table(Table.BATCHES, READ_WRITE).table(Table.URLS, READ_WRITE).table(Table.SITES, READ_WRITE)
+                .table(Table.BATCHES, GET_ITEM, BATCH_GET_ITEM, PUT_ITEM, UPDATE_ITEM, CONDITION_CHECK_ITEM)
+                .table(Table.URLS, BATCH_GET_ITEM, UPDATE_ITEM)
+                .table(Table.SITES, GET_ITEM, PUT_ITEM, UPDATE_ITEM).index(Table.SITES, "byOrder", QUERY)
                 .sends(Queue.FETCH, Queue.NOTIFY, Queue.EVENTS);
     }
 
-    /** Canonicalize: plans a manifest. */
+    /** Canonicalize: plans a manifest, then clears its pending-plan marker. */
     private static FunctionSpec.Builder canonicalize(FunctionSpec.Builder b) {
-        return planning(b).objects(BucketPrefix.MANIFESTS, READ);
+        return planning(b).objects(BucketPrefix.MANIFESTS, GET_OBJECT).table(Table.BATCHES, DELETE_ITEM);
     }
 
     /**
-     * PlanUpload: freezes an upload into planned/, cuts it into chunks, plans a chunk; and counts each chunk's URLs
-     * against its client's quota (batches table, {@code QUOTA#<client>}: GetItem, UpdateItem), once per chunk.
+     * PlanUpload.onUpload: freezes an arrived upload into planned/ (a copy: a read of uploads/, a write of planned/,
+     * then its size), records the cut on the header, sends a message per chunk to the plan queue, clears the
+     * pending-plan marker.
      */
-    private static FunctionSpec.Builder planUpload(FunctionSpec.Builder b) {
-        return planning(b).settings(ConfigKeys.UPLOADS_CHUNK_BYTES, ConfigKeys.QUOTA_URLS_PER_DAY)
-                .objects(BucketPrefix.UPLOADS, READ).objects(BucketPrefix.PLANNED, READ_WRITE)
+    private static FunctionSpec.Builder freezeUpload(FunctionSpec.Builder b) {
+        return b.settings(ConfigKeys.UPLOADS_CHUNK_BYTES)
+                .table(Table.BATCHES, GET_ITEM, BATCH_GET_ITEM, UPDATE_ITEM, DELETE_ITEM)
+                .objects(BucketPrefix.UPLOADS, GET_OBJECT).objects(BucketPrefix.PLANNED, GET_OBJECT, PUT_OBJECT)
                 .sends(Queue.PLAN);
     }
 
+    /** PlanUpload's chunks, and PlanSitemap's: one chunk of planned/ read and planned. */
+    private static FunctionSpec.Builder planChunk(FunctionSpec.Builder b) {
+        return quota(planning(b)).settings(ConfigKeys.UPLOADS_CHUNK_BYTES).objects(BucketPrefix.PLANNED, GET_OBJECT);
+    }
+
+    /** The sweep's stranded plans: the pending-plan markers older than the cutoff, each planned again. */
+    private static FunctionSpec.Builder strandedPlans(FunctionSpec.Builder b) {
+        return canonicalize(freezeUpload(b)).settings(ConfigKeys.SWEEP_UNPLANNED_AFTER).table(Table.BATCHES, QUERY);
+    }
+
     /**
-     * ExtractContent: a body's metadata and links into the URL's row and the links table; the page's meta directives
-     * for the robots agent; {@code url.changed} for listeners, and to the notify queue for each batch that asked for
-     * changes; the Markdown of the page's main content when a batch asked for it.
+     * ExtractContent: a body's metadata into the URL's row and its links into the links table (when on); the page's
+     * meta directives for the robots agent; {@code url.changed} for listeners, and to the notify queue for each batch
+     * that asked for changes; the Markdown of the page's main content when a batch asked for it.
      */
     private static FunctionSpec.Builder extract(FunctionSpec.Builder b) {
         return b.settings(ConfigKeys.EXTRACT_CANONICAL_SCOPE, ConfigKeys.LINKS_ENABLED, ConfigKeys.FETCH_ROBOTS_AGENT)
-                .table(Table.URLS, READ_WRITE).table(Table.LINKS, READ_WRITE)
-                .objects(BucketPrefix.CONTENT, READ).objects(BucketPrefix.MARKDOWN, WRITE)
+                .table(Table.URLS, GET_ITEM, UPDATE_ITEM).table(Table.LINKS, BATCH_WRITE_ITEM)
+                .objects(BucketPrefix.CONTENT, GET_OBJECT)
+                // The Markdown is written only if absent; a refused write is checked with a HEAD (s3:GetObject).
+                .objects(BucketPrefix.MARKDOWN, PUT_OBJECT, GET_OBJECT)
                 .sends(Queue.EVENTS, Queue.NOTIFY);
     }
 
     /**
-     * FetchPage: the polite GET, the body, the row, the wire capture; and extraction of a body it already had, and the
-     * reading of a sitemap it fetched, whose list it cuts into planned/ for the plan queue (ADR 19).
+     * FetchPage: the polite GET (the site's robots.txt copy, rate item, kill switch and frontier places), the body,
+     * the row (claimed, then ended, or its alias deleted), the wire capture; its item's end, and its batch's
+     * completion; the site's next entries released, or a wake-up for later; and extraction of a body it already had,
+     * and the reading of a sitemap it fetched, whose list it cuts into planned/ for the plan queue (ADR 19).
      */
     private static FunctionSpec.Builder fetchPage(FunctionSpec.Builder b) {
-        return planning(extract(b)).settings(FETCH).settings(SITEMAPS).uses(Catalog::signing)
-                .objects(BucketPrefix.CONTENT, READ_WRITE)
-                .objects(BucketPrefix.CAPTURE, WRITE).objects(BucketPrefix.PLANNED, WRITE)
-                .sends(Queue.WAKE, Queue.PLAN);
+        return extract(b).settings(FRONTIER).settings(FETCH).settings(SITEMAPS).uses(Catalog::signing)
+                .uses(Catalog::optOuts)
+                .table(Table.BATCHES, GET_ITEM, BATCH_GET_ITEM, PUT_ITEM, UPDATE_ITEM, CONDITION_CHECK_ITEM)
+                .table(Table.URLS, BATCH_GET_ITEM, DELETE_ITEM)
+                .table(Table.SITES, GET_ITEM, PUT_ITEM, UPDATE_ITEM, DELETE_ITEM)
+                .index(Table.SITES, "byOrder", QUERY)
+                .objects(BucketPrefix.CONTENT, PUT_OBJECT)
+                .objects(BucketPrefix.CAPTURE, PUT_OBJECT).objects(BucketPrefix.PLANNED, PUT_OBJECT)
+                .sends(Queue.FETCH, Queue.WAKE, Queue.PLAN);
+    }
+
+    /**
+     * FetchPage.deadLettered: the job's item ended as failed(dlq), its claim on the row and its site's place given
+     * back (the next entries released), its batch completed if that was its last item.
+     */
+    private static FunctionSpec.Builder fetchDeadLettered(FunctionSpec.Builder b) {
+        return b.table(Table.BATCHES, GET_ITEM, BATCH_GET_ITEM, UPDATE_ITEM)
+                .table(Table.URLS, DELETE_ITEM)
+                .table(Table.SITES, GET_ITEM, UPDATE_ITEM, DELETE_ITEM).index(Table.SITES, "byOrder", QUERY)
+                .sends(Queue.FETCH, Queue.NOTIFY, Queue.EVENTS);
     }
 
     /** Web Bot Auth: the signing keys, from a file locally or the secret on AWS. */
@@ -134,17 +220,55 @@ public final class Catalog {
         return b.settings(SIGNING).reads(Secret.SIGNING_KEYS);
     }
 
-    /** Frontier releases: a site's due entries into the fetch queue. */
+    /** Frontier releases: a site's due entries, in order, into the fetch queue. */
     private static FunctionSpec.Builder release(FunctionSpec.Builder b) {
-        return b.settings(FRONTIER).table(Table.SITES, READ_WRITE).sends(Queue.FETCH);
+        return b.settings(FRONTIER).table(Table.SITES, GET_ITEM, UPDATE_ITEM).index(Table.SITES, "byOrder", QUERY)
+                .sends(Queue.FETCH);
     }
 
-    /** NotifyBatch: signed callback deliveries, with the clients' webhook secrets. */
+    /** The sweep of the frontier: every site's entries walked, the due released, the lost sent again. */
+    private static FunctionSpec.Builder frontierSweep(FunctionSpec.Builder b) {
+        return release(b).table(Table.SITES, QUERY);
+    }
+
+    /** NotifyBatch: signed callback deliveries, with the clients' webhook secrets; a failure recorded. */
     private static FunctionSpec.Builder notifyBatch(FunctionSpec.Builder b) {
         return b.settings(CALLBACKS).settings(ConfigKeys.AUTH_CLIENTS_FILE, ConfigKeys.AUTH_CLIENTS_CACHE)
-                .table(Table.BATCHES, READ_WRITE)
+                .table(Table.BATCHES, GET_ITEM, BATCH_GET_ITEM, UPDATE_ITEM)
                 .sends(Queue.NOTIFY)
                 .reads(Secret.CLIENTS);
+    }
+
+    /** NotifyBatch.deadLettered: a delivery given up on, recorded on the batch header as the callback's failure. */
+    private static FunctionSpec.Builder notifyDeadLettered(FunctionSpec.Builder b) {
+        return b.table(Table.BATCHES, UPDATE_ITEM);
+    }
+
+    /**
+     * The read API (Queries, BatchWaiting): batch headers and items, URL rows, inlinks, the sites' state a batch
+     * waits on; bodies and Markdown read, or presigned for the client to read with these rights.
+     */
+    private static FunctionSpec.Builder queries(FunctionSpec.Builder b) {
+        return b.settings(ConfigKeys.LINKS_ENABLED)
+                // What a batch waits on: its sites' state, read as the fetcher's policies read it; and the robots
+                // agent, whose X-Robots-Tag directives a URL's record shows.
+                .settings(ConfigKeys.FETCH_ROBOTS_AGENT, ConfigKeys.FETCH_ROBOTS_RETRY_BASE,
+                        ConfigKeys.FETCH_THROTTLE_PAUSE, ConfigKeys.FETCH_MAX_IN_FLIGHT_PER_SITE)
+                .table(Table.BATCHES, GET_ITEM, BATCH_GET_ITEM, QUERY)
+                .table(Table.URLS, GET_ITEM, BATCH_GET_ITEM)
+                .table(Table.SITES, GET_ITEM, BATCH_GET_ITEM, QUERY)
+                .table(Table.LINKS, QUERY)
+                .objects(BucketPrefix.CONTENT, GET_OBJECT).objects(BucketPrefix.MARKDOWN, GET_OBJECT);
+    }
+
+    /** UpdateFields: a URL's application fields. */
+    private static FunctionSpec.Builder updateFields(FunctionSpec.Builder b) {
+        return b.table(Table.URLS, UPDATE_ITEM);
+    }
+
+    /** CancelBatch: the header marked cancelled; the batch completes, to its listeners and its callback. */
+    private static FunctionSpec.Builder cancel(FunctionSpec.Builder b) {
+        return b.table(Table.BATCHES, UPDATE_ITEM).sends(Queue.NOTIFY, Queue.EVENTS);
     }
 
     public static final List<FunctionSpec> FUNCTIONS = List.of(
@@ -152,7 +276,7 @@ public final class Catalog {
                     .description("POST /batches and POST /batches/uploads: accept a batch, write its manifest")
                     .source(EventSource.http())
                     .memoryMb(1024).timeout(HTTP_TIMEOUT)
-                    .uses(Catalog::ingest).settings(GATEWAY_AUTH)
+                    .uses(Catalog::ingest).uses(Catalog::upload).settings(GATEWAY_AUTH)
                     .sampleEvents("api-post-batches.json", "api-post-batches-uploads.json")
                     .build(),
             FunctionSpec.named(FunctionNames.INGEST_QUEUE)
@@ -168,7 +292,7 @@ public final class Catalog {
                     .source(EventSource.objectCreated(BucketPrefix.MANIFESTS, BucketPrefix.UPLOADS))
                     .memoryMb(1024).timeout(Duration.ofMinutes(5))
                     .reservedConcurrency(DEFAULT_CANONICALIZE_CONCURRENCY)
-                    .uses(Catalog::canonicalize).uses(Catalog::planUpload)
+                    .uses(Catalog::canonicalize).uses(Catalog::freezeUpload)
                     .sampleEvents("s3-manifest-created.json", "s3-upload-created.json")
                     .build(),
             FunctionSpec.named(FunctionNames.PLAN)
@@ -176,7 +300,8 @@ public final class Catalog {
                     .source(EventSource.queue(Queue.PLAN).batchSize(1).reportingBatchItemFailures()
                             .maxConcurrency(DEFAULT_PLAN_CONCURRENCY))
                     .memoryMb(1024).timeout(Duration.ofMinutes(15))
-                    .uses(Catalog::planUpload)
+                    // Its pipeline builds PlanUpload whole, of which it calls only the chunks' planning.
+                    .uses(Catalog::planChunk).wiredFor(Catalog::freezeUpload)
                     .sampleEvents("sqs-plan.json", "sqs-plan-sitemap.json")
                     .build(),
             FunctionSpec.named(FunctionNames.FETCH)
@@ -191,7 +316,9 @@ public final class Catalog {
                     .description("The fetch dead-letter queue: end each job as failed(dlq)")
                     .source(EventSource.queue(Queue.FETCH_DLQ).batchSize(10).reportingBatchItemFailures())
                     .memoryMb(512).timeout(Duration.ofSeconds(60))
-                    .uses(Catalog::fetchPage)
+                    // Its pipeline builds FetchPage whole, of which it calls only deadLettered; building it reads
+                    // the signing keys when signing is on.
+                    .wiredFor(Catalog::fetchPage).uses(Catalog::fetchDeadLettered).uses(Catalog::signing)
                     .sampleEvents("sqs-fetch-dlq.json")
                     .build(),
             FunctionSpec.named(FunctionNames.EXTRACT)
@@ -214,29 +341,17 @@ public final class Catalog {
                     .description("The notify dead-letter queue: record a delivery given up as the callback's failure")
                     .source(EventSource.queue(Queue.NOTIFY_DLQ).batchSize(10).reportingBatchItemFailures())
                     .memoryMb(256).timeout(Duration.ofSeconds(60))
-                    .uses(Catalog::notifyBatch)
+                    // Its pipeline builds NotifyBatch whole, of which it calls only deadLettered.
+                    .wiredFor(Catalog::notifyBatch).uses(Catalog::notifyDeadLettered)
                     .sampleEvents("sqs-notify-dlq.json")
                     .build(),
             FunctionSpec.named(FunctionNames.API)
                     .description("The read API, batch control and the operator controls (/admin)")
                     .source(EventSource.http())
                     .memoryMb(512).timeout(HTTP_TIMEOUT)
-                    .settings(GATEWAY_AUTH).settings(ConfigKeys.LINKS_ENABLED)
-                    // What a batch waits on: its sites' state, read as the fetcher's policies read it; and the
-                    // robots agent, whose X-Robots-Tag directives a URL's record shows.
-                    .settings(ConfigKeys.FETCH_ROBOTS_AGENT, ConfigKeys.FETCH_ROBOTS_RETRY_BASE,
-                            ConfigKeys.FETCH_THROTTLE_PAUSE, ConfigKeys.FETCH_MAX_IN_FLIGHT_PER_SITE)
-                    .table(Table.BATCHES, READ_WRITE).table(Table.URLS, READ_WRITE).table(Table.LINKS, READ)
-                    .table(Table.SITES, READ_WRITE)
-                    // Operator controls (ADR 10, issue 25): who is an admin (the groups claim and the admin groups
-                    // and roles, or the clients secret's flag); the kill switch and the opt-outs in the sites table's
-                    // CONTROL partition; quotas in the batches table (QUOTA#<client>), with the default limit.
-                    .settings(ConfigKeys.AUTH_GROUPS_CLAIM, ConfigKeys.AUTH_ADMIN_GROUPS, ConfigKeys.AUTH_ADMIN_ROLES,
-                            ConfigKeys.AUTH_CLIENTS_FILE, ConfigKeys.AUTH_CLIENTS_CACHE,
-                            ConfigKeys.FETCH_OPT_OUT_FILE, ConfigKeys.QUOTA_URLS_PER_DAY)
-                    .reads(Secret.CLIENTS)
-                    .objects(BucketPrefix.CONTENT, READ).objects(BucketPrefix.MARKDOWN, READ)
-                    .sends(Queue.NOTIFY, Queue.EVENTS)
+                    .settings(GATEWAY_AUTH)
+                    .uses(Catalog::queries).uses(Catalog::updateFields).uses(Catalog::cancel)
+                    .uses(Catalog::operatorControls)
                     // The key directory, signed with the keys it lists.
                     .uses(Catalog::signing)
                     .sampleEvents("api-get-batch.json", "api-get-batch-urls.json", "api-delete-batch.json",
@@ -252,8 +367,7 @@ public final class Catalog {
                             + " manifests, report frontier lag")
                     .source(EventSource.every(Duration.ofMinutes(1)))
                     .memoryMb(512).timeout(Duration.ofSeconds(60))
-                    .uses(Catalog::canonicalize).uses(Catalog::planUpload)
-                    .settings(ConfigKeys.SWEEP_UNPLANNED_AFTER)
+                    .uses(Catalog::strandedPlans).uses(Catalog::frontierSweep)
                     .sampleEvents("eventbridge-sweep.json")
                     .build(),
             FunctionSpec.named(FunctionNames.WAKE)

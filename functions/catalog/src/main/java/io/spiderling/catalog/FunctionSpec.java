@@ -3,7 +3,6 @@ package io.spiderling.catalog;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.EnumMap;
 import java.util.EnumSet;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -11,6 +10,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * One function of the catalog: its handler, what invokes it, its size, and everything it may touch. The CDK stack
@@ -19,34 +19,81 @@ import java.util.Set;
  *
  * @param name the handler's {@code @Named} value
  * @param settings configuration keys read besides resource names and AWS endpoints (which {@link #configKeys()}
- *     derives from the access below)
- * @param tables tables the function uses, and how
- * @param sends queues the function sends to
- * @param objects bucket prefixes the function uses, and how
- * @param secrets secrets the function reads
+ *     derives from the permissions below)
+ * @param permissions every action its code calls on the deployment's tables, indexes, bucket prefixes, queues and
+ *     secrets; its role is granted these and nothing else
+ * @param wiredOnly what use cases the function's pipeline builds whole, but calls only in part, would call: their
+ *     resources are in its configuration (so the use case can be built), not in its role
  * @param sampleEvents files under {@code events/} with events this function receives
  * @param reservedConcurrency concurrency reserved for the function, which is also the most it may use; empty for
  *     none (it shares the account's unreserved pool). See {@link Catalog} for the model
  */
 public record FunctionSpec(String name, String description, EventSource source, int memoryMb, Duration timeout,
-        Set<ConfigKey<?>> settings, Map<Table, Access> tables, Set<Queue> sends, Map<BucketPrefix, Access> objects,
-        Set<Secret> secrets, List<String> sampleEvents, Optional<Integer> reservedConcurrency) {
+        Set<ConfigKey<?>> settings, Set<Permission> permissions, Set<Permission> wiredOnly,
+        List<String> sampleEvents, Optional<Integer> reservedConcurrency) {
 
     public FunctionSpec {
         Objects.requireNonNull(source, "source");
         Objects.requireNonNull(reservedConcurrency, "reservedConcurrency");
         settings = Collections.unmodifiableSet(new LinkedHashSet<>(settings));
-        tables = Collections.unmodifiableMap(new EnumMap<>(tables.isEmpty() ? new EnumMap<>(Table.class) : tables));
-        sends = Collections.unmodifiableSet(sends.isEmpty() ? EnumSet.noneOf(Queue.class) : EnumSet.copyOf(sends));
-        objects = Collections.unmodifiableMap(objects.isEmpty() ? new EnumMap<>(BucketPrefix.class)
-                : new EnumMap<>(objects));
-        secrets = Collections.unmodifiableSet(secrets.isEmpty() ? EnumSet.noneOf(Secret.class)
-                : EnumSet.copyOf(secrets));
+        permissions = Collections.unmodifiableSet(new TreeSet<>(permissions));
+        wiredOnly = Collections.unmodifiableSet(new TreeSet<>(wiredOnly));
         sampleEvents = List.copyOf(sampleEvents);
     }
 
     public static Builder named(String name) {
         return new Builder(name);
+    }
+
+    /** What the function's configuration names: what it is granted, and what it is only wired with. */
+    private Set<Permission> configured() {
+        Set<Permission> configured = new TreeSet<>(permissions);
+        configured.addAll(wiredOnly);
+        return configured;
+    }
+
+    /** The tables the function is configured with: those it uses, whatever it does with them. */
+    public Set<Table> tables() {
+        Set<Table> tables = EnumSet.noneOf(Table.class);
+        configured().forEach(p -> {
+            if (p instanceof Permission.OnTable t) {
+                tables.add(t.table());
+            }
+        });
+        return Collections.unmodifiableSet(tables);
+    }
+
+    /** The queues the function is configured to send to. */
+    public Set<Queue> sends() {
+        Set<Queue> queues = EnumSet.noneOf(Queue.class);
+        configured().forEach(p -> {
+            if (p instanceof Permission.SendsTo s) {
+                queues.add(s.queue());
+            }
+        });
+        return Collections.unmodifiableSet(queues);
+    }
+
+    /** The bucket prefixes the function is configured with. */
+    public Set<BucketPrefix> objects() {
+        Set<BucketPrefix> prefixes = EnumSet.noneOf(BucketPrefix.class);
+        configured().forEach(p -> {
+            if (p instanceof Permission.OnObjects o) {
+                prefixes.add(o.prefix());
+            }
+        });
+        return Collections.unmodifiableSet(prefixes);
+    }
+
+    /** The secrets the function is configured with. */
+    public Set<Secret> secrets() {
+        Set<Secret> secrets = EnumSet.noneOf(Secret.class);
+        configured().forEach(p -> {
+            if (p instanceof Permission.ReadsSecret r) {
+                secrets.add(r.secret());
+            }
+        });
+        return Collections.unmodifiableSet(secrets);
     }
 
     /**
@@ -56,7 +103,11 @@ public record FunctionSpec(String name, String description, EventSource source, 
     public Set<ConfigKey<?>> configKeys() {
         Set<ConfigKey<?>> keys = new LinkedHashSet<>(settings);
         keys.add(ConfigKeys.LOG_FORMAT);
-        tables.keySet().forEach(t -> keys.add(t.configKey()));
+        Set<Table> tables = tables();
+        Set<Queue> sends = sends();
+        Set<BucketPrefix> objects = objects();
+        Set<Secret> secrets = secrets();
+        tables.forEach(t -> keys.add(t.configKey()));
         sends.forEach(q -> q.configKey().ifPresent(keys::add));
         if (!objects.isEmpty()) {
             keys.add(ConfigKeys.BUCKET);
@@ -109,10 +160,8 @@ public record FunctionSpec(String name, String description, EventSource source, 
         private int memoryMb = 512;
         private Duration timeout = Duration.ofSeconds(60);
         private final Set<ConfigKey<?>> settings = new LinkedHashSet<>();
-        private final Map<Table, Access> tables = new EnumMap<>(Table.class);
-        private final Set<Queue> sends = EnumSet.noneOf(Queue.class);
-        private final Map<BucketPrefix, Access> objects = new EnumMap<>(BucketPrefix.class);
-        private final Set<Secret> secrets = EnumSet.noneOf(Secret.class);
+        private final Set<Permission> permissions = new TreeSet<>();
+        private final Set<Permission> wiredOnly = new TreeSet<>();
         private final List<String> sampleEvents = new ArrayList<>();
         private Optional<Integer> reservedConcurrency = Optional.empty();
 
@@ -145,29 +194,62 @@ public record FunctionSpec(String name, String description, EventSource source, 
             return this;
         }
 
-        public Builder table(Table table, Access access) {
-            tables.merge(table, access, Access::union);
+        /** The code calls {@code actions} on {@code table}'s items (a transaction's items count as their actions). */
+        public Builder table(Table table, DynamoDbAction... actions) {
+            for (DynamoDbAction action : actions) {
+                permissions.add(new Permission.OnTable(table, Optional.empty(), action));
+            }
             return this;
         }
 
+        /** The code queries {@code table}'s index {@code index}. */
+        public Builder index(Table table, String index, DynamoDbAction action) {
+            permissions.add(new Permission.OnTable(table, Optional.of(index), action));
+            return this;
+        }
+
+        /** The code sends to {@code queues}. */
         public Builder sends(Queue... queues) {
-            sends.addAll(List.of(queues));
+            for (Queue queue : queues) {
+                permissions.add(new Permission.SendsTo(queue));
+            }
             return this;
         }
 
-        public Builder objects(BucketPrefix prefix, Access access) {
-            objects.merge(prefix, access, Access::union);
+        /** The code calls {@code actions} on the objects under {@code prefix}, or presigns URLs for them. */
+        public Builder objects(BucketPrefix prefix, S3Action... actions) {
+            for (S3Action action : actions) {
+                permissions.add(new Permission.OnObjects(prefix, action));
+            }
             return this;
         }
 
+        /** The code reads {@code secret}'s value. */
         public Builder reads(Secret secret) {
-            secrets.add(secret);
+            permissions.add(new Permission.ReadsSecret(secret));
+            return this;
+        }
+
+        /** Adds {@code more}, as declared elsewhere (a copy of an entry). */
+        public Builder permissions(Iterable<Permission> more) {
+            more.forEach(permissions::add);
             return this;
         }
 
         /** Adds what a use case needs (see {@link Catalog}): its settings and its access. */
         public Builder uses(java.util.function.UnaryOperator<Builder> useCase) {
             return useCase.apply(this);
+        }
+
+        /**
+         * Takes {@code useCase}'s settings and resource names, not its permissions: the function's pipeline builds
+         * the use case whole (which reads them), but its handler calls only a part, declared with {@link #uses}.
+         */
+        public Builder wiredFor(java.util.function.UnaryOperator<Builder> useCase) {
+            Builder scratch = useCase.apply(new Builder(name));
+            settings.addAll(scratch.settings);
+            wiredOnly.addAll(scratch.permissions);
+            return this;
         }
 
         /** Reserves {@code concurrency} of the account's for the function, and caps it there. */
@@ -182,8 +264,10 @@ public record FunctionSpec(String name, String description, EventSource source, 
         }
 
         public FunctionSpec build() {
-            return new FunctionSpec(name, description, source, memoryMb, timeout, settings, tables, sends, objects,
-                    secrets, sampleEvents, reservedConcurrency);
+            Set<Permission> onlyWired = new TreeSet<>(wiredOnly);
+            onlyWired.removeAll(permissions);
+            return new FunctionSpec(name, description, source, memoryMb, timeout, settings, permissions, onlyWired,
+                    sampleEvents, reservedConcurrency);
         }
     }
 }

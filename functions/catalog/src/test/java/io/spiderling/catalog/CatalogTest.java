@@ -100,10 +100,6 @@ class CatalogTest {
         var b = FunctionSpec.named(f.name()).description(f.description()).source(f.source()).memoryMb(f.memoryMb())
                 .timeout(f.timeout()).settings(f.settings().toArray(ConfigKey<?>[]::new))
                 .sampleEvents(f.sampleEvents().toArray(String[]::new));
-        f.tables().forEach(b::table);
-        f.objects().forEach(b::objects);
-        b.sends(f.sends().toArray(Queue[]::new));
-        f.secrets().forEach(b::reads);
-        return b;
+        return b.permissions(f.permissions()).wiredFor(w -> w.permissions(f.wiredOnly()));
     }
 }

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.spiderling.catalog.FunctionNames;
 import io.spiderling.core.fetch.FetchJob;
 import io.spiderling.core.pipeline.fetch.FetchPage;
 import io.spiderling.core.url.NormalizedUrl;
@@ -67,7 +68,8 @@ class FaultConcurrentFetchTest {
                         }
                         mostAtOnce.accumulateAndGet(running.incrementAndGet(), Math::max);
                         try {
-                            switch (fetch.process(job)) {
+                            // As fetch's invocations, so the call recorder holds them to fetch's role.
+                            switch (local.asInvocationOf(FunctionNames.FETCH, () -> fetch.process(job))) {
                                 case FetchPage.Outcome.Requeued wait -> {
                                     waits.incrementAndGet();
                                     sleep(Duration.between(Instant.now(), wait.until()));

@@ -11,6 +11,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.spiderling.aws.FetchJobCodec;
+import io.spiderling.catalog.FunctionNames;
 import io.spiderling.core.fetch.FetchJob;
 import io.spiderling.testkit.EmbeddedAws;
 import io.spiderling.testkit.StackResources;
@@ -106,9 +107,13 @@ final class LargeBatchScenario {
                     jobs++;
                 }
                 // As an invocation does: the places freed together, each site released once at the end.
-                try (var releases = local.pipeline().frontier().releases()) {
-                    queued.forEach(m -> releases.finished(FetchJobCodec.decode(m.body())));
-                }
+                List<Message> taken = queued;
+                local.asInvocationOf(FunctionNames.FETCH, () -> {
+                    try (var releases = local.pipeline().frontier().releases()) {
+                        taken.forEach(m -> releases.finished(FetchJobCodec.decode(m.body())));
+                    }
+                    return null;
+                });
             }
 
             assertEquals(DISTINCT, jobs, "one fetch job per distinct URL");

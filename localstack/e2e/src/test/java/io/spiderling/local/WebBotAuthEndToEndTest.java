@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.spiderling.catalog.Secret;
 import io.spiderling.core.signing.JwkThumbprint;
 import io.spiderling.core.signing.KeyDirectory;
 import io.spiderling.core.signing.KeyRing;
@@ -23,8 +24,6 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -36,7 +35,6 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Web Bot Auth (ADR 21), checked independently: a batch with signing on across two local sites, robots.txt included;
@@ -55,20 +53,24 @@ class WebBotAuthEndToEndTest {
 
     @Test
     void batch_whenSigningIsOn_expectEveryRequestSignedAndAcceptedByTheReferenceVerifier(EmbeddedAws aws,
-            StackResources resources, @TempDir Path dir) throws Exception {
+            StackResources resources) throws Exception {
         int port = freePort();
         String agent = "http://127.0.0.1:" + port + KeyDirectory.WELL_KNOWN_PATH;
         Instant now = Instant.now();
         // A rotation under way: the current key, and the next one, published an hour before it starts signing.
         ObjectNode current = KeyRing.newPrivateJwk(Optional.empty(), Optional.of(now.plus(Duration.ofDays(2))));
         ObjectNode next = KeyRing.newPrivateJwk(Optional.of(now.plus(Duration.ofHours(1))), Optional.empty());
-        Path keys = dir.resolve("signing-keys.json");
-        Files.writeString(keys, KeyRing.withKey(Optional.of(KeyRing.withKey(Optional.empty(), current)), next));
+        // In the secret, as on AWS, read again at each use: so the fetcher's signing and the API's key directory
+        // each read it themselves, and the call recorder sees both functions need it (LeastPrivilegeTest).
+        String secret = resources.secret(Secret.SIGNING_KEYS);
+        aws.secretsManager().putSecretValue(b -> b.secretId(secret).secretString(
+                KeyRing.withKey(Optional.of(KeyRing.withKey(Optional.empty(), current)), next)));
         LocalSpiderling.Options options = LocalApi.withSampleClients(new LocalSpiderling.Options(port,
                 LocalSpiderling.Options.DEFAULT_FETCH_CONCURRENCY, Clock.systemUTC()))
                 .withConfig("spiderling.signing.enabled", "true")
                 .withConfig("spiderling.signing.agent", agent)
-                .withConfig("spiderling.signing.keys-file", keys.toString());
+                .withConfig("spiderling.signing.keys-secret", secret)
+                .withConfig("spiderling.signing.keys-cache", "PT0S");
         try (LocalSites sites = LocalSites.start(2);
                 LocalSpiderling local = LocalSpiderling.start(aws, resources, options)) {
             LocalSite first = sites.site(0);

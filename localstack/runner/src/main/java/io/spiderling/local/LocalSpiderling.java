@@ -44,6 +44,7 @@ import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 import java.util.stream.Stream;
 import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
 
@@ -169,6 +170,9 @@ public final class LocalSpiderling implements AutoCloseable {
     static final Duration FIFO_RECEIVE_PAUSE = Duration.ofMillis(50);
     /** Rung by every send to the fetch queue: its receivers poll again at once rather than after their pause. */
     private final Doorbell fetchSent;
+    /** What the functions call, recorded when the e2e suites ask ({@link CallRecorder}). */
+    private final Optional<CallRecorder> recorder;
+    private final Meter meter;
     /** The fetch invocations, a virtual thread each. */
     private final ExecutorService invocationThreads = Executors.newThreadPerTaskExecutor(
             Thread.ofVirtual().name("invoke-fetch-", 0).factory());
@@ -176,9 +180,12 @@ public final class LocalSpiderling implements AutoCloseable {
     private final ScheduledExecutorService scheduler = Executors.newScheduledThreadPool(2,
             Thread.ofPlatform().name("scheduled-", 0).daemon().factory());
 
-    private LocalSpiderling(EmbeddedAws aws, StackResources resources, Options options) {
+    private LocalSpiderling(EmbeddedAws aws, StackResources resources, Options given) {
         this.resources = resources;
-        Meter meter = options.meter();
+        // The e2e suites record every function's calls for the least-privilege check (CallRecorder).
+        this.recorder = CallRecorder.fromSystemProperties(resources);
+        Options options = recorder.map(r -> given.withMetering(Meter.both(given.meter(), r))).orElse(given);
+        this.meter = options.meter();
         Map<String, String> config = new HashMap<>(options.config());
         if (!config.containsKey(CLIENTS_FILE)) {
             this.localClient = Optional.of(aws.dataFolder()
@@ -202,9 +209,10 @@ public final class LocalSpiderling implements AutoCloseable {
                 .build();
         // Before any poller: the resumed jobs go out first, and nothing consumes the fetch queue while it is emptied.
         this.resumed = aws.dataFolder().filter(DataFolder::usedBefore)
-                .map(folder -> LocalResume.resume(new LocalResume.Parts(pipeline.aws().sqs(),
-                        resources.fetchQueueUrl(), pipeline.frontier(), pipeline.rateStore(), pipeline.robotsStore()),
-                        options.clock().instant()));
+                // The runner's own, as the rest of a resume after a kill: nothing of a deployment's.
+                .map(folder -> meter.standIn(() -> LocalResume.resume(new LocalResume.Parts(pipeline.aws().sqs(),
+                        resources.fetchQueueUrl(), pipeline.frontier(), pipeline.rateStore(),
+                        pipeline.robotsStore()), options.clock().instant())));
         for (FunctionSpec function : Catalog.FUNCTIONS) {
             wire(function, options);
         }
@@ -226,7 +234,7 @@ public final class LocalSpiderling implements AutoCloseable {
         switch (function.source()) {
             case EventSource.QueueSource queue -> {
                 RequestHandler<SQSEvent, SQSBatchResponse> handler =
-                        meter.handler(function, Handlers.create(function.name(), pipeline));
+                        meter.handler(function, handlerOf(function));
                 SqsPoller poller = new SqsPoller(pipeline.aws().sqs(), resources.queueUrl(queue.queue()),
                         e -> handler.handleRequest(e, null), running, queue.batchSize());
                 if (function.name().equals(FunctionNames.FETCH)) {
@@ -246,19 +254,24 @@ public final class LocalSpiderling implements AutoCloseable {
             }
             case EventSource.ObjectCreated s3 -> {
                 RequestHandler<S3Event, Object> handler =
-                        meter.handler(function, Handlers.create(function.name(), pipeline));
+                        meter.handler(function, handlerOf(function));
                 notifications.subscribe(function.name(), s3.prefixes(), handler);
             }
             case EventSource.Http api -> http.put(function.name(),
-                    meter.httpHandler(function, Handlers.create(function.name(), pipeline)));
+                    meter.httpHandler(function, handlerOf(function)));
             case EventSource.Schedule schedule -> {
                 RequestHandler<ScheduledEvent, Object> handler =
-                        meter.handler(function, Handlers.create(function.name(), pipeline));
+                        meter.handler(function, handlerOf(function));
                 long every = options.sweepEvery().toMillis();
                 scheduler.scheduleWithFixedDelay(() -> runScheduled(function.name(), handler), every, every,
                         TimeUnit.MILLISECONDS);
             }
         }
+    }
+
+    /** {@code function}'s handler, built as Lambda's init phase builds it: with the function's role. */
+    private <I, O> RequestHandler<I, O> handlerOf(FunctionSpec function) {
+        return meter.init(function, () -> Handlers.<I, O>create(function.name(), pipeline));
     }
 
     public static LocalSpiderling start(EmbeddedAws aws, StackResources resources, Options options) {
@@ -381,6 +394,15 @@ public final class LocalSpiderling implements AutoCloseable {
         return pipeline;
     }
 
+    /**
+     * Runs {@code work} as an invocation of {@code function}: for a test that drives a use case of the pipeline
+     * itself, in the function's place, so that a meter and the call recorder see its calls as the function's.
+     */
+    public <T> T asInvocationOf(String function, Supplier<T> work) {
+        RequestHandler<Object, T> handler = meter.handler(Catalog.function(function), (input, context) -> work.get());
+        return handler.handleRequest(null, null);
+    }
+
     public StackResources resources() {
         return resources;
     }
@@ -407,5 +429,6 @@ public final class LocalSpiderling implements AutoCloseable {
         notifications.close();
         pipeline.close();
         vertx.close();
+        recorder.ifPresent(CallRecorder::close);
     }
 }

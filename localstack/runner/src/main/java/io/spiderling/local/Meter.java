@@ -28,6 +28,14 @@ public interface Meter {
         return List.of();
     }
 
+    /**
+     * Builds {@code function}'s handler ({@code build}), as Lambda's init phase does with the function's role: what
+     * the handler reads while it is built (the signing keys) is the function's.
+     */
+    default <T> T init(FunctionSpec function, Supplier<T> build) {
+        return build.get();
+    }
+
     /** {@code handler}, each call of which is one invocation of {@code function}. */
     default <I, O> RequestHandler<I, O> handler(FunctionSpec function, RequestHandler<I, O> handler) {
         return handler;
@@ -52,6 +60,66 @@ public interface Meter {
     /** {@code call}, made by the runner in AWS's place even inside an invocation (the size S3 puts in its event). */
     default <T> T standIn(Supplier<T> call) {
         return call.get();
+    }
+
+    /**
+     * A URL presigned on this thread for {@code action} ({@code s3:PutObject}, {@code s3:GetObject}) on the bucket's
+     * {@code key}: no request is sent, but its holder acts with the presigning function's rights.
+     */
+    default void presigned(String action, String key) {
+    }
+
+    /** Both meters: {@code outer} sees each piece of work as {@code inner} hands it on. */
+    static Meter both(Meter outer, Meter inner) {
+        return new Meter() {
+            @Override
+            public List<ExecutionInterceptor> interceptors() {
+                return java.util.stream.Stream.concat(outer.interceptors().stream(), inner.interceptors().stream())
+                        .toList();
+            }
+
+            @Override
+            public <T> T init(FunctionSpec function, Supplier<T> build) {
+                return outer.init(function, () -> inner.init(function, build));
+            }
+
+            @Override
+            public <I, O> RequestHandler<I, O> handler(FunctionSpec function, RequestHandler<I, O> handler) {
+                return outer.handler(function, inner.handler(function, handler));
+            }
+
+            @Override
+            public <O> RequestHandler<APIGatewayV2HTTPEvent, O> httpHandler(FunctionSpec function,
+                    RequestHandler<APIGatewayV2HTTPEvent, O> handler) {
+                return outer.httpHandler(function, inner.httpHandler(function, handler));
+            }
+
+            @Override
+            public Runnable eventSource(FunctionSpec function, Runnable poller) {
+                return outer.eventSource(function, inner.eventSource(function, poller));
+            }
+
+            @Override
+            public Runnable standIn(Runnable task) {
+                return outer.standIn(inner.standIn(task));
+            }
+
+            @Override
+            public <T> T standIn(Supplier<T> call) {
+                return outer.standIn(() -> inner.standIn(call));
+            }
+
+            @Override
+            public void presigned(String action, String key) {
+                outer.presigned(action, key);
+                inner.presigned(action, key);
+            }
+
+            @Override
+            public PrintStream logStream() {
+                return inner.logStream();
+            }
+        };
     }
 
     /** Where handlers print what goes to standard output on Lambda (the sweep's metrics); locally nobody reads it. */

@@ -74,11 +74,13 @@ final class NotifyingBlobStore implements BlobStore {
 
     @Override
     public URI presignPut(String key, String contentType, Duration ttl) {
+        meter.presigned("s3:PutObject", key);
         return delegate.presignPut(key, contentType, ttl);
     }
 
     @Override
     public URI presignGet(String key, Duration ttl) {
+        meter.presigned("s3:GetObject", key);
         return delegate.presignGet(key, ttl);
     }
 }

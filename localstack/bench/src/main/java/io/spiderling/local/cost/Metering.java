@@ -3,13 +3,13 @@ package io.spiderling.local.cost;
 import com.amazonaws.services.lambda.runtime.RequestHandler;
 import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPEvent;
 import io.spiderling.catalog.FunctionSpec;
+import io.spiderling.local.Attribution;
 import io.spiderling.local.Meter;
 import java.io.OutputStream;
 import java.io.PrintStream;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.DoubleAdder;
@@ -33,7 +33,8 @@ import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
  * queue poller's receives and deletes belong to the queue's event source (on AWS, Lambda's event source mapping makes
  * them); the harness's own calls to {@link Account#HARNESS}, and requests it marks with {@link #HARNESS_HEADER}; the
  * local runner's stand-ins for what AWS does itself to {@link Account#LOCAL}. Anything else is
- * {@link Account#UNATTRIBUTED}, so that a call on an unexpected thread shows instead of vanishing.
+ * {@link Account#UNATTRIBUTED}, so that a call on an unexpected thread shows instead of vanishing. The runner's
+ * {@link Attribution} keeps the accounts, as it does for the call recorder.
  *
  * <p>{@link #counting()} counts requests and invocations, about as cheap as a counter. {@link #billing()} also asks
  * DynamoDB for consumed capacity and reads transactions' items on the side (see {@link DynamoDbBilling}), and counts
@@ -45,9 +46,8 @@ public final class Metering implements Meter, AutoCloseable {
     public static final String HARNESS_HEADER = "x-spiderling-meter";
 
     private final boolean billing;
-    /** Inherited, so that the threads an invocation starts (the fetch stage's lanes) are billed to it. */
-    private final ThreadLocal<Account> invocation = new InheritableThreadLocal<>();
-    private final ThreadLocal<Account> standing = new ThreadLocal<>();
+    /** Inherited by the threads an invocation starts (the fetch stage's lanes), so they are billed to it. */
+    private final Attribution<Account> accounts = new Attribution<>(Account.UNATTRIBUTED);
     private final Map<Usage.Call, CallCounter> calls = new ConcurrentHashMap<>();
     private final Map<Account, InvocationCounter> invocations = new ConcurrentHashMap<>();
     private final Map<String, LongAdder> stored = new ConcurrentHashMap<>();
@@ -96,30 +96,17 @@ public final class Metering implements Meter, AutoCloseable {
 
     /** The account calls on this thread belong to now. */
     Account account() {
-        Account current = invocation.get();
-        if (current != null) {
-            return current;
-        }
-        Account standingAccount = standing.get();
-        return standingAccount == null ? Account.UNATTRIBUTED : standingAccount;
+        return accounts.current();
     }
 
     /** Makes {@code account} the standing account of the current thread. */
     public void actAs(Account account) {
-        standing.set(Objects.requireNonNull(account, "account"));
+        accounts.actAs(account);
     }
 
     /** {@code task}, run with {@code account} as its thread's standing account. */
     public Runnable as(Account account, Runnable task) {
-        return () -> {
-            Account before = standing.get();
-            standing.set(account);
-            try {
-                task.run();
-            } finally {
-                standing.set(before);
-            }
-        };
+        return accounts.as(account, task);
     }
 
     @Override
@@ -135,18 +122,7 @@ public final class Metering implements Meter, AutoCloseable {
     /** Runs {@code call} as the local runner's stand-in for AWS, even inside an invocation. */
     @Override
     public <T> T standIn(Supplier<T> call) {
-        Account inside = invocation.get();
-        Account before = standing.get();
-        invocation.remove();
-        standing.set(Account.LOCAL);
-        try {
-            return call.get();
-        } finally {
-            standing.set(before);
-            if (inside != null) {
-                invocation.set(inside);
-            }
-        }
+        return accounts.outside(Account.LOCAL, call);
     }
 
     /** The handler, each of whose calls is counted as an invocation of {@code function}. */
@@ -177,11 +153,9 @@ public final class Metering implements Meter, AutoCloseable {
      * slot, a site's answer), rounded up to the millisecond, at {@code memoryMb}; plus Lambda's own log lines.
      */
     private <T> T invoke(Account account, int memoryMb, Supplier<T> call) {
-        Account outer = invocation.get();
-        invocation.set(account);
         long start = System.nanoTime();
         try {
-            return call.get();
+            return accounts.invoke(account, call);
         } finally {
             long millis = Billing.lambdaBilledMillis(System.nanoTime() - start);
             InvocationCounter counter = invocations.computeIfAbsent(account, a -> new InvocationCounter());
@@ -189,11 +163,6 @@ public final class Metering implements Meter, AutoCloseable {
             counter.billedMillis.add(millis);
             counter.gbSeconds.add(Billing.gbSeconds(millis, memoryMb));
             counter.logBytes.add(Billing.LAMBDA_PLATFORM_LOG_BYTES);
-            if (outer == null) {
-                invocation.remove();
-            } else {
-                invocation.set(outer);
-            }
         }
     }
 
@@ -215,14 +184,14 @@ public final class Metering implements Meter, AutoCloseable {
 
     /** Counts bytes logged on this thread, if an invocation is running on it (outside one, Lambda logs nothing). */
     void logged(long bytes) {
-        Account account = invocation.get();
+        Account account = accounts.invocation();
         if (account != null) {
             invocations.computeIfAbsent(account, a -> new InvocationCounter()).logBytes.add(bytes);
         }
     }
 
     boolean invoking() {
-        return invocation.get() != null;
+        return accounts.invocation() != null;
     }
 
     /**
