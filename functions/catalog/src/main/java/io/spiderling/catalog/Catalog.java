@@ -156,7 +156,8 @@ public final class Catalog {
      * pending-plan marker.
      */
     private static FunctionSpec.Builder freezeUpload(FunctionSpec.Builder b) {
-        return b.settings(ConfigKeys.UPLOADS_CHUNK_BYTES)
+        // PlanUpload is built whole, its quota with it: the default limit is read, though only chunks are charged.
+        return b.settings(ConfigKeys.UPLOADS_CHUNK_BYTES, ConfigKeys.QUOTA_URLS_PER_DAY)
                 .table(Table.BATCHES, GET_ITEM, BATCH_GET_ITEM, UPDATE_ITEM, DELETE_ITEM)
                 .objects(BucketPrefix.UPLOADS, GET_OBJECT).objects(BucketPrefix.PLANNED, GET_OBJECT, PUT_OBJECT)
                 .sends(Queue.PLAN);
