@@ -25,8 +25,9 @@ class FunctionEnvironmentTest {
         Map<String, String> api = environment.variablesFor(Catalog.function(FunctionNames.API));
         Map<String, String> notify = environment.variablesFor(Catalog.function(FunctionNames.NOTIFY));
 
-        assertEquals(Map.of("SPIDERLING_TABLES_BATCHES", "nc-batches", "SPIDERLING_AUTH_MODE", "gateway"), api,
-                "the API sends no fetch jobs and reads no clients file");
+        assertEquals(Map.of("SPIDERLING_TABLES_BATCHES", "nc-batches", "SPIDERLING_AUTH_MODE", "gateway",
+                "SPIDERLING_AUTH_CLIENTS_FILE", "/tmp/clients.txt"), api,
+                "the API sends no fetch jobs; it reads the clients file for its admins (ADR 10)");
         assertEquals("/tmp/clients.txt", notify.get("SPIDERLING_AUTH_CLIENTS_FILE"));
         assertFalse(notify.containsKey("SPIDERLING_AUTH_MODE"));
     }
