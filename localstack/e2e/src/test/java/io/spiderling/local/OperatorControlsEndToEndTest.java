@@ -88,6 +88,10 @@ class OperatorControlsEndToEndTest {
             JsonNode listed = JSON.readTree(admin(local, "GET", "/admin/opt-outs", null).body());
             assertEquals(optedOut.host(), listed.at("/sites/0/site").asText(), listed.toString());
             assertEquals("api", listed.at("/sites/0/source").asText());
+            HttpResponse<String> optIn = admin(local, "DELETE", "/admin/opt-outs/" + optedOut.host(), null);
+            assertTrue(optIn.statusCode() / 100 == 2, optIn.statusCode() + ": " + optIn.body());
+            assertEquals(0, JSON.readTree(admin(local, "GET", "/admin/opt-outs", null).body()).get("sites").size(),
+                    "removed over the API: the list is empty again");
 
             // A quota: client A's day holds what it used plus one more URL; a batch of two is refused with 429.
             long used = JSON.readTree(admin(local, "GET", "/admin/quotas/" + SampleClients.CLIENT_A, null).body())
